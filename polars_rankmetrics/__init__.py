@@ -1,0 +1,86 @@
+"""polars-rankmetrics: ranking evaluation as lazy Polars expressions.
+
+Importing the package registers the ``.rank`` namespace on DataFrame and
+LazyFrame.
+"""
+
+from __future__ import annotations
+
+from polars_rankmetrics._demo import demo_path
+from polars_rankmetrics._registry import Metric, parse, valid_names
+from polars_rankmetrics._schema import Columns
+from polars_rankmetrics.checks import validate
+from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.evaluate import evaluate, population
+from polars_rankmetrics.exceptions import (
+    ColumnNotFoundError,
+    ColumnTypeError,
+    InvalidDataError,
+    InvalidParameterError,
+    RankMetricsError,
+    TrecFormatError,
+    UnknownMetricError,
+)
+from polars_rankmetrics.io import (
+    join_run_qrels,
+    read_trec_qrels,
+    read_trec_run,
+    scan_trec_qrels,
+    scan_trec_run,
+)
+from polars_rankmetrics.metrics import (
+    average_precision,
+    dcg,
+    f1,
+    hit_rate,
+    ndcg,
+    num_q,
+    num_rel,
+    num_rel_ret,
+    num_ret,
+    precision,
+    r_precision,
+    recall,
+    reciprocal_rank,
+)
+from polars_rankmetrics.namespace import RankFrame
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ColumnNotFoundError",
+    "ColumnTypeError",
+    "Columns",
+    "Conventions",
+    "InvalidDataError",
+    "InvalidParameterError",
+    "Metric",
+    "RankFrame",
+    "RankMetricsError",
+    "TrecFormatError",
+    "UnknownMetricError",
+    "average_precision",
+    "dcg",
+    "demo_path",
+    "evaluate",
+    "f1",
+    "hit_rate",
+    "join_run_qrels",
+    "ndcg",
+    "num_q",
+    "num_rel",
+    "num_rel_ret",
+    "num_ret",
+    "parse",
+    "population",
+    "precision",
+    "r_precision",
+    "read_trec_qrels",
+    "read_trec_run",
+    "recall",
+    "reciprocal_rank",
+    "scan_trec_qrels",
+    "scan_trec_run",
+    "valid_names",
+    "validate",
+]

@@ -1,0 +1,158 @@
+"""The frame contract: column names and the checks made against ``collect_schema()``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import polars as pl
+
+from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError
+
+__all__ = ["Columns"]
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Names of the columns of an evaluation frame.
+
+    One row per (query, item); a frame holds either a `score` (higher is
+    better) or a `rank` (1 is best) column, never both. A null score or rank
+    marks an item that was judged but not retrieved; a null relevance marks
+    an item that was retrieved but not judged.
+
+    Parameters
+    ----------
+    query
+        The ranking's key: a query, a user, a session.
+    item
+        The ranked thing: a document, an item.
+    score
+        Retrieval score, higher is better.
+    rank
+        Retrieval rank, 1 is best; the alternative to `score`.
+    relevance
+        Relevance grade; ``>= relevance_level`` is relevant, negative grades
+        mark pooled but unjudged items (trec_eval), null marks unjudged.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"user": [1, 1], "movie": ["a", "b"],
+    ...     "score": [0.9, 0.2], "rating": [0, 1]})
+    >>> cols = prm.Columns(query="user", item="movie", relevance="rating")
+    >>> prm.evaluate(df, ["precision@2", "mrr"], columns=cols)
+    shape: (1, 2)
+    ┌─────────────┬─────┐
+    │ precision@2 ┆ mrr │
+    │ ---         ┆ --- │
+    │ f64         ┆ f64 │
+    ╞═════════════╪═════╡
+    │ 0.5         ┆ 0.5 │
+    └─────────────┴─────┘
+    """
+
+    query: str = "query"
+    item: str = "item"
+    score: str = "score"
+    rank: str = "rank"
+    relevance: str = "relevance"
+
+
+@dataclass(frozen=True)
+class ResolvedSchema:
+    """What a frame's schema says: which ordering column it has, its dtypes."""
+
+    columns: Columns
+    by: tuple[str, ...]
+    order_column: str
+    order_is_rank: bool
+    item_is_string: bool
+    relevance_dtype: pl.DataType
+
+
+_NESTED = (pl.List, pl.Array, pl.Struct, pl.Object)
+
+
+def _missing(name: str, role: str, schema: pl.Schema) -> ColumnNotFoundError:
+    present = ", ".join(repr(c) for c in schema.names())
+    hint = "" if role == "by" else f" (rename with prm.Columns({role}=...))"
+    msg = f"{role} column {name!r} not found{hint}; the frame has columns: {present}"
+    return ColumnNotFoundError(msg)
+
+
+def _check_key(name: str, role: str, schema: pl.Schema) -> None:
+    if name not in schema:
+        raise _missing(name, role, schema)
+    if isinstance(schema[name], _NESTED):
+        msg = f"{role} column {name!r} must hold hashable scalars, got dtype {schema[name]}"
+        raise ColumnTypeError(msg)
+
+
+def normalise_by(by: str | Sequence[str] | None) -> tuple[str, ...]:
+    """Return the `by` keys as a tuple."""
+    if by is None:
+        return ()
+    if isinstance(by, str):
+        return (by,)
+    return tuple(by)
+
+
+def resolve_schema(
+    schema: pl.Schema,
+    columns: Columns,
+    by: tuple[str, ...],
+    *,
+    need_relevance: bool = True,
+    need_order: bool = True,
+) -> ResolvedSchema:
+    """Check `schema` against the frame contract; read nothing but the schema."""
+    for key in by:
+        _check_key(key, "by", schema)
+        if key in (columns.query, columns.item):
+            msg = f"by column {key!r} is also the {'query' if key == columns.query else 'item'} column"
+            raise ColumnTypeError(msg)
+    _check_key(columns.query, "query", schema)
+    _check_key(columns.item, "item", schema)
+
+    has_score, has_rank = columns.score in schema, columns.rank in schema
+    if need_order and has_score and has_rank:
+        msg = (
+            f"the frame has both a score column {columns.score!r} and a rank column "
+            f"{columns.rank!r}; keep exactly one (drop one, or rename it away)"
+        )
+        raise ColumnTypeError(msg)
+    if need_order and not (has_score or has_rank):
+        present = ", ".join(repr(c) for c in schema.names())
+        msg = (
+            f"the frame needs a score column {columns.score!r} or a rank column "
+            f"{columns.rank!r} (rename with prm.Columns(score=...) or Columns(rank=...)); "
+            f"the frame has columns: {present}"
+        )
+        raise ColumnNotFoundError(msg)
+    order_is_rank = has_rank and not has_score
+    order_column = columns.rank if order_is_rank else columns.score
+    if order_column in schema:
+        dtype = schema[order_column]
+        if order_is_rank and not dtype.is_integer():
+            msg = f"rank column {order_column!r} must be an integer dtype, got {dtype}"
+            raise ColumnTypeError(msg)
+        if not order_is_rank and not (dtype.is_numeric() or dtype == pl.Null):
+            msg = f"score column {order_column!r} must be numeric, got {dtype}"
+            raise ColumnTypeError(msg)
+
+    relevance_dtype: pl.DataType = pl.Null()
+    if need_relevance:
+        if columns.relevance not in schema:
+            raise _missing(columns.relevance, "relevance", schema)
+        relevance_dtype = schema[columns.relevance]
+        if not (relevance_dtype.is_numeric() or relevance_dtype == pl.Null):
+            msg = f"relevance column {columns.relevance!r} must be numeric, got {relevance_dtype}"
+            raise ColumnTypeError(msg)
+    return ResolvedSchema(
+        columns=columns,
+        by=by,
+        order_column=order_column,
+        order_is_rank=order_is_rank,
+        item_is_string=schema[columns.item] == pl.String,
+        relevance_dtype=relevance_dtype,
+    )

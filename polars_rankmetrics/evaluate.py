@@ -1,0 +1,262 @@
+"""evaluate(): schema check -> prepare (one ranking) -> per-query agg -> population -> aggregate."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+import polars as pl
+
+from polars_rankmetrics._prepare import JUDGED, RANK, REL, prepare
+from polars_rankmetrics._registry import Metric, parse
+from polars_rankmetrics._schema import Columns, normalise_by, resolve_schema
+from polars_rankmetrics._validation import check_choice
+from polars_rankmetrics.checks import validate
+from polars_rankmetrics.conventions import Conventions, Gain, Missing
+from polars_rankmetrics.exceptions import InvalidParameterError, UnknownMetricError
+
+__all__ = ["evaluate", "population"]
+
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+MetricLike = str | Metric
+
+_N_JUDGED = "__prm_n_judged"
+_N_RETRIEVED = "__prm_n_retrieved"
+_N_RELEVANT = "__prm_n_relevant"
+
+
+def _conventions(
+    preset: str | None,
+    depth: int | None,
+    relevance_level: float | None,
+    missing: Missing | None,
+    gain: Gain | None,
+) -> Conventions:
+    base = Conventions.preset(preset) if preset is not None else Conventions()
+    return Conventions(
+        depth=base.depth if depth is None else depth,
+        relevance_level=base.relevance_level if relevance_level is None else relevance_level,
+        missing=base.missing if missing is None else missing,
+        gain=base.gain if gain is None else gain,
+    )
+
+
+def _requested(metrics: MetricLike | Sequence[MetricLike]) -> list[tuple[str, Metric]]:
+    if isinstance(metrics, (str, Metric)):
+        metrics = [metrics]
+    out: list[tuple[str, Metric]] = []
+    for m in metrics:
+        metric = parse(m)
+        out.append((m if isinstance(m, str) else str(metric), metric))
+    names = [name for name, _ in out]
+    if not out:
+        msg = "`metrics` is empty: name at least one metric, e.g. ['ndcg@10', 'map']"
+        raise UnknownMetricError(msg)
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        msg = f"metric names must be unique, got {', '.join(map(repr, dupes))} more than once"
+        raise UnknownMetricError(msg)
+    return out
+
+
+def _per_query_stats(
+    lf: pl.LazyFrame,
+    columns: Columns,
+    by: tuple[str, ...],
+    conventions: Conventions,
+    metrics: list[tuple[str, Metric]],
+) -> tuple[pl.LazyFrame, tuple[str, ...]]:
+    """One row per (by..., query) with population counts and every metric's value."""
+    schema = resolve_schema(lf.collect_schema(), columns, by)
+    reserved = {name for name, _ in metrics} & {*by, columns.query}
+    if reserved:
+        msg = f"metric name {sorted(reserved)[0]!r} clashes with a key column"
+        raise InvalidParameterError(msg)
+    needs = set().union(*(m.family.needs for _, m in metrics))
+    prepared = prepare(lf, schema, conventions, needs)
+    values = []
+    for name, metric in metrics:
+        expr = metric.per_query()
+        values.append(expr.cast(pl.Int64 if metric.family.integer else pl.Float64).alias(name))
+    per_query = prepared.frame.group_by(prepared.keys).agg(
+        pl.col(JUDGED).sum().alias(_N_JUDGED),
+        pl.col(RANK).count().alias(_N_RETRIEVED),
+        pl.col(REL).sum().alias(_N_RELEVANT),
+        *values,
+    )
+    return per_query, prepared.keys
+
+
+def _evaluated(conventions: Conventions) -> pl.Expr:
+    judged = pl.col(_N_JUDGED) > 0
+    if conventions.missing == "zero":
+        return judged
+    return judged & (pl.col(_N_RETRIEVED) > 0)
+
+
+def _finish(lf: pl.LazyFrame, frame: FrameT) -> FrameT:
+    if isinstance(frame, pl.LazyFrame):
+        return lf
+    return lf.collect()
+
+
+def evaluate(  # noqa: PLR0913
+    frame: FrameT,
+    metrics: MetricLike | Sequence[MetricLike],
+    *,
+    by: str | Sequence[str] | None = None,
+    per_query: bool = False,
+    columns: Columns | None = None,
+    depth: int | None = None,
+    relevance_level: float | None = None,
+    missing: Missing | None = None,
+    gain: Gain | None = None,
+    preset: str | None = None,
+    check: bool = True,
+) -> FrameT:
+    """Evaluate rankings: many metrics and cutoffs, per `by` group, in one lazy plan.
+
+    The ranking is computed once for every metric requested; every metric
+    is a pure Polars expression, so the plan runs on the in-memory and the
+    streaming engine alike.
+
+    Parameters
+    ----------
+    frame
+        One row per (query, item): query, item, score or rank, relevance;
+        see :class:`Columns`. Build it from a run and judgments with
+        :func:`join_run_qrels`.
+    metrics
+        Names (``"ndcg@10"``, trec_eval's ``"P_10"``) or :class:`Metric`
+        objects. Output columns are named as written.
+    by
+        Grouping keys (run, model, segment): every metric is computed per
+        group and per query inside it.
+    per_query
+        Return one row per (by..., query) instead of one per `by` group.
+    columns
+        Column names of the frame; defaults to ``Columns()``.
+    depth, relevance_level, missing, gain
+        The conventions (see :class:`Conventions`); None takes the preset's.
+    preset
+        Named conventions; ``"trec_eval"`` (the default) reproduces trec_eval 10.0.
+    check
+        For a DataFrame, run :func:`validate` first (NaN or infinite scores,
+        null ids, ranks below 1, duplicate rows). A LazyFrame is never
+        collected here: call :func:`validate` on it yourself.
+
+    Returns
+    -------
+    pl.DataFrame or pl.LazyFrame
+        The same frame type as `frame`. Aggregated: one row per `by` group
+        (sorted by it), each metric aggregated by its own rule (mean, or sum
+        for counts). Per query: by-keys, query, then the metrics, sorted.
+        Only evaluated queries count (see :func:`population`).
+
+    Raises
+    ------
+    RankMetricsError
+        Missing or mistyped columns, a bad parameter, an unknown metric name
+        (the message lists the valid ones) or, with `check`, bad data.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "d"],
+    ...     "score": [0.9, 0.5, 0.1, 0.8, 0.2], "relevance": [0, 1, 1, 1, None]})
+    >>> prm.evaluate(df, ["ndcg@10", "P_1", "recip_rank"]).with_columns(pl.all().round(4))
+    shape: (1, 3)
+    ┌─────────┬─────┬────────────┐
+    │ ndcg@10 ┆ P_1 ┆ recip_rank │
+    │ ---     ┆ --- ┆ ---        │
+    │ f64     ┆ f64 ┆ f64        │
+    ╞═════════╪═════╪════════════╡
+    │ 0.8065  ┆ 0.5 ┆ 0.75       │
+    └─────────┴─────┴────────────┘
+    """
+    cols = columns or Columns()
+    keys_by = normalise_by(by)
+    conventions = _conventions(preset, depth, relevance_level, missing, gain)
+    requested = _requested(metrics)
+    lf = frame.lazy()
+    per_q, keys = _per_query_stats(lf, cols, keys_by, conventions, requested)
+    if check and isinstance(frame, pl.DataFrame):
+        validate(frame, columns=cols, by=keys_by)
+    per_q = per_q.filter(_evaluated(conventions))
+    names = [name for name, _ in requested]
+    if per_query:
+        return _finish(per_q.select(*keys, *names).sort(keys), frame)
+
+    aggs = []
+    for name, metric in requested:
+        col = pl.col(name)
+        aggs.append((col.sum() if metric.family.aggregate == "sum" else col.mean()).alias(name))
+    if keys_by:
+        out = per_q.group_by(keys_by).agg(aggs).sort(keys_by)
+    else:
+        # One row, or none for an empty frame.
+        out = per_q.select(*aggs, pl.len().alias(_N_JUDGED)).filter(pl.col(_N_JUDGED) > 0)
+        out = out.drop(_N_JUDGED)
+    return _finish(out, frame)
+
+
+def population(  # noqa: PLR0913
+    frame: FrameT,
+    *,
+    by: str | Sequence[str] | None = None,
+    columns: Columns | None = None,
+    depth: int | None = None,
+    relevance_level: float | None = None,
+    missing: Missing | None = None,
+    preset: str | None = None,
+) -> FrameT:
+    """Count the queries in each case of the population rules, per `by` group.
+
+    Parameters
+    ----------
+    frame
+        The evaluation frame, as for :func:`evaluate`.
+    by, columns, depth, relevance_level, missing, preset
+        As for :func:`evaluate`.
+
+    Returns
+    -------
+    pl.DataFrame or pl.LazyFrame
+        by-keys, then ``queries`` (all), ``evaluated`` (the queries metrics
+        average over), ``no_relevant`` (evaluated, no relevant item: they
+        score 0), ``qrels_only`` (judged, nothing retrieved: skipped, or
+        evaluated with ``missing="zero"``) and ``run_only`` (no judged row:
+        never evaluated).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 3, 4], "item": ["a", "b", "a", "a", "a"],
+    ...     "score": [0.9, 0.5, 0.3, None, 0.2], "relevance": [1, 0, 0, 1, None]})
+    >>> prm.population(df)
+    shape: (1, 5)
+    ┌─────────┬───────────┬─────────────┬────────────┬──────────┐
+    │ queries ┆ evaluated ┆ no_relevant ┆ qrels_only ┆ run_only │
+    │ ---     ┆ ---       ┆ ---         ┆ ---        ┆ ---      │
+    │ u32     ┆ u32       ┆ u32         ┆ u32        ┆ u32      │
+    ╞═════════╪═══════════╪═════════════╪════════════╪══════════╡
+    │ 4       ┆ 2         ┆ 1           ┆ 1          ┆ 1        │
+    └─────────┴───────────┴─────────────┴────────────┴──────────┘
+    """
+    check_choice(missing or "skip", "missing", ("skip", "zero"))
+    cols = columns or Columns()
+    keys_by = normalise_by(by)
+    conventions = _conventions(preset, depth, relevance_level, missing, None)
+    per_q, _ = _per_query_stats(frame.lazy(), cols, keys_by, conventions, [])
+    evaluated = _evaluated(conventions)
+    judged = pl.col(_N_JUDGED) > 0
+    counts = [
+        pl.len().alias("queries"),
+        evaluated.sum().alias("evaluated"),
+        (evaluated & (pl.col(_N_RELEVANT) == 0)).sum().alias("no_relevant"),
+        (judged & (pl.col(_N_RETRIEVED) == 0)).sum().alias("qrels_only"),
+        (~judged).sum().alias("run_only"),
+    ]
+    if keys_by:
+        out = per_q.group_by(keys_by).agg(counts).sort(keys_by)
+    else:
+        out = per_q.select(counts)
+    return _finish(out, frame)

@@ -1,0 +1,41 @@
+"""The errors polars-rankmetrics raises: every one is a :class:`RankMetricsError`."""
+
+from __future__ import annotations
+
+__all__ = [
+    "ColumnNotFoundError",
+    "ColumnTypeError",
+    "InvalidDataError",
+    "InvalidParameterError",
+    "RankMetricsError",
+    "TrecFormatError",
+    "UnknownMetricError",
+]
+
+
+class RankMetricsError(ValueError):
+    """Base class of every error raised by polars-rankmetrics."""
+
+
+class ColumnNotFoundError(RankMetricsError):
+    """A column the evaluation needs is not in the frame."""
+
+
+class ColumnTypeError(RankMetricsError):
+    """A column has a dtype the evaluation cannot use."""
+
+
+class InvalidParameterError(RankMetricsError):
+    """A parameter (``k``, ``depth``, ``gain``, ...) is out of its domain."""
+
+
+class UnknownMetricError(RankMetricsError):
+    """A metric name does not parse; the message lists the valid names."""
+
+
+class InvalidDataError(RankMetricsError):
+    """The data breaks the frame contract: NaN scores, null ids, duplicate rows."""
+
+
+class TrecFormatError(RankMetricsError):
+    """A TREC run or qrels file has a malformed line; the message names file and line."""

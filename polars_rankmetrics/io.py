@@ -1,0 +1,297 @@
+"""TREC run and qrels files, and the join of a run with its judgments."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TypeVar, overload
+
+import polars as pl
+
+from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, TrecFormatError
+
+__all__ = ["join_run_qrels", "read_trec_qrels", "read_trec_run", "scan_trec_qrels", "scan_trec_run"]
+
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+_FIELD = r"\s+(\S+)"
+_RUN = rf"^\s*(\S+){_FIELD * 5}"  # query Q0 docno rank score runid [ignored...]
+_QRELS = rf"^\s*(\S+){_FIELD * 3}"  # query iteration docno relevance [ignored...]
+_LINE = "__prm_line"
+
+
+def _lines(path: str | Path) -> pl.LazyFrame:
+    """One row per line of a text file, with its 1-based line number; comments and blanks dropped."""
+    lf = pl.scan_csv(
+        path,
+        has_header=False,
+        separator="\x1f",
+        quote_char=None,
+        schema={"text": pl.String},
+        row_index_name=_LINE,
+        row_index_offset=1,
+    )
+    text = pl.col("text").str.strip_chars()
+    return lf.filter(text.is_not_null() & (text != "") & ~text.str.starts_with("#"))
+
+
+def _fields(path: str | Path, pattern: str, names: list[str]) -> pl.LazyFrame:
+    groups = pl.col("text").str.extract_groups(pattern).struct.rename_fields(names)
+    return _lines(path).select(_LINE, groups.alias("f")).unnest("f")
+
+
+def _raise_malformed(path: str | Path, bad: pl.DataFrame, expected: str) -> None:
+    if bad.height:
+        line = bad[_LINE][0]
+        msg = f"{path}: line {line}: malformed TREC line, expected {expected} ({bad.height} bad line(s))"
+        raise TrecFormatError(msg)
+
+
+def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.LazyFrame:
+    """Lazily read a TREC run: ``query Q0 docno rank score runid`` per line.
+
+    Whitespace-separated, as trec_eval reads it; fields after the sixth and
+    lines starting with ``#`` are ignored, and so is the rank field (trec_eval
+    orders by score). Lines are not checked until the frame is collected; use
+    :func:`read_trec_run` for a checked read that names a malformed line.
+
+    Parameters
+    ----------
+    path
+        The run file.
+    columns
+        Names for the query, item and score columns; defaults to ``Columns()``.
+
+    Returns
+    -------
+    pl.LazyFrame
+        query (String), item (String), score (Float64), run (String).
+
+    Examples
+    --------
+    >>> run = prm.scan_trec_run(prm.demo_path("results.test"))
+    >>> run.head(2).collect()
+    shape: (2, 4)
+    ┌───────┬──────────────────┬──────────┬──────────┐
+    │ query ┆ item             ┆ score    ┆ run      │
+    │ ---   ┆ ---              ┆ ---      ┆ ---      │
+    │ str   ┆ str              ┆ f64      ┆ str      │
+    ╞═══════╪══════════════════╪══════════╪══════════╡
+    │ 301   ┆ FR940202-2-00150 ┆ 2.129133 ┆ STANDARD │
+    │ 301   ┆ FR940202-2-00151 ┆ 1.72476  ┆ STANDARD │
+    └───────┴──────────────────┴──────────┴──────────┘
+    """
+    cols = columns or Columns()
+    names = ["query", "q0", "item", "rank", "score", "run"]
+    return _fields(path, _RUN, names).select(
+        pl.col("query").alias(cols.query),
+        pl.col("item").alias(cols.item),
+        pl.col("score").cast(pl.Float64).alias(cols.score),
+        pl.col("run"),
+    )
+
+
+def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.LazyFrame:
+    """Lazily read TREC judgments: ``query iteration docno relevance`` per line.
+
+    Parameters
+    ----------
+    path
+        The qrels file.
+    columns
+        Names for the query, item and relevance columns.
+
+    Returns
+    -------
+    pl.LazyFrame
+        query (String), item (String), relevance (Int64).
+
+    Examples
+    --------
+    >>> prm.scan_trec_qrels(prm.demo_path("qrels.test")).head(2).collect()
+    shape: (2, 3)
+    ┌───────┬─────────────┬───────────┐
+    │ query ┆ item        ┆ relevance │
+    │ ---   ┆ ---         ┆ ---       │
+    │ str   ┆ str         ┆ i64       │
+    ╞═══════╪═════════════╪═══════════╡
+    │ 301   ┆ CR93E-10279 ┆ 0         │
+    │ 301   ┆ CR93E-10505 ┆ 0         │
+    └───────┴─────────────┴───────────┘
+    """
+    cols = columns or Columns()
+    names = ["query", "iteration", "item", "relevance"]
+    return _fields(path, _QRELS, names).select(
+        pl.col("query").alias(cols.query),
+        pl.col("item").alias(cols.item),
+        pl.col("relevance").cast(pl.Int64).alias(cols.relevance),
+    )
+
+
+def _read_checked(path: str | Path, pattern: str, names: list[str], numeric: dict[str, pl.DataType], expected: str) -> pl.DataFrame:
+    raw = _fields(path, pattern, names).collect()
+    bad = raw.filter(pl.any_horizontal(pl.col(n).is_null() for n in names))
+    _raise_malformed(path, bad, expected)
+    for name, dtype in numeric.items():
+        bad = raw.filter(pl.col(name).cast(dtype, strict=False).is_null())
+        _raise_malformed(path, bad, f"{expected}, with a numeric {name}")
+    return raw
+
+
+def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.DataFrame:
+    """Read and check a TREC run; see :func:`scan_trec_run`.
+
+    Raises
+    ------
+    TrecFormatError
+        A line has fewer than six fields or a non-numeric score; the message
+        names the file and the line number.
+
+    Examples
+    --------
+    >>> run = prm.read_trec_run(prm.demo_path("results.test"))
+    >>> run.group_by("query").len().sort("query")
+    shape: (3, 2)
+    ┌───────┬─────┐
+    │ query ┆ len │
+    │ ---   ┆ --- │
+    │ str   ┆ u32 │
+    ╞═══════╪═════╡
+    │ 301   ┆ 500 │
+    │ 302   ┆ 500 │
+    │ 303   ┆ 500 │
+    └───────┴─────┘
+    """
+    names = ["query", "q0", "item", "rank", "score", "run"]
+    raw = _read_checked(path, _RUN, names, {"score": pl.Float64()}, "'query Q0 docno rank score runid'")
+    cols = columns or Columns()
+    score = pl.col("score").cast(pl.Float64)
+    bad = raw.filter(~score.is_finite())
+    _raise_malformed(path, bad, "a finite score")
+    return raw.select(
+        pl.col("query").alias(cols.query), pl.col("item").alias(cols.item), score.alias(cols.score), "run"
+    )
+
+
+def read_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.DataFrame:
+    """Read and check TREC judgments; see :func:`scan_trec_qrels`.
+
+    Raises
+    ------
+    TrecFormatError
+        A line has fewer than four fields or a non-integer relevance; the
+        message names the file and the line number.
+
+    Examples
+    --------
+    >>> qrels = prm.read_trec_qrels(prm.demo_path("qrels.test"))
+    >>> qrels.group_by("relevance").len().sort("relevance")
+    shape: (2, 2)
+    ┌───────────┬──────┐
+    │ relevance ┆ len  │
+    │ ---       ┆ ---  │
+    │ i64       ┆ u32  │
+    ╞═══════════╪══════╡
+    │ 0         ┆ 3120 │
+    │ 1         ┆ 561  │
+    └───────────┴──────┘
+    """
+    names = ["query", "iteration", "item", "relevance"]
+    raw = _read_checked(path, _QRELS, names, {"relevance": pl.Int64()}, "'query iteration docno relevance'")
+    cols = columns or Columns()
+    return raw.select(
+        pl.col("query").alias(cols.query),
+        pl.col("item").alias(cols.item),
+        pl.col("relevance").cast(pl.Int64).alias(cols.relevance),
+    )
+
+
+@overload
+def join_run_qrels(run: pl.DataFrame, qrels: pl.DataFrame, *, by: str | Sequence[str] | None = ..., columns: Columns | None = ...) -> pl.DataFrame: ...
+@overload
+def join_run_qrels(run: pl.LazyFrame | pl.DataFrame, qrels: pl.LazyFrame | pl.DataFrame, *, by: str | Sequence[str] | None = ..., columns: Columns | None = ...) -> pl.LazyFrame | pl.DataFrame: ...
+
+
+def join_run_qrels(
+    run: pl.DataFrame | pl.LazyFrame,
+    qrels: pl.DataFrame | pl.LazyFrame,
+    *,
+    by: str | Sequence[str] | None = None,
+    columns: Columns | None = None,
+) -> pl.DataFrame | pl.LazyFrame:
+    """Build the evaluation frame: every retrieved item, plus the judged ones not retrieved.
+
+    Recall, average precision and the ideal DCG need the relevant items a
+    run missed; they arrive as rows with a null score. With `by`, the run
+    frame holds several runs and every run gets its own copy of the
+    judgments, so each is evaluated against all of them.
+
+    Parameters
+    ----------
+    run
+        query, item, score or rank, the `by` keys and any extra columns.
+    qrels
+        query, item, relevance (other columns are ignored).
+    by
+        Columns of `run` that name a run (model, system, segment).
+    columns
+        Column names; defaults to ``Columns()``.
+
+    Returns
+    -------
+    pl.DataFrame or pl.LazyFrame
+        A DataFrame when both inputs are DataFrames, else a LazyFrame.
+        Row order is unspecified.
+
+    Raises
+    ------
+    ColumnNotFoundError, ColumnTypeError
+        A key column is missing, or the run and qrels disagree on its dtype.
+
+    Examples
+    --------
+    >>> run = pl.DataFrame({"query": ["q1", "q1"], "item": ["a", "b"], "score": [2.0, 1.0]})
+    >>> qrels = pl.DataFrame({"query": ["q1", "q1"], "item": ["b", "c"], "relevance": [1, 2]})
+    >>> prm.join_run_qrels(run, qrels).sort("item")
+    shape: (3, 4)
+    ┌───────┬──────┬───────┬───────────┐
+    │ query ┆ item ┆ score ┆ relevance │
+    │ ---   ┆ ---  ┆ ---   ┆ ---       │
+    │ str   ┆ str  ┆ f64   ┆ i64       │
+    ╞═══════╪══════╪═══════╪═══════════╡
+    │ q1    ┆ a    ┆ 2.0   ┆ null      │
+    │ q1    ┆ b    ┆ 1.0   ┆ 1         │
+    │ q1    ┆ c    ┆ null  ┆ 2         │
+    └───────┴──────┴───────┴───────────┘
+    """
+    cols = columns or Columns()
+    keys_by = normalise_by(by)
+    run_lf, qrels_lf = run.lazy(), qrels.lazy()
+    run_schema, qrels_schema = run_lf.collect_schema(), qrels_lf.collect_schema()
+    ids = [cols.query, cols.item]
+    for name, role in [*((k, "by") for k in keys_by), (cols.query, "query"), (cols.item, "item")]:
+        if name not in run_schema:
+            msg = f"{role} column {name!r} not found in the run; it has columns: {', '.join(run_schema.names())}"
+            raise ColumnNotFoundError(msg)
+    for name in [*ids, cols.relevance]:
+        if name not in qrels_schema:
+            msg = f"column {name!r} not found in the qrels; it has columns: {', '.join(qrels_schema.names())}"
+            raise ColumnNotFoundError(msg)
+    for name in ids:
+        if run_schema[name] != qrels_schema[name]:
+            msg = (
+                f"column {name!r} is {run_schema[name]} in the run but {qrels_schema[name]} in the "
+                "qrels; cast one so they match"
+            )
+            raise ColumnTypeError(msg)
+    if cols.relevance in run_schema:
+        msg = f"the run already has a relevance column {cols.relevance!r}; drop or rename it"
+        raise ColumnTypeError(msg)
+    judged = qrels_lf.select(*ids, cols.relevance)
+    if keys_by:
+        judged = run_lf.select(keys_by).unique().join(judged, how="cross")
+    out = run_lf.join(judged, on=[*keys_by, *ids], how="full", coalesce=True)
+    if isinstance(run, pl.DataFrame) and isinstance(qrels, pl.DataFrame):
+        return out.collect()
+    return out

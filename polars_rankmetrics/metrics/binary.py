@@ -1,0 +1,197 @@
+"""Set-based metrics over binary relevance: precision, recall, F1, hit rate, R-precision."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics._prepare import NUM_REL
+from polars_rankmetrics._registry import Metric, register
+from polars_rankmetrics.metrics._core import hits, num_relevant, num_retrieved, rank, ratio, relevant
+
+
+@register("precision", aliases=("P", "p"), trec=("P_{k}", "set_P"))
+def _precision(k: int | None) -> pl.Expr:
+    # trec_eval P_k divides by k even when fewer than k items were retrieved.
+    denominator = num_retrieved() if k is None else pl.lit(k)
+    return ratio(hits(k), denominator)
+
+
+@register("recall", trec=("recall_{k}", "set_recall"))
+def _recall(k: int | None) -> pl.Expr:
+    return ratio(hits(k), num_relevant())
+
+
+@register("f1", aliases=("F1",), trec=("set_F",))
+def _f1(k: int | None) -> pl.Expr:
+    # 2PR / (P + R) with P = h/n and R = h/R simplifies to 2h / (n + R).
+    n = num_retrieved() if k is None else pl.lit(k)
+    return ratio(2 * hits(k), n + num_relevant())
+
+
+@register("hit_rate", aliases=("success",), trec=("success_{k}",))
+def _hit_rate(k: int | None) -> pl.Expr:
+    return (hits(k) > 0).cast(pl.Float64)
+
+
+@register("r_precision", k="none", needs=frozenset({"num_rel"}), aliases=("rprec",), trec=("Rprec",))
+def _r_precision(_k: int | None) -> pl.Expr:
+    # Precision at rank R; R comes from a window column so the agg stays streamable.
+    return ratio((relevant & (rank <= pl.col(NUM_REL))).sum(), num_relevant())
+
+
+def precision(k: int | None = None) -> Metric:
+    """Precision: the share of the top `k` that is relevant.
+
+    ``hits@k / k``; with ``k=None``, ``hits / num_ret`` (trec_eval ``set_P``).
+
+    Parameters
+    ----------
+    k
+        Cutoff. A list shorter than `k` counts the missing positions as
+        non-relevant, as trec_eval's ``P_k`` does.
+
+    Returns
+    -------
+    Metric
+        ``precision@k``, averaged over queries; trec_eval name ``P_k``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "d"],
+    ...     "score": [0.9, 0.5, 0.1, 0.8, None], "relevance": [0, 1, 1, 0, 1]})
+    >>> prm.evaluate(df, [prm.precision(2)], per_query=True)
+    shape: (2, 2)
+    ┌───────┬─────────────┐
+    │ query ┆ precision@2 │
+    │ ---   ┆ ---         │
+    │ i64   ┆ f64         │
+    ╞═══════╪═════════════╡
+    │ 1     ┆ 0.5         │
+    │ 2     ┆ 0.0         │
+    └───────┴─────────────┘
+    """
+    return Metric("precision", k)
+
+
+def recall(k: int | None = None) -> Metric:
+    """Recall: the share of the query's relevant items found in the top `k`.
+
+    ``hits@k / R``, where R counts every relevant judged item of the query,
+    retrieved or not; 0 when R is 0.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole list (trec_eval ``set_recall``).
+
+    Returns
+    -------
+    Metric
+        ``recall@k``, averaged over queries; trec_eval name ``recall_k``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "d"],
+    ...     "score": [0.9, 0.5, 0.1, 0.8, None], "relevance": [0, 1, 1, 0, 1]})
+    >>> prm.evaluate(df, [prm.recall(2)], per_query=True)
+    shape: (2, 2)
+    ┌───────┬──────────┐
+    │ query ┆ recall@2 │
+    │ ---   ┆ ---      │
+    │ i64   ┆ f64      │
+    ╞═══════╪══════════╡
+    │ 1     ┆ 0.5      │
+    │ 2     ┆ 0.0      │
+    └───────┴──────────┘
+    """
+    return Metric("recall", k)
+
+
+def f1(k: int | None = None) -> Metric:
+    """F1: harmonic mean of precision@k and recall@k.
+
+    ``2 * hits@k / (k + R)``; with ``k=None`` it is trec_eval's ``set_F``
+    (``2 * hits / (num_ret + R)``). 0 when both are 0.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole list.
+
+    Returns
+    -------
+    Metric
+        ``f1@k``, averaged over queries.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [0.9, 0.5, 0.1], "relevance": [0, 1, 1]})
+    >>> prm.evaluate(df, [prm.f1(2)]).with_columns(pl.col("f1@2").round(4))
+    shape: (1, 1)
+    ┌────────┐
+    │ f1@2   │
+    │ ---    │
+    │ f64    │
+    ╞════════╡
+    │ 0.5    │
+    └────────┘
+    """
+    return Metric("f1", k)
+
+
+def hit_rate(k: int | None = None) -> Metric:
+    """Hit rate (success): 1 if any relevant item is in the top `k`, else 0.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole list.
+
+    Returns
+    -------
+    Metric
+        ``hit_rate@k``, averaged over queries; trec_eval name ``success_k``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "a", "b"],
+    ...     "score": [0.9, 0.5, 0.8, 0.1], "relevance": [0, 1, 1, 0]})
+    >>> prm.evaluate(df, [prm.hit_rate(1)], per_query=True)
+    shape: (2, 2)
+    ┌───────┬────────────┐
+    │ query ┆ hit_rate@1 │
+    │ ---   ┆ ---        │
+    │ i64   ┆ f64        │
+    ╞═══════╪════════════╡
+    │ 1     ┆ 0.0        │
+    │ 2     ┆ 1.0        │
+    └───────┴────────────┘
+    """
+    return Metric("hit_rate", k)
+
+
+def r_precision() -> Metric:
+    """R-precision: precision at rank R, R being the query's number of relevant items.
+
+    Returns
+    -------
+    Metric
+        ``r_precision``, averaged over queries; trec_eval name ``Rprec``.
+        0 for queries without relevant items.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1], "item": ["a", "b", "c", "d"],
+    ...     "score": [0.9, 0.5, 0.1, None], "relevance": [1, 0, 1, 1]})
+    >>> prm.evaluate(df, [prm.r_precision()]).with_columns(pl.col("r_precision").round(4))
+    shape: (1, 1)
+    ┌─────────────┐
+    │ r_precision │
+    │ ---         │
+    │ f64         │
+    ╞═════════════╡
+    │ 0.6667      │
+    └─────────────┘
+    """
+    return Metric("r_precision")

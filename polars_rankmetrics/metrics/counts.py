@@ -1,0 +1,128 @@
+"""Counts, summed over queries: num_ret, num_rel, num_rel_ret, num_q."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics._registry import Metric, register
+from polars_rankmetrics.metrics._core import hits, num_relevant, num_retrieved
+
+
+@register("num_ret", aggregate="sum", k="none", integer=True, trec=("num_ret",))
+def _num_ret(_k: int | None) -> pl.Expr:
+    return num_retrieved()
+
+
+@register("num_rel", aggregate="sum", k="none", integer=True, trec=("num_rel",))
+def _num_rel(_k: int | None) -> pl.Expr:
+    return num_relevant()
+
+
+@register("num_rel_ret", aggregate="sum", k="none", integer=True, trec=("num_rel_ret",))
+def _num_rel_ret(_k: int | None) -> pl.Expr:
+    return hits(None)
+
+
+@register("num_q", aggregate="sum", k="none", integer=True, trec=("num_q",))
+def _num_q(_k: int | None) -> pl.Expr:
+    return pl.lit(1, dtype=pl.Int64)
+
+
+def num_ret() -> Metric:
+    """Number of retrieved items (within `depth`), summed over queries.
+
+    Returns
+    -------
+    Metric
+        ``num_ret``, an integer; trec_eval name ``num_ret``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 2], "item": ["a", "b", "a"],
+    ...     "score": [0.9, None, 0.3], "relevance": [1, 1, 0]})
+    >>> prm.evaluate(df, [prm.num_ret(), prm.num_rel(), prm.num_rel_ret(), prm.num_q()])
+    shape: (1, 4)
+    ┌─────────┬─────────┬─────────────┬───────┐
+    │ num_ret ┆ num_rel ┆ num_rel_ret ┆ num_q │
+    │ ---     ┆ ---     ┆ ---         ┆ ---   │
+    │ i64     ┆ i64     ┆ i64         ┆ i64   │
+    ╞═════════╪═════════╪═════════════╪═══════╡
+    │ 2       ┆ 2       ┆ 1           ┆ 2     │
+    └─────────┴─────────┴─────────────┴───────┘
+    """
+    return Metric("num_ret")
+
+
+def num_rel() -> Metric:
+    """Number of relevant items, retrieved or not, summed over queries.
+
+    Returns
+    -------
+    Metric
+        ``num_rel``, an integer; trec_eval name ``num_rel``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1], "item": ["a", "b"],
+    ...     "score": [0.9, None], "relevance": [1, 2]})
+    >>> prm.evaluate(df, [prm.num_rel()])
+    shape: (1, 1)
+    ┌─────────┐
+    │ num_rel │
+    │ ---     │
+    │ i64     │
+    ╞═════════╡
+    │ 2       │
+    └─────────┘
+    """
+    return Metric("num_rel")
+
+
+def num_rel_ret() -> Metric:
+    """Number of relevant items retrieved (within `depth`), summed over queries.
+
+    Returns
+    -------
+    Metric
+        ``num_rel_ret``, an integer; trec_eval name ``num_rel_ret``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1], "item": ["a", "b"],
+    ...     "score": [0.9, None], "relevance": [1, 2]})
+    >>> prm.evaluate(df, [prm.num_rel_ret()])
+    shape: (1, 1)
+    ┌─────────────┐
+    │ num_rel_ret │
+    │ ---         │
+    │ i64         │
+    ╞═════════════╡
+    │ 1           │
+    └─────────────┘
+    """
+    return Metric("num_rel_ret")
+
+
+def num_q() -> Metric:
+    """Number of evaluated queries (1 per query; summed over queries).
+
+    Returns
+    -------
+    Metric
+        ``num_q``, an integer; trec_eval name ``num_q``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 2, 3], "item": ["a", "a", "a"],
+    ...     "score": [0.9, 0.1, 0.5], "relevance": [1, 0, None]})
+    >>> prm.evaluate(df, [prm.num_q()])
+    shape: (1, 1)
+    ┌───────┐
+    │ num_q │
+    │ ---   │
+    │ i64   │
+    ╞═══════╡
+    │ 2     │
+    └───────┘
+    """
+    return Metric("num_q")

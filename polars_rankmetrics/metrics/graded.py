@@ -1,0 +1,108 @@
+"""Graded metrics: discounted cumulative gain and its normalised form."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics._prepare import GAIN, IDEAL_RANK
+from polars_rankmetrics._registry import Metric, register
+from polars_rankmetrics.metrics._core import rank, ratio, within
+
+gain = pl.col(GAIN)
+
+
+def _discounted(gains: pl.Expr, ranks: pl.Expr, keep: pl.Expr) -> pl.Expr:
+    """Sum of ``gain / log2(rank + 1)`` over the rows in `keep`."""
+    return (gains / (ranks.cast(pl.Float64) + 1.0).log(2)).filter(keep).sum()
+
+
+def _dcg_expr(k: int | None) -> pl.Expr:
+    return _discounted(gain, rank, within(k) & (gain != 0))
+
+
+def _idcg_expr(k: int | None) -> pl.Expr:
+    ideal = pl.col(IDEAL_RANK)
+    keep = ideal.is_not_null() if k is None else ideal <= k
+    return _discounted(gain, ideal, keep)
+
+
+@register("dcg", needs=frozenset({"gain"}))
+def _dcg(k: int | None) -> pl.Expr:
+    return _dcg_expr(k)
+
+
+@register("ndcg", needs=frozenset({"gain", "ideal_rank"}), trec=("ndcg_cut_{k}", "ndcg"))
+def _ndcg(k: int | None) -> pl.Expr:
+    # trec_eval: the ideal list holds every judged item of positive gain,
+    # retrieved or not; without a cutoff it is not truncated to num_ret.
+    return ratio(_dcg_expr(k), _idcg_expr(k))
+
+
+def dcg(k: int | None = None) -> Metric:
+    """Discounted cumulative gain of the top `k`: ``sum gain / log2(rank + 1)``.
+
+    Gains follow the ``gain`` convention of :func:`evaluate` (the grade by
+    default); unjudged items and negative grades gain 0.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole list.
+
+    Returns
+    -------
+    Metric
+        ``dcg@k``, averaged over queries.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [0.9, 0.5, 0.1], "relevance": [0, 2, 1]})
+    >>> prm.evaluate(df, [prm.dcg(3)]).with_columns(pl.col("dcg@3").round(4))
+    shape: (1, 1)
+    ┌────────┐
+    │ dcg@3  │
+    │ ---    │
+    │ f64    │
+    ╞════════╡
+    │ 1.7619 │
+    └────────┘
+    """
+    return Metric("dcg", k)
+
+
+def ndcg(k: int | None = None) -> Metric:
+    """Normalised discounted cumulative gain: ``DCG@k / IDCG@k``.
+
+    Linear gain by default (Järvelin and Kekäläinen, 2002), ``log2(rank + 1)``
+    discount. The ideal ranking orders every judged item of the query by
+    gain, retrieved or not, as trec_eval does. 0 when the ideal DCG is 0.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole list (trec_eval ``ndcg``).
+
+    Returns
+    -------
+    Metric
+        ``ndcg@k``, averaged over queries; trec_eval names ``ndcg_cut_k``
+        and ``ndcg``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": ["q1", "q1", "q1", "q2", "q2"],
+    ...     "item": ["a", "b", "c", "a", "d"], "score": [0.9, 0.5, 0.1, 0.8, None],
+    ...     "relevance": [0, 1, 1, 0, 1]})
+    >>> prm.evaluate(df, [prm.ndcg(2)], per_query=True).with_columns(pl.col("ndcg@2").round(4))
+    shape: (2, 2)
+    ┌───────┬────────┐
+    │ query ┆ ndcg@2 │
+    │ ---   ┆ ---    │
+    │ str   ┆ f64    │
+    ╞═══════╪════════╡
+    │ q1    ┆ 0.3869 │
+    │ q2    ┆ 0.0    │
+    └───────┴────────┘
+    """
+    return Metric("ndcg", k)

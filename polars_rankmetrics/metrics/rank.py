@@ -1,0 +1,90 @@
+"""Metrics of where the relevant items sit: reciprocal rank and average precision."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics._prepare import HIT_RANK
+from polars_rankmetrics._registry import Metric, register
+from polars_rankmetrics.metrics._core import num_relevant, rank, ratio, relevant, within
+
+
+@register("mrr", aliases=("reciprocal_rank",), trec=("recip_rank",))
+def _mrr(k: int | None) -> pl.Expr:
+    first = rank.filter(relevant & within(k)).min()
+    return (1.0 / first.cast(pl.Float64)).fill_null(0.0)
+
+
+@register("map", aliases=("ap", "average_precision"), needs=frozenset({"hit_rank"}), trec=("map_cut_{k}",))
+def _map(k: int | None) -> pl.Expr:
+    # Precision at each relevant hit = (its rank among the hits) / (its rank).
+    found = relevant & within(k)
+    precision_at_hits = (pl.col(HIT_RANK).cast(pl.Float64) / rank.cast(pl.Float64)).filter(found)
+    return ratio(precision_at_hits.sum(), num_relevant())
+
+
+def reciprocal_rank(k: int | None = None) -> Metric:
+    """Reciprocal rank of the first relevant item in the top `k`; 0 if none.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole list.
+
+    Returns
+    -------
+    Metric
+        ``mrr`` or ``mrr@k``, averaged over queries (the mean reciprocal
+        rank); trec_eval name ``recip_rank``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "d"],
+    ...     "score": [0.9, 0.5, 0.1, 0.8, None], "relevance": [0, 1, 1, 0, 1]})
+    >>> prm.evaluate(df, [prm.reciprocal_rank()], per_query=True)
+    shape: (2, 2)
+    ┌───────┬─────┐
+    │ query ┆ mrr │
+    │ ---   ┆ --- │
+    │ i64   ┆ f64 │
+    ╞═══════╪═════╡
+    │ 1     ┆ 0.5 │
+    │ 2     ┆ 0.0 │
+    └───────┴─────┘
+    """
+    return Metric("mrr", k)
+
+
+def average_precision(k: int | None = None) -> Metric:
+    """Average precision: mean of the precision at each relevant item, over R.
+
+    The sum of precision at every relevant item retrieved in the top `k`,
+    divided by R, the query's number of relevant items retrieved or not (as
+    trec_eval's ``map`` and ``map_cut_k``); 0 when R is 0.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole list.
+
+    Returns
+    -------
+    Metric
+        ``map`` or ``map@k``, averaged over queries; trec_eval names ``map``
+        and ``map_cut_k``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1], "item": ["a", "b", "c", "d"],
+    ...     "score": [0.9, 0.5, 0.1, None], "relevance": [1, 0, 1, 1]})
+    >>> prm.evaluate(df, [prm.average_precision()]).with_columns(pl.col("map").round(4))
+    shape: (1, 1)
+    ┌────────┐
+    │ map    │
+    │ ---    │
+    │ f64    │
+    ╞════════╡
+    │ 0.5556 │
+    └────────┘
+    """
+    return Metric("map", k)
