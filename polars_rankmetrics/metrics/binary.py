@@ -129,13 +129,13 @@ def f1(k: int | None = None) -> Metric:
     ...     "score": [0.9, 0.5, 0.1], "relevance": [0, 1, 1]})
     >>> prm.evaluate(df, [prm.f1(2)]).with_columns(pl.col("f1@2").round(4))
     shape: (1, 1)
-    ┌────────┐
-    │ f1@2   │
-    │ ---    │
-    │ f64    │
-    ╞════════╡
-    │ 0.5    │
-    └────────┘
+    ┌──────┐
+    │ f1@2 │
+    │ ---  │
+    │ f64  │
+    ╞══════╡
+    │ 0.5  │
+    └──────┘
     """
     return Metric("f1", k)
 
