@@ -103,16 +103,24 @@ def families() -> dict[str, Family]:
 
 
 def valid_names() -> list[str]:
-    """Return every accepted spelling, canonical first, then trec_eval's."""
-    out: list[str] = []
+    """Return every accepted spelling: canonical names and aliases, then trec_eval's.
+
+    Examples
+    --------
+    >>> names = prm.valid_names()
+    >>> "ndcg@k" in names, "ndcg_cut_k" in names, "recip_rank" in names
+    (True, True, True)
+    """
+    canonical: list[str] = []
+    trec: list[str] = []
     for fam in families().values():
         for spelled in (fam.name, *fam.aliases):
             if fam.k != "required":
-                out.append(spelled)
+                canonical.append(spelled)
             if fam.k != "none":
-                out.append(f"{spelled}@k")
-        out.extend(t.replace("{k}", "k") for t in fam.trec)
-    return out
+                canonical.append(f"{spelled}@k")
+        trec.extend(t.replace("{k}", "k") for t in fam.trec)
+    return list(dict.fromkeys([*canonical, *trec]))
 
 
 def _unknown(name: str) -> UnknownMetricError:

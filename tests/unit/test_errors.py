@@ -1,0 +1,219 @@
+"""Every promised error: its type, and a message that names the culprit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import polars_rankmetrics as prm
+
+
+@pytest.fixture
+def df() -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "query": ["q1", "q1", "q2"],
+            "item": ["a", "b", "a"],
+            "score": [0.5, 0.2, 0.9],
+            "relevance": [1, 0, 1],
+        }
+    )
+
+
+def test_errors_are_value_errors() -> None:
+    for cls in (
+        prm.ColumnNotFoundError,
+        prm.ColumnTypeError,
+        prm.InvalidDataError,
+        prm.InvalidParameterError,
+        prm.TrecFormatError,
+        prm.UnknownMetricError,
+    ):
+        assert issubclass(cls, prm.RankMetricsError)
+    assert issubclass(prm.RankMetricsError, ValueError)
+
+
+@pytest.mark.parametrize("column", ["query", "item", "relevance"])
+def test_missing_column_is_named_with_the_columns_present(df: pl.DataFrame, column: str) -> None:
+    with pytest.raises(prm.ColumnNotFoundError, match=rf"{column} column '{column}' not found.*'score'"):
+        prm.evaluate(df.drop(column), ["map"])
+
+
+def test_missing_by_column_is_named(df: pl.DataFrame) -> None:
+    with pytest.raises(prm.ColumnNotFoundError, match="by column 'model' not found"):
+        prm.evaluate(df, ["map"], by="model")
+
+
+def test_renamed_column_is_found(df: pl.DataFrame) -> None:
+    cols = prm.Columns(query="user")
+    with pytest.raises(prm.ColumnNotFoundError, match="query column 'user' not found"):
+        prm.evaluate(df, ["map"], columns=cols)
+    out = prm.evaluate(df.rename({"query": "user"}), ["map"], columns=cols)
+    assert out.equals(prm.evaluate(df, ["map"]))
+
+
+def test_neither_score_nor_rank(df: pl.DataFrame) -> None:
+    with pytest.raises(prm.ColumnNotFoundError, match="score column 'score' or a rank column 'rank'"):
+        prm.evaluate(df.drop("score"), ["map"])
+
+
+def test_both_score_and_rank(df: pl.DataFrame) -> None:
+    with pytest.raises(prm.ColumnTypeError, match="both a score column 'score' and a rank column 'rank'"):
+        prm.evaluate(df.with_columns(rank=pl.lit(1)), ["map"])
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "match"),
+    [
+        ("score", "x", "score column 'score' must be numeric, got String"),
+        ("relevance", "x", "relevance column 'relevance' must be numeric, got String"),
+        ("query", [1], "query column 'query' must hold hashable scalars"),
+    ],
+)
+def test_mistyped_column(df: pl.DataFrame, column: str, value: object, match: str) -> None:
+    bad = df.with_columns(pl.lit(value).alias(column))
+    with pytest.raises(prm.ColumnTypeError, match=match):
+        prm.evaluate(bad, ["map"])
+
+
+def test_float_rank_column_is_rejected(df: pl.DataFrame) -> None:
+    bad = df.drop("score").with_columns(rank=pl.lit(1.0))
+    with pytest.raises(prm.ColumnTypeError, match="rank column 'rank' must be an integer dtype, got Float64"):
+        prm.evaluate(bad, ["map"])
+
+
+@pytest.mark.parametrize("k", [0, -3, 2.5, "10", True])
+def test_bad_k(k: object) -> None:
+    with pytest.raises(prm.InvalidParameterError, match=rf"`k` must be a positive integer or None, got {k!r}"):
+        prm.ndcg(k)  # type: ignore[arg-type]
+
+
+def test_bad_k_in_a_name() -> None:
+    with pytest.raises(prm.UnknownMetricError, match="`k` must be a positive integer, got 0 in metric 'ndcg@0'"):
+        prm.parse("ndcg@0")
+
+
+def test_bad_k_through_the_namespace(df: pl.DataFrame) -> None:
+    with pytest.raises(prm.InvalidParameterError, match="`k` must be a positive integer or None, got 0"):
+        df.rank.ndcg(k=0)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "match"),
+    [
+        ("depth", 0, "`depth` must be a positive integer or None, got 0"),
+        ("missing", "drop", "`missing` must be one of 'skip', 'zero', got 'drop'"),
+        ("gain", "cubic", "`gain` must be one of 'linear', 'exponential', got 'cubic'"),
+        ("gain", {}, "`gain` must be"),
+        ("relevance_level", "high", "`relevance_level` must be a real number, got 'high'"),
+        ("preset", "sklearn", "`preset` must be one of 'trec_eval', got 'sklearn'"),
+    ],
+)
+def test_bad_convention(df: pl.DataFrame, option: str, value: object, match: str) -> None:
+    with pytest.raises(prm.InvalidParameterError, match=match):
+        prm.evaluate(df, ["map"], **{option: value})  # type: ignore[arg-type]
+
+
+def test_unknown_metric_lists_valid_names(df: pl.DataFrame) -> None:
+    with pytest.raises(prm.UnknownMetricError, match=r"unknown metric 'ndgc@10'; valid names: .*ndcg@k.*P_k"):
+        prm.evaluate(df, ["ndgc@10"])
+
+
+def test_metric_without_required_or_with_forbidden_cutoff() -> None:
+    with pytest.raises(prm.UnknownMetricError, match="takes no cutoff, got num_ret@5"):
+        prm.parse("num_ret@5")
+
+
+def test_duplicate_and_empty_metric_lists(df: pl.DataFrame) -> None:
+    with pytest.raises(prm.UnknownMetricError, match="'map' more than once"):
+        prm.evaluate(df, ["map", "map"])
+    with pytest.raises(prm.UnknownMetricError, match="`metrics` is empty"):
+        prm.evaluate(df, [])
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf")])
+def test_nan_or_infinite_score(df: pl.DataFrame, bad: float) -> None:
+    frame = df.with_columns(score=pl.Series([0.5, bad, 0.9]))
+    with pytest.raises(prm.InvalidDataError, match="score column 'score' holds NaN or infinite scores: 1 row.*item='b'"):
+        prm.evaluate(frame, ["map"])
+
+
+@pytest.mark.parametrize("column", ["query", "item"])
+def test_null_ids(df: pl.DataFrame, column: str) -> None:
+    frame = df.with_columns(pl.when(pl.int_range(pl.len()) == 1).then(pl.col(column)).alias(column))
+    with pytest.raises(prm.InvalidDataError, match=f"{column} column '{column}' holds null ids: 2 row"):
+        prm.evaluate(frame, ["map"])
+
+
+def test_rank_below_one(df: pl.DataFrame) -> None:
+    frame = df.drop("score").with_columns(rank=pl.Series([1, 0, 1]))
+    with pytest.raises(prm.InvalidDataError, match="rank column 'rank' holds ranks below 1: 1 row.*item='b'"):
+        prm.evaluate(frame, ["map"])
+
+
+def test_duplicate_query_item_rows(df: pl.DataFrame) -> None:
+    frame = pl.concat([df, df.head(1)])
+    with pytest.raises(prm.InvalidDataError, match="1 duplicate \\(query, item\\) row.*query='q1', item='a' appears 2 times"):
+        prm.evaluate(frame, ["map"])
+
+
+def test_duplicates_are_per_run(df: pl.DataFrame) -> None:
+    two_runs = pl.concat([df.with_columns(model=pl.lit("x")), df.with_columns(model=pl.lit("y"))])
+    prm.evaluate(two_runs, ["map"], by="model")  # the same (query, item) in two runs is fine
+    with pytest.raises(prm.InvalidDataError, match="duplicate \\(model, query, item\\)"):
+        prm.evaluate(pl.concat([two_runs, two_runs.head(1)]), ["map"], by="model")
+
+
+def test_validate_collects_a_lazyframe_on_request(df: pl.DataFrame) -> None:
+    lazy = pl.concat([df, df.head(1)]).lazy()
+    out = prm.evaluate(lazy, ["map"])  # lazy: nothing is read yet
+    assert isinstance(out, pl.LazyFrame)
+    with pytest.raises(prm.InvalidDataError, match="duplicate"):
+        prm.validate(lazy)
+
+
+def test_check_false_skips_data_checks(df: pl.DataFrame) -> None:
+    frame = df.with_columns(score=pl.Series([0.5, float("nan"), 0.9]))
+    prm.evaluate(frame, ["map"], check=False)
+
+
+def test_input_is_never_mutated(df: pl.DataFrame) -> None:
+    before = df.clone()
+    prm.evaluate(df, ["ndcg@10", "map", "r_precision"], per_query=True)
+    df.rank.ndcg(k=3)
+    assert df.equals(before)
+    assert df.columns == before.columns
+
+
+def test_empty_frame_gives_empty_result(df: pl.DataFrame) -> None:
+    empty = df.clear()
+    assert prm.evaluate(empty, ["ndcg@10", "num_q"]).shape == (0, 2)
+    assert prm.evaluate(empty, ["ndcg@10"], per_query=True).columns == ["query", "ndcg@10"]
+    assert prm.evaluate(empty.with_columns(model=pl.lit("x")), ["map"], by="model").height == 0
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "line", "match"),
+    [
+        ("run", "301 Q0 d1 1 2.5 R\n\n301 Q0 d2 2\n", 3, "expected 'query Q0 docno rank score runid'"),
+        ("run", "# header\n301 Q0 d1 1 high R\n", 2, "numeric score"),
+        ("run", "301 Q0 d1 1 nan R\n", 1, "finite score"),
+        ("qrels", "301 0 d1 1\n301 0 d2\n", 2, "expected 'query iteration docno relevance'"),
+        ("qrels", "301 0 d1 1\n301 0 d2 yes\n", 2, "numeric relevance"),
+    ],
+)
+def test_malformed_trec_line_names_file_and_line(tmp_path: Path, kind: str, text: str, line: int, match: str) -> None:
+    path = tmp_path / f"bad.{kind}"
+    path.write_text(text)
+    read = prm.read_trec_run if kind == "run" else prm.read_trec_qrels
+    with pytest.raises(prm.TrecFormatError, match=rf"bad\.{kind}: line {line}: malformed TREC line.*{match}"):
+        read(path)
+
+
+def test_join_rejects_mismatched_id_types() -> None:
+    run = pl.DataFrame({"query": [1], "item": ["a"], "score": [1.0]})
+    qrels = pl.DataFrame({"query": ["1"], "item": ["a"], "relevance": [1]})
+    with pytest.raises(prm.ColumnTypeError, match="column 'query' is Int64 in the run but String in the qrels"):
+        prm.join_run_qrels(run, qrels)
