@@ -14,6 +14,7 @@ from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions, Gain, Missing
 from polars_rankmetrics.exceptions import InvalidParameterError, UnknownMetricError
+from polars_rankmetrics.metrics._core import exact_sum
 
 __all__ = ["evaluate", "population"]
 
@@ -189,7 +190,8 @@ def evaluate(  # noqa: PLR0913
     aggs = []
     for name, metric in requested:
         col = pl.col(name)
-        aggs.append((col.sum() if metric.family.aggregate == "sum" else col.mean()).alias(name))
+        mean = exact_sum(col) / col.count()  # the same bits whatever the row order
+        aggs.append((col.sum() if metric.family.aggregate == "sum" else mean).alias(name))
     if keys_by:
         out = per_q.group_by(keys_by).agg(aggs).sort(keys_by)
     else:

@@ -31,6 +31,22 @@ def num_retrieved(k: int | None = None) -> pl.Expr:
     return n if k is None else pl.min_horizontal(n, pl.lit(k, dtype=pl.UInt32))
 
 
+_FIXED_POINT = 2.0**64
+
+
+def exact_sum(terms: pl.Expr) -> pl.Expr:
+    """Sum of floats that does not depend on row order, engine or partitioning.
+
+    A float sum depends on the order of its terms, and neither a group_by
+    nor the streaming engine keeps row order. Each term is scaled by 2**64
+    and truncated to an Int128 (error below 2**-64 per term), the integers
+    are summed exactly, and the total is converted back: the same rows give
+    the same bits, whatever their order.
+    """
+    scaled = (terms.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128)
+    return scaled.sum().cast(pl.Float64) / _FIXED_POINT
+
+
 def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     """``numerator / denominator`` as Float64, 0 where the denominator is 0."""
     den = denominator.cast(pl.Float64)

@@ -6,14 +6,14 @@ import polars as pl
 
 from polars_rankmetrics._prepare import GAIN, IDEAL_RANK
 from polars_rankmetrics._registry import Metric, register
-from polars_rankmetrics.metrics._core import rank, ratio, within
+from polars_rankmetrics.metrics._core import exact_sum, rank, ratio, within
 
 gain = pl.col(GAIN)
 
 
 def _discounted(gains: pl.Expr, ranks: pl.Expr, keep: pl.Expr) -> pl.Expr:
     """Sum of ``gain / log2(rank + 1)`` over the rows in `keep`."""
-    return (gains / (ranks.cast(pl.Float64) + 1.0).log(2)).filter(keep).sum()
+    return exact_sum((gains / (ranks.cast(pl.Float64) + 1.0).log(2)).filter(keep))
 
 
 def _dcg_expr(k: int | None) -> pl.Expr:

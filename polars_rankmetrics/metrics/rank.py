@@ -6,7 +6,7 @@ import polars as pl
 
 from polars_rankmetrics._prepare import HIT_RANK
 from polars_rankmetrics._registry import Metric, register
-from polars_rankmetrics.metrics._core import num_relevant, rank, ratio, relevant, within
+from polars_rankmetrics.metrics._core import exact_sum, num_relevant, rank, ratio, relevant, within
 
 
 @register("mrr", aliases=("reciprocal_rank",), trec=("recip_rank",))
@@ -20,7 +20,7 @@ def _map(k: int | None) -> pl.Expr:
     # Precision at each relevant hit = (its rank among the hits) / (its rank).
     found = relevant & within(k)
     precision_at_hits = (pl.col(HIT_RANK).cast(pl.Float64) / rank.cast(pl.Float64)).filter(found)
-    return ratio(precision_at_hits.sum(), num_relevant())
+    return ratio(exact_sum(precision_at_hits), num_relevant())
 
 
 def reciprocal_rank(k: int | None = None) -> Metric:
