@@ -31,6 +31,7 @@ def _lines(path: str | Path) -> pl.LazyFrame:
         schema={"text": pl.String},
         row_index_name=_LINE,
         row_index_offset=1,
+        glob=False,  # a file name is a name, not a pattern: 'q[1].txt' is one file
     )
     text = pl.col("text").str.strip_chars()
     return lf.filter(text.is_not_null() & (text != "") & ~text.str.starts_with("#"))
@@ -129,8 +130,17 @@ def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.L
     )
 
 
-def _read_checked(path: str | Path, pattern: str, names: list[str], numeric: dict[str, pl.DataType], expected: str) -> pl.DataFrame:
-    raw = _fields(path, pattern, names).collect()
+def _read_checked(
+    path: str | Path, pattern: str, names: list[str], numeric: dict[str, pl.DataType], expected: str
+) -> pl.DataFrame:
+    if not Path(path).is_file():
+        msg = f"{path}: not a readable file"
+        raise TrecFormatError(msg)
+    try:
+        raw = _fields(path, pattern, names).collect()
+    except (pl.exceptions.ComputeError, pl.exceptions.InvalidOperationError, pl.exceptions.SchemaError) as err:
+        msg = f"{path}: not a text file of TREC lines ({type(err).__name__}: {str(err).splitlines()[0]})"
+        raise TrecFormatError(msg) from err
     bad = raw.filter(pl.any_horizontal(pl.col(n).is_null() for n in names))
     _raise_malformed(path, bad, expected)
     for name, dtype in numeric.items():

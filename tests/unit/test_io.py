@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 import polars_rankmetrics as prm
 
@@ -60,3 +61,18 @@ def test_join_keeps_extra_columns_and_laziness() -> None:
     frame = prm.join_run_qrels(run, qrels)
     assert isinstance(frame, pl.LazyFrame)
     assert frame.collect().sort("item").rows() == [(1, 5, 0.3, 12, None), (1, 6, None, None, 1)]
+
+
+def test_file_names_are_not_glob_patterns(tmp_path: Path) -> None:
+    path = tmp_path / "q[1].run"
+    path.write_text("1 Q0 d1 1 2.0 R\n")
+    assert prm.read_trec_run(path).height == 1
+
+
+def test_a_directory_or_binary_file_is_a_format_error(tmp_path: Path) -> None:
+    with pytest.raises(prm.TrecFormatError, match="not a readable file"):
+        prm.read_trec_qrels(tmp_path)
+    binary = tmp_path / "blob"
+    binary.write_bytes(b"1 0 d1 1\n\x1f\x00\xff 3\n")
+    with pytest.raises(prm.TrecFormatError, match="blob"):
+        prm.read_trec_qrels(binary)
