@@ -249,7 +249,7 @@ def _evaluate(args: argparse.Namespace) -> list[str]:
     names = [n for _, n in metric_lines]
     # num_q is always computed: it says whether any query was evaluated.
     names_eval = names if "num_q" in names else ["num_q", *names]
-    integer = {n: prm.parse(n).family.integer for n in names_eval}
+    integer = {n: prm.parse(n).family.kind == "int" for n in names_eval}
     options = {
         "missing": "zero" if args.complete else "skip",
         "depth": args.depth,

@@ -33,6 +33,9 @@ class Conventions:
     missing
         ``"skip"`` drops judged queries with no retrieved item; ``"zero"``
         scores them 0 and counts them (trec_eval ``-c``).
+    judged_only
+        Drop unjudged items (null or negative grade) from the ranking before
+        ranks are given (trec_eval ``-J``).
     gain
         Gain of a grade in graded metrics: ``"linear"`` (the grade),
         ``"exponential"`` (``2**grade - 1``) or a ``{grade: gain}`` mapping
@@ -42,12 +45,13 @@ class Conventions:
     Examples
     --------
     >>> prm.Conventions(depth=100, missing="zero")
-    Conventions(depth=100, relevance_level=1.0, missing='zero', gain='linear')
+    Conventions(depth=100, relevance_level=1.0, missing='zero', judged_only=False, gain='linear')
     """
 
     depth: int | None = None
     relevance_level: float = 1.0
     missing: Missing = "skip"
+    judged_only: bool = False
     gain: Gain = field(default="linear")
 
     def __post_init__(self) -> None:
@@ -57,6 +61,7 @@ class Conventions:
             self, "relevance_level", check_real(self.relevance_level, "relevance_level")
         )
         check_choice(self.missing, "missing", ("skip", "zero"))
+        check_choice(self.judged_only, "judged_only", (False, True))
         check_gain(self.gain)
 
     @classmethod

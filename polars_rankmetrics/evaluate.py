@@ -7,7 +7,7 @@ from typing import TypeVar
 
 import polars as pl
 
-from polars_rankmetrics._prepare import JUDGED, RANK, REL, prepare
+from polars_rankmetrics._prepare import JUDGED, RANK, REL, GainColumns, gain_columns, gain_key, prepare
 from polars_rankmetrics._registry import Metric, parse
 from polars_rankmetrics._schema import Columns, normalise_by, resolve_schema
 from polars_rankmetrics._validation import check_choice
@@ -21,6 +21,9 @@ __all__ = ["evaluate", "population"]
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 MetricLike = str | Metric
 
+_DTYPES: dict[str, pl.DataType] = {"int": pl.Int64(), "float": pl.Float64(), "str": pl.String()}
+_GEO_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN: gm_map and gm_bpref floor each query's value
+
 _N_JUDGED = "__prm_n_judged"
 _N_RETRIEVED = "__prm_n_retrieved"
 _N_RELEVANT = "__prm_n_relevant"
@@ -32,6 +35,7 @@ def _conventions(
     relevance_level: float | None,
     missing: Missing | None,
     gain: Gain | None,
+    judged_only: bool | None = None,
 ) -> Conventions:
     base = Conventions.preset(preset) if preset is not None else Conventions()
     return Conventions(
@@ -39,6 +43,7 @@ def _conventions(
         relevance_level=base.relevance_level if relevance_level is None else relevance_level,
         missing=base.missing if missing is None else missing,
         gain=base.gain if gain is None else gain,
+        judged_only=base.judged_only if judged_only is None else judged_only,
     )
 
 
@@ -74,11 +79,24 @@ def _per_query_stats(
         msg = f"metric name {sorted(reserved)[0]!r} clashes with a key column"
         raise InvalidParameterError(msg)
     needs = set().union(*(m.family.needs for _, m in metrics))
-    prepared = prepare(lf, schema, conventions, needs)
+    # One gain column (and ideal order) per distinct gain convention among the metrics.
+    gains: dict[str, tuple[Gain, GainColumns]] = {}
+    columns_of: dict[str, GainColumns] = {}
+    for name, metric in metrics:
+        spec: Gain = metric.gain() or conventions.gain
+        key = gain_key(spec)
+        if metric.family.graded and key not in gains:
+            gains[key] = (spec, gain_columns(spec, len(gains)))
+        columns_of[name] = gains[key][1] if metric.family.graded else gain_columns(spec, -1)
+    def rows(keys: tuple[str, ...]) -> list[pl.Expr]:
+        exprs = [e for _, m in metrics if m.family.rows for e in m.family.rows(m, keys)]
+        return list({e.meta.output_name(): e for e in exprs}.values())
+
+    prepared = prepare(lf, schema, conventions, needs, gains, rows)
     values = []
     for name, metric in metrics:
-        expr = metric.per_query()
-        values.append(expr.cast(pl.Int64 if metric.family.integer else pl.Float64).alias(name))
+        expr = metric.per_query(columns_of[name])
+        values.append(expr.cast(_DTYPES[metric.family.kind]).alias(name))
     per_query = prepared.frame.group_by(prepared.keys).agg(
         pl.col(JUDGED).sum().alias(_N_JUDGED),
         pl.col(RANK).count().alias(_N_RETRIEVED),
@@ -112,6 +130,7 @@ def evaluate(  # noqa: PLR0913
     relevance_level: float | None = None,
     missing: Missing | None = None,
     gain: Gain | None = None,
+    judged_only: bool | None = None,
     preset: str | None = None,
     check: bool = True,
 ) -> FrameT:
@@ -137,7 +156,7 @@ def evaluate(  # noqa: PLR0913
         Return one row per (by..., query) instead of one per `by` group.
     columns
         Column names of the frame; defaults to ``Columns()``.
-    depth, relevance_level, missing, gain
+    depth, relevance_level, missing, gain, judged_only
         The conventions (see :class:`Conventions`); None takes the preset's.
     preset
         Named conventions; ``"trec_eval"`` (the default) reproduces trec_eval 10.0.
@@ -176,7 +195,7 @@ def evaluate(  # noqa: PLR0913
     """
     cols = columns or Columns()
     keys_by = normalise_by(by)
-    conventions = _conventions(preset, depth, relevance_level, missing, gain)
+    conventions = _conventions(preset, depth, relevance_level, missing, gain, judged_only)
     requested = _requested(metrics)
     lf = frame.lazy()
     per_q, keys = _per_query_stats(lf, cols, keys_by, conventions, requested)
@@ -187,11 +206,7 @@ def evaluate(  # noqa: PLR0913
     if per_query:
         return _finish(per_q.select(*keys, *names).sort(keys), frame)
 
-    aggs = []
-    for name, metric in requested:
-        col = pl.col(name)
-        mean = exact_sum(col) / col.count()  # the same bits whatever the row order
-        aggs.append((col.sum() if metric.family.aggregate == "sum" else mean).alias(name))
+    aggs = [_aggregate(pl.col(name), metric).alias(name) for name, metric in requested]
     if keys_by:
         out = per_q.group_by(keys_by).agg(aggs).sort(keys_by)
     else:
@@ -199,6 +214,20 @@ def evaluate(  # noqa: PLR0913
         out = per_q.select(*aggs, pl.len().alias(_N_JUDGED)).filter(pl.col(_N_JUDGED) > 0)
         out = out.drop(_N_JUDGED)
     return _finish(out, frame)
+
+
+def _aggregate(col: pl.Expr, metric: Metric) -> pl.Expr:
+    """Combine one metric's per-query values by the metric's own rule."""
+    rule = metric.family.aggregate
+    if rule == "sum":
+        return col.sum()
+    if rule == "gmean":
+        # trec_eval's gm_*: geometric mean of max(value, 1e-5).
+        logs = pl.max_horizontal(col, pl.lit(_GEO_FLOOR)).log()
+        return (exact_sum(logs) / col.count()).exp()
+    if rule == "none":
+        return pl.lit(None, dtype=_DTYPES[metric.family.kind])
+    return exact_sum(col) / col.count()  # the same bits whatever the row order
 
 
 def population(  # noqa: PLR0913

@@ -33,6 +33,7 @@ class Options(TypedDict, total=False):
     relevance_level: float | None
     missing: Missing | None
     gain: Gain | None
+    judged_only: bool | None
     preset: str | None
     check: bool
 

@@ -2,16 +2,33 @@
 
 from __future__ import annotations
 
-from polars_rankmetrics.metrics.binary import f1, hit_rate, precision, r_precision, recall
+from polars_rankmetrics.metrics.binary import (
+    f1,
+    hit_rate,
+    precision,
+    r_precision,
+    recall,
+    relative_precision,
+    utility,
+)
 from polars_rankmetrics.metrics.counts import num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.metrics.graded import dcg, ndcg
+from polars_rankmetrics.metrics.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
+from polars_rankmetrics.metrics.judged import bpref, infap, unjudged
 from polars_rankmetrics.metrics.rank import average_precision, reciprocal_rank
+from polars_rankmetrics.metrics.text import relstring
+from polars_rankmetrics.metrics.user import err, rbp, rbp_resid
 
 __all__ = [
     "average_precision",
+    "bpref",
     "dcg",
+    "eleven_point_average",
+    "err",
     "f1",
     "hit_rate",
+    "infap",
+    "iprec_at_recall",
     "ndcg",
     "num_q",
     "num_rel",
@@ -19,6 +36,13 @@ __all__ = [
     "num_ret",
     "precision",
     "r_precision",
+    "rbp",
+    "rbp_resid",
     "recall",
     "reciprocal_rank",
+    "relative_precision",
+    "relstring",
+    "rprec_mult",
+    "unjudged",
+    "utility",
 ]

@@ -5,36 +5,66 @@ from __future__ import annotations
 import polars as pl
 
 from polars_rankmetrics._prepare import NUM_REL
-from polars_rankmetrics._registry import Metric, register
+from polars_rankmetrics._prepare import GainColumns
+from polars_rankmetrics._registry import Metric, Param, register
 from polars_rankmetrics.metrics._core import hits, num_relevant, num_retrieved, rank, ratio, relevant
 
 
 @register("precision", aliases=("P", "p"), trec=("P_{k}", "set_P"))
-def _precision(k: int | None) -> pl.Expr:
+def _precision(m: Metric, g: GainColumns) -> pl.Expr:
+    k = m.k
     # trec_eval P_k divides by k even when fewer than k items were retrieved.
     denominator = num_retrieved() if k is None else pl.lit(k)
     return ratio(hits(k), denominator)
 
 
 @register("recall", trec=("recall_{k}", "set_recall"))
-def _recall(k: int | None) -> pl.Expr:
+def _recall(m: Metric, g: GainColumns) -> pl.Expr:
+    k = m.k
     return ratio(hits(k), num_relevant())
 
 
 @register("f1", aliases=("F1",), trec=("set_F",))
-def _f1(k: int | None) -> pl.Expr:
+def _f1(m: Metric, g: GainColumns) -> pl.Expr:
+    k = m.k
     # 2PR / (P + R) with P = h/n and R = h/R simplifies to 2h / (n + R).
     n = num_retrieved() if k is None else pl.lit(k)
     return ratio(2 * hits(k), n + num_relevant())
 
 
 @register("hit_rate", aliases=("success",), trec=("success_{k}",))
-def _hit_rate(k: int | None) -> pl.Expr:
+def _hit_rate(m: Metric, g: GainColumns) -> pl.Expr:
+    k = m.k
     return (hits(k) > 0).cast(pl.Float64)
 
 
+@register("relative_precision", aliases=("relative_P",), trec=("relative_P_{k}", "set_relative_P"))
+def _relative_precision(m: Metric, g: GainColumns) -> pl.Expr:
+    # hits@k over the most relevant items k positions could hold: min(k, R).
+    k = m.k
+    room = num_retrieved() if k is None else pl.lit(k, dtype=pl.UInt32)
+    return ratio(hits(k), pl.min_horizontal(room, num_relevant()))
+
+
+@register("set_map", k="none", trec=("set_map",))
+def _set_map(m: Metric, g: GainColumns) -> pl.Expr:
+    # set precision x set recall: num_rel_ret^2 / (num_ret * R)
+    found = hits(None).cast(pl.Float64)
+    return ratio(found * found, num_retrieved().cast(pl.Float64) * num_relevant().cast(pl.Float64))
+
+
+@register("utility", k="none", trec=("utility",), params=(Param("coefficients", (1.0, -1.0, 0.0, 0.0), "floats"),))
+def _utility(m: Metric, g: GainColumns) -> pl.Expr:
+    # a*rel_ret + b*nonrel_ret + c*rel_missed + d*nonrel_missed, with trec_eval's
+    # collection size left at 0 (its -N default).
+    a, b, c, d = m.param("coefficients")  # type: ignore[misc]
+    found = hits(None).cast(pl.Float64)
+    n, r = num_retrieved().cast(pl.Float64), num_relevant().cast(pl.Float64)
+    return a * found + b * (n - found) + c * (r - found) + d * (found - n - r)
+
+
 @register("r_precision", k="none", needs=frozenset({"num_rel"}), aliases=("rprec",), trec=("Rprec",))
-def _r_precision(_k: int | None) -> pl.Expr:
+def _r_precision(m: Metric, g: GainColumns) -> pl.Expr:
     # Precision at rank R; R comes from a window column so the agg stays streamable.
     return ratio((relevant & (rank <= pl.col(NUM_REL))).sum(), num_relevant())
 
@@ -169,6 +199,71 @@ def hit_rate(k: int | None = None) -> Metric:
     └───────┴────────────┘
     """
     return Metric("hit_rate", k)
+
+
+def relative_precision(k: int | None = None) -> Metric:
+    """Relative precision: hits in the top `k` over ``min(k, R)``, the most possible.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole list (trec_eval ``set_relative_P``).
+
+    Returns
+    -------
+    Metric
+        ``relative_precision@k``, averaged over queries; trec_eval name
+        ``relative_P_k``. 0 when R is 0.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [3.0, 2.0, None], "relevance": [1, 0, 0]})
+    >>> prm.evaluate(df, [prm.relative_precision(2), prm.precision(2)])
+    shape: (1, 2)
+    ┌──────────────────────┬─────────────┐
+    │ relative_precision@2 ┆ precision@2 │
+    │ ---                  ┆ ---         │
+    │ f64                  ┆ f64         │
+    ╞══════════════════════╪═════════════╡
+    │ 1.0                  ┆ 0.5         │
+    └──────────────────────┴─────────────┘
+    """
+    return Metric("relative_precision", k)
+
+
+def utility(a: float = 1.0, b: float = -1.0, c: float = 0.0, d: float = 0.0) -> Metric:
+    """Linear utility: ``a*rel_ret + b*nonrel_ret + c*rel_missed + d*nonrel_missed``.
+
+    trec_eval's ``utility.a,b,c,d``; the collection size is taken as 0 (its
+    default), so `d` multiplies ``rel_ret - num_ret - R``.
+
+    Parameters
+    ----------
+    a, b, c, d
+        The coefficients; the default scores +1 per relevant and -1 per
+        non-relevant retrieved item.
+
+    Returns
+    -------
+    Metric
+        ``utility``, averaged over queries.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [3.0, 2.0, 1.0], "relevance": [1, 0, None]})
+    >>> prm.evaluate(df, [prm.utility(), prm.utility(2, -1, 0, 0)])
+    shape: (1, 2)
+    ┌─────────┬───────────────────┐
+    │ utility ┆ utility(2,-1,0,0) │
+    │ ---     ┆ ---               │
+    │ f64     ┆ f64               │
+    ╞═════════╪═══════════════════╡
+    │ -1.0    ┆ 0.0               │
+    └─────────┴───────────────────┘
+    """
+    return Metric("utility", None, ((a, b, c, d),))
 
 
 def r_precision() -> Metric:

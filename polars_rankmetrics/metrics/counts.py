@@ -4,27 +4,28 @@ from __future__ import annotations
 
 import polars as pl
 
+from polars_rankmetrics._prepare import GainColumns
 from polars_rankmetrics._registry import Metric, register
 from polars_rankmetrics.metrics._core import hits, num_relevant, num_retrieved
 
 
-@register("num_ret", aggregate="sum", k="none", integer=True, trec=("num_ret",))
-def _num_ret(_k: int | None) -> pl.Expr:
+@register("num_ret", aggregate="sum", k="none", kind="int", trec=("num_ret",))
+def _num_ret(m: Metric, g: GainColumns) -> pl.Expr:
     return num_retrieved()
 
 
-@register("num_rel", aggregate="sum", k="none", integer=True, trec=("num_rel",))
-def _num_rel(_k: int | None) -> pl.Expr:
+@register("num_rel", aggregate="sum", k="none", kind="int", trec=("num_rel",))
+def _num_rel(m: Metric, g: GainColumns) -> pl.Expr:
     return num_relevant()
 
 
-@register("num_rel_ret", aggregate="sum", k="none", integer=True, trec=("num_rel_ret",))
-def _num_rel_ret(_k: int | None) -> pl.Expr:
+@register("num_rel_ret", aggregate="sum", k="none", kind="int", trec=("num_rel_ret",))
+def _num_rel_ret(m: Metric, g: GainColumns) -> pl.Expr:
     return hits(None)
 
 
-@register("num_q", aggregate="sum", k="none", integer=True, trec=("num_q",))
-def _num_q(_k: int | None) -> pl.Expr:
+@register("num_q", aggregate="sum", k="none", kind="int", trec=("num_q",))
+def _num_q(m: Metric, g: GainColumns) -> pl.Expr:
     return pl.lit(1, dtype=pl.Int64)
 
 

@@ -2,43 +2,48 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import polars as pl
 
-from polars_rankmetrics._prepare import GAIN, IDEAL_RANK
-from polars_rankmetrics._registry import Metric, register
+from polars_rankmetrics._prepare import GainColumns
+from polars_rankmetrics._registry import Metric, Param, register
 from polars_rankmetrics.metrics._core import exact_sum, rank, ratio, within
-
-gain = pl.col(GAIN)
-
 
 def _discounted(gains: pl.Expr, ranks: pl.Expr, keep: pl.Expr) -> pl.Expr:
     """Sum of ``gain / log2(rank + 1)`` over the rows in `keep`."""
     return exact_sum((gains / (ranks.cast(pl.Float64) + 1.0).log(2)).filter(keep))
 
 
-def _dcg_expr(k: int | None) -> pl.Expr:
+def dcg_at(k: int | None, g: GainColumns) -> pl.Expr:
+    """DCG of the retrieved items within the top `k`."""
+    gain = pl.col(g.gain)
     return _discounted(gain, rank, within(k) & (gain != 0))
 
 
-def _idcg_expr(k: int | None) -> pl.Expr:
-    ideal = pl.col(IDEAL_RANK)
+def idcg_at(k: int | None, g: GainColumns) -> pl.Expr:
+    """Ideal DCG: every judged item of positive gain, best first, within the top `k`."""
+    ideal = pl.col(g.ideal_rank)
     keep = ideal.is_not_null() if k is None else ideal <= k
-    return _discounted(gain, ideal, keep)
+    return _discounted(pl.col(g.gain), ideal, keep)
 
 
-@register("dcg", needs=frozenset({"gain"}))
-def _dcg(k: int | None) -> pl.Expr:
-    return _dcg_expr(k)
+GAIN_MAP = Param("gain", None, "gain")
 
 
-@register("ndcg", needs=frozenset({"gain", "ideal_rank"}), trec=("ndcg_cut_{k}", "ndcg"))
-def _ndcg(k: int | None) -> pl.Expr:
+@register("dcg", needs=frozenset({"gain"}), params=(GAIN_MAP,))
+def _dcg(m: Metric, g: GainColumns) -> pl.Expr:
+    return dcg_at(m.k, g)
+
+
+@register("ndcg", needs=frozenset({"gain", "ideal_rank"}), trec=("ndcg_cut_{k}", "ndcg"), params=(GAIN_MAP,))
+def _ndcg(m: Metric, g: GainColumns) -> pl.Expr:
     # trec_eval: the ideal list holds every judged item of positive gain,
     # retrieved or not; without a cutoff it is not truncated to num_ret.
-    return ratio(_dcg_expr(k), _idcg_expr(k))
+    return ratio(dcg_at(m.k, g), idcg_at(m.k, g))
 
 
-def dcg(k: int | None = None) -> Metric:
+def dcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> Metric:
     """Discounted cumulative gain of the top `k`: ``sum gain / log2(rank + 1)``.
 
     Gains follow the ``gain`` convention of :func:`evaluate` (the grade by
@@ -48,6 +53,9 @@ def dcg(k: int | None = None) -> Metric:
     ----------
     k
         Cutoff; None uses the whole list.
+    gain
+        A ``{grade: gain}`` mapping for this metric alone (name
+        ``dcg(1=3,2=9)@k``); None uses the evaluation's ``gain`` convention.
 
     Returns
     -------
@@ -68,10 +76,10 @@ def dcg(k: int | None = None) -> Metric:
     │ 1.7619 │
     └────────┘
     """
-    return Metric("dcg", k)
+    return Metric("dcg", k, (gain,))
 
 
-def ndcg(k: int | None = None) -> Metric:
+def ndcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> Metric:
     """Normalised discounted cumulative gain: ``DCG@k / IDCG@k``.
 
     Linear gain by default (Järvelin and Kekäläinen, 2002), ``log2(rank + 1)``
@@ -82,6 +90,10 @@ def ndcg(k: int | None = None) -> Metric:
     ----------
     k
         Cutoff; None uses the whole list (trec_eval ``ndcg``).
+    gain
+        A ``{grade: gain}`` mapping for this metric alone (trec_eval
+        ``ndcg.1=3,2=9``, name ``ndcg(1=3,2=9)``); None uses the evaluation's
+        ``gain`` convention. Unmapped grades keep their linear gain.
 
     Returns
     -------
@@ -105,4 +117,4 @@ def ndcg(k: int | None = None) -> Metric:
     │ q2    ┆ 0.0    │
     └───────┴────────┘
     """
-    return Metric("ndcg", k)
+    return Metric("ndcg", k, (gain,))

@@ -5,22 +5,39 @@ from __future__ import annotations
 import polars as pl
 
 from polars_rankmetrics._prepare import HIT_RANK
+from polars_rankmetrics._prepare import GainColumns
 from polars_rankmetrics._registry import Metric, register
 from polars_rankmetrics.metrics._core import exact_sum, num_relevant, rank, ratio, relevant, within
 
 
 @register("mrr", aliases=("reciprocal_rank",), trec=("recip_rank",))
-def _mrr(k: int | None) -> pl.Expr:
+def _mrr(m: Metric, g: GainColumns) -> pl.Expr:
+    k = m.k
     first = rank.filter(relevant & within(k)).min()
     return (1.0 / first.cast(pl.Float64)).fill_null(0.0)
 
 
 @register("map", aliases=("ap", "average_precision"), needs=frozenset({"hit_rank"}), trec=("map_cut_{k}",))
-def _map(k: int | None) -> pl.Expr:
+def _map(m: Metric, g: GainColumns) -> pl.Expr:
+    k = m.k
     # Precision at each relevant hit = (its rank among the hits) / (its rank).
     found = relevant & within(k)
     precision_at_hits = (pl.col(HIT_RANK).cast(pl.Float64) / rank.cast(pl.Float64)).filter(found)
     return ratio(exact_sum(precision_at_hits), num_relevant())
+
+
+@register("gm_map", k="none", aggregate="gmean", needs=frozenset({"hit_rank"}), trec=("gm_map",))
+def _gm_map(m: Metric, g: GainColumns) -> pl.Expr:
+    # Per query the average precision; over queries the geometric mean (floor 1e-5).
+    return _map(Metric("map"), g)
+
+
+@register("bing", k="none", aliases=("binG",), needs=frozenset({"hit_rank"}), trec=("binG",))
+def _bing(m: Metric, g: GainColumns) -> pl.Expr:
+    # trec_eval's binG: sum over relevant retrieved items of 1 / log2(2 + nonrelevant above), over R.
+    found = relevant & within(None)
+    above = (rank - pl.col(HIT_RANK)).cast(pl.Float64)
+    return ratio(exact_sum((1.0 / (above + 2.0).log(2)).filter(found)), num_relevant())
 
 
 def reciprocal_rank(k: int | None = None) -> Metric:

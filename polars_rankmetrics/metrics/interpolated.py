@@ -1,0 +1,141 @@
+"""Precision at recall levels and at multiples of R: iprec_at_recall, 11pt_avg, Rprec_mult."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from polars_rankmetrics._prepare import HIT_RANK, NUM_REL, GainColumns
+from polars_rankmetrics._registry import Metric, Param, register
+from polars_rankmetrics.metrics._core import rank, ratio, relevant
+
+ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+def interpolated_precision(recall: float) -> pl.Expr:
+    """Highest precision at any rank whose recall is at least `recall` (0 if none).
+
+    As trec_eval 10.0: the recall level is ``round(recall * R)`` relevant
+    items (half away from zero); precision peaks at relevant items, so the
+    maximum runs over relevant retrieved items from that one on.
+    """
+    needed = (pl.lit(recall) * pl.col(NUM_REL).cast(pl.Float64)).round(0, mode="half_away_from_zero")
+    hit_rank = pl.col(HIT_RANK)
+    precision = hit_rank.cast(pl.Float64) / rank.cast(pl.Float64)
+    reached = hit_rank.is_not_null() & (hit_rank.cast(pl.Float64) >= pl.max_horizontal(needed, 1.0))
+    return precision.filter(reached).max().fill_null(0.0)
+
+
+@register("iprec_at_recall", k="none", needs=frozenset({"hit_rank", "num_rel"}),
+          trec=("iprec_at_recall_{x}",), params=(Param("recall", 0.0),))  # fmt: skip
+def _iprec_at_recall(m: Metric, g: GainColumns) -> pl.Expr:
+    return interpolated_precision(m.param("recall"))  # type: ignore[arg-type]
+
+
+@register("11pt_avg", k="none", aliases=("eleven_point_average",), needs=frozenset({"hit_rank", "num_rel"}),
+          trec=("11pt_avg",), params=(Param("recalls", ELEVEN_POINTS, "floats"),))  # fmt: skip
+def _eleven_point(m: Metric, g: GainColumns) -> pl.Expr:
+    levels: tuple[float, ...] = m.param("recalls")  # type: ignore[assignment]
+    return pl.sum_horizontal(interpolated_precision(x) for x in levels) / len(levels)
+
+
+@register("rprec_mult", k="none", aliases=("Rprec_mult",), needs=frozenset({"num_rel"}),
+          trec=("Rprec_mult_{x}",), params=(Param("multiple", 1.0),))  # fmt: skip
+def _rprec_mult(m: Metric, g: GainColumns) -> pl.Expr:
+    # Precision at rank int(x * R + 0.9), as trec_eval computes the cutoff.
+    cutoff = (pl.lit(m.param("multiple")) * pl.col(NUM_REL).cast(pl.Float64) + 0.9).floor()
+    found = (relevant & (rank.cast(pl.Float64) <= cutoff)).sum()
+    return ratio(found, cutoff.first())
+
+
+def iprec_at_recall(recall: float) -> Metric:
+    """Interpolated precision at a recall level: the highest precision at any recall >= it.
+
+    Parameters
+    ----------
+    recall
+        Recall level in [0, 1].
+
+    Returns
+    -------
+    Metric
+        ``iprec_at_recall(x)``, averaged over queries; trec_eval name
+        ``iprec_at_recall_0.10``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1], "item": ["a", "b", "c", "d"],
+    ...     "score": [4.0, 3.0, 2.0, 1.0], "relevance": [0, 1, 0, 1]})
+    >>> prm.evaluate(df, [prm.iprec_at_recall(0.5), prm.iprec_at_recall(1.0)])
+    shape: (1, 2)
+    ┌──────────────────────┬────────────────────┐
+    │ iprec_at_recall(0.5) ┆ iprec_at_recall(1) │
+    │ ---                  ┆ ---                │
+    │ f64                  ┆ f64                │
+    ╞══════════════════════╪════════════════════╡
+    │ 0.5                  ┆ 0.5                │
+    └──────────────────────┴────────────────────┘
+    """
+    return Metric("iprec_at_recall", None, (recall,))
+
+
+def eleven_point_average(recalls: Sequence[float] = ELEVEN_POINTS) -> Metric:
+    """Interpolated precision averaged over recall levels (11-point average by default).
+
+    Parameters
+    ----------
+    recalls
+        The recall levels; trec_eval's default is 0.0, 0.1, ..., 1.0.
+
+    Returns
+    -------
+    Metric
+        ``11pt_avg``, averaged over queries; trec_eval name ``11pt_avg``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1], "item": ["a", "b"],
+    ...     "score": [2.0, 1.0], "relevance": [1, 0]})
+    >>> prm.evaluate(df, [prm.eleven_point_average()])
+    shape: (1, 1)
+    ┌──────────┐
+    │ 11pt_avg │
+    │ ---      │
+    │ f64      │
+    ╞══════════╡
+    │ 1.0      │
+    └──────────┘
+    """
+    return Metric("11pt_avg", None, (tuple(recalls),))
+
+
+def rprec_mult(multiple: float) -> Metric:
+    """Precision at a multiple of R: at rank ``int(multiple * R + 0.9)``.
+
+    Parameters
+    ----------
+    multiple
+        The multiple of R, the query's number of relevant items.
+
+    Returns
+    -------
+    Metric
+        ``rprec_mult(x)``, averaged over queries; trec_eval name
+        ``Rprec_mult_0.20``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1], "item": ["a", "b", "c", "d"],
+    ...     "score": [4.0, 3.0, 2.0, 1.0], "relevance": [1, 0, 0, 1]})
+    >>> prm.evaluate(df, [prm.rprec_mult(2.0)])
+    shape: (1, 1)
+    ┌───────────────┐
+    │ rprec_mult(2) │
+    │ ---           │
+    │ f64           │
+    ╞═══════════════╡
+    │ 0.5           │
+    └───────────────┘
+    """
+    return Metric("rprec_mult", None, (multiple,))

@@ -1,0 +1,154 @@
+"""Measures for incomplete judgments: bpref, infAP and the share of unjudged items.
+
+They tell judged non-relevant items (grade ``>= 0`` and below the
+relevance level) from unjudged ones (null grade: outside the pool; negative
+grade: pooled but not judged), as trec_eval does.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics._prepare import GRADE, HIT_RANK, JUDGED_RANK, NUM_NONREL, NUM_REL, POOL_RANK, GainColumns
+from polars_rankmetrics._registry import Metric, register
+from polars_rankmetrics.metrics._core import exact_sum, num_relevant, rank, ratio, relevant, within
+
+_INFAP_EPSILON = 1e-5  # trec_eval's INFAP_EPSILON
+_BPREF_NEEDS = frozenset({"hit_rank", "judged_rank", "num_rel", "num_nonrel"})
+
+
+def _bpref_terms() -> pl.Expr:
+    """Per relevant retrieved item: the share of the top R non-relevant items ranked below it."""
+    hit_rank = pl.col(HIT_RANK)
+    nonrel_above = (pl.col(JUDGED_RANK) - hit_rank).cast(pl.Float64)
+    n_rel, n_nonrel = pl.col(NUM_REL).cast(pl.Float64), pl.col(NUM_NONREL).cast(pl.Float64)
+    term = 1.0 - pl.min_horizontal(nonrel_above, n_rel) / pl.min_horizontal(n_nonrel, n_rel)
+    return pl.when(nonrel_above > 0).then(term).otherwise(1.0).filter(hit_rank.is_not_null())
+
+
+@register("bpref", k="none", needs=_BPREF_NEEDS, trec=("bpref",))
+def _bpref(m: Metric, g: GainColumns) -> pl.Expr:
+    return ratio(exact_sum(_bpref_terms()), num_relevant())
+
+
+@register("gm_bpref", k="none", aggregate="gmean", needs=_BPREF_NEEDS, trec=("gm_bpref",))
+def _gm_bpref(m: Metric, g: GainColumns) -> pl.Expr:
+    return ratio(exact_sum(_bpref_terms()), num_relevant())
+
+
+@register("infap", k="none", aliases=("infAP",), needs=frozenset({"hit_rank", "judged_rank", "pool_rank"}), trec=("infAP",))
+def _infap(m: Metric, g: GainColumns) -> pl.Expr:
+    # Yilmaz and Aslam (2006), as trec_eval computes it at each relevant retrieved item.
+    hit_rank = pl.col(HIT_RANK)
+    j = (rank - 1).cast(pl.Float64)  # 0-based position
+    rel_above = (hit_rank - 1).cast(pl.Float64)
+    nonrel_above = (pl.col(JUDGED_RANK) - hit_rank).cast(pl.Float64)
+    unjudged_above = (pl.col(POOL_RANK) - pl.col(JUDGED_RANK)).cast(pl.Float64)
+    term = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rel_above + nonrel_above + unjudged_above) / j) * (
+        (rel_above + _INFAP_EPSILON) / (rel_above + nonrel_above + 2 * _INFAP_EPSILON)
+    )
+    terms = pl.when(j == 0).then(1.0).otherwise(term).filter(hit_rank.is_not_null())
+    return ratio(exact_sum(terms), num_relevant())
+
+
+@register("unjudged", k="required", aliases=("unj",), needs=frozenset({"grade"}), trec=("unj_{k}",))
+def _unjudged(m: Metric, g: GainColumns) -> pl.Expr:
+    # Null grade (outside the pool) or negative grade (pooled, not judged), over k as trec_eval.
+    unjudged = pl.col(GRADE).is_null() | (pl.col(GRADE) < 0)
+    return ratio((unjudged & within(m.k)).sum(), pl.lit(m.k))
+
+
+@register("num_nonrel_judged_ret", aggregate="sum", k="none", kind="int", needs=frozenset({"grade"}),
+          trec=("num_nonrel_judged_ret",))  # fmt: skip
+def _num_nonrel_judged_ret(m: Metric, g: GainColumns) -> pl.Expr:
+    return ((pl.col(GRADE) >= 0) & ~relevant & within(None)).sum()
+
+
+def bpref() -> Metric:
+    """Binary preference (Buckley and Voorhees, 2004): robust to missing judgments.
+
+    For each relevant retrieved item, the share of the first R judged
+    non-relevant items ranked below it; summed and divided by R. Unjudged
+    items are ignored.
+
+    Returns
+    -------
+    Metric
+        ``bpref``, averaged over queries; trec_eval name ``bpref``
+        (``gm_bpref`` for the geometric mean).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1], "item": ["a", "b", "c", "d"],
+    ...     "score": [4.0, 3.0, 2.0, 1.0], "relevance": [0, None, 1, 1]})
+    >>> prm.evaluate(df, [prm.bpref()])
+    shape: (1, 1)
+    ┌───────┐
+    │ bpref │
+    │ ---   │
+    │ f64   │
+    ╞═══════╡
+    │ 0.0   │
+    └───────┘
+    """
+    return Metric("bpref")
+
+
+def infap() -> Metric:
+    """Inferred average precision (Yilmaz and Aslam, 2006), trec_eval's ``infAP``.
+
+    Estimates average precision when the judgment pool was sampled: pooled
+    but unjudged items (negative grades) are assumed relevant in the same
+    proportion as the judged ones; items outside the pool count as
+    non-relevant.
+
+    Returns
+    -------
+    Metric
+        ``infap``, averaged over queries.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [3.0, 2.0, 1.0], "relevance": [1, 0, 1]})
+    >>> prm.evaluate(df, [prm.infap()]).with_columns(pl.col("infap").round(4))
+    shape: (1, 1)
+    ┌────────┐
+    │ infap  │
+    │ ---    │
+    │ f64    │
+    ╞════════╡
+    │ 0.8333 │
+    └────────┘
+    """
+    return Metric("infap")
+
+
+def unjudged(k: int) -> Metric:
+    """Share of the top `k` that is unjudged (null or negative grade), over `k`.
+
+    Parameters
+    ----------
+    k
+        Cutoff.
+
+    Returns
+    -------
+    Metric
+        ``unjudged@k``, averaged over queries; trec_eval name ``unj_k``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [3.0, 2.0, 1.0], "relevance": [1, None, -1]})
+    >>> prm.evaluate(df, [prm.unjudged(4)])
+    shape: (1, 1)
+    ┌────────────┐
+    │ unjudged@4 │
+    │ ---        │
+    │ f64        │
+    ╞════════════╡
+    │ 0.5        │
+    └────────────┘
+    """
+    return Metric("unjudged", k)

@@ -1,0 +1,62 @@
+"""Text measures: trec_eval's relstring, the grades of the top items as one string."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics._prepare import GRADE, GainColumns
+from polars_rankmetrics._registry import Metric, register
+from polars_rankmetrics.metrics._core import rank
+
+
+def _grade_char() -> pl.Expr:
+    grade = pl.col(GRADE)
+    digit = grade.cast(pl.Int64).cast(pl.String)
+    return (
+        pl.when(grade.is_null()).then(pl.lit("-"))  # outside the pool
+        .when(grade < 0).then(pl.lit("."))  # pooled, not judged
+        .when(grade > 9).then(pl.lit(">"))
+        .otherwise(digit)
+    )  # fmt: skip
+
+
+@register("relstring", k="optional", aggregate="none", kind="str", needs=frozenset({"grade"}), trec=("relstring_{k}", "relstring"))
+def _relstring(m: Metric, g: GainColumns) -> pl.Expr:
+    # One character per rank: a fixed set of per-position picks keeps the plan a plain aggregation.
+    k = 10 if m.k is None else m.k
+    chars = [_grade_char().filter(rank == position).first() for position in range(1, k + 1)]
+    return pl.concat_str(chars, ignore_nulls=True)
+
+
+def relstring(k: int = 10) -> Metric:
+    """The grades of the top `k` items as a string, as trec_eval's ``relstring``.
+
+    One character per rank: the grade's digit, ``>`` above 9, ``-`` for an
+    item outside the judgment pool (null grade), ``.`` for a pooled but
+    unjudged one (negative grade). Per query only: the aggregate is null.
+
+    Parameters
+    ----------
+    k
+        How many ranks to show (trec_eval's default 10).
+
+    Returns
+    -------
+    Metric
+        ``relstring@k``, a String per query.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [3.0, 2.0, 1.0], "relevance": [2, None, -1]})
+    >>> prm.evaluate(df, [prm.relstring(5)], per_query=True)
+    shape: (1, 2)
+    ┌───────┬─────────────┐
+    │ query ┆ relstring@5 │
+    │ ---   ┆ ---         │
+    │ i64   ┆ str         │
+    ╞═══════╪═════════════╡
+    │ 1     ┆ 2-.         │
+    └───────┴─────────────┘
+    """
+    return Metric("relstring", k)

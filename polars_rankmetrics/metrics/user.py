@@ -1,0 +1,176 @@
+"""User-model metrics: rank-biased precision (Moffat and Zobel 2008) and ERR (Chapelle et al. 2009)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics._prepare import GRADE, GainColumns
+from polars_rankmetrics._registry import Metric, Param, register
+from polars_rankmetrics.metrics._core import exact_sum, rank, within
+
+_PERSISTENCE = Param("p", 0.9)
+
+
+def _discount(p: float) -> pl.Expr:
+    """p ** (rank - 1): the chance the user reaches the rank."""
+    return pl.lit(p).pow((rank - 1).cast(pl.Float64))
+
+
+@register("rbp", k="none", needs=frozenset({"grade", "num_rel"}), trec=("rbp",), params=(_PERSISTENCE,))
+def _rbp(m: Metric, g: GainColumns) -> pl.Expr:
+    # trec_eval's rbp: the grade as gain, scaled into [0, 1] by the query's top grade when above 1.
+    p: float = m.param("p")  # type: ignore[assignment]
+    grade = pl.col(GRADE)
+    judged = grade.fill_null(-1) >= 0
+    top = grade.filter(judged).max().cast(pl.Float64)
+    gain = pl.when(judged).then(grade).otherwise(0.0)
+    total = exact_sum((gain * _discount(p)).filter(within(None) & (gain != 0)))
+    scaled = pl.when(top > 1).then(total / top).otherwise(total)
+    return (1.0 - p) * scaled.fill_null(0.0)
+
+
+@register("rbp_resid", k="none", needs=frozenset({"grade"}), trec=("rbp_resid",), params=(_PERSISTENCE,))
+def _rbp_resid(m: Metric, g: GainColumns) -> pl.Expr:
+    # The rbp mass the judgments cannot settle: unjudged ranks plus everything past the list.
+    p: float = m.param("p")  # type: ignore[assignment]
+    grade = pl.col(GRADE)
+    unjudged = within(None) & (grade.is_null() | (grade < 0))
+    beyond = pl.lit(p).pow(rank.count().cast(pl.Float64))
+    mass = beyond + (1.0 - p) * exact_sum(_discount(p).filter(unjudged))
+    return pl.when(unjudged.any()).then(mass).otherwise(0.0)
+
+
+def _err_rows(m: Metric, keys: tuple[str, ...]) -> list[pl.Expr]:
+    return [err_survival(m.param("max_grade"), list(keys))]  # type: ignore[arg-type]
+
+
+@register("err", needs=frozenset({"grade"}), params=(Param("max_grade", 4.0),), rows=_err_rows)
+def _err(m: Metric, g: GainColumns) -> pl.Expr:
+    k = m.k
+    stop = stop_probability(m.param("max_grade"))  # type: ignore[arg-type]
+    survival = pl.col(err_survival_column(m.param("max_grade")))  # type: ignore[arg-type]
+    terms = (stop * survival / rank.cast(pl.Float64)).filter(within(k))
+    return exact_sum(terms)
+
+
+def stop_probability(max_grade: float) -> pl.Expr:
+    """ERR's R_i = (2**g - 1) / 2**max_grade; 0 for unjudged or negative grades."""
+    grade = pl.col(GRADE).fill_null(0.0).clip(0.0, max_grade)
+    return (pl.lit(2.0).pow(grade) - 1.0) / 2.0**max_grade
+
+
+def err_survival_column(max_grade: float) -> str:
+    """Name of the column holding prod_{i < rank} (1 - R_i) for ERR."""
+    return f"__prm_err_survival_{max_grade!r}"
+
+
+def err_survival(max_grade: float, keys: list[str]) -> pl.Expr:
+    """prod over the items ranked above of (1 - R_i): the chance the user reaches the item."""
+    keep = 1.0 - pl.when(rank.is_not_null()).then(stop_probability(max_grade)).otherwise(0.0)
+    through = keep.cum_prod().over(keys, order_by=rank.fill_null(pl.lit(2**31, dtype=pl.UInt32)))
+    return (through / keep).alias(err_survival_column(max_grade))
+
+
+def rbp(p: float = 0.9) -> Metric:
+    """Rank-biased precision: ``(1 - p) * sum gain_i * p**(i - 1)`` (Moffat and Zobel, 2008).
+
+    As trec_eval's ``rbp``: gains are the grades, scaled into [0, 1] by the
+    query's highest grade when it exceeds 1. Its residual, the mass left to
+    unjudged items and the unseen tail, is :func:`rbp_resid`.
+
+    Parameters
+    ----------
+    p
+        Persistence: the chance the user moves on to the next item.
+
+    Returns
+    -------
+    Metric
+        ``rbp`` (``rbp(p)`` when p is not 0.9), averaged over queries.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1], "item": ["a", "b"],
+    ...     "score": [2.0, 1.0], "relevance": [1, 1]})
+    >>> prm.evaluate(df, [prm.rbp(0.5)])
+    shape: (1, 1)
+    ┌──────────┐
+    │ rbp(0.5) │
+    │ ---      │
+    │ f64      │
+    ╞══════════╡
+    │ 0.75     │
+    └──────────┘
+    """
+    return Metric("rbp", None, (p,))
+
+
+def rbp_resid(p: float = 0.9) -> Metric:
+    """The residual of rank-biased precision: how much rbp could still grow.
+
+    ``p**n + (1 - p) * sum over unjudged ranks i of p**(i - 1)`` for a list of
+    n items; 0 when every retrieved item is judged (trec_eval ``rbp_resid``).
+
+    Parameters
+    ----------
+    p
+        Persistence.
+
+    Returns
+    -------
+    Metric
+        ``rbp_resid``, averaged over queries.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1], "item": ["a", "b"],
+    ...     "score": [2.0, 1.0], "relevance": [1, None]})
+    >>> prm.evaluate(df, [prm.rbp_resid(0.5)])
+    shape: (1, 1)
+    ┌────────────────┐
+    │ rbp_resid(0.5) │
+    │ ---            │
+    │ f64            │
+    ╞════════════════╡
+    │ 0.5            │
+    └────────────────┘
+    """
+    return Metric("rbp_resid", None, (p,))
+
+
+def err(k: int | None = None, *, max_grade: float = 4.0) -> Metric:
+    """Expected reciprocal rank (Chapelle, Metzler, Zhang and Grinspan, 2009).
+
+    ``sum_r (1/r) R_r prod_{i<r} (1 - R_i)`` with ``R = (2**g - 1) / 2**max_grade``:
+    the expected reciprocal of the rank where a cascading user stops.
+    Unjudged items and negative grades stop no one; grades above
+    `max_grade` count as `max_grade`.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole list.
+    max_grade
+        The top of the grade scale (4, as in the TREC Web track's gdeval).
+
+    Returns
+    -------
+    Metric
+        ``err@k``, averaged over queries.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1], "item": ["a", "b"],
+    ...     "score": [2.0, 1.0], "relevance": [1, 4]})
+    >>> # R = 1/16 at rank 1, 15/16 at rank 2: 1/16 + (1/2)(15/16)(15/16) = 0.50195...
+    >>> prm.evaluate(df, [prm.err(2)]).with_columns(pl.col("err@2").round(4))
+    shape: (1, 1)
+    ┌───────┐
+    │ err@2 │
+    │ ---   │
+    │ f64   │
+    ╞═══════╡
+    │ 0.502 │
+    └───────┘
+    """
+    return Metric("err", k, (max_grade,))
