@@ -31,6 +31,7 @@ ParamValue = float | tuple[float, ...] | tuple[tuple[float, float], ...] | None
 
 PerQuery = Callable[["Metric", "GainColumns"], pl.Expr]
 RowColumns = Callable[["Metric", "tuple[str, ...]"], "list[pl.Expr]"]
+Table = Callable[["Metric", "GainColumns", pl.LazyFrame, "tuple[str, ...]"], pl.LazyFrame]
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class Family:
     trec: tuple[str, ...]
     params: tuple[Param, ...]
     rows: RowColumns | None = None
+    table: Table | None = None
 
     @property
     def graded(self) -> bool:
@@ -82,6 +84,7 @@ def register(  # noqa: PLR0913
     trec: tuple[str, ...] = (),
     params: tuple[Param, ...] = (),
     rows: RowColumns | None = None,
+    table: Table | None = None,
 ) -> Callable[[PerQuery], PerQuery]:
     """Register a per-query expression builder under `name` (a decorator).
 
@@ -89,10 +92,12 @@ def register(  # noqa: PLR0913
     ``"iprec_at_recall_{x}"`` the family's first parameter, ``"map"`` neither.
     `rows` builds per-row columns the family reads, added after the ranking
     (ordered windows such as ERR's survival product); keys are the window keys.
+    `table` computes the metric instead as a frame of (keys..., value) from
+    the prepared frame, for measures no single aggregation expresses.
     """
 
     def decorate(fn: PerQuery) -> PerQuery:
-        _FAMILIES[name] = Family(name, fn, aggregate, k, needs, kind, aliases, trec, params, rows)
+        _FAMILIES[name] = Family(name, fn, aggregate, k, needs, kind, aliases, trec, params, rows, table)
         return fn
 
     return decorate

@@ -15,6 +15,7 @@ from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions, Gain, Missing
 from polars_rankmetrics.exceptions import InvalidParameterError, UnknownMetricError
 from polars_rankmetrics.metrics._core import exact_sum
+from polars_rankmetrics.metrics.cumulative import VALUE
 
 __all__ = ["evaluate", "population"]
 
@@ -93,16 +94,25 @@ def _per_query_stats(
         return list({e.meta.output_name(): e for e in exprs}.values())
 
     prepared = prepare(lf, schema, conventions, needs, gains, rows)
-    values = []
+    values: list[pl.Expr] = []
+    tables: list[tuple[str, pl.LazyFrame]] = []
     for name, metric in metrics:
-        expr = metric.per_query(columns_of[name])
-        values.append(expr.cast(_DTYPES[metric.family.kind]).alias(name))
+        dtype = _DTYPES[metric.family.kind]
+        if metric.family.table is not None:
+            table = metric.family.table(metric, columns_of[name], prepared.frame, prepared.keys)
+            tables.append((name, table.select(*prepared.keys, pl.col(VALUE).cast(dtype).alias(name))))
+        else:
+            values.append(metric.per_query(columns_of[name]).cast(dtype).alias(name))
     per_query = prepared.frame.group_by(prepared.keys).agg(
         pl.col(JUDGED).sum().alias(_N_JUDGED),
         pl.col(RANK).count().alias(_N_RETRIEVED),
         pl.col(REL).sum().alias(_N_RELEVANT),
         *values,
     )
+    for name, table in tables:
+        # Tables cover the queries with an ideal list; every other query scores 0.
+        per_query = per_query.join(table, on=list(prepared.keys), how="left")
+        per_query = per_query.with_columns(pl.col(name).fill_null(0.0))
     return per_query, prepared.keys
 
 

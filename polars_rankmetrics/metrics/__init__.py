@@ -11,6 +11,7 @@ from polars_rankmetrics.metrics.binary import (
     relative_precision,
     utility,
 )
+from polars_rankmetrics.metrics import cumulative  # noqa: F401  (registers G, ndcg_rel, Rndcg)
 from polars_rankmetrics.metrics.counts import num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.metrics.graded import dcg, ndcg
 from polars_rankmetrics.metrics.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
