@@ -31,9 +31,11 @@ POOL_RANK = "__prm_pool_rank"  # rank of a retrieved pooled (non-null grade) ite
 NUM_REL = "__prm_num_rel"  # the query's number of relevant items, on every row
 NUM_NONREL = "__prm_num_nonrel"  # the query's number of judged non-relevant items, on every row
 JUDGED = "__prm_judged"  # the row has a relevance grade
+ITEM = "__prm_item"  # the item id, for catalog metrics
+NUM_RET = "__prm_num_ret"  # the query's number of retrieved items, on every row
 
 NEEDS = frozenset(
-    {"grade", "hit_rank", "judged_rank", "pool_rank", "num_rel", "num_nonrel", "gain", "ideal_rank"}
+    {"grade", "hit_rank", "judged_rank", "pool_rank", "num_rel", "num_nonrel", "num_ret", "gain", "ideal_rank", "item"}
 )
 
 
@@ -100,7 +102,8 @@ def prepare(
     # A struct ranked descending: higher score first, then higher item text.
     key = -order.cast(pl.Int64) if schema.order_is_rank else order
     order_struct = pl.struct(key.alias("k"), item_text.alias("i"))
-    grade = pl.col(cols.relevance)
+    # Catalog metrics need no judgments: without a relevance column every item is unjudged.
+    grade = pl.col(cols.relevance) if schema.has_relevance else pl.lit(None, dtype=pl.Float64)
     judged = (grade >= 0).fill_null(value=False)
     relevant = ((grade >= conventions.relevance_level) & judged).fill_null(value=False)
     retrieved = order.is_not_null()
@@ -126,6 +129,10 @@ def prepare(
         windows.append(rank_among(retrieved & grade.is_not_null()).alias(POOL_RANK))
     if "num_rel" in needs:
         windows.append(relevant.sum().over(keys).alias(NUM_REL))
+    if "num_ret" in needs:
+        windows.append(retrieved.sum().over(keys).alias(NUM_RET))
+    if "item" in needs:
+        windows.append(pl.col(cols.item).alias(ITEM))
     if "num_nonrel" in needs:
         windows.append((judged & ~relevant).sum().over(keys).alias(NUM_NONREL))
     for gain, names in (gains or {}).values():

@@ -24,14 +24,32 @@ if TYPE_CHECKING:
     from polars_rankmetrics._prepare import GainColumns
 
 Aggregate = Literal["mean", "sum", "gmean", "none"]
+Scope = Literal["query", "catalog"]
 KRule = Literal["optional", "required", "none"]
 Kind = Literal["float", "int", "str"]
-ParamKind = Literal["float", "floats", "gain"]
-ParamValue = float | tuple[float, ...] | tuple[tuple[float, float], ...] | None
+ParamKind = Literal["float", "floats", "gain", "side"]
 
 PerQuery = Callable[["Metric", "GainColumns"], pl.Expr]
 RowColumns = Callable[["Metric", "tuple[str, ...]"], "list[pl.Expr]"]
 Table = Callable[["Metric", "GainColumns", pl.LazyFrame, "tuple[str, ...]"], pl.LazyFrame]
+Catalog = Callable[["Metric", pl.LazyFrame, "tuple[str, ...]"], pl.LazyFrame]
+
+
+class SideInput:
+    """Data a metric reads besides the evaluation frame: a catalog, item features, popularity.
+
+    Compared by identity, and left out of the metric's name: the name says
+    what is computed, the side input is data like the frame itself.
+    """
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"SideInput({type(self.value).__name__})"
+
+
+ParamValue = float | tuple[float, ...] | tuple[tuple[float, float], ...] | SideInput | None
 
 
 @dataclass(frozen=True)
@@ -39,8 +57,9 @@ class Param:
     """One parameter of a metric family, with its default.
 
     Kinds: ``float`` (one number), ``floats`` (a list of numbers; only as the
-    last parameter) and ``gain`` (a ``{grade: gain}`` mapping, or None for
-    the evaluation's ``gain`` convention).
+    last parameter), ``gain`` (a ``{grade: gain}`` mapping, or None for
+    the evaluation's ``gain`` convention) and ``side`` (a frame, Series or
+    number the metric reads; never part of the name).
     """
 
     name: str
@@ -63,6 +82,8 @@ class Family:
     params: tuple[Param, ...]
     rows: RowColumns | None = None
     table: Table | None = None
+    scope: Scope = "query"
+    catalog: Catalog | None = None
 
     @property
     def graded(self) -> bool:
@@ -85,6 +106,7 @@ def register(  # noqa: PLR0913
     params: tuple[Param, ...] = (),
     rows: RowColumns | None = None,
     table: Table | None = None,
+    catalog: Catalog | None = None,
 ) -> Callable[[PerQuery], PerQuery]:
     """Register a per-query expression builder under `name` (a decorator).
 
@@ -94,10 +116,15 @@ def register(  # noqa: PLR0913
     (ordered windows such as ERR's survival product); keys are the window keys.
     `table` computes the metric instead as a frame of (keys..., value) from
     the prepared frame, for measures no single aggregation expresses.
+    `catalog` makes a catalog-scope metric: computed per `by` group from every
+    ranked list (judged or not) as a frame of (by..., value); never per query.
     """
 
     def decorate(fn: PerQuery) -> PerQuery:
-        _FAMILIES[name] = Family(name, fn, aggregate, k, needs, kind, aliases, trec, params, rows, table)
+        _FAMILIES[name] = Family(
+            name, fn, aggregate, k, needs, kind, aliases, trec, params, rows, table,
+            "query" if catalog is None else "catalog", catalog,
+        )  # fmt: skip
         return fn
 
     return decorate
@@ -107,6 +134,8 @@ def _check_param(param: Param, value: object, family: str) -> ParamValue:
     where = f"`{param.name}` of metric {family!r}"
     if value is None and param.default is None:
         return None
+    if param.kind == "side":
+        return value if isinstance(value, SideInput) else SideInput(value)
     if param.kind == "float":
         return check_real(value, where)
     if param.kind == "floats":
@@ -173,18 +202,13 @@ class Metric:
 
     def __str__(self) -> str:
         """Return the canonical name, e.g. ``ndcg@10`` or ``rbp(0.8)``."""
-        shown = [
-            _format_param(spec, value)
-            for spec, value in zip(self.family.params, self.params)
-            if value != spec.default
-        ]
+        named = [(s, v) for s, v in zip(self.family.params, self.params) if s.kind != "side"]
+        shown = [i for i, (spec, value) in enumerate(named) if value != spec.default]
         text = self.name
         if shown:
             # A non-default parameter shows every parameter before it too, so it parses back.
-            last = max(i for i, (s, v) in enumerate(zip(self.family.params, self.params)) if v != s.default)
-            text += "(" + ",".join(
-                _format_param(s, v) for s, v in zip(self.family.params[: last + 1], self.params)
-            ) + ")"
+            last = max(shown)
+            text += "(" + ",".join(_format_param(s, v) for s, v in named[: last + 1]) + ")"
         return text if self.k is None else f"{text}@{self.k}"
 
     def gain(self) -> Mapping[float, float] | None:
@@ -217,7 +241,7 @@ def _parse_params(fam: Family, text: str, name: str) -> tuple[ParamValue, ...]:
     parts = [p.strip() for p in text.split(",")] if text.strip() else []
     values: list[ParamValue] = []
     try:
-        for i, spec in enumerate(fam.params):
+        for i, spec in enumerate(p for p in fam.params if p.kind != "side"):
             if i >= len(parts) and spec.kind != "gain":
                 break
             if spec.kind == "float":
@@ -257,9 +281,10 @@ def valid_names() -> list[str]:
     canonical: list[str] = []
     trec: list[str] = []
     for fam in families().values():
-        args = "(" + ",".join(p.name for p in fam.params) + ")"
+        named = [p.name for p in fam.params if p.kind != "side"]
+        args = "(" + ",".join(named) + ")"
         for spelled in (fam.name, *fam.aliases):
-            forms = [spelled, spelled + args] if fam.params else [spelled]
+            forms = [spelled, spelled + args] if named else [spelled]
             for form in forms:
                 if fam.k != "required":
                     canonical.append(form)

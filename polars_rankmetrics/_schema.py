@@ -68,6 +68,7 @@ class ResolvedSchema:
     order_is_rank: bool
     item_is_string: bool
     relevance_dtype: pl.DataType
+    has_relevance: bool = True
 
 
 _NESTED = (pl.List, pl.Array, pl.Struct, pl.Object)
@@ -141,7 +142,8 @@ def resolve_schema(
             raise ColumnTypeError(msg)
 
     relevance_dtype: pl.DataType = pl.Null()
-    if need_relevance:
+    has_relevance = columns.relevance in schema
+    if need_relevance or has_relevance:
         if columns.relevance not in schema:
             raise _missing(columns.relevance, "relevance", schema)
         relevance_dtype = schema[columns.relevance]
@@ -155,4 +157,5 @@ def resolve_schema(
         order_is_rank=order_is_rank,
         item_is_string=schema[columns.item] == pl.String,
         relevance_dtype=relevance_dtype,
+        has_relevance=has_relevance,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 import polars as pl
@@ -66,20 +67,31 @@ def _requested(metrics: MetricLike | Sequence[MetricLike]) -> list[tuple[str, Me
     return out
 
 
-def _per_query_stats(
+@dataclass(frozen=True)
+class _Plan:
+    """The prepared frame and what the requested metrics compute from it."""
+
+    keys: tuple[str, ...]
+    per_query: pl.LazyFrame  # one row per (by..., query): population counts, query-scope metrics
+    catalog: list[tuple[str, pl.LazyFrame]]  # catalog-scope metrics: (name, frame of by..., name)
+
+
+def _plan(
     lf: pl.LazyFrame,
     columns: Columns,
     by: tuple[str, ...],
     conventions: Conventions,
     metrics: list[tuple[str, Metric]],
-) -> tuple[pl.LazyFrame, tuple[str, ...]]:
-    """One row per (by..., query) with population counts and every metric's value."""
-    schema = resolve_schema(lf.collect_schema(), columns, by)
+) -> _Plan:
+    """Rank once, then build every metric's computation over the one prepared frame."""
+    queries = [(n, m) for n, m in metrics if m.family.scope == "query"]
+    catalogs = [(n, m) for n, m in metrics if m.family.scope == "catalog"]
+    schema = resolve_schema(lf.collect_schema(), columns, by, need_relevance=bool(queries) or not catalogs)
     reserved = {name for name, _ in metrics} & {*by, columns.query}
     if reserved:
-        msg = f"metric name {sorted(reserved)[0]!r} clashes with a key column"
+        msg = f"metric name {min(reserved)!r} clashes with a key column"
         raise InvalidParameterError(msg)
-    needs = set().union(*(m.family.needs for _, m in metrics))
+    needs = set().union(*(m.family.needs for _, m in metrics)) | ({"item"} if catalogs else set())
     # One gain column (and ideal order) per distinct gain convention among the metrics.
     gains: dict[str, tuple[Gain, GainColumns]] = {}
     columns_of: dict[str, GainColumns] = {}
@@ -89,6 +101,7 @@ def _per_query_stats(
         if metric.family.graded and key not in gains:
             gains[key] = (spec, gain_columns(spec, len(gains)))
         columns_of[name] = gains[key][1] if metric.family.graded else gain_columns(spec, -1)
+
     def rows(keys: tuple[str, ...]) -> list[pl.Expr]:
         exprs = [e for _, m in metrics if m.family.rows for e in m.family.rows(m, keys)]
         return list({e.meta.output_name(): e for e in exprs}.values())
@@ -96,7 +109,7 @@ def _per_query_stats(
     prepared = prepare(lf, schema, conventions, needs, gains, rows)
     values: list[pl.Expr] = []
     tables: list[tuple[str, pl.LazyFrame]] = []
-    for name, metric in metrics:
+    for name, metric in queries:
         dtype = _DTYPES[metric.family.kind]
         if metric.family.table is not None:
             table = metric.family.table(metric, columns_of[name], prepared.frame, prepared.keys)
@@ -113,7 +126,14 @@ def _per_query_stats(
         # Tables cover the queries with an ideal list; every other query scores 0.
         per_query = per_query.join(table, on=list(prepared.keys), how="left")
         per_query = per_query.with_columns(pl.col(name).fill_null(0.0))
-    return per_query, prepared.keys
+    catalog = []
+    if catalogs:
+        lists = prepared.frame.filter(pl.col(RANK).is_not_null())
+        for name, metric in catalogs:
+            assert metric.family.catalog is not None  # noqa: S101  (scope says so)
+            value = metric.family.catalog(metric, lists, by).select(*by, pl.col(VALUE).alias(name))
+            catalog.append((name, value))
+    return _Plan(keys=prepared.keys, per_query=per_query, catalog=catalog)
 
 
 def _evaluated(conventions: Conventions) -> pl.Expr:
@@ -207,23 +227,36 @@ def evaluate(  # noqa: PLR0913
     keys_by = normalise_by(by)
     conventions = _conventions(preset, depth, relevance_level, missing, gain, judged_only)
     requested = _requested(metrics)
-    lf = frame.lazy()
-    per_q, keys = _per_query_stats(lf, cols, keys_by, conventions, requested)
+    catalog_names = [name for name, m in requested if m.family.scope == "catalog"]
+    if per_query and catalog_names:
+        msg = (
+            f"{', '.join(map(repr, catalog_names))} describe(s) a whole set of lists, not one query: "
+            "evaluate it without per_query=True"
+        )
+        raise InvalidParameterError(msg)
+    plan = _plan(frame.lazy(), cols, keys_by, conventions, requested)
     if check and isinstance(frame, pl.DataFrame):
         validate(frame, columns=cols, by=keys_by)
-    per_q = per_q.filter(_evaluated(conventions))
+    per_q = plan.per_query.filter(_evaluated(conventions))
     names = [name for name, _ in requested]
     if per_query:
-        return _finish(per_q.select(*keys, *names).sort(keys), frame)
+        return _finish(per_q.select(*plan.keys, *names).sort(plan.keys), frame)
 
-    aggs = [_aggregate(pl.col(name), metric).alias(name) for name, metric in requested]
-    if keys_by:
-        out = per_q.group_by(keys_by).agg(aggs).sort(keys_by)
-    else:
-        # One row, or none for an empty frame.
-        out = per_q.select(*aggs, pl.len().alias(_N_JUDGED)).filter(pl.col(_N_JUDGED) > 0)
-        out = out.drop(_N_JUDGED)
-    return _finish(out, frame)
+    parts = [frame for _, frame in plan.catalog]
+    aggs = [_aggregate(pl.col(name), metric).alias(name) for name, metric in requested if metric.family.scope == "query"]
+    if aggs:
+        if keys_by:
+            parts.insert(0, per_q.group_by(keys_by).agg(aggs))
+        else:
+            # One row, or none for an empty frame.
+            one = per_q.select(*aggs, pl.len().alias(_N_JUDGED)).filter(pl.col(_N_JUDGED) > 0)
+            parts.insert(0, one.drop(_N_JUDGED))
+    out = parts[0]
+    for part in parts[1:]:
+        # Catalog metrics cover every ranked list, so a group may lack query-scope results.
+        out = out.join(part, on=list(keys_by), how="full", coalesce=True) if keys_by else out.join(part, how="cross")
+    out = out.select(*keys_by, *names)
+    return _finish(out.sort(keys_by) if keys_by else out, frame)
 
 
 def _aggregate(col: pl.Expr, metric: Metric) -> pl.Expr:
@@ -286,7 +319,7 @@ def population(  # noqa: PLR0913
     cols = columns or Columns()
     keys_by = normalise_by(by)
     conventions = _conventions(preset, depth, relevance_level, missing, None)
-    per_q, _ = _per_query_stats(frame.lazy(), cols, keys_by, conventions, [])
+    per_q = _plan(frame.lazy(), cols, keys_by, conventions, []).per_query
     evaluated = _evaluated(conventions)
     judged = pl.col(_N_JUDGED) > 0
     counts = [
