@@ -1,11 +1,18 @@
 """The one ranking pass: order, hit flags, gains and ideal order, computed once.
 
 Every metric of an evaluation reads the internal columns this module adds;
-none of them sorts or ranks again. The ranking is a window rank of
-``struct(score, item_text)`` per (by..., query): trec_eval's order, score
-descending with ties broken by the item's text descending. Ranks among
-subsets (relevant hits, judged items, pooled items) rank the same struct
-with the other rows masked out, in the same window pass.
+none of them sorts or ranks again. The plan has two window stages:
+
+1. Over every row: the rank, a window rank of ``struct(score, item_text)``
+   per (by..., query), trec_eval's order (score descending, ties broken by
+   the item's text descending), and the per-query counts (retrieved,
+   relevant, judged) as windows.
+2. Over the rows some requested metric reads (relevant items, items of
+   non-zero gain, items within a cutoff...; each family says which): ranks
+   among subsets (relevant hits, judged items, pooled items) as integer
+   ranks of the rank, the ideal order of the gains, and family row columns.
+   Most rows of a run are unjudged and past every cutoff, so this stage and
+   the per-query aggregation read a small fraction of the frame.
 
 trec_eval's relevance classes: a null grade is an item outside the judgment
 pool, a negative grade a pooled but unjudged item, a grade ``>= 0`` a judged
@@ -14,7 +21,7 @@ item, relevant when ``>= relevance_level``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
 
 import polars as pl
@@ -30,12 +37,12 @@ JUDGED_RANK = "__prm_judged_rank"  # rank of a retrieved judged (grade >= 0) ite
 POOL_RANK = "__prm_pool_rank"  # rank of a retrieved pooled (non-null grade) item among those
 NUM_REL = "__prm_num_rel"  # the query's number of relevant items, on every row
 NUM_NONREL = "__prm_num_nonrel"  # the query's number of judged non-relevant items, on every row
-JUDGED = "__prm_judged"  # the row has a relevance grade
+NUM_RET = "__prm_num_ret"  # the query's number of retrieved items (within depth), on every row
+NUM_JUDGED = "__prm_num_judged"  # the query's number of rows with a grade, on every row
 ITEM = "__prm_item"  # the item id, for catalog metrics
-NUM_RET = "__prm_num_ret"  # the query's number of retrieved items, on every row
 
 NEEDS = frozenset(
-    {"grade", "hit_rank", "judged_rank", "pool_rank", "num_rel", "num_nonrel", "num_ret", "gain", "ideal_rank", "item"}
+    {"grade", "hit_rank", "judged_rank", "pool_rank", "num_nonrel", "gain", "ideal_rank", "item"}
 )
 
 
@@ -81,20 +88,24 @@ def gain_expr(grade: pl.Expr, gain: Gain) -> pl.Expr:
     return pl.when(g >= 0).then(value).otherwise(0.0).fill_null(0.0)
 
 
-def prepare(
+def prepare(  # noqa: PLR0913
     lf: pl.LazyFrame,
     schema: ResolvedSchema,
     conventions: Conventions,
-    needs: Collection[str],
+    needs: Set[str],
     gains: Mapping[str, tuple[Gain, GainColumns]] | None = None,
     rows: Callable[[tuple[str, ...]], list[pl.Expr]] | None = None,
+    keep: pl.Expr | None = None,
 ) -> Prepared:
-    """Add the internal columns every requested metric reads, in one window pass.
+    """Add the internal columns every requested metric reads.
 
-    `gains` maps each gain convention's key to the convention and its columns;
-    `rows` builds, from the window keys, extra per-row columns that read the
-    ranks (added after the depth cut).
+    `gains` maps each gain convention's key to the convention and its
+    columns; `rows` builds, from the window keys, extra per-row columns that
+    read the ranks; `keep` selects the rows the metrics read (None keeps
+    every row). One row of each query is always kept, so every query
+    reaches the per-query aggregation with its counts.
     """
+    gains = gains or {}
     cols = schema.columns
     keys = (*schema.by, cols.query)
     item_text = pl.col(cols.item) if schema.item_is_string else pl.col(cols.item).cast(pl.String)
@@ -111,49 +122,61 @@ def prepare(
         # trec_eval -J: unjudged items are dropped from the ranking before ranks are given.
         retrieved = retrieved & judged
 
-    def rank_among(mask: pl.Expr) -> pl.Expr:
-        return pl.when(mask).then(order_struct).rank("ordinal", descending=True).over(keys)
-
-    windows: list[pl.Expr] = [
-        rank_among(retrieved).alias(RANK),
-        relevant.alias(REL),
-        grade.is_not_null().alias(JUDGED),
-    ]
-    if "grade" in needs:
-        windows.append(grade.cast(pl.Float64).alias(GRADE))
-    if "hit_rank" in needs:
-        windows.append(rank_among(retrieved & relevant).alias(HIT_RANK))
-    if "judged_rank" in needs:
-        windows.append(rank_among(retrieved & judged).alias(JUDGED_RANK))
-    if "pool_rank" in needs:
-        windows.append(rank_among(retrieved & grade.is_not_null()).alias(POOL_RANK))
-    if "num_rel" in needs:
-        windows.append(relevant.sum().over(keys).alias(NUM_REL))
-    if "num_ret" in needs:
-        windows.append(retrieved.sum().over(keys).alias(NUM_RET))
-    if "item" in needs:
-        windows.append(pl.col(cols.item).alias(ITEM))
-    if "num_nonrel" in needs:
-        windows.append((judged & ~relevant).sum().over(keys).alias(NUM_NONREL))
-    for gain, names in (gains or {}).values():
-        value = gain_expr(grade, gain)
-        windows.append(value.alias(names.gain))
-        positive = pl.when(value > 0).then(value)
-        windows.append(positive.rank("ordinal", descending=True).over(keys).alias(names.ideal_rank))
-
-    full_rank = RANK
-    if conventions.depth is not None and conventions.judged_only:
-        # trec_eval applies -M to the whole ranking before -J drops the unjudged items.
-        full_rank = "__prm_full_rank"
-        windows.append(rank_among(order.is_not_null()).alias(full_rank))
-    out = lf.select(*keys, *windows)
+    rank = pl.when(retrieved).then(order_struct).rank("ordinal", descending=True).over(keys)
+    num_ret = retrieved.sum().over(keys)
+    recount = False
     if conventions.depth is not None:
         # trec_eval -M: items past the depth were never retrieved; judged ones still count for R.
-        # Every subset rank cuts where the full rank does (depth cuts a prefix of the ranking).
-        cut = pl.col(full_rank) <= conventions.depth
-        subsets = {"hit_rank": HIT_RANK, "judged_rank": JUDGED_RANK, "pool_rank": POOL_RANK}
-        ranks = [RANK, *(name for need, name in subsets.items() if need in needs)]
-        out = out.with_columns(pl.when(cut).then(pl.col(c)).alias(c) for c in ranks)
+        if conventions.judged_only:
+            # trec_eval applies -M to the whole ranking before -J drops the unjudged items.
+            full = pl.when(order.is_not_null()).then(order_struct).rank("ordinal", descending=True).over(keys)
+            rank = pl.when(full <= conventions.depth).then(rank)
+            recount = True
+        else:
+            rank = pl.when(rank <= conventions.depth).then(rank)
+            num_ret = pl.min_horizontal(num_ret, conventions.depth)
+    first: list[pl.Expr] = [
+        rank.alias(RANK),
+        relevant.alias(REL),
+        num_ret.cast(pl.UInt32).alias(NUM_RET),
+        relevant.sum().over(keys).cast(pl.UInt32).alias(NUM_REL),
+        grade.is_not_null().sum().over(keys).cast(pl.UInt32).alias(NUM_JUDGED),
+    ]
+    if needs & {"grade", "judged_rank", "pool_rank"}:
+        first.append(grade.cast(pl.Float64).alias(GRADE))
+    if "num_nonrel" in needs:
+        first.append((judged & ~relevant).sum().over(keys).cast(pl.UInt32).alias(NUM_NONREL))
+    if "item" in needs:
+        first.append(pl.col(cols.item).alias(ITEM))
+    for gain, names in gains.values():
+        first.append(gain_expr(grade, gain).alias(names.gain))
+    out = lf.select(*keys, *first)
+    if recount:
+        out = out.with_columns(pl.col(RANK).count().over(keys).cast(pl.UInt32).alias(NUM_RET))
+
+    if keep is not None:
+        # Every query keeps its top row, or all its rows when it retrieved nothing (qrels only).
+        anchor = (pl.col(RANK) == 1) | pl.col(RANK).is_null() & (pl.col(NUM_RET) == 0)
+        out = out.filter(keep | anchor)
+
+    ranked, graded = pl.col(RANK), pl.col(GRADE)
+    second: list[pl.Expr] = []
+
+    def rank_among(mask: pl.Expr) -> pl.Expr:
+        return pl.when(mask & ranked.is_not_null()).then(ranked).rank("ordinal").over(keys)
+
+    if "hit_rank" in needs:
+        second.append(rank_among(pl.col(REL)).alias(HIT_RANK))
+    if "judged_rank" in needs:
+        second.append(rank_among(graded >= 0).alias(JUDGED_RANK))
+    if "pool_rank" in needs:
+        second.append(rank_among(graded.is_not_null()).alias(POOL_RANK))
+    for _, names in gains.values():
+        if "ideal_rank" in needs:
+            positive = pl.when(pl.col(names.gain) > 0).then(pl.col(names.gain))
+            second.append(positive.rank("ordinal", descending=True).over(keys).alias(names.ideal_rank))
+    if second:
+        out = out.with_columns(second)
     extra = rows(keys) if rows is not None else []
     if extra:
         out = out.with_columns(extra)

@@ -23,7 +23,7 @@ from polars_rankmetrics.exceptions import InvalidParameterError, UnknownMetricEr
 if TYPE_CHECKING:
     from polars_rankmetrics._prepare import GainColumns
 
-Aggregate = Literal["mean", "sum", "gmean", "none"]
+Aggregate = Literal["mean", "sum", "gmean", "none", "weighted"]
 Scope = Literal["query", "catalog"]
 KRule = Literal["optional", "required", "none"]
 Kind = Literal["float", "int", "str"]
@@ -33,6 +33,7 @@ PerQuery = Callable[["Metric", "GainColumns"], pl.Expr]
 RowColumns = Callable[["Metric", "tuple[str, ...]"], "list[pl.Expr]"]
 Table = Callable[["Metric", "GainColumns", pl.LazyFrame, "tuple[str, ...]"], pl.LazyFrame]
 Catalog = Callable[["Metric", pl.LazyFrame, "tuple[str, ...]"], pl.LazyFrame]
+Keep = Callable[["Metric", "GainColumns"], pl.Expr]
 
 
 class SideInput:
@@ -84,6 +85,8 @@ class Family:
     table: Table | None = None
     scope: Scope = "query"
     catalog: Catalog | None = None
+    keep: Keep | None = None
+    weight: PerQuery | None = None  # aggregate "weighted": each query's weight in a ratio of sums (mpr)
 
     @property
     def graded(self) -> bool:
@@ -107,6 +110,8 @@ def register(  # noqa: PLR0913
     rows: RowColumns | None = None,
     table: Table | None = None,
     catalog: Catalog | None = None,
+    keep: Keep | None = None,
+    weight: PerQuery | None = None,
 ) -> Callable[[PerQuery], PerQuery]:
     """Register a per-query expression builder under `name` (a decorator).
 
@@ -118,12 +123,18 @@ def register(  # noqa: PLR0913
     the prepared frame, for measures no single aggregation expresses.
     `catalog` makes a catalog-scope metric: computed per `by` group from every
     ranked list (judged or not) as a frame of (by..., value); never per query.
+    `weight` (with ``aggregate="weighted"``) gives each query's weight: queries
+    combine as ``sum(value * weight) / sum(weight)``, a ratio of sums.
+    `keep` gives the rows the family reads (a predicate over the first-stage
+    columns: REL, RANK, GRADE, gains); None means every row. When every
+    requested family has one, the other rows are dropped before the
+    per-query work: most rows of a run matter to no metric.
     """
 
     def decorate(fn: PerQuery) -> PerQuery:
         _FAMILIES[name] = Family(
-            name, fn, aggregate, k, needs, kind, aliases, trec, params, rows, table,
-            "query" if catalog is None else "catalog", catalog,
+            name, fn, aggregate, k, needs, kind, aliases, trec, params, rows=rows, table=table,
+            scope="query" if catalog is None else "catalog", catalog=catalog, keep=keep, weight=weight,
         )  # fmt: skip
         return fn
 

@@ -8,7 +8,16 @@ from typing import TypeVar
 
 import polars as pl
 
-from polars_rankmetrics._prepare import JUDGED, RANK, REL, GainColumns, gain_columns, gain_key, prepare
+from polars_rankmetrics._prepare import (
+    NUM_JUDGED,
+    NUM_REL,
+    NUM_RET,
+    RANK,
+    GainColumns,
+    gain_columns,
+    gain_key,
+    prepare,
+)
 from polars_rankmetrics._registry import Metric, parse
 from polars_rankmetrics._schema import Columns, normalise_by, resolve_schema
 from polars_rankmetrics._validation import check_choice
@@ -29,6 +38,7 @@ _GEO_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN: gm_map and gm_bpref floor each qu
 _N_JUDGED = "__prm_n_judged"
 _N_RETRIEVED = "__prm_n_retrieved"
 _N_RELEVANT = "__prm_n_relevant"
+_WEIGHT = "__prm_weight_"  # + metric name: a query's weight under the "weighted" aggregate
 
 
 def _conventions(
@@ -106,7 +116,13 @@ def _plan(
         exprs = [e for _, m in metrics if m.family.rows for e in m.family.rows(m, keys)]
         return list({e.meta.output_name(): e for e in exprs}.values())
 
-    prepared = prepare(lf, schema, conventions, needs, gains, rows)
+    keeps = [(m.family.keep, m, columns_of[n]) for n, m in metrics]
+    keep: pl.Expr | None = None
+    if not metrics:
+        keep = pl.lit(value=False)  # population counts only: one row per query is enough
+    elif all(k is not None for k, _, _ in keeps):
+        keep = pl.any_horizontal([k(m, g) for k, m, g in keeps if k is not None])
+    prepared = prepare(lf, schema, conventions, needs, gains, rows, keep)
     values: list[pl.Expr] = []
     tables: list[tuple[str, pl.LazyFrame]] = []
     for name, metric in queries:
@@ -116,10 +132,12 @@ def _plan(
             tables.append((name, table.select(*prepared.keys, pl.col(VALUE).cast(dtype).alias(name))))
         else:
             values.append(metric.per_query(columns_of[name]).cast(dtype).alias(name))
+            if metric.family.weight is not None:  # the "weighted" aggregate reads it
+                values.append(metric.family.weight(metric, columns_of[name]).cast(pl.Float64).alias(_WEIGHT + name))
     per_query = prepared.frame.group_by(prepared.keys).agg(
-        pl.col(JUDGED).sum().alias(_N_JUDGED),
-        pl.col(RANK).count().alias(_N_RETRIEVED),
-        pl.col(REL).sum().alias(_N_RELEVANT),
+        pl.col(NUM_JUDGED).first().alias(_N_JUDGED),
+        pl.col(NUM_RET).first().alias(_N_RETRIEVED),
+        pl.col(NUM_REL).first().alias(_N_RELEVANT),
         *values,
     )
     for name, table in tables:
@@ -270,6 +288,11 @@ def _aggregate(col: pl.Expr, metric: Metric) -> pl.Expr:
         return (exact_sum(logs) / col.count()).exp()
     if rule == "none":
         return pl.lit(None, dtype=_DTYPES[metric.family.kind])
+    if rule == "weighted":
+        # A ratio of sums over all queries (mpr): sum(value * weight) / sum(weight); null if no weight.
+        weight = pl.col(_WEIGHT + col.meta.output_name())
+        total = exact_sum(weight)
+        return pl.when(total > 0).then(exact_sum(col * weight) / total)
     return exact_sum(col) / col.count()  # the same bits whatever the row order
 
 

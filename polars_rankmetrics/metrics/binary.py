@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._prepare import NUM_REL
-from polars_rankmetrics._prepare import GainColumns
+from polars_rankmetrics._prepare import NUM_REL, GainColumns
 from polars_rankmetrics._registry import Metric, Param, register
-from polars_rankmetrics.metrics._core import hits, num_relevant, num_retrieved, rank, ratio, relevant
+from polars_rankmetrics.metrics._core import (
+    hits,
+    keep_relevant,
+    num_relevant,
+    num_retrieved,
+    rank,
+    ratio,
+    relevant,
+)
 
 
-@register("precision", aliases=("P", "p"), trec=("P_{k}", "set_P"))
+@register("precision", aliases=("P", "p"), trec=("P_{k}", "set_P"), keep=keep_relevant)
 def _precision(m: Metric, g: GainColumns) -> pl.Expr:
     k = m.k
     # trec_eval P_k divides by k even when fewer than k items were retrieved.
@@ -18,13 +25,13 @@ def _precision(m: Metric, g: GainColumns) -> pl.Expr:
     return ratio(hits(k), denominator)
 
 
-@register("recall", trec=("recall_{k}", "set_recall"))
+@register("recall", trec=("recall_{k}", "set_recall"), keep=keep_relevant)
 def _recall(m: Metric, g: GainColumns) -> pl.Expr:
     k = m.k
     return ratio(hits(k), num_relevant())
 
 
-@register("f1", aliases=("F1",), trec=("set_F",))
+@register("f1", aliases=("F1",), trec=("set_F",), keep=keep_relevant)
 def _f1(m: Metric, g: GainColumns) -> pl.Expr:
     k = m.k
     # 2PR / (P + R) with P = h/n and R = h/R simplifies to 2h / (n + R).
@@ -32,13 +39,13 @@ def _f1(m: Metric, g: GainColumns) -> pl.Expr:
     return ratio(2 * hits(k), n + num_relevant())
 
 
-@register("hit_rate", aliases=("success",), trec=("success_{k}",))
+@register("hit_rate", aliases=("success",), trec=("success_{k}",), keep=keep_relevant)
 def _hit_rate(m: Metric, g: GainColumns) -> pl.Expr:
     k = m.k
     return (hits(k) > 0).cast(pl.Float64)
 
 
-@register("relative_precision", aliases=("relative_P",), trec=("relative_P_{k}", "set_relative_P"))
+@register("relative_precision", aliases=("relative_P",), trec=("relative_P_{k}", "set_relative_P"), keep=keep_relevant)
 def _relative_precision(m: Metric, g: GainColumns) -> pl.Expr:
     # hits@k over the most relevant items k positions could hold: min(k, R).
     k = m.k
@@ -46,14 +53,14 @@ def _relative_precision(m: Metric, g: GainColumns) -> pl.Expr:
     return ratio(hits(k), pl.min_horizontal(room, num_relevant()))
 
 
-@register("set_map", k="none", trec=("set_map",))
+@register("set_map", k="none", trec=("set_map",), keep=keep_relevant)
 def _set_map(m: Metric, g: GainColumns) -> pl.Expr:
     # set precision x set recall: num_rel_ret^2 / (num_ret * R)
     found = hits(None).cast(pl.Float64)
     return ratio(found * found, num_retrieved().cast(pl.Float64) * num_relevant().cast(pl.Float64))
 
 
-@register("utility", k="none", trec=("utility",), params=(Param("coefficients", (1.0, -1.0, 0.0, 0.0), "floats"),))
+@register("utility", k="none", trec=("utility",), params=(Param("coefficients", (1.0, -1.0, 0.0, 0.0), "floats"),), keep=keep_relevant)
 def _utility(m: Metric, g: GainColumns) -> pl.Expr:
     # a*rel_ret + b*nonrel_ret + c*rel_missed + d*nonrel_missed, with trec_eval's
     # collection size left at 0 (its -N default).
@@ -63,7 +70,7 @@ def _utility(m: Metric, g: GainColumns) -> pl.Expr:
     return a * found + b * (n - found) + c * (r - found) + d * (found - n - r)
 
 
-@register("r_precision", k="none", needs=frozenset({"num_rel"}), aliases=("rprec",), trec=("Rprec",))
+@register("r_precision", k="none", needs=frozenset({"num_rel"}), aliases=("rprec",), trec=("Rprec",), keep=keep_relevant)
 def _r_precision(m: Metric, g: GainColumns) -> pl.Expr:
     # Precision at rank R; R comes from a window column so the agg stays streamable.
     return ratio((relevant & (rank <= pl.col(NUM_REL))).sum(), num_relevant())

@@ -6,25 +6,25 @@ import polars as pl
 
 from polars_rankmetrics._prepare import GainColumns
 from polars_rankmetrics._registry import Metric, register
-from polars_rankmetrics.metrics._core import hits, num_relevant, num_retrieved
+from polars_rankmetrics.metrics._core import hits, keep_none, keep_relevant, num_relevant, num_retrieved
 
 
-@register("num_ret", aggregate="sum", k="none", kind="int", trec=("num_ret",))
+@register("num_ret", aggregate="sum", k="none", kind="int", trec=("num_ret",), keep=keep_none)
 def _num_ret(m: Metric, g: GainColumns) -> pl.Expr:
     return num_retrieved()
 
 
-@register("num_rel", aggregate="sum", k="none", kind="int", trec=("num_rel",))
+@register("num_rel", aggregate="sum", k="none", kind="int", trec=("num_rel",), keep=keep_none)
 def _num_rel(m: Metric, g: GainColumns) -> pl.Expr:
     return num_relevant()
 
 
-@register("num_rel_ret", aggregate="sum", k="none", kind="int", trec=("num_rel_ret",))
+@register("num_rel_ret", aggregate="sum", k="none", kind="int", trec=("num_rel_ret",), keep=keep_relevant)
 def _num_rel_ret(m: Metric, g: GainColumns) -> pl.Expr:
     return hits(None)
 
 
-@register("num_q", aggregate="sum", k="none", kind="int", trec=("num_q",))
+@register("num_q", aggregate="sum", k="none", kind="int", trec=("num_q",), keep=keep_none)
 def _num_q(m: Metric, g: GainColumns) -> pl.Expr:
     return pl.lit(1, dtype=pl.Int64)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._prepare import RANK, GainColumns
+from polars_rankmetrics._prepare import NUM_RET, RANK, GainColumns
 from polars_rankmetrics._registry import Metric, register
 from polars_rankmetrics.metrics._core import exact_sum
 from polars_rankmetrics.metrics.graded import GAIN_MAP
@@ -30,7 +30,7 @@ def _sides(frame: pl.LazyFrame, keys: tuple[str, ...], g: GainColumns) -> tuple[
     gain, ideal = pl.col(g.gain), pl.col(g.ideal_rank)
     base = frame.with_columns(
         ideal.count().over(keys).alias("__L"),  # ideal list length: items of positive gain
-        pl.col(RANK).count().over(keys).alias("__n"),  # number retrieved
+        pl.col(NUM_RET).alias("__n"),  # number retrieved
     )
     actual = base.filter(pl.col(RANK).is_not_null()).select(
         *keys,

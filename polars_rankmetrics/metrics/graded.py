@@ -10,6 +10,7 @@ from polars_rankmetrics._prepare import GainColumns
 from polars_rankmetrics._registry import Metric, Param, register
 from polars_rankmetrics.metrics._core import exact_sum, rank, ratio, within
 
+
 def _discounted(gains: pl.Expr, ranks: pl.Expr, keep: pl.Expr) -> pl.Expr:
     """Sum of ``gain / log2(rank + 1)`` over the rows in `keep`."""
     return exact_sum((gains / (ranks.cast(pl.Float64) + 1.0).log(2)).filter(keep))
@@ -31,12 +32,16 @@ def idcg_at(k: int | None, g: GainColumns) -> pl.Expr:
 GAIN_MAP = Param("gain", None, "gain")
 
 
-@register("dcg", needs=frozenset({"gain"}), params=(GAIN_MAP,))
+def _keep_gain(_m: Metric, g: GainColumns) -> pl.Expr:
+    return pl.col(g.gain) != 0
+
+
+@register("dcg", needs=frozenset({"gain"}), params=(GAIN_MAP,), keep=_keep_gain)
 def _dcg(m: Metric, g: GainColumns) -> pl.Expr:
     return dcg_at(m.k, g)
 
 
-@register("ndcg", needs=frozenset({"gain", "ideal_rank"}), trec=("ndcg_cut_{k}", "ndcg"), params=(GAIN_MAP,))
+@register("ndcg", needs=frozenset({"gain", "ideal_rank"}), trec=("ndcg_cut_{k}", "ndcg"), params=(GAIN_MAP,), keep=_keep_gain)
 def _ndcg(m: Metric, g: GainColumns) -> pl.Expr:
     # trec_eval: the ideal list holds every judged item of positive gain,
     # retrieved or not; without a cutoff it is not truncated to num_ret.

@@ -9,9 +9,26 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._prepare import GRADE, HIT_RANK, JUDGED_RANK, NUM_NONREL, NUM_REL, POOL_RANK, GainColumns
+from polars_rankmetrics._prepare import (
+    GRADE,
+    HIT_RANK,
+    JUDGED_RANK,
+    NUM_NONREL,
+    NUM_REL,
+    POOL_RANK,
+    GainColumns,
+)
 from polars_rankmetrics._registry import Metric, register
-from polars_rankmetrics.metrics._core import exact_sum, num_relevant, rank, ratio, relevant, within
+from polars_rankmetrics.metrics._core import (
+    exact_sum,
+    keep_grade,
+    keep_within,
+    num_relevant,
+    rank,
+    ratio,
+    relevant,
+    within,
+)
 
 _INFAP_EPSILON = 1e-5  # trec_eval's INFAP_EPSILON
 _BPREF_NEEDS = frozenset({"hit_rank", "judged_rank", "num_rel", "num_nonrel"})
@@ -26,17 +43,25 @@ def _bpref_terms() -> pl.Expr:
     return pl.when(nonrel_above > 0).then(term).otherwise(1.0).filter(hit_rank.is_not_null())
 
 
-@register("bpref", k="none", needs=_BPREF_NEEDS, trec=("bpref",))
+_keep_judged = keep_grade(lambda grade: grade >= 0)
+_keep_pooled = keep_grade(lambda grade: grade.is_not_null())
+
+
+def _keep_top_k(m: Metric, _g: GainColumns) -> pl.Expr:
+    return keep_within(m.k)
+
+
+@register("bpref", k="none", needs=_BPREF_NEEDS, trec=("bpref",), keep=_keep_judged)
 def _bpref(m: Metric, g: GainColumns) -> pl.Expr:
     return ratio(exact_sum(_bpref_terms()), num_relevant())
 
 
-@register("gm_bpref", k="none", aggregate="gmean", needs=_BPREF_NEEDS, trec=("gm_bpref",))
+@register("gm_bpref", k="none", aggregate="gmean", needs=_BPREF_NEEDS, trec=("gm_bpref",), keep=_keep_judged)
 def _gm_bpref(m: Metric, g: GainColumns) -> pl.Expr:
     return ratio(exact_sum(_bpref_terms()), num_relevant())
 
 
-@register("infap", k="none", aliases=("infAP",), needs=frozenset({"hit_rank", "judged_rank", "pool_rank"}), trec=("infAP",))
+@register("infap", k="none", aliases=("infAP",), needs=frozenset({"hit_rank", "judged_rank", "pool_rank"}), trec=("infAP",), keep=_keep_pooled)
 def _infap(m: Metric, g: GainColumns) -> pl.Expr:
     # Yilmaz and Aslam (2006), as trec_eval computes it at each relevant retrieved item.
     hit_rank = pl.col(HIT_RANK)
@@ -51,7 +76,7 @@ def _infap(m: Metric, g: GainColumns) -> pl.Expr:
     return ratio(exact_sum(terms), num_relevant())
 
 
-@register("unjudged", k="required", aliases=("unj",), needs=frozenset({"grade"}), trec=("unj_{k}",))
+@register("unjudged", k="required", aliases=("unj",), needs=frozenset({"grade"}), trec=("unj_{k}",), keep=_keep_top_k)
 def _unjudged(m: Metric, g: GainColumns) -> pl.Expr:
     # Null grade (outside the pool) or negative grade (pooled, not judged), over k as trec_eval.
     unjudged = pl.col(GRADE).is_null() | (pl.col(GRADE) < 0)
@@ -59,7 +84,7 @@ def _unjudged(m: Metric, g: GainColumns) -> pl.Expr:
 
 
 @register("num_nonrel_judged_ret", aggregate="sum", k="none", kind="int", needs=frozenset({"grade"}),
-          trec=("num_nonrel_judged_ret",))  # fmt: skip
+          trec=("num_nonrel_judged_ret",), keep=_keep_judged)  # fmt: skip
 def _num_nonrel_judged_ret(m: Metric, g: GainColumns) -> pl.Expr:
     return ((pl.col(GRADE) >= 0) & ~relevant & within(None)).sum()
 

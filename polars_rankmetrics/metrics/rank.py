@@ -4,20 +4,27 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._prepare import HIT_RANK
-from polars_rankmetrics._prepare import GainColumns
+from polars_rankmetrics._prepare import HIT_RANK, GainColumns
 from polars_rankmetrics._registry import Metric, register
-from polars_rankmetrics.metrics._core import exact_sum, num_relevant, rank, ratio, relevant, within
+from polars_rankmetrics.metrics._core import (
+    exact_sum,
+    keep_relevant,
+    num_relevant,
+    rank,
+    ratio,
+    relevant,
+    within,
+)
 
 
-@register("mrr", aliases=("reciprocal_rank",), trec=("recip_rank",))
+@register("mrr", aliases=("reciprocal_rank",), trec=("recip_rank",), keep=keep_relevant)
 def _mrr(m: Metric, g: GainColumns) -> pl.Expr:
     k = m.k
     first = rank.filter(relevant & within(k)).min()
     return (1.0 / first.cast(pl.Float64)).fill_null(0.0)
 
 
-@register("map", aliases=("ap", "average_precision"), needs=frozenset({"hit_rank"}), trec=("map_cut_{k}",))
+@register("map", aliases=("ap", "average_precision"), needs=frozenset({"hit_rank"}), trec=("map_cut_{k}",), keep=keep_relevant)
 def _map(m: Metric, g: GainColumns) -> pl.Expr:
     k = m.k
     # Precision at each relevant hit = (its rank among the hits) / (its rank).
@@ -26,13 +33,13 @@ def _map(m: Metric, g: GainColumns) -> pl.Expr:
     return ratio(exact_sum(precision_at_hits), num_relevant())
 
 
-@register("gm_map", k="none", aggregate="gmean", needs=frozenset({"hit_rank"}), trec=("gm_map",))
+@register("gm_map", k="none", aggregate="gmean", needs=frozenset({"hit_rank"}), trec=("gm_map",), keep=keep_relevant)
 def _gm_map(m: Metric, g: GainColumns) -> pl.Expr:
     # Per query the average precision; over queries the geometric mean (floor 1e-5).
     return _map(Metric("map"), g)
 
 
-@register("bing", k="none", aliases=("binG",), needs=frozenset({"hit_rank"}), trec=("binG",))
+@register("bing", k="none", aliases=("binG",), needs=frozenset({"hit_rank"}), trec=("binG",), keep=keep_relevant)
 def _bing(m: Metric, g: GainColumns) -> pl.Expr:
     # trec_eval's binG: sum over relevant retrieved items of 1 / log2(2 + nonrelevant above), over R.
     found = relevant & within(None)

@@ -6,7 +6,7 @@ import polars as pl
 
 from polars_rankmetrics._prepare import GRADE, GainColumns
 from polars_rankmetrics._registry import Metric, register
-from polars_rankmetrics.metrics._core import rank
+from polars_rankmetrics.metrics._core import keep_within, rank
 
 
 def _grade_char() -> pl.Expr:
@@ -20,7 +20,11 @@ def _grade_char() -> pl.Expr:
     )  # fmt: skip
 
 
-@register("relstring", k="optional", aggregate="none", kind="str", needs=frozenset({"grade"}), trec=("relstring_{k}", "relstring"))
+def _keep_shown(m: Metric, _g: GainColumns) -> pl.Expr:
+    return keep_within(10 if m.k is None else m.k)
+
+
+@register("relstring", k="optional", aggregate="none", kind="str", needs=frozenset({"grade"}), trec=("relstring_{k}", "relstring"), keep=_keep_shown)
 def _relstring(m: Metric, g: GainColumns) -> pl.Expr:
     # One character per rank: a fixed set of per-position picks keeps the plan a plain aggregation.
     k = 10 if m.k is None else m.k

@@ -6,7 +6,7 @@ import polars as pl
 
 from polars_rankmetrics._prepare import GRADE, GainColumns
 from polars_rankmetrics._registry import Metric, Param, register
-from polars_rankmetrics.metrics._core import exact_sum, rank, within
+from polars_rankmetrics.metrics._core import exact_sum, keep_grade, num_retrieved, rank, within
 
 _PERSISTENCE = Param("p", 0.9)
 
@@ -16,7 +16,15 @@ def _discount(p: float) -> pl.Expr:
     return pl.lit(p).pow((rank - 1).cast(pl.Float64))
 
 
-@register("rbp", k="none", needs=frozenset({"grade", "num_rel"}), trec=("rbp",), params=(_PERSISTENCE,))
+_keep_positive = keep_grade(lambda grade: grade > 0)
+
+
+def _keep_unjudged(_m: Metric, _g: GainColumns) -> pl.Expr:
+    grade = pl.col(GRADE)
+    return within(None).fill_null(value=False) & (grade.is_null() | (grade < 0)).fill_null(value=True)
+
+
+@register("rbp", k="none", needs=frozenset({"grade", "num_rel"}), trec=("rbp",), params=(_PERSISTENCE,), keep=_keep_positive)
 def _rbp(m: Metric, g: GainColumns) -> pl.Expr:
     # trec_eval's rbp: the grade as gain, scaled into [0, 1] by the query's top grade when above 1.
     p: float = m.param("p")  # type: ignore[assignment]
@@ -29,13 +37,13 @@ def _rbp(m: Metric, g: GainColumns) -> pl.Expr:
     return (1.0 - p) * scaled.fill_null(0.0)
 
 
-@register("rbp_resid", k="none", needs=frozenset({"grade"}), trec=("rbp_resid",), params=(_PERSISTENCE,))
+@register("rbp_resid", k="none", needs=frozenset({"grade"}), trec=("rbp_resid",), params=(_PERSISTENCE,), keep=_keep_unjudged)
 def _rbp_resid(m: Metric, g: GainColumns) -> pl.Expr:
     # The rbp mass the judgments cannot settle: unjudged ranks plus everything past the list.
     p: float = m.param("p")  # type: ignore[assignment]
     grade = pl.col(GRADE)
     unjudged = within(None) & (grade.is_null() | (grade < 0))
-    beyond = pl.lit(p).pow(rank.count().cast(pl.Float64))
+    beyond = pl.lit(p).pow(num_retrieved().cast(pl.Float64))
     mass = beyond + (1.0 - p) * exact_sum(_discount(p).filter(unjudged))
     return pl.when(unjudged.any()).then(mass).otherwise(0.0)
 
@@ -44,7 +52,7 @@ def _err_rows(m: Metric, keys: tuple[str, ...]) -> list[pl.Expr]:
     return [err_survival(m.param("max_grade"), list(keys))]  # type: ignore[arg-type]
 
 
-@register("err", needs=frozenset({"grade"}), params=(Param("max_grade", 4.0),), rows=_err_rows)
+@register("err", needs=frozenset({"grade"}), params=(Param("max_grade", 4.0),), rows=_err_rows, keep=_keep_positive)
 def _err(m: Metric, g: GainColumns) -> pl.Expr:
     k = m.k
     stop = stop_probability(m.param("max_grade"))  # type: ignore[arg-type]
