@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._prepare import NUM_RET, RANK, GainColumns
+from polars_rankmetrics._prepare import NUM_REL, NUM_RET, RANK, GainColumns
 from polars_rankmetrics._registry import Metric, register
 from polars_rankmetrics.metrics._core import exact_sum
 from polars_rankmetrics.metrics.graded import GAIN_MAP
@@ -31,6 +31,7 @@ def _sides(frame: pl.LazyFrame, keys: tuple[str, ...], g: GainColumns) -> tuple[
     base = frame.with_columns(
         ideal.count().over(keys).alias("__L"),  # ideal list length: items of positive gain
         pl.col(NUM_RET).alias("__n"),  # number retrieved
+        pl.col(NUM_REL).alias("__R"),  # number relevant
     )
     actual = base.filter(pl.col(RANK).is_not_null()).select(
         *keys,
@@ -47,6 +48,7 @@ def _sides(frame: pl.LazyFrame, keys: tuple[str, ...], g: GainColumns) -> tuple[
         gain.alias("__ideal_gain"),
         "__L",
         "__n",
+        "__R",
         pl.max_horizontal(gain, 1.0).cum_sum().over(keys, order_by=ideal).alias("__cost"),
         (gain / _discount(ideal)).cum_sum().over(keys, order_by=ideal).alias("__idcg"),
         gain.shift(-1).over(keys, order_by=ideal).alias("__next_gain"),
@@ -98,7 +100,7 @@ def _ndcg_rel_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[
 def _rndcg_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
     actual, ideal = _sides(frame, keys, g)
     # Average nDCG at each position where the ideal gain steps down (ends of grade runs),
-    # plus at the end of the ranking when it is longer than the ideal list.
+    # plus at the end of the ranking when it runs past the ideal list.
     ends = ideal.filter(pl.col("__next_gain").is_null() | (pl.col("__next_gain") != pl.col("__ideal_gain")))
     ends = ends.with_columns(pl.min_horizontal(pl.col("__pos"), pl.col("__n")).alias("__at"))
     at_ends = ends.join(
@@ -110,13 +112,18 @@ def _rndcg_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str
         pl.col("__L").first(),
         pl.col("__n").first(),
         pl.col("__idcg").max().alias("__idcg_all"),
+        pl.col("__R").first(),
     )
     last = actual.filter(pl.col("__pos") == pl.col("__n")).select(*keys, pl.col("__dcg").alias("__dcg_all"))
     out = step_sum.join(last, on=list(keys), how="left")
-    tail = pl.col("__L") < pl.col("__n")
+    # trec_eval's first loop stops one position past the ideal list; only a ranking longer
+    # than that (L + 1 < n) adds the final nDCG.
+    tail = pl.col("__L") + 1 < pl.col("__n")
     total = pl.col("__sum") + pl.when(tail).then(pl.col("__dcg_all") / pl.col("__idcg_all")).otherwise(0.0)
     count = pl.col("__count") + tail.cast(pl.UInt32)
-    return out.select(*keys, (total / count.cast(pl.Float64)).alias(VALUE))
+    # trec_eval returns 0 for a query without relevant items (by relevance level), whatever the gains.
+    value = pl.when(pl.col("__R") > 0).then(total / count.cast(pl.Float64)).otherwise(0.0)
+    return out.select(*keys, value.alias(VALUE))
 
 
 def _from_table(m: Metric, g: GainColumns) -> pl.Expr:
