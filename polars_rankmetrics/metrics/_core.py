@@ -68,10 +68,18 @@ def exact_sum(terms: pl.Expr) -> pl.Expr:
     nor the streaming engine keeps row order. Each term is scaled by 2**64
     and truncated to an Int128 (error below 2**-64 per term), the integers
     are summed exactly, and the total is converted back: the same rows give
-    the same bits, whatever their order.
+    the same bits, whatever their order. Null terms are skipped: mask terms
+    with ``pl.when(mask).then(term)``, not ``term.filter(mask)``, which makes
+    the streaming engine fall back to the in-memory one.
     """
     scaled = (terms.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128)
     return scaled.sum().cast(pl.Float64) / _FIXED_POINT
+
+
+def exact_sum_horizontal(terms: list[pl.Expr]) -> pl.Expr:
+    """Row-wise sum of float columns, exact and independent of the engine (see :func:`exact_sum`)."""
+    scaled = [(t.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128) for t in terms]
+    return pl.sum_horizontal(scaled).cast(pl.Float64) / _FIXED_POINT
 
 
 def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:

@@ -65,7 +65,7 @@ def _g_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ..
     # Ideal cost so far: max(ideal gain, 1) per ideal position, then 1 per position past the ideal list.
     cost = pl.col("__cost").fill_null(0.0) + (pl.col("__pos") - pl.col("__at")).cast(pl.Float64)
     term = pl.col("__gain") / (2.0 + cost - pl.col("__gain_sum")).log(2)
-    found = joined.group_by(keys).agg(exact_sum(term.filter(pl.col("__gain") != 0)).alias("__g"))
+    found = joined.group_by(keys).agg(exact_sum(pl.when(pl.col("__gain") != 0).then(term)).alias("__g"))
     best = ideal.group_by(keys).agg(exact_sum(pl.col("__ideal_gain")).alias("__best"))
     out = best.join(found, on=list(keys), how="left")
     value = pl.when(pl.col("__best") > 0).then(pl.col("__g").fill_null(0.0) / pl.col("__best"))
@@ -80,7 +80,7 @@ def _ndcg_rel_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[
     )
     positive = pl.col("__gain") > 0
     per_query = joined.group_by(keys).agg(
-        exact_sum((pl.col("__dcg") / pl.col("__idcg")).filter(positive)).alias("__sum"),
+        exact_sum(pl.when(positive).then(pl.col("__dcg") / pl.col("__idcg"))).alias("__sum"),
         positive.sum().alias("__found"),
         exact_sum(pl.col("__gain") / _discount(pl.col("__pos"))).alias("__dcg_all"),
     )

@@ -13,7 +13,7 @@ from polars_rankmetrics.metrics._core import exact_sum, rank, ratio, within
 
 def _discounted(gains: pl.Expr, ranks: pl.Expr, keep: pl.Expr) -> pl.Expr:
     """Sum of ``gain / log2(rank + 1)`` over the rows in `keep`."""
-    return exact_sum((gains / (ranks.cast(pl.Float64) + 1.0).log(2)).filter(keep))
+    return exact_sum(pl.when(keep).then(gains / (ranks.cast(pl.Float64) + 1.0).log(2)))
 
 
 def dcg_at(k: int | None, g: GainColumns) -> pl.Expr:

@@ -8,7 +8,7 @@ import polars as pl
 
 from polars_rankmetrics._prepare import HIT_RANK, NUM_REL, GainColumns
 from polars_rankmetrics._registry import Metric, Param, register
-from polars_rankmetrics.metrics._core import keep_relevant, rank, ratio, relevant
+from polars_rankmetrics.metrics._core import exact_sum_horizontal, keep_relevant, rank, ratio, relevant
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
@@ -37,16 +37,18 @@ def _iprec_at_recall(m: Metric, g: GainColumns) -> pl.Expr:
           trec=("11pt_avg",), params=(Param("recalls", ELEVEN_POINTS, "floats"),), keep=keep_relevant)  # fmt: skip
 def _eleven_point(m: Metric, g: GainColumns) -> pl.Expr:
     levels: tuple[float, ...] = m.param("recalls")  # type: ignore[assignment]
-    return pl.sum_horizontal(interpolated_precision(x) for x in levels) / len(levels)
+    return exact_sum_horizontal([interpolated_precision(x) for x in levels]) / len(levels)
 
 
 @register("rprec_mult", k="none", aliases=("Rprec_mult",), needs=frozenset({"num_rel"}),
           trec=("Rprec_mult_{x}",), params=(Param("multiple", 1.0),), keep=keep_relevant)  # fmt: skip
 def _rprec_mult(m: Metric, g: GainColumns) -> pl.Expr:
     # Precision at rank int(x * R + 0.9), as trec_eval computes the cutoff.
-    cutoff = (pl.lit(m.param("multiple")) * pl.col(NUM_REL).cast(pl.Float64) + 0.9).floor()
-    found = (relevant & (rank.cast(pl.Float64) <= cutoff)).sum()
-    return ratio(found, cutoff.first())
+    def cutoff(num_rel: pl.Expr) -> pl.Expr:
+        return (pl.lit(m.param("multiple")) * num_rel.cast(pl.Float64) + 0.9).floor()
+
+    found = (relevant & (rank.cast(pl.Float64) <= cutoff(pl.col(NUM_REL)))).sum()
+    return ratio(found, cutoff(pl.col(NUM_REL).first()))
 
 
 def iprec_at_recall(recall: float) -> Metric:

@@ -40,7 +40,7 @@ def _bpref_terms() -> pl.Expr:
     nonrel_above = (pl.col(JUDGED_RANK) - hit_rank).cast(pl.Float64)
     n_rel, n_nonrel = pl.col(NUM_REL).cast(pl.Float64), pl.col(NUM_NONREL).cast(pl.Float64)
     term = 1.0 - pl.min_horizontal(nonrel_above, n_rel) / pl.min_horizontal(n_nonrel, n_rel)
-    return pl.when(nonrel_above > 0).then(term).otherwise(1.0).filter(hit_rank.is_not_null())
+    return pl.when(hit_rank.is_null()).then(None).when(nonrel_above > 0).then(term).otherwise(1.0)
 
 
 _keep_judged = keep_grade(lambda grade: grade >= 0)
@@ -72,7 +72,7 @@ def _infap(m: Metric, g: GainColumns) -> pl.Expr:
     term = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rel_above + nonrel_above + unjudged_above) / j) * (
         (rel_above + _INFAP_EPSILON) / (rel_above + nonrel_above + 2 * _INFAP_EPSILON)
     )
-    terms = pl.when(j == 0).then(1.0).otherwise(term).filter(hit_rank.is_not_null())
+    terms = pl.when(hit_rank.is_null()).then(None).when(j == 0).then(1.0).otherwise(term)
     return ratio(exact_sum(terms), num_relevant())
 
 

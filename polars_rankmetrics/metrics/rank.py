@@ -29,7 +29,7 @@ def _map(m: Metric, g: GainColumns) -> pl.Expr:
     k = m.k
     # Precision at each relevant hit = (its rank among the hits) / (its rank).
     found = relevant & within(k)
-    precision_at_hits = (pl.col(HIT_RANK).cast(pl.Float64) / rank.cast(pl.Float64)).filter(found)
+    precision_at_hits = pl.when(found).then(pl.col(HIT_RANK).cast(pl.Float64) / rank.cast(pl.Float64))
     return ratio(exact_sum(precision_at_hits), num_relevant())
 
 
@@ -44,7 +44,7 @@ def _bing(m: Metric, g: GainColumns) -> pl.Expr:
     # trec_eval's binG: sum over relevant retrieved items of 1 / log2(2 + nonrelevant above), over R.
     found = relevant & within(None)
     above = (rank - pl.col(HIT_RANK)).cast(pl.Float64)
-    return ratio(exact_sum((1.0 / (above + 2.0).log(2)).filter(found)), num_relevant())
+    return ratio(exact_sum(pl.when(found).then(1.0 / (above + 2.0).log(2))), num_relevant())
 
 
 def reciprocal_rank(k: int | None = None) -> Metric:

@@ -32,7 +32,7 @@ def _rbp(m: Metric, g: GainColumns) -> pl.Expr:
     judged = grade.fill_null(-1) >= 0
     top = grade.filter(judged).max().cast(pl.Float64)
     gain = pl.when(judged).then(grade).otherwise(0.0)
-    total = exact_sum((gain * _discount(p)).filter(within(None) & (gain != 0)))
+    total = exact_sum(pl.when(within(None) & (gain != 0)).then(gain * _discount(p)))
     scaled = pl.when(top > 1).then(total / top).otherwise(total)
     return (1.0 - p) * scaled.fill_null(0.0)
 
@@ -44,7 +44,7 @@ def _rbp_resid(m: Metric, g: GainColumns) -> pl.Expr:
     grade = pl.col(GRADE)
     unjudged = within(None) & (grade.is_null() | (grade < 0))
     beyond = pl.lit(p).pow(num_retrieved().cast(pl.Float64))
-    mass = beyond + (1.0 - p) * exact_sum(_discount(p).filter(unjudged))
+    mass = beyond + (1.0 - p) * exact_sum(pl.when(unjudged).then(_discount(p)))
     return pl.when(unjudged.any()).then(mass).otherwise(0.0)
 
 
@@ -57,7 +57,7 @@ def _err(m: Metric, g: GainColumns) -> pl.Expr:
     k = m.k
     stop = stop_probability(m.param("max_grade"))  # type: ignore[arg-type]
     survival = pl.col(err_survival_column(m.param("max_grade")))  # type: ignore[arg-type]
-    terms = (stop * survival / rank.cast(pl.Float64)).filter(within(k))
+    terms = pl.when(within(k)).then(stop * survival / rank.cast(pl.Float64))
     return exact_sum(terms)
 
 

@@ -1,0 +1,65 @@
+"""The plan: pure expressions, one ranking, and no fallback from the streaming engine."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+import polars_rankmetrics as prm
+
+FALLBACK = 'fillcolor="0.0 0.3 1.0"'  # show_graph's colour for an in-memory engine fallback
+
+
+def fallbacks(lf: pl.LazyFrame) -> list[str]:
+    graph = lf.show_graph(engine="streaming", plan_stage="physical", raw_output=True)
+    assert isinstance(graph, str)
+    return [line for line in graph.splitlines() if FALLBACK in line or "in-memory-map" in line]
+
+
+@pytest.fixture(scope="module")
+def frame() -> pl.LazyFrame:
+    run = prm.read_trec_run(prm.demo_path("results.test"))
+    qrels = prm.read_trec_qrels(prm.demo_path("qrels.rel_level"))
+    return prm.join_run_qrels(run, qrels, by="run").lazy()
+
+
+def all_trec() -> list[str]:
+    cutoffs = (5, 10, 100)
+    return [
+        "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+        "iprec_at_recall_0.20", "11pt_avg", "infAP", "gm_bpref", "Rprec_mult_0.20", "utility", "binG",
+        "ndcg", "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret",
+        "rbp", "rbp_resid", "relstring", "err@10", "f1@10", "mrr@10", "dcg@10",
+        *(f"{m}_{k}" for m in ("P", "recall", "ndcg_cut", "map_cut", "relative_P", "success", "unj") for k in cutoffs),
+    ]  # fmt: skip
+
+
+def test_the_detector_sees_a_known_fallback(frame: pl.LazyFrame) -> None:
+    known = frame.group_by("query").agg((pl.col("score").filter(pl.col("score") > 0) * 2.0).cast(pl.Int128).sum())
+    assert fallbacks(known)
+
+
+@pytest.mark.parametrize("options", [{}, {"depth": 50}, {"judged_only": True}, {"per_query": True}])
+def test_all_trec_streams_without_fallback(frame: pl.LazyFrame, options: dict[str, object]) -> None:
+    lf = prm.evaluate(frame, all_trec(), by="run", **options)  # type: ignore[arg-type]
+    assert fallbacks(lf) == []
+
+
+def test_plan_calls_no_python(frame: pl.LazyFrame) -> None:
+    udf = frame.with_columns(pl.col("score").map_elements(lambda x: x, return_dtype=pl.Float64))
+    assert "python" in udf.explain().lower()  # the marker this test looks for
+    plan = prm.evaluate(frame, [*all_trec(), "G", "ndcg_rel", "Rndcg"], by="run").explain().lower()
+    assert "python" not in plan
+    assert "map_batches" not in plan
+    assert "map_elements" not in plan
+
+
+def test_the_ranking_is_computed_once(frame: pl.LazyFrame) -> None:
+    plan = prm.evaluate(frame, all_trec(), by="run").explain()
+    # One struct rank over (score, item text), whatever the number of metrics and cutoffs.
+    assert plan.count("as_struct") == 1
+
+
+def test_streaming_equals_in_memory(frame: pl.LazyFrame) -> None:
+    lf = prm.evaluate(frame, [*all_trec(), "G", "ndcg_rel", "Rndcg"], by="run", per_query=True)
+    assert lf.collect(engine="streaming").equals(lf.collect(engine="in-memory"))
