@@ -10,6 +10,7 @@ metrics.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -314,6 +315,7 @@ _CANONICAL = re.compile(r"^(?P<name>[A-Za-z_0-9]+?)(?:\((?P<params>[^()]*)\))?(?
 _PLACEHOLDERS = {"{k}": r"(?P<k>\d+)", "{x}": r"(?P<x>\d*\.?\d+)"}
 
 
+@functools.lru_cache(maxsize=None)
 def _trec_pattern(spelled: str) -> re.Pattern[str]:
     pattern = re.escape(spelled)
     for placeholder, group in _PLACEHOLDERS.items():
