@@ -39,6 +39,7 @@ NUM_REL = "__prm_num_rel"  # the query's number of relevant items, on every row
 NUM_NONREL = "__prm_num_nonrel"  # the query's number of judged non-relevant items, on every row
 NUM_RET = "__prm_num_ret"  # the query's number of retrieved items (within depth), on every row
 NUM_JUDGED = "__prm_num_judged"  # the query's number of rows with a grade, on every row
+NUM_LISTED = "__prm_num_listed"  # the query's number of retrieved items before -J: who counts as retrieved
 ITEM = "__prm_item"  # the item id, for catalog metrics
 
 NEEDS = frozenset(
@@ -135,8 +136,12 @@ def prepare(  # noqa: PLR0913
         else:
             rank = pl.when(rank <= conventions.depth).then(rank)
             num_ret = pl.min_horizontal(num_ret, conventions.depth)
+    # trec_eval -J evaluates a query that retrieved only unjudged items (with num_ret 0):
+    # whether a query retrieved anything is decided before unjudged items are dropped.
+    listed = order.is_not_null().sum().over(keys) if conventions.judged_only else num_ret
     first: list[pl.Expr] = [
         rank.alias(RANK),
+        listed.cast(pl.UInt32).alias(NUM_LISTED),
         relevant.alias(REL),
         num_ret.cast(pl.UInt32).alias(NUM_RET),
         relevant.sum().over(keys).cast(pl.UInt32).alias(NUM_REL),

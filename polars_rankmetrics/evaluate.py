@@ -10,8 +10,8 @@ import polars as pl
 
 from polars_rankmetrics._prepare import (
     NUM_JUDGED,
+    NUM_LISTED,
     NUM_REL,
-    NUM_RET,
     RANK,
     GainColumns,
     gain_columns,
@@ -136,7 +136,7 @@ def _plan(
                 values.append(metric.family.weight(metric, columns_of[name]).cast(pl.Float64).alias(_WEIGHT + name))
     per_query = prepared.frame.group_by(prepared.keys).agg(
         pl.col(NUM_JUDGED).first().alias(_N_JUDGED),
-        pl.col(NUM_RET).first().alias(_N_RETRIEVED),
+        pl.col(NUM_LISTED).first().alias(_N_RETRIEVED),
         pl.col(NUM_REL).first().alias(_N_RELEVANT),
         *values,
     )
