@@ -11,6 +11,8 @@ from polars_rankmetrics import metrics
 from polars_rankmetrics._registry import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.evaluate import MetricLike, evaluate, population
+from polars_rankmetrics.metrics.catalog import Catalog
+from polars_rankmetrics.metrics.recsys import MissingItems
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -142,3 +144,62 @@ class RankFrame(Generic[FrameT]):
     def r_precision(self, **options: Unpack[Options]) -> FrameT:
         """R-precision; see :func:`r_precision`."""
         return self._one(metrics.r_precision(), options)
+
+    # --- recommender metrics ----------------------------------------------------------------------
+
+    def mar(self, k: int, **options: Unpack[Options]) -> FrameT:
+        """Mean average recall at `k` (recmetrics); see :func:`mar`."""
+        return self._one(metrics.mar(k), options)
+
+    def map_capped(self, k: int, **options: Unpack[Options]) -> FrameT:
+        """Mean average precision at `k` over ``min(R, k)`` (ml_metrics); see :func:`map_capped`."""
+        return self._one(metrics.map_capped(k), options)
+
+    def mpr(
+        self,
+        *,
+        missing_items: MissingItems = "bottom",
+        n_items: int | None = None,
+        **options: Unpack[Options],
+    ) -> FrameT:
+        """Mean percentage ranking; see :func:`mpr`."""
+        return self._one(metrics.mpr(missing_items=missing_items, n_items=n_items), options)
+
+    def coverage(self, k: int | None = None, *, catalog: Catalog = None, **options: Unpack[Options]) -> FrameT:
+        """Catalog coverage at `k`, per `by` group; see :func:`coverage`."""
+        return self._one(metrics.coverage(k, catalog=catalog), options)
+
+    def gini(self, k: int | None = None, *, catalog: Catalog = None, **options: Unpack[Options]) -> FrameT:
+        """Gini index of the top-`k` recommendation counts, per `by` group; see :func:`gini`."""
+        return self._one(metrics.gini(k, catalog=catalog), options)
+
+    def entropy(self, k: int | None = None, **options: Unpack[Options]) -> FrameT:
+        """Entropy (bits) of the top-`k` recommendations, per `by` group; see :func:`entropy`."""
+        return self._one(metrics.entropy(k), options)
+
+    def personalization(self, k: int | None = None, **options: Unpack[Options]) -> FrameT:
+        """Personalization at `k`, per `by` group; see :func:`personalization`."""
+        return self._one(metrics.personalization(k), options)
+
+    def intra_list_similarity(
+        self,
+        k: int | None = None,
+        *,
+        features: pl.DataFrame | pl.LazyFrame,
+        **options: Unpack[Options],
+    ) -> FrameT:
+        """Intra-list similarity at `k`, per `by` group; see :func:`intra_list_similarity`."""
+        return self._one(metrics.intra_list_similarity(k, features=features), options)
+
+    def novelty(
+        self,
+        k: int | None = None,
+        *,
+        popularity: pl.DataFrame | pl.LazyFrame | None = None,
+        n_users: int | None = None,
+        interactions: pl.DataFrame | pl.LazyFrame | None = None,
+        **options: Unpack[Options],
+    ) -> FrameT:
+        """Novelty at `k`, per `by` group; see :func:`novelty`."""
+        metric = metrics.novelty(k, popularity=popularity, n_users=n_users, interactions=interactions)
+        return self._one(metric, options)

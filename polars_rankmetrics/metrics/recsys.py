@@ -1,0 +1,284 @@
+"""Recommender accuracy metrics, per user: mean average recall, capped MAP, percentile ranking.
+
+They read one ranked list and its judgments, like the trec_eval family, and
+follow the same conventions (DESIGN.md section 3): R counts the user's
+relevant items, ranked or not; users without judgments are not evaluated.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import polars as pl
+
+from polars_rankmetrics._prepare import GRADE, HIT_RANK, GainColumns
+from polars_rankmetrics._registry import Metric, Param, register
+from polars_rankmetrics._validation import check_choice
+from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.metrics._core import (
+    exact_sum,
+    keep_grade,
+    keep_relevant,
+    num_relevant,
+    num_retrieved,
+    rank,
+    ratio,
+    relevant,
+    within,
+)
+
+__all__ = ["map_capped", "mar", "mpr"]
+
+MissingItems = Literal["bottom", "random", "ignore"]
+
+
+def _precision_at_hits(k: int | None) -> pl.Expr:
+    """Sum over the relevant items in the top `k` of the precision at their rank."""
+    # Precision at a hit = (its rank among the hits) / (its rank), as trec_eval's AP.
+    found = relevant & within(k)
+    # when/then rather than filter: a filter beside the window's first() falls back to the in-memory engine.
+    return exact_sum(pl.when(found).then(pl.col(HIT_RANK).cast(pl.Float64) / rank.cast(pl.Float64)))
+
+
+@register("mar", k="required", needs=frozenset({"hit_rank"}), keep=keep_relevant)
+def _mar(m: Metric, _g: GainColumns) -> pl.Expr:
+    return ratio(_precision_at_hits(m.k), num_relevant())
+
+
+@register("map_capped", k="required", needs=frozenset({"hit_rank"}), keep=keep_relevant)
+def _map_capped(m: Metric, _g: GainColumns) -> pl.Expr:
+    return ratio(_precision_at_hits(m.k), pl.min_horizontal(num_relevant(), pl.lit(m.k, dtype=pl.UInt32)))
+
+
+# --- mean percentage ranking -----------------------------------------------------------------------
+
+_ERROR = "polars_rankmetrics: "
+
+
+def _n_items(m: Metric) -> float | None:
+    if m.name != "mpr_random":
+        return None
+    n_items = m.param("n_items")
+    if not isinstance(n_items, float) or n_items != int(n_items) or n_items < 1:
+        msg = (
+            f"mpr_random needs `n_items`, the catalog size, as a positive integer: got {n_items!r} "
+            "(write mpr_random(1000))"
+        )
+        raise InvalidParameterError(msg)
+    return n_items
+
+
+def _confidence() -> pl.Expr:
+    """r_ui: the relevance grade where it is positive, else 0."""
+    return pl.when(pl.col(GRADE) > 0).then(pl.col(GRADE)).otherwise(0.0)
+
+
+def _mpr_weight(m: Metric, _g: GainColumns) -> pl.Expr:
+    """The user's sum of r_ui: over every judged item, or (mpr_ignore) over the ranked ones."""
+    r = _confidence()
+    if m.name == "mpr_ignore":
+        r = pl.when(rank.is_not_null()).then(r)
+    return exact_sum(r)
+
+
+def _mpr(m: Metric, g: GainColumns) -> pl.Expr:
+    r = _confidence()
+    n = num_retrieved().cast(pl.Float64)  # the list's length (within depth)
+    # sum over ranked items of r * (rank - 1); each pct_rank is (rank - 1) / (length - 1).
+    ranked = exact_sum(pl.when(rank.is_not_null()).then(r * (rank.cast(pl.Float64) - 1.0)))
+    missing = exact_sum(pl.when(rank.is_null()).then(r))  # relevant items the list leaves out
+    n_items = _n_items(m)
+    if m.name == "mpr":  # missing items at the bottom: pct_rank 1
+        numerator = ratio(ranked, n - 1.0) + missing
+    elif m.name == "mpr_ignore":
+        numerator = ratio(ranked, n - 1.0)
+    else:
+        # The list tops a ranking of all n_items; the rest come in random order, so a missing
+        # item's expected position is the middle of n+1..N: pct_rank (N + n - 1) / (2 (N - 1)).
+        assert n_items is not None
+        big_n = pl.lit(n_items)
+        numerator = ratio(ranked, big_n - 1.0) + ratio(missing * (big_n + n - 1.0), 2.0 * (big_n - 1.0))
+        too_long = pl.when(n > big_n).then(
+            pl.lit(f"{_ERROR}a list ranks more items than n_items={int(n_items)} of mpr_random")
+        )
+        numerator = pl.coalesce(too_long.cast(pl.Float64, strict=True), numerator)
+    weight = _mpr_weight(m, g)
+    return pl.when(weight > 0).then(numerator / weight)
+
+
+_GRADE = frozenset({"grade"})
+_POSITIVE = keep_grade(lambda grade: grade > 0)  # the rows with a weight r_ui
+register("mpr", aggregate="weighted", k="none", needs=_GRADE, weight=_mpr_weight, keep=_POSITIVE)(_mpr)
+register("mpr_ignore", aggregate="weighted", k="none", needs=_GRADE, weight=_mpr_weight, keep=_POSITIVE)(_mpr)
+register("mpr_random", aggregate="weighted", k="none", needs=_GRADE, weight=_mpr_weight, keep=_POSITIVE,
+         params=(Param("n_items", None),))(_mpr)  # fmt: skip
+
+
+# --- constructors ----------------------------------------------------------------------------------
+
+
+def mar(k: int) -> Metric:
+    """Mean average recall at `k` (recmetrics' ``mark``).
+
+    Per user, the sum of the precision at each relevant item in the top `k`,
+    divided by R, the user's number of relevant items (recmetrics'
+    ``_ark``); 0 when R is 0. This is the same number as trec_eval's
+    ``map_cut_k`` (``map@k`` here), under recmetrics' name.
+
+    Parameters
+    ----------
+    k
+        Cutoff (required).
+
+    Returns
+    -------
+    Metric
+        ``mar@k``, averaged over users.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1], "item": ["a", "b", "c", "d"],
+    ...     "score": [0.9, 0.5, 0.1, None], "relevance": [0, 1, 1, 1]})
+    >>> prm.evaluate(df, [prm.mar(2), prm.map_capped(2), prm.mar(3)]).with_columns(pl.all().round(4))
+    shape: (1, 3)
+    ┌────────┬──────────────┬────────┐
+    │ mar@2  ┆ map_capped@2 ┆ mar@3  │
+    │ ---    ┆ ---          ┆ ---    │
+    │ f64    ┆ f64          ┆ f64    │
+    ╞════════╪══════════════╪════════╡
+    │ 0.1667 ┆ 0.25         ┆ 0.3889 │
+    └────────┴──────────────┴────────┘
+    """
+    return Metric("mar", k)
+
+
+def map_capped(k: int) -> Metric:
+    """Mean average precision at `k` with the recommender denominator ``min(R, k)``.
+
+    Per user, the sum of the precision at each relevant item in the top `k`,
+    divided by ``min(R, k)``, the most relevant items `k` positions can
+    hold: ml_metrics' ``apk`` (the Kaggle MAP@K), where a perfect top `k`
+    scores 1 even when the user has more than `k` relevant items. trec_eval's
+    ``map_cut_k`` (``map@k``) divides by R instead. 0 when R is 0.
+
+    Parameters
+    ----------
+    k
+        Cutoff (required).
+
+    Returns
+    -------
+    Metric
+        ``map_capped@k``, averaged over users.
+
+    Notes
+    -----
+    recmetrics' ``mapk`` is a third variant (it divides by the number of
+    hits); it is not provided.
+
+    Examples
+    --------
+    Two relevant items at ranks 1 and 2, three relevant in all:
+
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [0.9, 0.5, None], "relevance": [1, 1, 1]})
+    >>> prm.evaluate(df, [prm.map_capped(2), "map@2"]).with_columns(pl.all().round(4))
+    shape: (1, 2)
+    ┌──────────────┬────────┐
+    │ map_capped@2 ┆ map@2  │
+    │ ---          ┆ ---    │
+    │ f64          ┆ f64    │
+    ╞══════════════╪════════╡
+    │ 1.0          ┆ 0.6667 │
+    └──────────────┴────────┘
+    """
+    return Metric("map_capped", k)
+
+
+def mpr(*, missing_items: MissingItems = "bottom", n_items: int | None = None) -> Metric:
+    """Mean percentage ranking (expected percentile rank; Hu, Koren and Volinsky, 2008).
+
+    ``sum_ui r_ui pct_rank_ui / sum_ui r_ui`` over every (user, item) with a
+    positive relevance ``r_ui``: a ratio of sums over all users, not a mean
+    of per-user values. ``pct_rank`` is ``(rank - 1) / (n - 1)`` in the
+    user's list of ``n`` ranked items: 0 at the top, 1 at the bottom (0 when
+    ``n`` is 1). Lower is better; a random ranking scores about 0.5.
+
+    Parameters
+    ----------
+    missing_items
+        Where the relevant items the list does not rank go. ``"bottom"``
+        (the default): ``pct_rank`` 1. ``"random"``: the list is the top of
+        a ranking of all `n_items` items whose rest comes in random order;
+        every ``pct_rank`` is then out of ``n_items - 1``, and a missing item
+        takes its expected value ``(n_items + n - 1) / (2 (n_items - 1))``.
+        ``"ignore"``: they are left out, from the weights too.
+    n_items
+        The catalog size, for ``missing_items="random"`` only.
+
+    Returns
+    -------
+    Metric
+        ``mpr``, ``mpr_random(n_items)`` or ``mpr_ignore``. Over users, the
+        ratio of sums; per user (``per_query=True``), that user's own ratio,
+        null for a user without a positive grade.
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown policy, or `n_items` missing (or given) where it does
+        not belong. A list longer than `n_items` fails when the plan runs.
+
+    Notes
+    -----
+    The paper ranks every item of the catalog for every user, so no item is
+    ever missing and the three policies agree there. ``"bottom"`` is the
+    default because it needs no catalog size and never rewards a list for
+    leaving a relevant item out; ``"ignore"`` does (a list of only its
+    surest items looks best), ``"random"`` is the paper's value for a model
+    whose unranked items would come in random order. The grade is the
+    weight ``r_ui`` (the paper's watching time); with 0/1 grades every
+    relevant item weighs the same.
+
+    References
+    ----------
+    Hu, Koren and Volinsky (2008), "Collaborative filtering for implicit
+    feedback datasets", ICDM.
+
+    Examples
+    --------
+    User 1 ranks five items, relevant ones first (grade 1) and fourth (grade
+    2), and misses one (grade 1); user 2 has its relevant item last of two:
+
+    >>> df = pl.DataFrame({"query": [1] * 6 + [2, 2], "item": list("abcdef") + ["a", "b"],
+    ...     "score": [5.0, 4, 3, 2, 1, None, 2, 1], "relevance": [1, 0, 0, 2, 0, 1, 0, 1]})
+    >>> prm.evaluate(df, [prm.mpr(), prm.mpr(missing_items="ignore"),
+    ...     prm.mpr(missing_items="random", n_items=11)]).with_columns(pl.all().round(4))
+    shape: (1, 3)
+    ┌─────┬────────────┬────────────────┐
+    │ mpr ┆ mpr_ignore ┆ mpr_random(11) │
+    │ --- ┆ ---        ┆ ---            │
+    │ f64 ┆ f64        ┆ f64            │
+    ╞═════╪════════════╪════════════════╡
+    │ 0.7 ┆ 0.625      ┆ 0.29           │
+    └─────┴────────────┴────────────────┘
+    >>> prm.evaluate(df, [prm.mpr()], per_query=True)
+    shape: (2, 2)
+    ┌───────┬───────┐
+    │ query ┆ mpr   │
+    │ ---   ┆ ---   │
+    │ i64   ┆ f64   │
+    ╞═══════╪═══════╡
+    │ 1     ┆ 0.625 │
+    │ 2     ┆ 1.0   │
+    └───────┴───────┘
+    """
+    check_choice(missing_items, "missing_items", ("bottom", "random", "ignore"))
+    if missing_items == "random":
+        metric = Metric("mpr_random", None, (n_items,))
+        _n_items(metric)
+        return metric
+    if n_items is not None:
+        msg = f'`n_items` is only read with missing_items="random", got missing_items={missing_items!r}'
+        raise InvalidParameterError(msg)
+    return Metric("mpr" if missing_items == "bottom" else "mpr_ignore")

@@ -1,0 +1,236 @@
+"""Plots of recommendation data with Altair: the long tail of item popularity, coverage against k.
+
+Altair is an optional dependency: ``pip install "polars-rankmetrics[plot]"``
+(it brings ``altair`` and, to save PNG files, ``vl-convert-python``). Each
+function computes its numbers with Polars, returns an ``altair.Chart`` and,
+given a `path`, saves it there (``.png``, ``.svg``, ``.html`` or ``.json``,
+by the file's suffix).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics._validation import check_k
+from polars_rankmetrics.evaluate import evaluate
+from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
+from polars_rankmetrics.metrics.catalog import Catalog
+from polars_rankmetrics.metrics.catalog import coverage as coverage_metric
+
+if TYPE_CHECKING:
+    import altair as alt
+
+__all__ = ["coverage", "long_tail"]
+
+
+def _altair() -> Any:  # noqa: ANN401  (the module, typed only where altair is installed)
+    try:
+        import altair as alt  # noqa: PLC0415  (an optional dependency)
+    except ImportError:
+        msg = 'polars_rankmetrics.plots needs altair: pip install "polars-rankmetrics[plot]"'
+        raise ImportError(msg) from None
+    return alt
+
+
+def _save(chart: alt.Chart | alt.LayerChart, path: str | Path | None) -> None:
+    if path is not None:
+        # Altair picks the format from the suffix; PNG and SVG go through vl-convert-python.
+        chart.save(str(path))
+
+
+def long_tail(  # noqa: PLR0913
+    data: pl.DataFrame | pl.LazyFrame,
+    *,
+    item: str = "item",
+    count: str | None = None,
+    head_share: float = 0.8,
+    title: str = "Long tail of item popularity",
+    path: str | Path | None = None,
+) -> alt.LayerChart:
+    """Plot each item's popularity, most popular first, with the head and the long tail apart.
+
+    Parameters
+    ----------
+    data
+        Either interactions (or any frame with one row per interaction, such
+        as an evaluation frame): each row counts once for its item; or, with
+        `count`, one row per item and its count.
+    item
+        The item column.
+    count
+        The column holding each item's count; None counts the rows per item.
+    head_share
+        The head is the fewest most popular items that together hold at least
+        this share of all interactions (recmetrics' ``percentage``); the
+        rest is the long tail. The default 0.8 splits off the few items
+        holding 80% of the volume.
+    title
+        The chart's title.
+    path
+        Where to save the chart (``.png``, ``.svg``, ``.html``, ``.json``).
+
+    Returns
+    -------
+    altair.LayerChart
+        An area per part (head, tail) over the item's popularity rank, with
+        the number of items in each part in the legend, and a rule at the
+        split.
+
+    Raises
+    ------
+    ImportError
+        Altair is not installed.
+    ColumnNotFoundError
+        `item` or `count` is not a column of `data`.
+    InvalidParameterError
+        `head_share` outside (0, 1].
+    """
+    altair = _altair()
+    if not 0 < head_share <= 1:
+        msg = f"`head_share` must be in (0, 1], got {head_share!r}"
+        raise InvalidParameterError(msg)
+    lf = data.lazy()
+    names = lf.collect_schema().names()
+    for column in (item, count):
+        if column is not None and column not in names:
+            msg = f"column {column!r} not found; the frame has columns: {', '.join(map(repr, names))}"
+            raise ColumnNotFoundError(msg)
+    if count is None:
+        volume = lf.group_by(item).agg(pl.len().alias("volume"))
+    else:
+        volume = lf.group_by(item).agg(pl.col(count).sum().alias("volume"))
+    table = (
+        volume.sort(["volume", item], descending=[True, False])
+        .with_columns(
+            pl.int_range(1, pl.len() + 1).alias("popularity_rank"),
+            (pl.col("volume").cum_sum() / pl.col("volume").sum()).alias("cumulative_share"),
+            pl.col(item).cast(pl.String),
+        )
+        .collect()
+    )
+    # An item is in the head while the volume before it is still short of the share.
+    before = table["cumulative_share"] - table["volume"] / table["volume"].sum()
+    in_head = before < head_share
+    n_head = int(in_head.sum())
+    n_tail = len(table) - n_head
+    head_label, tail_label = f"head: {n_head} items", f"tail: {n_tail} items"
+    table = table.with_columns(pl.Series("part", [head_label if h else tail_label for h in in_head]))
+    # Item i spans [i, i + 1) (step-after): close each part with a point at its end, so the head's
+    # last item has its width and the tail begins where the head ends.
+    rows = table.to_dicts()
+    for last in (n_head, len(rows)):
+        if last and last <= len(rows):
+            rows.append({**rows[last - 1], "popularity_rank": rows[last - 1]["popularity_rank"] + 1})
+    base = altair.Chart(altair.Data(values=rows))
+    area = base.mark_area(opacity=0.45, interpolate="step-after", line=True).encode(
+        x=altair.X(
+            "popularity_rank:Q",
+            title="items, most popular first",
+            scale=altair.Scale(domain=[1, len(table) + 1]),
+        ),
+        y=altair.Y("volume:Q", title="interactions", stack=None),  # the parts sit side by side, not stacked
+        color=altair.Color(
+            "part:N",
+            scale=altair.Scale(domain=[head_label, tail_label], range=["#1f77b4", "#ff7f0e"]),
+            title=None,
+        ),
+        tooltip=[
+            f"{item}:N",
+            "volume:Q",
+            "popularity_rank:Q",
+            altair.Tooltip("cumulative_share:Q", format=".1%"),
+        ],
+    )
+    split = (
+        altair.Chart(altair.Data(values=[{"x": n_head + 1}]))
+        .mark_rule(color="red", strokeDash=[6, 4])
+        .encode(x="x:Q")
+    )
+    chart: alt.LayerChart = altair.layer(area, split).properties(
+        title=f"{title} (head: {head_share:.0%} of interactions)", width=480, height=280
+    )
+    _save(chart, path)
+    return chart
+
+
+def coverage(  # noqa: PLR0913
+    frame: pl.DataFrame | pl.LazyFrame,
+    ks: Sequence[int] = (1, 5, 10, 20, 50, 100),
+    *,
+    by: str | Sequence[str] | None = None,
+    catalog: Catalog = None,
+    columns: Columns | None = None,
+    title: str = "Catalog coverage",
+    path: str | Path | None = None,
+) -> alt.Chart:
+    """Plot catalog coverage against the cutoff k, one line per `by` group.
+
+    Parameters
+    ----------
+    frame
+        The evaluation frame (query, item, score or rank; no relevance needed).
+    ks
+        The cutoffs, computed together in one :func:`evaluate` call.
+    by
+        Grouping keys (a model, a run): one line each.
+    catalog
+        As for :func:`~polars_rankmetrics.coverage`.
+    columns
+        Column names of the frame; defaults to ``Columns()``.
+    title
+        The chart's title.
+    path
+        Where to save the chart (``.png``, ``.svg``, ``.html``, ``.json``).
+
+    Returns
+    -------
+    altair.Chart
+        Coverage (y, a share) against k (x), with a point at each cutoff.
+
+    Raises
+    ------
+    ImportError
+        Altair is not installed.
+    InvalidParameterError
+        An empty `ks`, or a cutoff that is not a positive integer.
+    """
+    altair = _altair()
+    ks = sorted({check_k(k, "ks") or 0 for k in ks})
+    if not ks or ks[0] < 1:
+        msg = f"`ks` must hold positive integers, got {ks!r}"
+        raise InvalidParameterError(msg)
+    keys = list(normalise_by(by))
+    names = [f"coverage@{k}" for k in ks]
+    metrics = [coverage_metric(k, catalog=catalog) for k in ks]
+    result = evaluate(frame.lazy(), metrics, by=keys or None, columns=columns).collect()
+    long = result.unpivot(index=keys, on=names, variable_name="metric", value_name="coverage").with_columns(
+        pl.col("metric").str.split("@").list.get(1).cast(pl.Int64).alias("k")
+    )
+    if keys:
+        long = long.with_columns(
+            pl.concat_str([pl.col(c).cast(pl.String) for c in keys], separator=" / ").alias("group")
+        )
+    encoding: dict[str, Any] = {
+        # A log scale once the cutoffs span more than a decade and a bit.
+        "x": altair.X(
+            "k:Q", title="k (cutoff)", scale=altair.Scale(type="log" if ks[-1] >= 20 * ks[0] else "linear")
+        ),
+        "y": altair.Y("coverage:Q", title="share of the catalog recommended", axis=altair.Axis(format="%")),
+        "tooltip": ["k:Q", altair.Tooltip("coverage:Q", format=".2%"), *(["group:N"] if keys else [])],
+    }
+    if keys:
+        encoding["color"] = altair.Color("group:N", title=" / ".join(keys))
+    data = long.select("k", "coverage", *(["group"] if keys else [])).to_dicts()
+    chart: alt.Chart = (
+        altair.Chart(altair.Data(values=data))
+        .mark_line(point=True)
+        .encode(**encoding)
+        .properties(title=title, width=420, height=280)
+    )
+    _save(chart, path)
+    return chart

@@ -1,0 +1,448 @@
+"""Recommender metrics: hand-computed values, errors, the namespace, engines, plans, plots."""
+
+from __future__ import annotations
+
+import sys
+from math import log2, sqrt
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+import polars_rankmetrics as prm
+
+# Two models. "als": user 1 ranks a, b, c; user 2 ranks a, c; user 3 ranks d.
+# "pop": users 1 and 2 both rank a, b. Relevance: user 1 likes b (grade 2) and e (never ranked).
+LISTS = pl.DataFrame(
+    {
+        "model": ["als"] * 7 + ["pop"] * 4,
+        "query": [1, 1, 1, 1, 2, 2, 3, 1, 1, 2, 2],
+        "item": ["a", "b", "c", "e", "a", "c", "d", "a", "b", "a", "b"],
+        "score": [3.0, 2.0, 1.0, None, 2.0, 1.0, 1.0, 2.0, 1.0, 2.0, 1.0],
+        "relevance": [0, 2, 0, 1, 1, 0, 0, 0, 2, 1, 0],
+    }
+)
+RUN = LISTS.filter(pl.col("score").is_not_null()).drop("relevance")  # catalog metrics need no judgments
+FEATURES = pl.DataFrame({"item": ["a", "b", "c", "d"], "x": [1.0, 1.0, 0.0, 0.0], "y": [0.0, 1.0, 1.0, 0.0]})
+INT_FEATURES = FEATURES.with_columns(pl.int_range(4, dtype=pl.UInt32).alias("item"))  # ids of another dtype
+RAGGED = pl.DataFrame({"item": ["a", "b"], "v": [[1.0], [1.0, 2.0]]})  # vectors of two lengths
+POPULARITY = pl.DataFrame({"item": ["a", "b", "c", "d"], "users": [8, 4, 2, 1]})
+
+
+# A data error found while the plan runs: Polars' error carrying our message (a LazyFrame), or
+# InvalidDataError should evaluate() translate it when it collects a DataFrame itself.
+DATA_ERROR = (pl.exceptions.InvalidOperationError, prm.InvalidDataError)
+
+
+def by_model(out: pl.DataFrame) -> dict[str, dict[str, Any]]:
+    return {row.pop("model"): row for row in out.iter_rows(named=True)}
+
+
+def fallback_nodes(plan: pl.LazyFrame) -> list[str]:
+    """Nodes of the streaming physical plan that fall back to the in-memory engine."""
+    dot = plan.show_graph(engine="streaming", plan_stage="physical", raw_output=True)
+    assert isinstance(dot, str)
+    return [
+        line
+        for line in dot.splitlines()
+        if "[label=" in line and ("in-memory-map" in line or 'fillcolor="0.0 0.3 1.0"' in line)
+    ]
+
+
+# --- hand-computed values --------------------------------------------------------------------------
+
+
+def test_catalog_metrics_hand_computed() -> None:
+    metrics = [prm.coverage(1), prm.coverage(2), prm.gini(2), prm.entropy(2), prm.personalization(2),
+               prm.personalization(), prm.intra_list_similarity(2, features=FEATURES),
+               prm.novelty(2, popularity=POPULARITY, n_users=16)]  # fmt: skip
+    got = by_model(prm.evaluate(RUN, metrics, by="model"))
+    # als top 2: {a, b}, {a, c}, {d}; ranked anywhere: a, b, c, d. Counts a 2, b 1, c 1, d 1.
+    # pop top 2: {a, b} twice; ranked anywhere: a, b.
+    pair = 1 / sqrt(2)  # the cosine of the features of a and b
+    want = {
+        "als": {
+            "coverage@1": 2 / 4,  # a, d
+            "coverage@2": 4 / 4,
+            "gini@2": ((2 * 1 - 5) * 1 + (2 * 2 - 5) * 1 + (2 * 3 - 5) * 1 + (2 * 4 - 5) * 2) / (4 * 5),
+            "entropy@2": -(2 / 5 * log2(2 / 5) + 3 * (1 / 5 * log2(1 / 5))),
+            "personalization@2": 1 - (1 / 2 + 0 + 0) / 3,  # {a,b}-{a,c}: 1/2; {d} shares nothing
+            # whole lists {a,b,c}, {a,c}, {d}: cos = 2 / sqrt(3 * 2).
+            "personalization": 1 - (2 / sqrt(6)) / 3,
+            # a=(1,0) b=(1,1) c=(0,1) d=(0,0): {a,b} pair / sqrt2, {a,c} 0; {d} has no pair.
+            "intra_list_similarity@2": (pair + 0.0) / 2,
+            # self-information: a 1, b 2, c 3, d 4 bits. Lists: (1+2)/2, (1+3)/2, 4.
+            "novelty@2": (1.5 + 2.0 + 4.0) / 3,
+        },
+        "pop": {
+            "coverage@1": 1 / 2,
+            "coverage@2": 2 / 2,
+            "gini@2": 0.0,
+            "entropy@2": 1.0,
+            "personalization@2": 0.0,
+            "personalization": 0.0,
+            "intra_list_similarity@2": pair,
+            "novelty@2": 1.5,
+        },
+    }
+    for model, values in want.items():
+        assert got[model] == pytest.approx(values, abs=1e-12), model
+
+
+def test_gini_counts_catalog_items_never_recommended() -> None:
+    one = pl.DataFrame({"query": [1, 2], "item": ["a", "a"], "score": [1.0, 1.0]})
+    # Counts over the catalog a, b, c, d: 0, 0, 0, 2 -> (2*4 - 5) * 2 / (4 * 2) = 1 - 1/4.
+    out = prm.evaluate(one, [prm.gini(1, catalog=["a", "b", "c", "d"]), prm.coverage(1, catalog=4)])
+    assert out.row(0) == pytest.approx((0.75, 0.25))
+    # Without a catalog only "a" was ranked: perfectly even.
+    assert prm.evaluate(one, ["gini@1", "coverage@1"]).row(0) == (0.0, 1.0)
+
+
+def test_entropy_of_uniform_recommendations_is_log2_of_their_number() -> None:
+    frame = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "c", "d"], "score": [2.0, 1.0, 2.0, 1.0]})
+    assert prm.evaluate(frame, ["entropy@2"]).item() == pytest.approx(2.0)
+
+
+def test_personalization_edge_cases() -> None:
+    single = pl.DataFrame({"query": [1, 1], "item": ["a", "b"], "score": [2.0, 1.0]})
+    assert prm.evaluate(single, ["personalization"]).item() == 0.0  # no pair to differ
+    disjoint = pl.DataFrame({"query": [1, 2, 3], "item": ["a", "b", "c"], "score": [1.0, 1.0, 1.0]})
+    assert prm.evaluate(disjoint, ["personalization"]).item() == 1.0
+    # Unequal lengths: {a, b} and {a}: cos = 1 / sqrt(2 * 1).
+    ragged = pl.DataFrame({"query": [1, 1, 2], "item": ["a", "b", "a"], "score": [2.0, 1.0, 1.0]})
+    assert prm.evaluate(ragged, ["personalization"]).item() == pytest.approx(1 - 1 / sqrt(2))
+
+
+def test_intra_list_similarity_zero_vectors_and_short_lists() -> None:
+    frame = pl.DataFrame({"query": [1, 1, 2], "item": ["a", "d", "b"], "score": [2.0, 1.0, 1.0]})
+    # d is a zero vector: similarity 0 with a; user 2's one-item list has no pair and is left out.
+    assert prm.evaluate(frame, [prm.intra_list_similarity(features=FEATURES)]).item() == 0.0
+    singles = frame.filter(pl.col("item") != "d")
+    assert prm.evaluate(singles, [prm.intra_list_similarity(features=FEATURES)]).item() is None
+
+
+def test_intra_list_similarity_feature_layouts_agree() -> None:
+    vectors = FEATURES.select("item", pl.concat_list("x", "y").alias("v"))
+    arrays = vectors.with_columns(pl.col("v").list.to_array(2))
+    frames = [FEATURES, vectors, arrays, arrays.lazy(), FEATURES.lazy()]
+    values = [prm.evaluate(RUN, [prm.intra_list_similarity(3, features=f)], by="model") for f in frames]
+    for value in values[1:]:
+        assert value.equals(values[0])
+
+
+def test_novelty_from_interactions() -> None:
+    # 4 users; a: users 0, 1, 2, 3 (user 0 twice); b: user 0. Self-information a 0, b 2 bits.
+    interactions = pl.DataFrame({"user": [0, 0, 1, 2, 3, 0], "item": ["a", "a", "a", "a", "a", "b"]})
+    frame = pl.DataFrame({"query": [1, 1, 2], "item": ["a", "b", "a"], "score": [2.0, 1.0, 1.0]})
+    out = prm.evaluate(frame, [prm.novelty(2, interactions=interactions)])
+    assert out.item() == pytest.approx(((0 + 2) / 2 + 0) / 2)
+
+
+def test_mar_map_capped_and_mpr_hand_computed() -> None:
+    got = by_model(
+        prm.evaluate(LISTS, ["mar@2", "map_capped@2", "mpr", prm.mpr(missing_items="ignore")], by="model")
+    )
+    # als user 1: b at rank 2 (grade 2), e missed: R = 2. precision at b = 1/2.
+    #   mar@2 = 1/2 / 2, map_capped@2 = 1/2 / min(2, 2). user 2: a at rank 1: 1. user 3: R = 0: 0.
+    #   mpr: user 1: b pct 1/2 weight 2, e bottom weight 1; user 2: a pct 0 weight 1.
+    # pop: user 1: b at 2 (grade 2): 1/2; user 2: a at 1: 1. mpr: b pct 1 (w 2), a pct 0 (w 1).
+    want = {
+        "als": {"mar@2": (1 / 4 + 1 + 0) / 3, "map_capped@2": (1 / 4 + 1 + 0) / 3,
+                "mpr": (2 * 0.5 + 1 * 1.0 + 0.0) / 4, "mpr_ignore": (2 * 0.5) / 3},
+        "pop": {"mar@2": 0.75, "map_capped@2": 0.75, "mpr": 2 / 3, "mpr_ignore": 2 / 3},
+    }  # fmt: skip
+    for model, values in want.items():
+        assert got[model] == pytest.approx(values, abs=1e-12), model
+
+
+def test_map_capped_divides_by_k_when_more_items_are_relevant() -> None:
+    frame = pl.DataFrame({"query": [1] * 4, "item": list("abcd"), "score": [4.0, 3.0, None, None],
+                          "relevance": [1, 1, 1, 1]})  # fmt: skip
+    out = prm.evaluate(frame, ["map_capped@2", "mar@2"])
+    assert out.row(0) == pytest.approx((1.0, 0.5))
+
+
+def test_mpr_random_needs_the_catalog_size_and_a_fitting_one() -> None:
+    frame = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"], "score": [2.0, 1.0, None],
+                          "relevance": [0, 1, 1]})  # fmt: skip
+    # N = 5: b at rank 2 -> 1/4; c missing -> (5 + 2 - 1) / (2 * 4) = 3/4.
+    assert prm.evaluate(frame, [prm.mpr(missing_items="random", n_items=5)]).item() == pytest.approx(0.5)
+    with pytest.raises(DATA_ERROR, match="ranks more items than n_items=1"):
+        prm.evaluate(frame, [prm.mpr(missing_items="random", n_items=1)])
+
+
+def test_mpr_per_user_is_null_without_a_positive_grade() -> None:
+    frame = pl.DataFrame({"query": [1, 2], "item": ["a", "a"], "score": [1.0, 1.0], "relevance": [0, 3]})
+    out = prm.evaluate(frame, ["mpr"], per_query=True)
+    assert out["mpr"].to_list() == [None, 0.0]
+    assert prm.evaluate(frame, ["mpr"]).item() == 0.0
+
+
+def test_depth_cuts_catalog_lists() -> None:
+    # With depth 1 only the first item of each list was retrieved.
+    out = prm.evaluate(RUN, ["coverage", "personalization"], by="model", depth=1)
+    assert by_model(out) == {"als": {"coverage": 1.0, "personalization": 1 - 1 / 3},
+                             "pop": {"coverage": 1.0, "personalization": 0.0}}  # fmt: skip
+
+
+# --- names -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spelled", "canonical"),
+    [
+        ("coverage@10", "coverage@10"),
+        ("gini_index@5", "gini@5"),
+        ("shannon_entropy", "entropy"),
+        ("ils@3", "intra_list_similarity@3"),
+        ("personalization@10", "personalization@10"),
+        ("mar@10", "mar@10"),
+        ("map_capped@10", "map_capped@10"),
+        ("mpr", "mpr"),
+        ("mpr_random(1000)", "mpr_random(1000)"),
+    ],
+)
+def test_names_round_trip(spelled: str, canonical: str) -> None:
+    assert str(prm.parse(spelled)) == canonical
+    assert str(prm.parse(canonical)) == canonical
+
+
+def test_side_inputs_stay_out_of_the_name() -> None:
+    assert str(prm.coverage(10, catalog=100)) == "coverage@10"
+    assert str(prm.novelty(5, popularity=POPULARITY, n_users=16)) == "novelty@5"
+    assert str(prm.mpr(missing_items="random", n_items=50)) == "mpr_random(50)"
+
+
+# --- errors ----------------------------------------------------------------------------------------
+
+
+def test_catalog_metric_per_query_is_refused() -> None:
+    with pytest.raises(prm.InvalidParameterError, match=r"'personalization@2'.*without per_query"):
+        prm.evaluate(RUN, ["personalization@2"], per_query=True)
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "match"),
+    [
+        (lambda: prm.coverage(5, catalog=0), prm.InvalidParameterError, "positive integer, got 0"),
+        (lambda: prm.coverage(5, catalog="abc"), prm.InvalidParameterError,
+         "DataFrame, LazyFrame or Series, got str"),
+        (lambda: prm.gini(5, catalog=pl.Series([None, "a"])), prm.InvalidDataError, "null item ids"),
+        (lambda: prm.intra_list_similarity(3, features=pl.DataFrame({"item": ["a", "a"], "x": [1.0, 2.0]})),
+         prm.InvalidDataError, "holds item 'a' more than once"),
+        (lambda: prm.intra_list_similarity(3, features=pl.DataFrame({"item": ["a"], "x": ["s"]})),
+         prm.ColumnTypeError, "feature column 'x' must be numeric"),
+        (lambda: prm.intra_list_similarity(3, features=pl.DataFrame({"item": ["a"]})),
+         prm.ColumnNotFoundError, "features after it"),
+        (lambda: prm.intra_list_similarity(3, features=RAGGED),
+         prm.InvalidDataError, "lists of different lengths"),
+        (lambda: prm.intra_list_similarity(3, features=pl.LazyFrame({"item": ["a"], "v": [[1.0]]})),
+         prm.ColumnTypeError, "List of unknown length"),
+        (lambda: prm.intra_list_similarity(3, features=[1, 2]), prm.InvalidParameterError, "got list"),
+        (lambda: prm.novelty(3), prm.InvalidParameterError, "needs item popularity"),
+        (lambda: prm.novelty(3, popularity=POPULARITY), prm.InvalidParameterError, "needs item popularity"),
+        (lambda: prm.novelty(3, popularity=POPULARITY, n_users=0), prm.InvalidParameterError, "`n_users`"),
+        (lambda: prm.novelty(3, popularity=POPULARITY, n_users=16, interactions=POPULARITY),
+         prm.InvalidParameterError, "not both"),
+        (lambda: prm.novelty(3, popularity=POPULARITY, n_users=4), prm.InvalidDataError,
+         "item 'a' the count 8: every count must be between 1 and n_users=4"),
+        (lambda: prm.novelty(3, popularity=pl.DataFrame({"item": ["a"], "n": [0]}), n_users=4),
+         prm.InvalidDataError, "infinite self-information"),
+        (lambda: prm.novelty(3, popularity=pl.DataFrame({"item": ["a"], "n": ["x"]}), n_users=4),
+         prm.ColumnTypeError, "numeric count column"),
+        (lambda: prm.mpr(missing_items="random"), prm.InvalidParameterError, "needs `n_items`"),
+        (lambda: prm.mpr(missing_items="random", n_items=2.5), prm.InvalidParameterError, "needs `n_items`"),
+        (lambda: prm.mpr(n_items=10), prm.InvalidParameterError, 'only read with missing_items="random"'),
+        (lambda: prm.mpr(missing_items="top"), prm.InvalidParameterError, "`missing_items` must be one of"),
+        (lambda: prm.parse("mar"), prm.UnknownMetricError, "needs a cutoff"),
+        (lambda: prm.parse("map_capped"), prm.UnknownMetricError, "needs a cutoff"),
+        (lambda: prm.parse("mpr@10"), prm.UnknownMetricError, "takes no cutoff"),
+    ],
+)  # fmt: skip
+def test_bad_side_inputs_and_parameters_fail_when_built(
+    build: Any,  # noqa: ANN401
+    error: type[Exception],
+    match: str,
+) -> None:
+    with pytest.raises(error, match=match):
+        build()
+
+
+@pytest.mark.parametrize(
+    ("metric", "error", "match"),
+    [
+        ("intra_list_similarity@3", prm.InvalidParameterError, "needs item features"),
+        ("novelty@3", prm.InvalidParameterError, "needs item popularity"),
+        ("mpr_random", prm.InvalidParameterError, "needs `n_items`"),
+        (lambda: prm.coverage(3, catalog=pl.Series([1, 2])), prm.ColumnTypeError,
+         "catalog` are Int64 but the frame.s items are String"),
+        (lambda: prm.intra_list_similarity(3, features=INT_FEATURES),
+         prm.ColumnTypeError, "features` are UInt32"),
+    ],
+)  # fmt: skip
+def test_bad_inputs_fail_when_the_plan_is_built(metric: Any, error: type[Exception], match: str) -> None:  # noqa: ANN401
+    metric = metric() if callable(metric) else metric
+    with pytest.raises(error, match=match):
+        prm.evaluate(LISTS.lazy(), [metric])
+
+
+@pytest.mark.parametrize(
+    ("metric", "match"),
+    [
+        (lambda: prm.intra_list_similarity(3, features=FEATURES.filter(pl.col("item") != "c")),
+         "polars_rankmetrics: item 'c' of the ranked lists has no row in `features`"),
+        (lambda: prm.intra_list_similarity(3, features=pl.concat([FEATURES, FEATURES.head(1)]).lazy()),
+         "`features` holds item 'a' more than once"),
+        (lambda: prm.novelty(3, popularity=POPULARITY.filter(pl.col("item") != "d"), n_users=16),
+         "item 'd' of the ranked lists has no row in the popularity data"),
+        (lambda: prm.novelty(3, popularity=POPULARITY.lazy(), n_users=4),
+         r"item 'a' has popularity count 8 outside \[1, n_users=4\]"),
+        (lambda: prm.coverage(3, catalog=pl.DataFrame({"id": ["a", "b", "c"]})),
+         "item 'd' is recommended but not in `catalog`"),
+        (lambda: prm.gini(3, catalog=2), "4 distinct items are recommended but `catalog` is 2 items"),
+    ],
+)  # fmt: skip
+def test_data_errors_name_an_item_when_the_plan_runs(metric: Any, match: str) -> None:  # noqa: ANN401
+    lazy = prm.evaluate(RUN.filter(pl.col("model") == "als").lazy(), [metric()])  # building is fine
+    for engine in ("in-memory", "streaming"):
+        with pytest.raises(pl.exceptions.InvalidOperationError, match=match):
+            lazy.collect(engine=engine)  # type: ignore[call-overload]
+
+
+def test_integer_ids_of_another_width_are_cast() -> None:
+    frame = pl.DataFrame({"query": [1, 1, 2], "item": [10, 20, 10], "score": [2.0, 1.0, 1.0]})
+    catalog = pl.Series([10, 20, 30, 40], dtype=pl.Int16)
+    features = pl.DataFrame({"item": pl.Series([10, 20], dtype=pl.UInt8), "x": [1.0, 1.0]})
+    out = prm.evaluate(frame, [prm.coverage(catalog=catalog), prm.intra_list_similarity(features=features)])
+    assert out.row(0) == pytest.approx((0.5, 1.0))
+
+
+# --- frames, engines, plans ------------------------------------------------------------------------
+
+ALL = [
+    "ndcg@2", "mar@2", "map_capped@2", "mpr", prm.mpr(missing_items="random", n_items=10), "coverage@2",
+    prm.coverage(1, catalog=pl.Series(["a", "b", "c", "d", "z"])), "gini@2", "entropy@2", "personalization@2",
+    prm.intra_list_similarity(2, features=FEATURES), prm.novelty(2, popularity=POPULARITY, n_users=16),
+]  # fmt: skip
+RECSYS = [m for m in ALL if m != "ndcg@2"]
+
+
+@pytest.mark.parametrize("by", [None, "model"])
+def test_dataframe_lazyframe_and_streaming_agree(by: str | None) -> None:
+    frame = LISTS if by else LISTS.filter(pl.col("model") == "als")
+    eager = prm.evaluate(frame, ALL, by=by)
+    lazy = prm.evaluate(frame.lazy(), ALL, by=by)
+    assert isinstance(lazy, pl.LazyFrame)
+    assert lazy.collect().equals(eager)
+    assert lazy.collect(engine="streaming").equals(eager)
+    assert eager.columns == [*([by] if by else []), *(str(m) for m in ALL)]
+
+
+def test_recommender_and_ir_metrics_in_one_evaluation() -> None:
+    out = prm.evaluate(LISTS, ["ndcg@10", "mar@10", prm.personalization(10)], by="model")
+    assert out.columns == ["model", "ndcg@10", "mar@10", "personalization@10"]
+    assert out["model"].to_list() == ["als", "pop"]
+
+
+def test_catalog_metrics_count_every_list_judged_or_not() -> None:
+    # User 3 of "als" has no judged row: not evaluated by mar, but its list counts for coverage.
+    judged = LISTS.with_columns(
+        pl.when(pl.col("query") == 3).then(None).otherwise(pl.col("relevance")).alias("relevance")
+    )
+    out = by_model(prm.evaluate(judged, ["coverage@1", "mar@2", "num_q"], by="model"))
+    assert out["als"] == pytest.approx({"coverage@1": 0.5, "mar@2": (1 / 4 + 1) / 2, "num_q": 2})
+
+
+def test_empty_frame_gives_an_empty_result() -> None:
+    empty = RUN.head(0)
+    assert prm.evaluate(empty, ["coverage@2", "personalization"]).shape == (0, 2)
+    assert prm.evaluate(empty, ["coverage@2"], by="model").shape == (0, 2)
+
+
+@pytest.mark.parametrize("by", [None, "model"])
+def test_recommender_plans_have_no_in_memory_fallback(by: str | None) -> None:
+    frame = LISTS if by else LISTS.filter(pl.col("model") == "als")
+    catalog_lazy = [prm.intra_list_similarity(3, features=FEATURES.lazy()),
+                    prm.novelty(3, interactions=pl.LazyFrame({"u": [1, 2], "i": ["a", "b"]}))]  # fmt: skip
+    plan = prm.evaluate(frame.lazy(), [*RECSYS, *catalog_lazy], by=by)
+    assert fallback_nodes(plan) == []
+
+
+# --- namespace -------------------------------------------------------------------------------------
+
+
+def test_namespace_methods_equal_evaluate() -> None:
+    cases = {
+        "mar": ("mar@2", {"k": 2}),
+        "map_capped": ("map_capped@2", {"k": 2}),
+        "mpr": ("mpr", {}),
+        "coverage": ("coverage@2", {"k": 2}),
+        "gini": ("gini@2", {"k": 2}),
+        "entropy": ("entropy@2", {"k": 2}),
+        "personalization": ("personalization@2", {"k": 2}),
+    }
+    for method, (name, kwargs) in cases.items():
+        got = getattr(LISTS.rank, method)(**kwargs, by="model")
+        assert got.equals(prm.evaluate(LISTS, [name], by="model")), method
+    side = {
+        "intra_list_similarity": ({"features": FEATURES}, prm.intra_list_similarity(2, features=FEATURES)),
+        "novelty": (
+            {"popularity": POPULARITY, "n_users": 16},
+            prm.novelty(2, popularity=POPULARITY, n_users=16),
+        ),
+        "coverage": ({"catalog": 10}, prm.coverage(2, catalog=10)),
+    }
+    for method, (kwargs, metric) in side.items():
+        got = getattr(RUN.lazy().rank, method)(2, **kwargs, by="model")
+        assert isinstance(got, pl.LazyFrame)
+        assert got.collect().equals(prm.evaluate(RUN, [metric], by="model")), method
+    random = LISTS.rank.mpr(missing_items="random", n_items=9, by="model")
+    assert random.columns == ["model", "mpr_random(9)"]
+
+
+# --- plots -----------------------------------------------------------------------------------------
+
+
+def test_long_tail_splits_head_and_tail(tmp_path: Path) -> None:
+    # Volumes 5, 3, 1, 1: the head is the fewest items holding 80%: the first two.
+    interactions = pl.DataFrame({"user": range(10), "item": ["a"] * 5 + ["b"] * 3 + ["c", "d"]})
+    chart = prm.plots.long_tail(interactions, path=tmp_path / "tail.html")
+    spec = chart.to_dict()
+    parts = {row["part"] for row in spec["layer"][0]["data"]["values"]}
+    assert parts == {"head: 2 items", "tail: 2 items"}
+    assert spec["layer"][1]["data"]["values"] == [{"x": 3}]
+    assert (tmp_path / "tail.html").stat().st_size > 0
+    counts = pl.DataFrame({"id": ["a", "b", "c", "d"], "n": [5, 3, 1, 1]})
+    same = prm.plots.long_tail(counts, item="id", count="n").to_dict()
+    assert {row["part"] for row in same["layer"][0]["data"]["values"]} == parts
+
+
+def test_coverage_plot_has_one_line_per_model_and_saves_png(tmp_path: Path) -> None:
+    chart = prm.plots.coverage(RUN, ks=[1, 2, 3], by="model", path=tmp_path / "coverage.png")
+    values = chart.to_dict()["data"]["values"]
+    got = {(row["group"], row["k"]): row["coverage"] for row in values}
+    assert got == {
+        ("als", 1): 0.5,
+        ("als", 2): 1.0,
+        ("als", 3): 1.0,
+        ("pop", 1): 0.5,
+        ("pop", 2): 1.0,
+        ("pop", 3): 1.0,
+    }
+    assert (tmp_path / "coverage.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_plots_without_altair_say_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "altair", None)
+    with pytest.raises(ImportError, match=r'pip install "polars-rankmetrics\[plot\]"'):
+        prm.plots.long_tail(RUN)
+
+
+def test_plot_parameters_are_checked() -> None:
+    with pytest.raises(prm.InvalidParameterError, match="head_share"):
+        prm.plots.long_tail(RUN, head_share=0)
+    with pytest.raises(prm.ColumnNotFoundError, match="'movie' not found"):
+        prm.plots.long_tail(RUN, item="movie")
+    with pytest.raises(prm.InvalidParameterError, match="`ks`"):
+        prm.plots.coverage(RUN, ks=[0])
