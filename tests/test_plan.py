@@ -4,16 +4,9 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
+from plans import fallback_nodes as fallbacks
 
 import polars_rankmetrics as prm
-
-FALLBACK = 'fillcolor="0.0 0.3 1.0"'  # show_graph's colour for an in-memory engine fallback
-
-
-def fallbacks(lf: pl.LazyFrame) -> list[str]:
-    graph = lf.show_graph(engine="streaming", plan_stage="physical", raw_output=True)
-    assert isinstance(graph, str)
-    return [line for line in graph.splitlines() if FALLBACK in line or "in-memory-map" in line]
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from typing import Any, Literal, TypeVar
 import polars as pl
 from hypothesis import example, given
 from hypothesis import strategies as st
+from plans import fallback_nodes as _fallback_nodes
 from polars.testing import assert_frame_equal
 from strategies import (
     ALL_TIED_INT,
@@ -389,16 +390,6 @@ def _full_plans() -> list[pl.LazyFrame]:
     return plans
 
 
-def _fallback_nodes(plan: pl.LazyFrame) -> list[str]:
-    """Nodes of the streaming physical plan that fall back to the in-memory engine."""
-    dot = plan.show_graph(engine="streaming", plan_stage="physical", raw_output=True)
-    assert isinstance(dot, str)
-    # The legend names the fallback colour too, so look only at node lines.
-    return [
-        line
-        for line in dot.splitlines()
-        if "[label=" in line and ("in-memory-map" in line or 'fillcolor="0.0 0.3 1.0"' in line)
-    ]
 
 
 def _culprits(has_problem: Callable[[pl.LazyFrame], bool]) -> list[str]:

@@ -9,6 +9,7 @@ from typing import Any
 
 import polars as pl
 import pytest
+from plans import fallback_nodes
 
 import polars_rankmetrics as prm
 
@@ -39,15 +40,6 @@ def by_model(out: pl.DataFrame) -> dict[str, dict[str, Any]]:
     return {row.pop("model"): row for row in out.iter_rows(named=True)}
 
 
-def fallback_nodes(plan: pl.LazyFrame) -> list[str]:
-    """Nodes of the streaming physical plan that fall back to the in-memory engine."""
-    dot = plan.show_graph(engine="streaming", plan_stage="physical", raw_output=True)
-    assert isinstance(dot, str)
-    return [
-        line
-        for line in dot.splitlines()
-        if "[label=" in line and ("in-memory-map" in line or 'fillcolor="0.0 0.3 1.0"' in line)
-    ]
 
 
 # --- hand-computed values --------------------------------------------------------------------------
