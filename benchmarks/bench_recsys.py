@@ -121,7 +121,8 @@ start = time.perf_counter()
 value = recmetrics.personalization(predicted)
 seconds = time.perf_counter() - start
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-print(json.dumps({"users": n, "seconds": round(seconds, 2), "peak_rss_gb": round(rss / 1e9, 2), "value": value}))
+out = {"users": n, "seconds": round(seconds, 2), "peak_rss_gb": round(rss / 1e9, 2), "value": value}
+print(json.dumps(out))
 """
 
 
@@ -133,8 +134,9 @@ def _limit_memory(gigabytes: float | None) -> None:
 
 
 def run_child(args: list[str], timeout: float, memory_gb: float | None = None) -> dict[str, object] | None:
+    """Run a child that prints one JSON line; None if it ran past `timeout`, {"error": ...} if it failed."""
     try:
-        done = subprocess.run(  # noqa: S603, PLW1509  (the limit is set before exec, nothing else runs)
+        done = subprocess.run(  # noqa: S603  (the limit is set before exec, nothing else runs)
             args, capture_output=True, text=True, timeout=timeout, check=False,
             preexec_fn=lambda: _limit_memory(memory_gb),
         )  # fmt: skip
@@ -148,19 +150,23 @@ def run_child(args: list[str], timeout: float, memory_gb: float | None = None) -
 
 
 def ours_equal_recmetrics(python: str, n_users: int) -> dict[str, object] | None:
-    """recmetrics' personalization and ours on the same small data."""
+    """Recmetrics' personalization and ours on the same small data."""
     code = RECMETRICS_CHILD
     result = run_child([python, "-c", code, str(n_users)], timeout=600, memory_gb=8.0)
     if not result or "error" in result:
         return result
+    import polars as pl  # noqa: PLC0415
+
     import polars_rankmetrics as prm  # noqa: PLC0415
 
-    data = make_data(n_users)
-    ours = prm.evaluate(data["run"], [prm.personalization()]).item()  # type: ignore[arg-type]
+    run = make_data(n_users)["run"]
+    assert isinstance(run, pl.DataFrame)
+    ours = prm.evaluate(run, [prm.personalization()]).item()
     return {"users": n_users, "recmetrics": result["value"], "ours": ours}
 
 
 def main() -> None:
+    """Run every configuration in its own process, then recmetrics if asked; write the report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=1_000_000)
     parser.add_argument("--recmetrics", metavar="PYTHON", help="a python where `import recmetrics` works")
@@ -206,7 +212,7 @@ def main() -> None:
     write_report(args, runs, recmetrics_runs, check, load_before, load_after)
 
 
-def write_report(  # noqa: PLR0913
+def write_report(  # noqa: PLR0913, PLR0917
     args: argparse.Namespace,
     runs: list[dict[str, object] | None],
     recmetrics_runs: list[dict[str, object]],
@@ -214,18 +220,23 @@ def write_report(  # noqa: PLR0913
     load_before: tuple[float, float, float],
     load_after: tuple[float, float, float],
 ) -> None:
+    """Write the results as Markdown to ``args.out``."""
     import polars as pl  # noqa: PLC0415
 
     lines = [
         "# Recommender catalog metrics: benchmark",
         "",
-        f"`python benchmarks/bench_recsys.py --users {args.users}`; "
-        f"{args.users:,} users x {LIST_LENGTH} items = {args.users * LIST_LENGTH:,} rows, "
-        f"{N_ITEMS:,}-item catalog, {N_FEATURES} features per item, seed {SEED}.",
+        (
+            f"`python benchmarks/bench_recsys.py --users {args.users}`; "
+            f"{args.users:,} users x {LIST_LENGTH} items = {args.users * LIST_LENGTH:,} rows, "
+            f"{N_ITEMS:,}-item catalog, {N_FEATURES} features per item, seed {SEED}."
+        ),
         "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-        f"Polars {pl.__version__}. Shared machine: load average {load_before[0]:.2f} before, "
-        f"{load_after[0]:.2f} after (1 min).",
+        (
+            f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+            f"Polars {pl.__version__}. Shared machine: load average {load_before[0]:.2f} before, "
+            f"{load_after[0]:.2f} after (1 min)."
+        ),
         "",
         "Each row is one `evaluate(...).collect(engine=...)` in a fresh process: wall time of the evaluation",
         "alone, its CPU time (user + system, all threads), and that process's peak RSS (which includes",
@@ -238,10 +249,10 @@ def write_report(  # noqa: PLR0913
         if run is None or "error" in run:
             lines.append(f"| ? | ? | failed: {run} | | | |")
             continue
-        lines.append(
-            f"| {run['engine']} | {run['metrics']} | {run['evaluate_s']} | {run['cpu_s']} | {run['peak_rss_gb']} "
-            f"| {run['rss_after_data_gb']} |"
-        )
+        cells = [
+            run[c] for c in ("engine", "metrics", "evaluate_s", "cpu_s", "peak_rss_gb", "rss_after_data_gb")
+        ]
+        lines.append("| " + " | ".join(map(str, cells)) + " |")
     values = next((r["values"] for r in runs if r and r.get("metrics") == "all"), None)
     lines += ["", f"Values (all four, in-memory): `{values}`", ""]
     lines += ["## recmetrics", ""]
@@ -253,8 +264,11 @@ def write_report(  # noqa: PLR0913
                          f"ours {check.get('ours')!r}.")  # fmt: skip
             lines.append("")
         lines += [
-            f"`recmetrics.personalization` (users x users sparse cosine matrix), same generator; each run in a "
-            f"process capped at {args.memory_gb:g} GB of address space and {args.budget:g} s.",
+            (
+                "`recmetrics.personalization` (a dense users x items pivot in pandas, then a users x users "
+                "cosine matrix), same generator, users doubled until a run fails; each run in a process "
+                f"capped at {args.memory_gb:g} GB of address space and {args.budget:g} s."
+            ),
             "",
             "| users | seconds | peak RSS (GB) |",
             "| ---: | ---: | ---: |",

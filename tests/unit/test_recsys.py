@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from math import log2, sqrt
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 import pytest
@@ -38,8 +38,6 @@ DATA_ERROR = (pl.exceptions.InvalidOperationError, prm.InvalidDataError)
 
 def by_model(out: pl.DataFrame) -> dict[str, dict[str, Any]]:
     return {row.pop("model"): row for row in out.iter_rows(named=True)}
-
-
 
 
 # --- hand-computed values --------------------------------------------------------------------------
@@ -117,7 +115,7 @@ def test_intra_list_similarity_zero_vectors_and_short_lists() -> None:
 def test_intra_list_similarity_feature_layouts_agree() -> None:
     vectors = FEATURES.select("item", pl.concat_list("x", "y").alias("v"))
     arrays = vectors.with_columns(pl.col("v").list.to_array(2))
-    frames = [FEATURES, vectors, arrays, arrays.lazy(), FEATURES.lazy()]
+    frames: list[pl.DataFrame | pl.LazyFrame] = [FEATURES, vectors, arrays, arrays.lazy(), FEATURES.lazy()]
     values = [prm.evaluate(RUN, [prm.intra_list_similarity(3, features=f)], by="model") for f in frames]
     for value in values[1:]:
         assert value.equals(values[0])
@@ -231,7 +229,7 @@ def test_catalog_metric_per_query_is_refused() -> None:
          prm.InvalidDataError, "lists of different lengths"),
         (lambda: prm.intra_list_similarity(3, features=pl.LazyFrame({"item": ["a"], "v": [[1.0]]})),
          prm.ColumnTypeError, "List of unknown length"),
-        (lambda: prm.intra_list_similarity(3, features=[1, 2]), prm.InvalidParameterError, "got list"),
+        (lambda: prm.intra_list_similarity(3, features=[1, 2]), prm.InvalidParameterError, "got list"),  # type: ignore[arg-type]
         (lambda: prm.novelty(3), prm.InvalidParameterError, "needs item popularity"),
         (lambda: prm.novelty(3, popularity=POPULARITY), prm.InvalidParameterError, "needs item popularity"),
         (lambda: prm.novelty(3, popularity=POPULARITY, n_users=0), prm.InvalidParameterError, "`n_users`"),
@@ -244,9 +242,10 @@ def test_catalog_metric_per_query_is_refused() -> None:
         (lambda: prm.novelty(3, popularity=pl.DataFrame({"item": ["a"], "n": ["x"]}), n_users=4),
          prm.ColumnTypeError, "numeric count column"),
         (lambda: prm.mpr(missing_items="random"), prm.InvalidParameterError, "needs `n_items`"),
-        (lambda: prm.mpr(missing_items="random", n_items=2.5), prm.InvalidParameterError, "needs `n_items`"),
+        (lambda: prm.mpr(missing_items="random", n_items=2.5), prm.InvalidParameterError, "needs `n_items`"),  # type: ignore[arg-type]
         (lambda: prm.mpr(n_items=10), prm.InvalidParameterError, 'only read with missing_items="random"'),
-        (lambda: prm.mpr(missing_items="top"), prm.InvalidParameterError, "`missing_items` must be one of"),
+        (lambda: prm.mpr(missing_items="top"), prm.InvalidParameterError,  # type: ignore[arg-type]
+         "`missing_items` must be one of"),
         (lambda: prm.parse("mar"), prm.UnknownMetricError, "needs a cutoff"),
         (lambda: prm.parse("map_capped"), prm.UnknownMetricError, "needs a cutoff"),
         (lambda: prm.parse("mpr@10"), prm.UnknownMetricError, "takes no cutoff"),
@@ -297,9 +296,10 @@ def test_bad_inputs_fail_when_the_plan_is_built(metric: Any, error: type[Excepti
 )  # fmt: skip
 def test_data_errors_name_an_item_when_the_plan_runs(metric: Any, match: str) -> None:  # noqa: ANN401
     lazy = prm.evaluate(RUN.filter(pl.col("model") == "als").lazy(), [metric()])  # building is fine
-    for engine in ("in-memory", "streaming"):
+    engines: tuple[Literal["in-memory", "streaming"], ...] = ("in-memory", "streaming")
+    for engine in engines:
         with pytest.raises(pl.exceptions.InvalidOperationError, match=match):
-            lazy.collect(engine=engine)  # type: ignore[call-overload]
+            lazy.collect(engine=engine)
 
 
 def test_integer_ids_of_another_width_are_cast() -> None:
@@ -312,7 +312,7 @@ def test_integer_ids_of_another_width_are_cast() -> None:
 
 # --- frames, engines, plans ------------------------------------------------------------------------
 
-ALL = [
+ALL: list[str | prm.Metric] = [
     "ndcg@2", "mar@2", "map_capped@2", "mpr", prm.mpr(missing_items="random", n_items=10), "coverage@2",
     prm.coverage(1, catalog=pl.Series(["a", "b", "c", "d", "z"])), "gini@2", "entropy@2", "personalization@2",
     prm.intra_list_similarity(2, features=FEATURES), prm.novelty(2, popularity=POPULARITY, n_users=16),
@@ -365,7 +365,7 @@ def test_recommender_plans_have_no_in_memory_fallback(by: str | None) -> None:
 
 
 def test_namespace_methods_equal_evaluate() -> None:
-    cases = {
+    cases: dict[str, tuple[str, dict[str, Any]]] = {
         "mar": ("mar@2", {"k": 2}),
         "map_capped": ("map_capped@2", {"k": 2}),
         "mpr": ("mpr", {}),
@@ -375,9 +375,9 @@ def test_namespace_methods_equal_evaluate() -> None:
         "personalization": ("personalization@2", {"k": 2}),
     }
     for method, (name, kwargs) in cases.items():
-        got = getattr(LISTS.rank, method)(**kwargs, by="model")
+        got = getattr(prm.RankFrame(LISTS), method)(**kwargs, by="model")
         assert got.equals(prm.evaluate(LISTS, [name], by="model")), method
-    side = {
+    side: dict[str, tuple[dict[str, Any], prm.Metric]] = {
         "intra_list_similarity": ({"features": FEATURES}, prm.intra_list_similarity(2, features=FEATURES)),
         "novelty": (
             {"popularity": POPULARITY, "n_users": 16},
@@ -386,10 +386,10 @@ def test_namespace_methods_equal_evaluate() -> None:
         "coverage": ({"catalog": 10}, prm.coverage(2, catalog=10)),
     }
     for method, (kwargs, metric) in side.items():
-        got = getattr(RUN.lazy().rank, method)(2, **kwargs, by="model")
+        got = getattr(prm.RankFrame(RUN.lazy()), method)(2, **kwargs, by="model")
         assert isinstance(got, pl.LazyFrame)
         assert got.collect().equals(prm.evaluate(RUN, [metric], by="model")), method
-    random = LISTS.rank.mpr(missing_items="random", n_items=9, by="model")
+    random = prm.RankFrame(LISTS).mpr(missing_items="random", n_items=9, by="model")
     assert random.columns == ["model", "mpr_random(9)"]
 
 
@@ -438,3 +438,10 @@ def test_plot_parameters_are_checked() -> None:
         prm.plots.long_tail(RUN, item="movie")
     with pytest.raises(prm.InvalidParameterError, match="`ks`"):
         prm.plots.coverage(RUN, ks=[0])
+
+
+def test_item_without_features_is_our_error_for_a_dataframe() -> None:
+    frame = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "a", "c"], "score": [2.0, 1.0, 2.0, 1.0]})
+    features = pl.DataFrame({"item": ["a", "b"], "f1": [1.0, 0.0], "f2": [0.0, 1.0]})
+    with pytest.raises(prm.InvalidDataError, match="item 'c' of the ranked lists has no row in `features`"):
+        prm.evaluate(frame, [prm.intra_list_similarity(2, features=features)])
