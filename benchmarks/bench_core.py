@@ -289,7 +289,12 @@ def time_main(frame: pl.DataFrame, repeat: int) -> list[Row]:
 
 
 def _profile_methods(frame: pl.DataFrame) -> list[tuple[str, Callable[[], object]]]:
-    """Primitives, and replicas of the windows ``_prepare`` adds (as of this commit)."""
+    """Primitives, and the window forms ``prm.evaluate`` builds its plan from.
+
+    Public Polars expressions only, so this keeps working whatever the
+    library's internals look like; the forms mirror ``_prepare`` (a ranking
+    stage over every row, then ranks among subsets).
+    """
     lf = frame.lazy()
     item = pl.col("item") if frame.schema["item"] == pl.String else pl.col("item").cast(pl.String)
     key = pl.struct(pl.col("score").alias("k"), item.alias("i"))
@@ -301,15 +306,26 @@ def _profile_methods(frame: pl.DataFrame) -> list[tuple[str, Callable[[], object
         .otherwise(0.0)
         .fill_null(0.0)
     )
-    rank = pl.when(retrieved).then(key.rank("ordinal", descending=True).over("query")).alias("rank")
-    hit_rank = (
-        pl.when(retrieved & relevant).then(key).rank("ordinal", descending=True).over("query").alias("hit")
-    )
-    ideal = pl.when(gain > 0).then(gain).rank("ordinal", descending=True).over("query").alias("ideal")
-    flags = [relevant.alias("rel"), pl.col("relevance").is_not_null().alias("judged"), gain.alias("gain")]
 
-    def windows(*exprs: pl.Expr) -> Callable[[], object]:
-        return lambda: lf.select("query", *exprs, *flags).collect(engine="streaming")
+    def stage1(*extra: pl.Expr) -> pl.LazyFrame:
+        return lf.select(
+            "query",
+            pl.when(retrieved).then(key).rank("ordinal", descending=True).over("query").alias("rank"),
+            relevant.alias("rel"),
+            gain.alias("gain"),
+            retrieved.sum().over("query").alias("num_ret"),
+            relevant.sum().over("query").alias("num_rel"),
+            pl.col("relevance").is_not_null().sum().over("query").alias("num_judged"),
+            *extra,
+        )
+
+    struct_hit = pl.when(retrieved & relevant).then(key).rank("ordinal", descending=True).over("query")
+    int_hit = pl.when(pl.col("rel") & pl.col("rank").is_not_null()).then(pl.col("rank")).rank("ordinal")
+    ideal = pl.when(pl.col("gain") > 0).then(pl.col("gain")).rank("ordinal", descending=True)
+    ids = pl.struct("query", "item")
+
+    def collect(plan: pl.LazyFrame) -> Callable[[], object]:
+        return lambda: plan.collect(engine="streaming")
 
     mrr10 = [m if m != "recip_rank" else "mrr@10" for m in METRICS]
     return [
@@ -322,11 +338,31 @@ def _profile_methods(frame: pl.DataFrame) -> list[tuple[str, Callable[[], object
             'rank window alone: pl.struct("score", "item").rank("ordinal", descending=True).over("query")',
             lambda: frame.select(pl.struct("score", "item").rank("ordinal", descending=True).over("query")),
         ),
+        (
+            "ranking stage: masked struct rank (item as text) + 3 per-query count windows",
+            collect(stage1()),
+        ),
+        (
+            "  + rank among relevant hits as a 2nd masked struct rank, same stage",
+            collect(stage1(struct_hit.alias("hit"))),
+        ),
+        (
+            "  + rank among relevant hits as an integer rank of the rank, 2nd stage",
+            collect(stage1().with_columns(int_hit.over("query").alias("hit"))),
+        ),
+        (
+            "  + ideal order of the gains (float rank), 2nd stage",
+            collect(stage1().with_columns(ideal.over("query").alias("ideal"))),
+        ),
         ("prm.validate(frame) alone (the check=True step)", lambda: prm.validate(frame)),
-        ("_prepare replica: rank window only (+ flags), streaming", windows(rank)),
-        ("_prepare replica: rank + hit_rank windows (map needs it)", windows(rank, hit_rank)),
-        ("_prepare replica: rank + ideal_rank windows (ndcg needs it)", windows(rank, ideal)),
-        ("_prepare replica: all three windows (this benchmark's plan)", windows(rank, hit_rank, ideal)),
+        (
+            'validate\'s duplicate test alone: pl.struct("query", "item").is_duplicated()',
+            lambda: frame.select(ids.is_duplicated().any()),
+        ),
+        (
+            'alternative duplicate pre-test: pl.struct("query", "item").hash().n_unique()',
+            lambda: frame.select(ids.hash().n_unique()),
+        ),
         (
             "prm.evaluate(DataFrame, check=False) with mrr@10 for recip_rank",
             lambda: prm.evaluate(frame, mrr10, per_query=True, check=False),
