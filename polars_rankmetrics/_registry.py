@@ -157,6 +157,8 @@ def _check_param(param: Param, value: object, family: str) -> ParamValue:
             msg = f"{where} must be a non-empty list of numbers, got {value!r}"
             raise InvalidParameterError(msg)
         return tuple(check_real(v, where) for v in value)
+    if isinstance(value, tuple) and all(isinstance(pair, tuple) and len(pair) == 2 for pair in value):  # noqa: PLR2004
+        value = dict(value)  # the normalised form: parse() and a Metric's own params give it
     gain = check_gain(value)
     if isinstance(gain, str):
         msg = f"{where} must be a {{grade: gain}} mapping or None, got {value!r}"
