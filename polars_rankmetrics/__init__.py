@@ -11,6 +11,7 @@ from polars_rankmetrics._demo import demo_path
 from polars_rankmetrics._registry import Metric, parse, valid_names
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.checks import validate
+from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.evaluate import evaluate, population
 from polars_rankmetrics.exceptions import (
@@ -90,6 +91,7 @@ __all__ = [
     "entropy",
     "err",
     "evaluate",
+    "evaluate_chunked",
     "f1",
     "gini",
     "hit_rate",

@@ -272,11 +272,21 @@ def evaluate(  # noqa: PLR0913
     if check and isinstance(frame, pl.DataFrame):
         validate(frame, columns=cols, by=keys_by)
     per_q = plan.per_query.filter(_evaluated(conventions))
-    names = [name for name, _ in requested]
     if per_query:
+        names = [name for name, _ in requested]
         return _finish(per_q.select(*plan.keys, *names).sort(plan.keys), frame)
+    return _finish(_aggregated(per_q, requested, keys_by, [frame for _, frame in plan.catalog]), frame)
 
-    parts = [frame for _, frame in plan.catalog]
+
+def _aggregated(
+    per_q: pl.LazyFrame,
+    requested: list[tuple[str, Metric]],
+    keys_by: tuple[str, ...],
+    parts: list[pl.LazyFrame],
+) -> pl.LazyFrame:
+    """One row per `by` group: the query-scope metrics aggregated, joined to the catalog `parts`."""
+    names = [name for name, _ in requested]
+    parts = list(parts)
     aggs = [_aggregate(pl.col(name), metric).alias(name) for name, metric in requested if metric.family.scope == "query"]
     if aggs:
         if keys_by:
@@ -290,7 +300,7 @@ def evaluate(  # noqa: PLR0913
         # Catalog metrics cover every ranked list, so a group may lack query-scope results.
         out = out.join(part, on=list(keys_by), how="full", coalesce=True) if keys_by else out.join(part, how="cross")
     out = out.select(*keys_by, *names)
-    return _finish(out.sort(keys_by) if keys_by else out, frame)
+    return out.sort(keys_by) if keys_by else out
 
 
 def _aggregate(col: pl.Expr, metric: Metric) -> pl.Expr:

@@ -10,6 +10,7 @@ import polars as pl
 from polars_rankmetrics import metrics
 from polars_rankmetrics._registry import Metric
 from polars_rankmetrics.checks import validate
+from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.evaluate import MetricLike, evaluate, population
 from polars_rankmetrics.metrics.catalog import Catalog
 from polars_rankmetrics.metrics.recsys import MissingItems
@@ -96,6 +97,17 @@ class RankFrame(Generic[FrameT]):
     def evaluate(self, metrics: MetricLike | Sequence[MetricLike], **options: Unpack[Options]) -> FrameT:
         """Evaluate many metrics in one plan; see :func:`evaluate`."""
         return evaluate(self._frame, metrics, **options)
+
+    def evaluate_chunked(
+        self,
+        metrics: MetricLike | Sequence[MetricLike],
+        *,
+        rows_per_chunk: int = 5_000_000,
+        progress: bool = False,
+        **options: Unpack[Options],
+    ) -> pl.DataFrame:
+        """Evaluate one range of queries at a time, in bounded memory; see :func:`evaluate_chunked`."""
+        return evaluate_chunked(self._frame, metrics, rows_per_chunk=rows_per_chunk, progress=progress, **options)
 
     def population(self, **options: Unpack[PopulationOptions]) -> FrameT:
         """Count queries per population case; see :func:`population`."""
