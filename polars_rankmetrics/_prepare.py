@@ -85,7 +85,10 @@ def gain_expr(grade: pl.Expr, gain: Gain) -> pl.Expr:
         value = pl.lit(2.0).pow(g) - 1.0
     else:
         assert isinstance(gain, Mapping)  # noqa: S101  (checked by Conventions)
-        value = g.replace([float(k) for k in gain], [float(v) for v in gain.values()])
+        # A when/then chain, not Expr.replace: replace falls back to the in-memory engine (Polars 2.1).
+        value = g
+        for grade_value, mapped in reversed(gain.items()):
+            value = pl.when(g == float(grade_value)).then(float(mapped)).otherwise(value)
     return pl.when(g >= 0).then(value).otherwise(0.0).fill_null(0.0)
 
 

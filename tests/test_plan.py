@@ -22,7 +22,7 @@ def all_trec() -> list[str]:
         "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
         "iprec_at_recall_0.20", "11pt_avg", "infAP", "gm_bpref", "Rprec_mult_0.20", "utility", "binG",
         "ndcg", "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret",
-        "rbp", "rbp_resid", "relstring", "err@10", "f1@10", "mrr@10", "dcg@10",
+        "rbp", "rbp_resid", "relstring", "err@10", "f1@10", "mrr@10", "dcg@10", "ndcg(1=1,2=3,3=7)@10",
         *(f"{m}_{k}" for m in ("P", "recall", "ndcg_cut", "map_cut", "relative_P", "success", "unj") for k in cutoffs),
     ]  # fmt: skip
 
@@ -32,7 +32,9 @@ def test_the_detector_sees_a_known_fallback(frame: pl.LazyFrame) -> None:
     assert fallbacks(known)
 
 
-@pytest.mark.parametrize("options", [{}, {"depth": 50}, {"judged_only": True}, {"per_query": True}])
+@pytest.mark.parametrize(
+    "options", [{}, {"depth": 50}, {"judged_only": True}, {"per_query": True}, {"gain": {1: 3, 2: 9}}]
+)
 def test_all_trec_streams_without_fallback(frame: pl.LazyFrame, options: dict[str, object]) -> None:
     lf = prm.evaluate(frame, all_trec(), by="run", **options)  # type: ignore[arg-type]
     assert fallbacks(lf) == []
