@@ -478,7 +478,8 @@ class OtherLoad:
             return None
         user, nice, system, idle, iowait, irq, softirq, steal = cpu
         busy = user + nice + system + irq + softirq + steal
-        return busy, busy + idle + iowait, int(own[11]) + int(own[12])  # utime + stime
+        # utime + stime + cutime + cstime: this process and the children it waited for (its subprocesses)
+        return busy, busy + idle + iowait, sum(int(x) for x in own[11:15])
 
     def stop(self) -> str:
         """Return e.g. ``"3%"``: other processes' share of all CPUs since start."""
