@@ -12,6 +12,9 @@ from polars_rankmetrics.exceptions import InvalidDataError
 __all__ = ["validate"]
 
 
+_TIMES = "__prm_times"
+
+
 def validate(
     frame: pl.DataFrame | pl.LazyFrame,
     *,
@@ -22,7 +25,8 @@ def validate(
 
     Checks null query or item ids, NaN or infinite scores, ranks below 1,
     NaN relevance grades, and duplicate (by..., query, item) rows. A
-    LazyFrame is collected (only the columns the checks read).
+    LazyFrame is collected on the streaming engine (only the columns the
+    checks read; memory grows with the number of distinct ids, not rows).
     :func:`evaluate` runs this on DataFrames unless ``check=False``.
 
     Parameters
@@ -47,9 +51,32 @@ def validate(
     ...
     polars_rankmetrics.exceptions.InvalidDataError: 1 duplicate (query, item) row(s): query=1, item='a' appears 2 times
     """
-    cols = columns or Columns()
-    keys_by = normalise_by(by)
-    lf = frame.lazy()
+    ids, rules, flags, counts = _checks(frame.lazy(), columns or Columns(), normalise_by(by))
+    bad, dupes = pl.collect_all([flags, counts], engine="streaming")
+    for name, (_, message) in rules.items():
+        hits = bad.filter(pl.col(name)).sort(ids, nulls_last=False)
+        if hits.height:
+            row = hits.row(0, named=True)
+            where = ", ".join(f"{k}={row[k]!r}" for k in ids)
+            msg = f"{message}: {hits.height} row(s), first at {where}"
+            raise InvalidDataError(msg)
+    if dupes.is_empty():
+        return
+    first = dupes.sort(ids).row(0, named=True)
+    where = ", ".join(f"{k}={first[k]!r}" for k in ids)
+    what = ", ".join(ids)
+    extra = dupes[_TIMES].sum() - dupes.height
+    msg = f"{extra} duplicate ({what}) row(s): {where} appears {first[_TIMES]} times"
+    raise InvalidDataError(msg)
+
+
+def _checks(
+    lf: pl.LazyFrame, cols: Columns, keys_by: tuple[str, ...]
+) -> tuple[list[str], dict[str, tuple[pl.Expr, str]], pl.LazyFrame, pl.LazyFrame]:
+    """The id columns, the row rules, and the two plans: rows breaking a rule, duplicated ids.
+
+    Both plans stream (no in-memory fallback): memory is bounded by the distinct ids.
+    """
     schema = resolve_schema(lf.collect_schema(), cols, keys_by, need_relevance=False)
     names = lf.collect_schema()
     order = pl.col(schema.order_column)
@@ -73,24 +100,8 @@ def validate(
         )
     ids = [*keys_by, cols.query, cols.item]
     flags = lf.select(
-        *ids,
-        *(expr.fill_null(value=False).alias(name) for name, (expr, _) in rules.items()),
-        pl.struct(ids).is_duplicated().alias("duplicate"),
-    ).filter(pl.any_horizontal(*rules, "duplicate"))
-    bad = flags.collect()
-    if bad.is_empty():
-        return
-    for name, (_, message) in rules.items():
-        hits = bad.filter(pl.col(name))
-        if hits.height:
-            row = hits.row(0, named=True)
-            where = ", ".join(f"{k}={row[k]!r}" for k in ids)
-            msg = f"{message}: {hits.height} row(s), first at {where}"
-            raise InvalidDataError(msg)
-    dupes = bad.filter(pl.col("duplicate"))
-    first = dupes.row(0, named=True)
-    times = dupes.filter(pl.all_horizontal(pl.col(k) == first[k] for k in ids)).height
-    where = ", ".join(f"{k}={first[k]!r}" for k in ids)
-    what = ", ".join(ids)
-    msg = f"{dupes.height - dupes.unique(ids).height} duplicate ({what}) row(s): {where} appears {times} times"
-    raise InvalidDataError(msg)
+        *ids, *(expr.fill_null(value=False).alias(name) for name, (expr, _) in rules.items())
+    ).filter(pl.any_horizontal(*rules))
+    # Duplicates by a group_by, which streams (is_duplicated() falls back to the in-memory engine).
+    counts = lf.group_by(ids).agg(pl.len().alias(_TIMES)).filter(pl.col(_TIMES) > 1)
+    return ids, rules, flags, counts

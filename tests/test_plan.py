@@ -58,3 +58,11 @@ def test_the_ranking_is_computed_once(frame: pl.LazyFrame) -> None:
 def test_streaming_equals_in_memory(frame: pl.LazyFrame) -> None:
     lf = prm.evaluate(frame, [*all_trec(), "G", "ndcg_rel", "Rndcg"], by="run", per_query=True)
     assert lf.collect(engine="streaming").equals(lf.collect(engine="in-memory"))
+
+
+def test_validate_streams_without_fallback(frame: pl.LazyFrame) -> None:
+    from polars_rankmetrics.checks import _checks  # noqa: PLC0415
+
+    _, _, flags, counts = _checks(frame, prm.Columns(), ("run",))
+    assert fallbacks(flags) == []
+    assert fallbacks(counts) == []
