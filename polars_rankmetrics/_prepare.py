@@ -141,15 +141,15 @@ def prepare(  # noqa: PLR0913
             num_ret = pl.min_horizontal(num_ret, conventions.depth)
     # trec_eval -J evaluates a query that retrieved only unjudged items (with num_ret 0):
     # whether a query retrieved anything is decided before unjudged items are dropped.
-    listed = order.is_not_null().sum().over(keys) if conventions.judged_only else num_ret
     first: list[pl.Expr] = [
         rank.alias(RANK),
-        listed.cast(pl.UInt32).alias(NUM_LISTED),
         relevant.alias(REL),
         num_ret.cast(pl.UInt32).alias(NUM_RET),
         relevant.sum().over(keys).cast(pl.UInt32).alias(NUM_REL),
         grade.is_not_null().sum().over(keys).cast(pl.UInt32).alias(NUM_JUDGED),
     ]
+    if conventions.judged_only:  # otherwise NUM_LISTED is NUM_RET: no column of its own (4 bytes a row)
+        first.append(order.is_not_null().sum().over(keys).cast(pl.UInt32).alias(NUM_LISTED))
     if needs & {"grade", "judged_rank", "pool_rank"}:
         first.append(grade.cast(pl.Float64).alias(GRADE))
     if "num_nonrel" in needs:

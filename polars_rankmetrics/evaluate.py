@@ -13,6 +13,7 @@ from polars_rankmetrics._prepare import (
     NUM_JUDGED,
     NUM_LISTED,
     NUM_REL,
+    NUM_RET,
     RANK,
     GainColumns,
     Prepared,
@@ -142,7 +143,7 @@ def _plan(
                 values.append(metric.family.weight(metric, columns_of[name]).cast(pl.Float64).alias(_WEIGHT + name))
     per_query = prepared.frame.group_by(prepared.keys).agg(
         pl.col(NUM_JUDGED).first().alias(_N_JUDGED),
-        pl.col(NUM_LISTED).first().alias(_N_RETRIEVED),
+        pl.col(NUM_LISTED if conventions.judged_only else NUM_RET).first().alias(_N_RETRIEVED),
         pl.col(NUM_REL).first().alias(_N_RELEVANT),
         *values,
     )
