@@ -181,8 +181,13 @@ def _peer_values(values: dict[str, list[float]], queries: list[str]) -> pl.DataF
 
 def child(method: str, data: Path, metric_set: str, result: Path | None) -> dict[str, Any]:  # noqa: C901, PLR0915
     """Run one method once; return stage timings and peak RSS per phase."""
-    names, to_pytrec_names, pytrec_extra, to_ranx_names = SETS[metric_set]
     files = sorted(data.glob("*.parquet"))
+    if method == "load":  # resident bytes per row of the data as a DataFrame (its first part file)
+        gc.collect()
+        before = _status_kib("VmRSS")
+        frame = pl.read_parquet(files[0])
+        return {"bytes_per_row": (_status_kib("VmRSS") - before) * 1024 / frame.height}
+    names, to_pytrec_names, pytrec_extra, to_ranx_names = SETS[metric_set]
     rec = Recorder()
     values: pl.DataFrame
     if method.startswith("prm"):
@@ -513,7 +518,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ok = True
     for rows in args.rows:
         data = dataset(args.data, rows, int_ids=args.int_ids)
-        frame_bytes = pl.scan_parquet(sorted(data.glob("*.parquet"))).head(1_000_000).collect().estimated_size()
+        per_row = run_child("load", data, "narrow", None)["bytes_per_row"]
         in_memory = rows <= args.in_memory_up_to
         methods = [*(OURS_IN_MEMORY if in_memory else ()), "prm_chunked"]
         if not in_memory:
@@ -528,7 +533,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "",
             f"- data: {rows // 100:,} queries x 100 rows, Parquet {parquet_bytes(data) / 2**20:,.0f} MiB "
             f"in {len(list(data.glob('*.parquet')))} file(s); as a Polars DataFrame about "
-            f"{frame_bytes * rows / min(rows, 1_000_000) / 2**30:,.2f} GiB",
+            f"{per_row * rows / 2**30:,.2f} GiB ({per_row:.0f} bytes a row: the RSS that reading a part adds)",
             f"- plans (evaluate over the scan, one chunk's plan): {'; '.join(problems) or 'no Python UDF, no in-memory fallback'}",
         ]
         if not in_memory:
