@@ -88,8 +88,9 @@ def evaluate_chunked(  # noqa: PLR0913
         streaming engine for them).
     rows_per_chunk
         Rows evaluated at a time (a chunk holds whole queries, so it may be
-        larger by up to one query). Peak memory grows with it: about 1 GB
-        for 10M rows of string ids.
+        larger by up to one query). Peak memory grows with it: with the
+        default, 0.95 GB of peak RSS for 100M rows of string ids
+        (benchmarks/results/scale.md).
     by, per_query, columns, depth, relevance_level, missing, gain, judged_only, preset
         As for :func:`evaluate`.
     check
