@@ -56,7 +56,7 @@ import polars_rankmetrics as prm
 from polars_rankmetrics._plans import calls_python, fallback_nodes
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_core import OtherLoad, library, machine, make_frame, to_pytrec  # noqa: E402
+from bench_core import OtherLoad, library, machine, make_frame, to_pytrec
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PART_ROWS = 5_000_000
@@ -72,13 +72,25 @@ NARROW = ["ndcg@10", "map", "mrr@10", "P_10", "recall_100"]
 NARROW_PYTREC = {"ndcg@10": "ndcg_cut_10", "map": "map", "P_10": "P_10", "recall_100": "recall_100"}
 # pytrec_eval has no cutoff on recip_rank: it computes recip_rank for mrr@10 (same work; not compared).
 NARROW_PYTREC_EXTRA = ["recip_rank"]
-NARROW_RANX = {"ndcg@10": "ndcg@10", "map": "map", "mrr@10": "mrr@10", "P_10": "precision@10", "recall_100": "recall@100"}
+NARROW_RANX = {
+    "ndcg@10": "ndcg@10",
+    "map": "map",
+    "mrr@10": "mrr@10",
+    "P_10": "precision@10",
+    "recall_100": "recall@100",
+}
 
 _CUT_FAMILIES = (
     "precision", "recall", "f1", "hit_rate", "relative_precision", "mrr", "map", "ndcg", f"ndcg{EXP}",
     "dcg", f"dcg{EXP}", "err", "unjudged", "mar", "map_capped",
 )  # fmt: skip
-WIDE = [f"{f}@{k}" for f in _CUT_FAMILIES for k in CUTOFFS] + ["r_precision", "bpref", "infap", "rbp(0.8)", "num_rel_ret"]
+WIDE = [f"{f}@{k}" for f in _CUT_FAMILIES for k in CUTOFFS] + [
+    "r_precision",
+    "bpref",
+    "infap",
+    "rbp(0.8)",
+    "num_rel_ret",
+]
 WIDE_PYTREC = {
     **{f"{ours}@{k}": f"{theirs}_{k}" for k in CUTOFFS for ours, theirs in
        [("precision", "P"), ("recall", "recall"), ("relative_precision", "relative_P"),
@@ -135,6 +147,7 @@ def dataset(root: Path, rows: int, *, int_ids: bool, seed: int = 0) -> Path:
 
 
 def parquet_bytes(where: Path) -> int:
+    """Bytes of the Parquet files of a data set."""
     return sum(p.stat().st_size for p in where.glob("*.parquet"))
 
 
@@ -161,6 +174,7 @@ class Recorder:
         self.peaks: dict[str, int] = {}
 
     def stage(self, name: str, fn: Callable[[], Any]) -> Any:  # noqa: ANN401
+        """Run `fn` as stage `name`: its wall and CPU seconds are kept; return what it returns."""
         gc.collect()
         wall, cpu = time.perf_counter(), time.process_time()
         out = fn()
@@ -168,6 +182,7 @@ class Recorder:
         return out
 
     def peak(self, phase: str) -> None:
+        """Keep the peak RSS since the last reset as the peak of `phase`."""
         self.peaks[phase] = _status_kib("VmHWM")
 
 
@@ -176,10 +191,12 @@ def _ours_values(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _peer_values(values: dict[str, list[float]], queries: list[str]) -> pl.DataFrame:
-    return pl.DataFrame({"query": queries, **values}, schema={"query": pl.String, **dict.fromkeys(values, pl.Float64)})
+    return pl.DataFrame(
+        {"query": queries, **values}, schema={"query": pl.String, **dict.fromkeys(values, pl.Float64)}
+    )
 
 
-def child(method: str, data: Path, metric_set: str, result: Path | None) -> dict[str, Any]:  # noqa: C901, PLR0915
+def child(method: str, data: Path, metric_set: str, result: Path | None) -> dict[str, Any]:  # noqa: PLR0915
     """Run one method once; return stage timings and peak RSS per phase."""
     files = sorted(data.glob("*.parquet"))
     if method == "load":  # resident bytes per row of the data as a DataFrame (its first part file)
@@ -192,12 +209,16 @@ def child(method: str, data: Path, metric_set: str, result: Path | None) -> dict
     values: pl.DataFrame
     if method.startswith("prm"):
         scan = pl.scan_parquet(files)
-        frame = pl.read_parquet(files) if method.startswith("prm_df") else None
+        frame = pl.read_parquet(files) if method.startswith("prm_df") else pl.DataFrame()
         work: Callable[[], pl.DataFrame] = {
             "prm_df": lambda: prm.evaluate(frame, names, per_query=True, check=False),
             "prm_df_check": lambda: prm.evaluate(frame, names, per_query=True, check=True),
-            "prm_scan_streaming": lambda: prm.evaluate(scan, names, per_query=True).collect(engine="streaming"),
-            "prm_scan_in_memory": lambda: prm.evaluate(scan, names, per_query=True).collect(engine="in-memory"),
+            "prm_scan_streaming": lambda: prm.evaluate(scan, names, per_query=True).collect(
+                engine="streaming"
+            ),
+            "prm_scan_in_memory": lambda: prm.evaluate(scan, names, per_query=True).collect(
+                engine="in-memory"
+            ),
             "prm_chunked": lambda: prm.evaluate_chunked(scan, names, per_query=True, check=False),
         }[method]
         _reset_peak()
@@ -217,17 +238,19 @@ def child(method: str, data: Path, metric_set: str, result: Path | None) -> dict
         out = rec.stage("evaluate", lambda: evaluator.evaluate(run))
         rec.peak("native")
         queries = list(out)
-        values = _peer_values({ours: [out[q][theirs] for q in queries] for ours, theirs in to_pytrec_names.items()}, queries)
+        values = _peer_values(
+            {ours: [out[q][theirs] for q in queries] for ours, theirs in to_pytrec_names.items()}, queries
+        )
     elif method == "ranx":
-        from ranx import Qrels, Run, evaluate  # noqa: PLC0415
+        from ranx import Qrels, Run, evaluate  # type: ignore[import-untyped]  # noqa: PLC0415
 
-        measures = list(to_ranx_names.values())
+        ranx_measures = list(to_ranx_names.values())
         warnings.filterwarnings("ignore", module="numba")  # numba's type-safety notes about ranx's casts
 
         def warm_up() -> None:
             # Twenty queries: numba compiles other specialisations for larger inputs than a toy's.
             tiny_qrels, tiny_run = to_pytrec(make_frame(2_000, seed=12345))
-            evaluate(Qrels(tiny_qrels), Run(tiny_run), measures, return_mean=False, make_comparable=True)
+            evaluate(Qrels(tiny_qrels), Run(tiny_run), ranx_measures, return_mean=False, make_comparable=True)
 
         rec.stage("jit", warm_up)
         frame = pl.read_parquet(files)
@@ -241,7 +264,8 @@ def child(method: str, data: Path, metric_set: str, result: Path | None) -> dict
         del qrels, run
         _reset_peak()  # native: from Qrels and Run
         out = rec.stage(
-            "evaluate", lambda: evaluate(ranx_qrels, ranx_run, measures, return_mean=False, make_comparable=True)
+            "evaluate",
+            lambda: evaluate(ranx_qrels, ranx_run, ranx_measures, return_mean=False, make_comparable=True),
         )
         rec.peak("native")
         queries = [str(q) for q in ranx_qrels.get_query_ids()]
@@ -265,22 +289,27 @@ class Runs:
     peaks: dict[str, list[int]] = field(default_factory=dict)
 
     def add(self, report: dict[str, Any]) -> None:
+        """Add one repetition's report (from a child)."""
         for name, pair in report["stages"].items():
             self.stages.setdefault(name, []).append(tuple(pair))
         for name, kib in report["peaks"].items():
             self.peaks.setdefault(name, []).append(kib)
 
     def wall(self, *names: str) -> list[float]:
+        """Per repetition, the wall seconds of the stages `names` together."""
         return [sum(self.stages[n][i][0] for n in names) for i in range(len(self.stages[names[0]]))]
 
     def cpu(self, *names: str) -> list[float]:
+        """Per repetition, the CPU seconds of the stages `names` together."""
         return [sum(self.stages[n][i][1] for n in names) for i in range(len(self.stages[names[0]]))]
 
     def peak(self, *phases: str) -> int:
+        """The largest peak RSS (KiB) of `phases` over every repetition."""
         return max(max(self.peaks[p]) for p in phases)
 
 
 def run_child(method: str, data: Path, metric_set: str, result: Path | None) -> dict[str, Any]:
+    """Run one method in a fresh process; return its report (raise with its stderr if it failed)."""
     command = [sys.executable, __file__, "--child", method, "--data", str(data), "--set", metric_set]
     if result is not None:
         command += ["--result", str(result)]
@@ -288,7 +317,8 @@ def run_child(method: str, data: Path, metric_set: str, result: Path | None) -> 
     if proc.returncode != 0:
         msg = f"{method} ({metric_set}, {data.name}) failed with status {proc.returncode}:\n{proc.stderr[-3000:]}"
         raise RuntimeError(msg)
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    report: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return report
 
 
 def tie_free_queries(data: Path) -> pl.Series:
@@ -305,14 +335,20 @@ def tie_free_queries(data: Path) -> pl.Series:
     return tied["query"]
 
 
-def compare(want: pl.DataFrame, got: pl.DataFrame, queries: pl.Series | None = None) -> tuple[float, int, int]:
+def compare(
+    want: pl.DataFrame, got: pl.DataFrame, queries: pl.Series | None = None
+) -> tuple[float, int, int]:
     """(max abs diff, queries compared, queries that differ in presence) over got's metric columns."""
     metrics = [c for c in got.columns if c != "query"]
     if queries is not None:
         want, got = (f.filter(pl.col("query").is_in(queries.implode())) for f in (want, got))
     joined = want.select("query", *metrics).join(got, on="query", how="full", suffix="_got", coalesce=True)
-    missing = joined.filter(pl.any_horizontal(pl.col(metrics[0]).is_null(), pl.col(f"{metrics[0]}_got").is_null()))
-    diff = joined.select(pl.max_horizontal((pl.col(m) - pl.col(f"{m}_got")).abs().max() for m in metrics)).item()
+    missing = joined.filter(
+        pl.any_horizontal(pl.col(metrics[0]).is_null(), pl.col(f"{metrics[0]}_got").is_null())
+    )
+    diff = joined.select(
+        pl.max_horizontal((pl.col(m) - pl.col(f"{m}_got")).abs().max() for m in metrics)
+    ).item()
     return float(diff or 0.0), joined.height, missing.height
 
 
@@ -323,7 +359,9 @@ def plan_problems(data: Path, names: list[str]) -> list[str]:
     plans = {
         "evaluate(scan)": prm.evaluate(scan, names, per_query=True),
         "evaluate(scan) aggregated": prm.evaluate(scan, names),
-        "a chunk of evaluate_chunked": prm.evaluate(scan.filter(pl.col("query").is_between(pl.lit(first), pl.lit(first))), names),
+        "a chunk of evaluate_chunked": prm.evaluate(
+            scan.filter(pl.col("query").is_between(pl.lit(first), pl.lit(first))), names
+        ),
     }
     problems = []
     for label, plan in plans.items():
@@ -435,7 +473,9 @@ def table(case: Case) -> list[str]:
     lines: list[tuple[str, list[float], list[float], int | None, bool]] = []
     for method, runs in case.runs.items():
         if method.startswith("prm"):
-            lines.append((LABELS[method], runs.wall("evaluate"), runs.cpu("evaluate"), runs.peak("all"), True))
+            lines.append(
+                (LABELS[method], runs.wall("evaluate"), runs.cpu("evaluate"), runs.peak("all"), True)
+            )
         elif method == "pytrec":
             lines += [
                 ("pytrec_eval from Polars: dicts + RelevanceEvaluator + evaluate",
@@ -466,11 +506,14 @@ def table(case: Case) -> list[str]:
     for label, walls, cpus, peak, _ in lines:
         med = statistics.median(walls)
         mem = "" if peak is None else f"{peak / 1024:,.0f}"
-        out.append(f"| {label} | {med:.2f} | {min(walls):.2f} | {statistics.median(cpus):.2f} | {med / best:.2f} | {mem} |")
+        out.append(
+            f"| {label} | {med:.2f} | {min(walls):.2f} | {statistics.median(cpus):.2f} | {med / best:.2f} | {mem} |"
+        )
     return out
 
 
 def describe_set(metric_set: str) -> str:
+    """One line: what ours and each peer compute in `metric_set`."""
     names, pytrec_names, _, ranx_names = SETS[metric_set]
     return (
         f"{len(names)} metrics per query for ours ({', '.join(names) if len(names) < 10 else 'see WIDE in the script'}); "
@@ -485,13 +528,19 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--sets", nargs="+", choices=sorted(SETS), default=["narrow", "wide"])
     parser.add_argument("--repeat", type=int, default=3, help="alternating repetitions")
     parser.add_argument("--peers-up-to", type=int, default=10_000_000, help="largest size the peers run at")
-    parser.add_argument("--in-memory-up-to", type=int, default=10_000_000, help="above: out-of-core forms only")
-    parser.add_argument("--wide-up-to", type=int, default=10_000_000, help="largest size the wide set runs at")
+    parser.add_argument(
+        "--in-memory-up-to", type=int, default=10_000_000, help="above: out-of-core forms only"
+    )
+    parser.add_argument(
+        "--wide-up-to", type=int, default=10_000_000, help="largest size the wide set runs at"
+    )
     parser.add_argument("--recsys-users", type=int, default=1_000_000, help="users x 10 items; 0 skips")
     parser.add_argument("--recsys-repeat", type=int, default=2, help="repetitions of the recommender runs")
     parser.add_argument("--int-ids", action="store_true", help="Int64 query and item ids")
     parser.add_argument("--data", type=Path, default=Path(tempfile.gettempdir()) / "prm-bench-data")
-    parser.add_argument("--smoke", action="store_true", help=f"{SMOKE_ROWS:,} rows, 1 repetition, no report file")
+    parser.add_argument(
+        "--smoke", action="store_true", help=f"{SMOKE_ROWS:,} rows, 1 repetition, no report file"
+    )
     parser.add_argument("--out", type=Path, help="report file (default results/scale[_int].md)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--set", help=argparse.SUPPRESS)
@@ -509,8 +558,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(child(args.child, args.data, args.set, args.result)))
         return 0
     command = "python benchmarks/bench_scale.py " + " ".join(sys.argv[1:] if argv is None else argv)
-    versions = ", ".join(f"{p} {importlib.metadata.version(p)}" for p in ("pytrec_eval-terrier", "ranx", "numba"))
-    head = [f"# Scale benchmark: {', '.join(f'{r:,}' for r in args.rows)} rows", "", f"`{command.strip()}`", ""]
+    versions = ", ".join(
+        f"{p} {importlib.metadata.version(p)}" for p in ("pytrec_eval-terrier", "ranx", "numba")
+    )
+    head = [
+        f"# Scale benchmark: {', '.join(f'{r:,}' for r in args.rows)} rows",
+        "",
+        f"`{command.strip()}`",
+        "",
+    ]
     head += [*machine(), f"- peers: {versions}", library()]
     head.append(f"- load average (1 min) at start: {os.getloadavg()[0]:.2f}")
     print("\n".join(head), flush=True)
@@ -539,7 +595,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not in_memory:
             body.append(f"- above {args.in_memory_up_to:,} rows only the out-of-core forms run")
         if rows > args.peers_up_to:
-            body.append(f"- peers not run above {args.peers_up_to:,} rows: their per-row Python dicts do not fit")
+            body.append(
+                f"- peers not run above {args.peers_up_to:,} rows: their per-row Python dicts do not fit"
+            )
         for metric_set in args.sets:
             if metric_set == "wide" and rows > args.wide_up_to:
                 body.append(f"- the wide set is not run above {args.wide_up_to:,} rows")

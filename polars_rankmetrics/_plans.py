@@ -16,7 +16,7 @@ def fallback_nodes(plan: pl.LazyFrame) -> list[str]:
     ``explain(engine="streaming")`` does not show them; the physical graph does.
     """
     dot = plan.show_graph(engine="streaming", plan_stage="physical", raw_output=True)
-    assert isinstance(dot, str)  # noqa: S101  (raw_output=True returns the dot text)
+    assert isinstance(dot, str)
     # The legend names the fallback colour too, so look only at node lines.
     return [
         line

@@ -87,7 +87,7 @@ def gain_expr(grade: pl.Expr, gain: Gain) -> pl.Expr:
         assert isinstance(gain, Mapping)  # noqa: S101  (checked by Conventions)
         # A when/then chain, not Expr.replace: replace falls back to the in-memory engine (Polars 2.1).
         value = g
-        for grade_value, mapped in reversed(gain.items()):
+        for grade_value, mapped in reversed(list(gain.items())):
             value = pl.when(g == float(grade_value)).then(float(mapped)).otherwise(value)
     return pl.when(g >= 0).then(value).otherwise(0.0).fill_null(0.0)
 

@@ -32,7 +32,10 @@ def _stderr_progress(chunk: int, chunks: int, rows: int, seconds: float) -> None
 
 
 def _query_ranges(lf: pl.LazyFrame, query: str, rows_per_chunk: int) -> pl.DataFrame:
-    """Consecutive query ranges (lo, hi) of about `rows_per_chunk` rows each; one pass over the query column."""
+    """Consecutive query ranges (lo, hi) of about `rows_per_chunk` rows each.
+
+    One streaming pass over the query column counts the rows of each query.
+    """
     sizes = lf.group_by(query).agg(pl.len().alias(_ROWS)).collect(engine="streaming").sort(query)
     if sizes[query].null_count():
         msg = f"column {query!r} has null ids: every row must name its query"

@@ -32,20 +32,35 @@ def smoke_report(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def test_scale_harness_plans_have_no_udf_and_no_fallback(smoke_report: str) -> None:
-    assert "- plans (evaluate over the scan, one chunk's plan): no Python UDF, no in-memory fallback" in smoke_report
+    assert (
+        "- plans (evaluate over the scan, one chunk's plan): no Python UDF, no in-memory fallback"
+        in smoke_report
+    )
 
 
 @pytest.mark.parametrize("metric_set", ["narrow", "wide"])
 def test_scale_harness_every_tool_agrees(smoke_report: str, metric_set: str) -> None:
-    section = smoke_report.split(f"### {metric_set}:")[1].split("###")[0]
+    section = smoke_report.split(f"### {metric_set}:")[1].split("###", maxsplit=1)[0]
     agreement = [line for line in section.splitlines() if line.startswith("- agreement:")]
     methods = [line.split(":")[1].split(" vs ")[0].strip() for line in agreement]
-    assert methods == ["prm_df_check", "prm_scan_streaming", "prm_scan_in_memory", "prm_chunked", "pytrec", "ranx"]
+    assert methods == [
+        "prm_df_check",
+        "prm_scan_streaming",
+        "prm_scan_in_memory",
+        "prm_chunked",
+        "pytrec",
+        "ranx",
+    ]
     assert all(line.endswith("OK)") for line in agreement), agreement
 
 
 def test_scale_harness_reports_every_row_and_the_recommender_run(smoke_report: str) -> None:
-    for label in [*bench_scale.LABELS.values(), "pytrec_eval native", "ranx native", "ranx numba JIT warm-up"]:
+    for label in [
+        *bench_scale.LABELS.values(),
+        "pytrec_eval native",
+        "ranx native",
+        "ranx numba JIT warm-up",
+    ]:
         assert label in smoke_report
     assert "the same values on both engines and every run: yes" in smoke_report
 

@@ -15,7 +15,18 @@ import polars_rankmetrics as prm
 
 # Every prepared column a chunk computes, and every aggregate rule: mean, sum (num_ret),
 # geometric mean (gm_map), weighted (mpr), none (relstring has no aggregate: left out).
-METRICS = ["P_3", "recall_10", "ndcg_cut_10", "map", "recip_rank", "num_ret", "gm_map", "bpref", "mpr", "Rndcg"]
+METRICS = [
+    "P_3",
+    "recall_10",
+    "ndcg_cut_10",
+    "map",
+    "recip_rank",
+    "num_ret",
+    "gm_map",
+    "bpref",
+    "mpr",
+    "Rndcg",
+]
 
 
 def assert_same(got: pl.DataFrame, want: pl.DataFrame, frame: pl.DataFrame) -> None:
@@ -63,7 +74,11 @@ def test_parquet_file_set_in_chunks_skips_nothing_and_reports_progress(tmp_path:
     calls: list[tuple[int, int, int]] = []
     lf = pl.scan_parquet(tmp_path / "*.parquet")
     got = prm.evaluate_chunked(
-        lf, METRICS, per_query=True, rows_per_chunk=50, progress=lambda i, n, rows, _: calls.append((i, n, rows))
+        lf,
+        METRICS,
+        per_query=True,
+        rows_per_chunk=50,
+        progress=lambda i, n, rows, _: calls.append((i, n, rows)),
     )
     want = prm.evaluate(frame, METRICS, per_query=True)
     assert_same(got, want, frame)
@@ -76,7 +91,9 @@ def test_progress_true_prints_one_line_per_chunk(capsys: pytest.CaptureFixture[s
     prm.evaluate_chunked(POPULATION.lazy(), ["map"], rows_per_chunk=1, progress=True)
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == POPULATION["query"].n_unique()
-    assert lines[-1].startswith(f"polars_rankmetrics: chunk {len(lines)}/{len(lines)} done, {POPULATION.height} rows")
+    assert lines[-1].startswith(
+        f"polars_rankmetrics: chunk {len(lines)}/{len(lines)} done, {POPULATION.height} rows"
+    )
 
 
 @pytest.mark.parametrize("bad", [0, -5, 2.5, True, None])
@@ -91,7 +108,9 @@ def test_catalog_metrics_are_refused_with_the_alternative() -> None:
 
 
 def test_null_query_ids_are_an_error_not_dropped() -> None:
-    frame = POPULATION.with_columns(pl.when(pl.col("item") == pl.first("item")).then(None).otherwise("query").alias("query"))
+    frame = POPULATION.with_columns(
+        pl.when(pl.col("item") == pl.first("item")).then(None).otherwise("query").alias("query")
+    )
     with pytest.raises(prm.InvalidDataError, match="'query'"):
         prm.evaluate_chunked(frame.lazy(), ["map"], check=False)
 
