@@ -26,5 +26,5 @@ def fallback_nodes(plan: pl.LazyFrame) -> list[str]:
 
 
 def calls_python(plan: pl.LazyFrame) -> bool:
-    """Whether the optimised plan calls Python (map_elements, map_batches, a Python scan)."""
+    """Whether the optimised plan calls Python (a UDF applied per element or per batch, a Python scan)."""
     return "python" in plan.explain().lower()
