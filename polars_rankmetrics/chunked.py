@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 import polars as pl
 
 from polars_rankmetrics._schema import Columns, normalise_by
-from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Gain, Missing
 from polars_rankmetrics.evaluate import MetricLike, _aggregated, _conventions, _evaluated, _plan, _requested
@@ -48,6 +47,12 @@ def _query_ranges(lf: pl.LazyFrame, query: str, rows_per_chunk: int) -> pl.DataF
         .agg(pl.col(query).min().alias("lo"), pl.col(query).max().alias("hi"), pl.col(_ROWS).sum())
         .sort(_CHUNK)
     )
+
+
+def _query_range(lf: pl.LazyFrame, query: str, lo: object, hi: object) -> pl.LazyFrame:
+    """The rows of the queries `lo` to `hi` (inclusive): one chunk's input, a filter scans push down."""
+    dtype = lf.collect_schema()[query]
+    return lf.filter(pl.col(query).is_between(pl.lit(lo, dtype=dtype), pl.lit(hi, dtype=dtype)))
 
 
 def evaluate_chunked(  # noqa: PLR0913
@@ -131,7 +136,6 @@ def evaluate_chunked(  # noqa: PLR0913
     if isinstance(rows_per_chunk, bool) or not isinstance(rows_per_chunk, int) or rows_per_chunk < 1:
         msg = f"`rows_per_chunk` must be a positive integer, got {rows_per_chunk!r}"
         raise InvalidParameterError(msg)
-    check_choice(missing or "skip", "missing", ("skip", "zero"))
     cols = columns or Columns()
     keys_by = normalise_by(by)
     conventions = _conventions(preset, depth, relevance_level, missing, gain, judged_only)
@@ -148,11 +152,10 @@ def evaluate_chunked(  # noqa: PLR0913
     report = _stderr_progress if progress is True else (progress or None)
 
     ranges = _query_ranges(lf, cols.query, rows_per_chunk)
-    dtype = lf.collect_schema()[cols.query]
     started, done = time.perf_counter(), 0
     parts: list[pl.DataFrame] = []
     for i, (lo, hi, rows) in enumerate(ranges.select("lo", "hi", _ROWS).iter_rows(), start=1):
-        chunk = lf.filter(pl.col(cols.query).is_between(pl.lit(lo, dtype=dtype), pl.lit(hi, dtype=dtype)))
+        chunk = _query_range(lf, cols.query, lo, hi)
         if check:
             validate(chunk, columns=cols, by=keys_by)
         plan = _plan(chunk, cols, keys_by, conventions, requested)
