@@ -1,0 +1,61 @@
+"""The command line: trec_eval's flags, and the ``demo`` subcommand's."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from polars_rankmetrics.cli._measures import supported
+
+__all__ = ["PROG", "demo_parser", "parser"]
+
+PROG = "rankmetrics"
+
+
+def parser() -> argparse.ArgumentParser:
+    """The parser of trec_eval's command line: ``QRELS RUN`` and its flags, long names included."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        usage=f"{PROG} [-h] [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS]] QRELS RUN\n"
+        f"       {PROG} demo",
+        description=(
+            "Evaluate a TREC run against judgments and print exactly what trec_eval 10.0 prints "
+            "(measure, query or 'all', value). "
+            f"'{PROG} demo' evaluates trec_eval's bundled test collection."
+        ),
+    )
+    add = parser.add_argument
+    add("qrels", metavar="QRELS", type=Path, help="judgments: query iteration docno relevance")
+    add("run", metavar="RUN", type=Path, help="the run: query Q0 docno rank score runid")
+    add("-q", "--query_eval_wanted", action="store_true", dest="per_query", help="also print per query")
+    add(
+        "-c", "--complete_rel_info_wanted", action="store_true", dest="complete",
+        help="average over every judged query; one missing from the run scores 0",
+    )  # fmt: skip
+    add("-n", "--nosummary", action="store_true", dest="no_summary", help="do not print the 'all' lines")
+    add(
+        "-J", "--Judged_docs_only", action="store_true", dest="judged_only",
+        help="drop unjudged documents from each ranking before evaluating",
+    )  # fmt: skip
+    add(
+        "-M", "--Max_retrieved_per_topic", type=int, dest="depth", metavar="N",
+        help="keep only the first N retrieved per query",
+    )  # fmt: skip
+    add(
+        "-l", "--level_for_rel", type=int, dest="relevance_level", metavar="N",
+        help="a document is relevant when its grade is at least N (default 1)",
+    )  # fmt: skip
+    add(
+        "-m", "--measure", action="append", dest="measures", metavar="MEASURE", default=None,
+        help="measure, trec_eval style (P.5,10; map; ndcg.1=3,2=9; official; set; all_trec); "
+        f"repeatable. Default: official. Measures: {supported()}",
+    )  # fmt: skip
+    return parser
+
+
+def demo_parser() -> argparse.ArgumentParser:
+    """The parser of ``rankmetrics demo``, which takes no arguments (``--help`` only)."""
+    return argparse.ArgumentParser(
+        prog=f"{PROG} demo",
+        description="Evaluate NIST trec_eval's test collection (bundled) and print a table.",
+    )
