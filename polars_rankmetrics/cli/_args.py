@@ -3,28 +3,57 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
+import polars_rankmetrics as prm
 from polars_rankmetrics.cli._measures import supported
 
-__all__ = ["PROG", "demo_parser", "parser"]
+__all__ = ["PROG", "UNSUPPORTED_FLAGS", "demo_parser", "parser"]
 
 PROG = "rankmetrics"
+
+# trec_eval 10.0's flags this command does not support, short and long (trec_eval.c's getopt_long:
+# "hvqm:cl:nD:JN:M:R:T:oZ:"); every other trec_eval flag works as in trec_eval.
+UNSUPPORTED_FLAGS = (
+    ("-D", "--Debug_level"),
+    ("-N", "--Number_docs_in_coll"),
+    ("-R", "--Rel_info_format"),
+    ("-T", "--Results_format"),
+    ("-o", "--Output_old_results_format"),
+    ("-Z", "--Zscore"),
+)
+
+
+class _Unsupported(argparse.Action):
+    """A trec_eval flag this command does not support: say so, naming it as typed, and exit 2."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,  # noqa: ARG002 (argparse's signature)
+        values: str | Sequence[str] | None,  # noqa: ARG002
+        option_string: str | None = None,
+    ) -> NoReturn:
+        parser.exit(2, f"{PROG}: trec_eval flag {option_string} is not supported\n")
 
 
 def parser() -> argparse.ArgumentParser:
     """The parser of trec_eval's command line: ``QRELS RUN`` and its flags, long names included."""
     parser = argparse.ArgumentParser(
         prog=PROG,
-        usage=f"{PROG} [-h] [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS]] QRELS RUN\n"
+        usage=f"{PROG} [-h] [-v] [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS]] QRELS RUN\n"
         f"       {PROG} demo",
         description=(
             "Evaluate a TREC run against judgments and print exactly what trec_eval 10.0 prints "
             "(measure, query or 'all', value). "
             f"'{PROG} demo' evaluates trec_eval's bundled test collection."
         ),
+        epilog=f"trec_eval's flags {', '.join(short for short, _ in UNSUPPORTED_FLAGS)} are not supported.",
     )
     add = parser.add_argument
+    add("-v", "--version", action="version", version=f"{PROG} {prm.__version__}")
     add("qrels", metavar="QRELS", type=Path, help="judgments: query iteration docno relevance")
     add("run", metavar="RUN", type=Path, help="the run: query Q0 docno rank score runid")
     add("-q", "--query_eval_wanted", action="store_true", dest="per_query", help="also print per query")
@@ -50,6 +79,8 @@ def parser() -> argparse.ArgumentParser:
         help="measure, trec_eval style (P.5,10; map; ndcg.1=3,2=9; official; set; all_trec); "
         f"repeatable. Default: official. Measures: {supported()}",
     )  # fmt: skip
+    for flags in UNSUPPORTED_FLAGS:
+        add(*flags, action=_Unsupported, nargs="?", help=argparse.SUPPRESS)
     return parser
 
 

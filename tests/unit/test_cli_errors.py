@@ -1,0 +1,51 @@
+# ruff: noqa: INP001  # tests/ is a folder of test files, not a package
+"""The ``rankmetrics`` command's errors: the flag or measure as typed, a non-zero status, no traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+import polars_rankmetrics as prm
+from polars_rankmetrics.cli import main
+
+FILES = (str(prm.demo_path("qrels.test")), str(prm.demo_path("results.test")))
+
+
+def _fails(capsys: pytest.CaptureFixture[str], *args: str, status: int = 1) -> str:
+    """Run the command on the demo files with `args`; it must fail with `status`, stdout empty; stderr."""
+    code = main([*args, *FILES])
+    captured = capsys.readouterr()
+    assert (code, captured.out) == (status, "")
+    assert captured.err.startswith("rankmetrics: ")
+    assert "Traceback" not in captured.err
+    return captured.err
+
+
+@pytest.mark.parametrize("flag", ["--version", "-v"])
+def test_cli_version_prints_the_package_version(capsys: pytest.CaptureFixture[str], flag: str) -> None:
+    """``--version`` (trec_eval's ``-v`` too) prints ``rankmetrics <version>`` and exits 0."""
+    assert main([flag]) == 0
+    assert capsys.readouterr().out == f"rankmetrics {prm.__version__}\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "typed"),
+    [
+        (["-N", "10"], "-N"),
+        (["-N10"], "-N"),
+        (["-qN10"], "-N"),  # bundled after a supported flag, as getopt allows
+        (["--Number_docs_in_coll", "10"], "--Number_docs_in_coll"),
+        (["-D", "1"], "-D"),
+        (["-R", "prefs"], "-R"),
+        (["-T", "trec_results"], "-T"),
+        (["-o"], "-o"),
+        (["-Z", "zmean"], "-Z"),
+        (["--Zscore=zmean"], "--Zscore"),
+    ],
+)
+def test_cli_unsupported_trec_eval_flag_is_named_with_status_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], typed: str
+) -> None:
+    """A trec_eval flag the command does not support is named as typed, not "unrecognized arguments"."""
+    err = _fails(capsys, *args, status=2)
+    assert err == f"rankmetrics: trec_eval flag {typed} is not supported\n"
