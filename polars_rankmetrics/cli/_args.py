@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -39,6 +39,36 @@ class _Unsupported(argparse.Action):
         parser.exit(2, f"{PROG}: trec_eval flag {option_string} is not supported\n")
 
 
+# The flags that set the evaluation's conventions: what each sets, the values it takes (read as
+# trec_eval's atol reads them, but never garbage), and the library's conventions it builds, which check it.
+_CONVENTIONS: dict[str, tuple[str, str, Callable[[int], prm.Conventions]]] = {
+    "depth": ("the depth", "a positive integer", lambda n: prm.Conventions(depth=n)),
+    "relevance_level": ("the relevance level", "an integer", lambda n: prm.Conventions(relevance_level=n)),
+}
+
+
+class _Convention(argparse.Action):
+    """``-M`` or ``-l``: an integer the library's conventions accept; an error names the flag as typed."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,  # noqa: ARG002 (argparse's signature)
+        namespace: argparse.Namespace,
+        values: str | Sequence[str] | None,
+        option_string: str | None = None,
+    ) -> None:
+        what, domain, conventions = _CONVENTIONS[self.dest]
+        got = repr(values)
+        try:
+            value = int(str(values))
+            got = str(value)
+            conventions(value)
+        except ValueError as err:  # not an integer, or the library's InvalidParameterError
+            msg = f"{option_string}: {what} must be {domain}, got {got}"
+            raise prm.InvalidParameterError(msg) from err
+        setattr(namespace, self.dest, value)
+
+
 def parser() -> argparse.ArgumentParser:
     """The parser of trec_eval's command line: ``QRELS RUN`` and its flags, long names included."""
     parser = argparse.ArgumentParser(
@@ -67,11 +97,11 @@ def parser() -> argparse.ArgumentParser:
         help="drop unjudged documents from each ranking before evaluating",
     )  # fmt: skip
     add(
-        "-M", "--Max_retrieved_per_topic", type=int, dest="depth", metavar="N",
+        "-M", "--Max_retrieved_per_topic", action=_Convention, dest="depth", metavar="N",
         help="keep only the first N retrieved per query",
     )  # fmt: skip
     add(
-        "-l", "--level_for_rel", type=int, dest="relevance_level", metavar="N",
+        "-l", "--level_for_rel", action=_Convention, dest="relevance_level", metavar="N",
         help="a document is relevant when its grade is at least N (default 1)",
     )  # fmt: skip
     add(

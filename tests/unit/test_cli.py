@@ -302,11 +302,6 @@ def test_cli_no_query_in_common(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "no queries with both results and relevance info" in capsys.readouterr().err
 
 
-def test_cli_bad_depth_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
-    """A depth the library rejects is an error."""
-    assert "depth" in _error(capsys, "-M", "0")
-
-
 def test_cli_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     """Missing arguments exit 2 with the usage; ``--help`` exits 0."""
     assert main([]) == 2

@@ -49,3 +49,31 @@ def test_cli_unsupported_trec_eval_flag_is_named_with_status_2(
     """A trec_eval flag the command does not support is named as typed, not "unrecognized arguments"."""
     err = _fails(capsys, *args, status=2)
     assert err == f"rankmetrics: trec_eval flag {typed} is not supported\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-M", "0"], "-M: the depth must be a positive integer, got 0"),
+        (["-M0"], "-M: the depth must be a positive integer, got 0"),
+        (
+            ["--Max_retrieved_per_topic=-3"],
+            "--Max_retrieved_per_topic: the depth must be a positive integer, got -3",
+        ),
+        (["-M", "x"], "-M: the depth must be a positive integer, got 'x'"),
+        (["-M", "1.5"], "-M: the depth must be a positive integer, got '1.5'"),
+        (["-l", "x"], "-l: the relevance level must be an integer, got 'x'"),
+        (["--level_for_rel", "2.5"], "--level_for_rel: the relevance level must be an integer, got '2.5'"),
+    ],
+)
+def test_cli_bad_flag_value_names_the_flag_as_typed(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    """A bad ``-M`` or ``-l`` value names the flag the user typed, not the library's parameter."""
+    assert _fails(capsys, *args) == f"rankmetrics: {message}\n"
+
+
+def test_cli_flag_values_the_library_accepts_still_work(capsys: pytest.CaptureFixture[str]) -> None:
+    """``-M 1`` and a negative ``-l`` are valid: the checks reject only what the library rejects."""
+    assert main(["-M", "1", "-l", "-1", "-m", "num_ret", "-m", "num_rel", *FILES]) == 0
+    assert capsys.readouterr().out == "num_ret               \tall\t3\nnum_rel               \tall\t3681\n"
