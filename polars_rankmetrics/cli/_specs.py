@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import math
 import re
 from collections.abc import Sequence
 
@@ -25,8 +27,8 @@ _REAL = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 def _number(text: str, pattern: re.Pattern[str]) -> float:
     """Read a parameter as C's atol/atof do (the leading number: cutoff '23.4' is 23), but never garbage."""
     match = pattern.match(text)
-    if match is None:
-        msg = f"parameter {text!r} is not a number"
+    if match is None or not math.isfinite(float(match.group())):  # 1e400 reads as inf
+        msg = f"parameter {text!r} is not a {'number' if match is None else 'finite number'}"
         raise prm.UnknownMetricError(msg)
     return float(match.group())
 
@@ -90,8 +92,60 @@ def _members(name: str, spec: str) -> tuple[str, ...]:
     if name in NOT_SUPPORTED:
         msg = f"measure {spec!r}: trec_eval's {name!r} is not supported: {NOT_SUPPORTED[name]}"
         raise prm.UnknownMetricError(msg)
-    msg = f"unknown measure {spec!r} (trec_eval: illegal measure); supported: {supported()}"
+    hint = _suggestions(spec)
+    did_you_mean = f"; did you mean {' or '.join(map(repr, hint))}?" if hint else ""
+    msg = f"unknown measure {spec!r}{did_you_mean} (trec_eval: illegal measure); supported: {supported()}"
     raise prm.UnknownMetricError(msg)
+
+
+def _library_spelling(spec: str) -> list[str]:
+    """trec_eval's specs for a library name: ``mrr`` is ``recip_rank``, ``ndcg@10`` ``ndcg_cut.10``."""
+    try:
+        metric = prm.parse(spec)
+    except ValueError:  # not a library name either (the library's errors are ValueErrors)
+        return []
+    found = []
+    for measure in MEASURES:
+        if measure.build is not None and measure.params == "none":
+            spelling, built = measure.name, measure.build(None)
+        elif measure.build is not None and measure.params == "cutoffs" and metric.k is not None:
+            spelling, built = f"{measure.name}.{metric.k}", measure.build(metric.k)
+        else:
+            continue
+        if str(built) == str(metric):
+            found.append(spelling)
+    return found
+
+
+def _suggestions(spec: str) -> list[str]:
+    """Valid specs close to an unknown one, best first.
+
+    The spec it spells exactly: trec_eval's printed name of a line (``P_10``
+    is ``P.10``), a name in another case (``MAP``) or the library's name of
+    a metric (``ndcg@10``); else the measure names that difflib finds close
+    (``ndcg_ct.10``), with the parameters as given.
+    """
+    name, dot, text = spec.partition(".")
+    names = {n.lower(): n for n in [*NICKNAMES, *BY_NAME]}
+    with_params = sorted((m.name for m in MEASURES if m.params != "none"), key=len, reverse=True)
+    printed = [f"{m}.{spec[len(m) + 1 :]}" for m in with_params if spec.startswith(f"{m}_")][:1]
+    case = [f"{names[name.lower()]}{dot}{text}"] if name.lower() in names else []
+    exact = [c for c in dict.fromkeys([*printed, *case, *_library_spelling(spec)]) if _valid(c)]
+    if exact:
+        return exact
+    close = [names[n] for n in difflib.get_close_matches(name.lower(), names, n=3)]
+    return [c for c in (f"{m}{dot}{text}" for m in close) if _valid(c)]
+
+
+def _valid(spec: str) -> bool:
+    """Whether `spec` is a measure spec the command reads; only a known name is tried, so never suggests."""
+    if spec.partition(".")[0] not in {*NICKNAMES, *BY_NAME}:
+        return False
+    try:
+        parse_measures([spec])
+    except prm.RankMetricsError:
+        return False
+    return True
 
 
 def _marked(specs: Sequence[str]) -> tuple[set[str], dict[str, tuple[str, str]]]:

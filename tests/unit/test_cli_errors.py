@@ -77,3 +77,55 @@ def test_cli_flag_values_the_library_accepts_still_work(capsys: pytest.CaptureFi
     """``-M 1`` and a negative ``-l`` are valid: the checks reject only what the library rejects."""
     assert main(["-M", "1", "-l", "-1", "-m", "num_ret", "-m", "num_rel", *FILES]) == 0
     assert capsys.readouterr().out == "num_ret               \tall\t3\nnum_rel               \tall\t3681\n"
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("P_10", "P.10"),  # trec_eval's printed line name
+        ("ndcg_cut_20", "ndcg_cut.20"),
+        ("iprec_at_recall_0.10", "iprec_at_recall.0.10"),
+        ("utility_2,-1,0,0", "utility.2,-1,0,0"),
+        ("MAP", "map"),  # another case
+        ("Rprec_MULT.2", "Rprec_mult.2"),
+        ("ndcg_ct.10", "ndcg_cut.10"),  # a typo, parameters kept
+        ("offical", "official"),
+        ("mrr", "recip_rank"),  # the library's names
+        ("ndcg@10", "ndcg_cut.10"),
+    ],
+)
+def test_cli_unknown_measure_suggests_the_trec_eval_spec(
+    capsys: pytest.CaptureFixture[str], typed: str, meant: str
+) -> None:
+    """An unknown measure is quoted as typed, with the closest valid ``-m`` spec, which works."""
+    err = _fails(capsys, "-m", typed)
+    assert err.startswith(f"rankmetrics: unknown measure {typed!r}; did you mean {meant!r}? ")
+    assert main(["-m", meant, *FILES]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_cli_unknown_measure_suggests_several_when_several_are_close(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Up to three close names, best first."""
+    err = _fails(capsys, "-m", "ndcg_p")
+    assert err.startswith(
+        "rankmetrics: unknown measure 'ndcg_p'; did you mean 'ndcg' or 'Rndcg' or 'ndcg_rel'? "
+    )
+
+
+@pytest.mark.parametrize(
+    ("spec", "parameter"),
+    [
+        ("ndcg.1=1e400", "1e400"),
+        ("utility.1e400,0,0,0", "1e400"),
+        ("11pt_avg..1,1e400", "1e400"),
+        ("rbp.p=-1e999", "-1e999"),
+    ],
+)
+def test_cli_infinite_measure_parameter_is_an_error(
+    capsys: pytest.CaptureFixture[str], spec: str, parameter: str
+) -> None:
+    """A parameter too large for a float (C's atof reads inf) is refused, not a traceback."""
+    err = _fails(capsys, "-m", spec)
+    assert err == f"rankmetrics: measure {spec!r}: parameter {parameter!r} is not a finite number\n"
