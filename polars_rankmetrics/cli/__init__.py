@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 
 import polars_rankmetrics as prm
-from polars_rankmetrics.cli._args import PROG, parser
+from polars_rankmetrics.cli._args import PROG, UNSUPPORTED_FLAGS, parser
 from polars_rankmetrics.cli._measures import MEASURES, NICKNAMES, NOT_SUPPORTED, Line, Measure
 from polars_rankmetrics.cli._run import DEMO_METRICS, demo, evaluate
 from polars_rankmetrics.cli._specs import parse_measures
@@ -28,6 +28,7 @@ __all__ = [
     "MEASURES",
     "NICKNAMES",
     "NOT_SUPPORTED",
+    "UNSUPPORTED_FLAGS",
     "Line",
     "Measure",
     "main",
@@ -53,10 +54,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        The exit status: 0 on success, 1 when a file is malformed or
-        missing, a measure is unknown or no query could be evaluated (the
-        message goes to stderr, prefixed ``rankmetrics:``), 2 for a usage
-        error.
+        The exit status: 0 on success; 1 when a file is malformed or
+        missing, a measure is unknown, a flag's value is out of its domain
+        (``-M 0``) or no query could be evaluated; 2 for a usage error or a
+        trec_eval flag the command does not support (``-N``). Every message
+        goes to stderr, prefixed ``rankmetrics:``, naming what was typed.
 
     Examples
     --------
