@@ -72,10 +72,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        # ---- Subcommands: the first argument names one; add a new one here. ----
+        # ---- Subcommand dispatch, the one place: the first argument names a subcommand, a
+        # function (its arguments) -> exit status, run inside this try so that its errors print
+        # as `rankmetrics: ...`. Name a new one in _args.parser's usage too. ----
         if args[:1] == ["demo"]:
             return demo(args[1:])
-        # ---- Otherwise trec_eval's command line. ----
+        # ---- End of subcommand dispatch: anything else is trec_eval's command line. ----
         lines = evaluate(parser().parse_args(args))
     except (prm.RankMetricsError, OSError) as err:
         print(f"{PROG}: {err}", file=sys.stderr)  # noqa: T201
