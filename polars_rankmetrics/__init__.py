@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from polars_rankmetrics import plots
 from polars_rankmetrics._demo import demo_path
-from polars_rankmetrics._registry import Metric, parse, valid_names
+from polars_rankmetrics._registry import parse, valid_names
 from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.conventions import Conventions
-from polars_rankmetrics.evaluate import evaluate, population
+from polars_rankmetrics.evaluation import evaluate, population
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
@@ -32,6 +33,7 @@ from polars_rankmetrics.io import (
 )
 from polars_rankmetrics.metrics import (
     average_precision,
+    bing,
     bpref,
     coverage,
     dcg,
@@ -39,7 +41,10 @@ from polars_rankmetrics.metrics import (
     entropy,
     err,
     f1,
+    g,
     gini,
+    gm_bpref,
+    gm_map,
     hit_rate,
     infap,
     intra_list_similarity,
@@ -48,7 +53,9 @@ from polars_rankmetrics.metrics import (
     mar,
     mpr,
     ndcg,
+    ndcg_rel,
     novelty,
+    num_nonrel_judged_ret,
     num_q,
     num_rel,
     num_rel_ret,
@@ -62,7 +69,9 @@ from polars_rankmetrics.metrics import (
     reciprocal_rank,
     relative_precision,
     relstring,
+    rndcg,
     rprec_mult,
+    set_map,
     unjudged,
     utility,
 )
@@ -83,6 +92,7 @@ __all__ = [
     "TrecFormatError",
     "UnknownMetricError",
     "average_precision",
+    "bing",
     "bpref",
     "coverage",
     "dcg",
@@ -93,7 +103,10 @@ __all__ = [
     "evaluate",
     "evaluate_chunked",
     "f1",
+    "g",
     "gini",
+    "gm_bpref",
+    "gm_map",
     "hit_rate",
     "infap",
     "intra_list_similarity",
@@ -103,7 +116,9 @@ __all__ = [
     "mar",
     "mpr",
     "ndcg",
+    "ndcg_rel",
     "novelty",
+    "num_nonrel_judged_ret",
     "num_q",
     "num_rel",
     "num_rel_ret",
@@ -122,9 +137,11 @@ __all__ = [
     "reciprocal_rank",
     "relative_precision",
     "relstring",
+    "rndcg",
     "rprec_mult",
     "scan_trec_qrels",
     "scan_trec_run",
+    "set_map",
     "unjudged",
     "utility",
     "valid_names",

@@ -84,13 +84,17 @@ def _fixed(spelling: str) -> Callable[[None], prm.Metric]:
 
 
 def _cut(family: str) -> Callable[[int], prm.Metric]:
-    return lambda k: prm.Metric(family, k)
+    return lambda k: prm.parse(f"{family}@{k}")
 
 
 def _graded(family: str) -> Callable[[dict[str, float]], prm.Metric]:
     """A gain-based measure: ``level=gain`` pairs whose level is an integer map gains."""
-    # The registry checks and stores the {level: gain} mapping (Metric's annotation omits mappings).
-    return lambda pairs: prm.Metric(family, params=(_gains(pairs),))  # type: ignore[arg-type]
+
+    def build(pairs: dict[str, float]) -> prm.Metric:
+        gains = _gains(pairs)
+        return prm.parse(family + (f"({','.join(f'{g}={v!r}' for g, v in gains.items())})" if gains else ""))
+
+    return build
 
 
 def _persistence(build: Callable[[float], prm.Metric]) -> Callable[[dict[str, float]], prm.Metric]:
@@ -445,7 +449,7 @@ def _values(frame: pl.DataFrame, lines: list[Line], args: argparse.Namespace) ->
 
 def _format(line: Line, value: object) -> str:
     """A value as trec_eval prints it: %ld for counts, quoted text for relstring, else %6.4f."""
-    kind = line.metric.family.kind if line.metric is not None else "str"
+    kind = line.metric.spec.kind if line.metric is not None else "str"
     if kind == "int":
         return str(value)
     if kind == "str":

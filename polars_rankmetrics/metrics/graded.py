@@ -6,9 +6,9 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from polars_rankmetrics._prepare import GainColumns
-from polars_rankmetrics._registry import Metric, Param, register
-from polars_rankmetrics.metrics._core import exact_sum, rank, ratio, within
+from polars_rankmetrics._kernel import GainColumns, exact_sum, ratio
+from polars_rankmetrics._spec import Metric, Param, QuerySpec
+from polars_rankmetrics.metrics._core import rank, within
 
 
 def _discounted(gains: pl.Expr, ranks: pl.Expr, keep: pl.Expr) -> pl.Expr:
@@ -36,16 +36,16 @@ def _keep_gain(_m: Metric, g: GainColumns) -> pl.Expr:
     return pl.col(g.gain) != 0
 
 
-@register("dcg", needs=frozenset({"gain"}), params=(GAIN_MAP,), keep=_keep_gain)
 def _dcg(m: Metric, g: GainColumns) -> pl.Expr:
     return dcg_at(m.k, g)
+DCG = QuerySpec(name="dcg", needs=frozenset({"gain"}), params=(GAIN_MAP,), keep=_keep_gain, value=_dcg)
 
 
-@register("ndcg", needs=frozenset({"gain", "ideal_rank"}), trec=("ndcg_cut_{k}", "ndcg"), params=(GAIN_MAP,), keep=_keep_gain)
 def _ndcg(m: Metric, g: GainColumns) -> pl.Expr:
     # trec_eval: the ideal list holds every judged item of positive gain,
     # retrieved or not; without a cutoff it is not truncated to num_ret.
     return ratio(dcg_at(m.k, g), idcg_at(m.k, g))
+NDCG = QuerySpec(name="ndcg", needs=frozenset({"gain", "ideal_rank"}), trec=("ndcg_cut_{k}", "ndcg"), params=(GAIN_MAP,), keep=_keep_gain, value=_ndcg)
 
 
 def dcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> Metric:
@@ -81,7 +81,7 @@ def dcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> M
     │ 1.7619 │
     └────────┘
     """
-    return Metric("dcg", k, (gain,))
+    return Metric(DCG, k, gain=gain)
 
 
 def ndcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> Metric:
@@ -122,4 +122,7 @@ def ndcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> 
     │ q2    ┆ 0.0    │
     └───────┴────────┘
     """
-    return Metric("ndcg", k, (gain,))
+    return Metric(NDCG, k, gain=gain)
+
+
+SPECS = (DCG, NDCG)

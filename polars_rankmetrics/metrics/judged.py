@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._prepare import (
+from polars_rankmetrics._kernel import (
     GRADE,
     HIT_RANK,
     JUDGED_RANK,
@@ -17,18 +17,11 @@ from polars_rankmetrics._prepare import (
     NUM_REL,
     POOL_RANK,
     GainColumns,
-)
-from polars_rankmetrics._registry import Metric, register
-from polars_rankmetrics.metrics._core import (
     exact_sum,
-    keep_grade,
-    keep_within,
-    num_relevant,
-    rank,
     ratio,
-    relevant,
-    within,
 )
+from polars_rankmetrics._spec import Metric, QuerySpec
+from polars_rankmetrics.metrics._core import keep_grade, keep_within, num_relevant, rank, relevant, within
 
 _INFAP_EPSILON = 1e-5  # trec_eval's INFAP_EPSILON
 _BPREF_NEEDS = frozenset({"hit_rank", "judged_rank", "num_rel", "num_nonrel"})
@@ -51,17 +44,14 @@ def _keep_top_k(m: Metric, _g: GainColumns) -> pl.Expr:
     return keep_within(m.k)
 
 
-@register("bpref", k="none", needs=_BPREF_NEEDS, trec=("bpref",), keep=_keep_judged)
 def _bpref(m: Metric, g: GainColumns) -> pl.Expr:
     return ratio(exact_sum(_bpref_terms()), num_relevant())
+BPREF = QuerySpec(name="bpref", k="none", needs=_BPREF_NEEDS, trec=("bpref",), keep=_keep_judged, value=_bpref)
 
 
-@register("gm_bpref", k="none", aggregate="gmean", needs=_BPREF_NEEDS, trec=("gm_bpref",), keep=_keep_judged)
-def _gm_bpref(m: Metric, g: GainColumns) -> pl.Expr:
-    return ratio(exact_sum(_bpref_terms()), num_relevant())
+GM_BPREF = QuerySpec(name="gm_bpref", k="none", aggregate="gmean", needs=_BPREF_NEEDS, trec=("gm_bpref",), keep=_keep_judged, value=_bpref)
 
 
-@register("infap", k="none", aliases=("infAP",), needs=frozenset({"hit_rank", "judged_rank", "pool_rank"}), trec=("infAP",), keep=_keep_pooled)
 def _infap(m: Metric, g: GainColumns) -> pl.Expr:
     # Yilmaz and Aslam (2006), as trec_eval computes it at each relevant retrieved item.
     hit_rank = pl.col(HIT_RANK)
@@ -74,19 +64,19 @@ def _infap(m: Metric, g: GainColumns) -> pl.Expr:
     )
     terms = pl.when(hit_rank.is_null()).then(None).when(j == 0).then(1.0).otherwise(term)
     return ratio(exact_sum(terms), num_relevant())
+INFAP = QuerySpec(name="infap", k="none", aliases=("infAP",), needs=frozenset({"hit_rank", "judged_rank", "pool_rank"}), trec=("infAP",), keep=_keep_pooled, value=_infap)
 
 
-@register("unjudged", k="required", aliases=("unj",), needs=frozenset({"grade"}), trec=("unj_{k}",), keep=_keep_top_k)
 def _unjudged(m: Metric, g: GainColumns) -> pl.Expr:
     # Null grade (outside the pool) or negative grade (pooled, not judged), over k as trec_eval.
     unjudged = pl.col(GRADE).is_null() | (pl.col(GRADE) < 0)
     return ratio((unjudged & within(m.k)).sum(), pl.lit(m.k))
+UNJUDGED = QuerySpec(name="unjudged", k="required", aliases=("unj",), needs=frozenset({"grade"}), trec=("unj_{k}",), keep=_keep_top_k, value=_unjudged)
 
 
-@register("num_nonrel_judged_ret", aggregate="sum", k="none", kind="int", needs=frozenset({"grade"}),
-          trec=("num_nonrel_judged_ret",), keep=_keep_judged)  # fmt: skip
 def _num_nonrel_judged_ret(m: Metric, g: GainColumns) -> pl.Expr:
     return ((pl.col(GRADE) >= 0) & ~relevant & within(None)).sum()
+NUM_NONREL_JUDGED_RET = QuerySpec(name="num_nonrel_judged_ret", aggregate="sum", k="none", kind="int", needs=frozenset({"grade"}), trec=("num_nonrel_judged_ret",), keep=_keep_judged, value=_num_nonrel_judged_ret)
 
 
 def bpref() -> Metric:
@@ -116,7 +106,7 @@ def bpref() -> Metric:
     │ 0.0   │
     └───────┘
     """
-    return Metric("bpref")
+    return Metric(BPREF)
 
 
 def infap() -> Metric:
@@ -146,7 +136,7 @@ def infap() -> Metric:
     │ 0.8333 │
     └────────┘
     """
-    return Metric("infap")
+    return Metric(INFAP)
 
 
 def unjudged(k: int) -> Metric:
@@ -176,4 +166,57 @@ def unjudged(k: int) -> Metric:
     │ 0.5        │
     └────────────┘
     """
-    return Metric("unjudged", k)
+    return Metric(UNJUDGED, k)
+
+
+def gm_bpref() -> Metric:
+    """bpref per query, geometric mean over queries (trec_eval ``gm_bpref``; values floored at 1e-5).
+
+    Returns
+    -------
+    Metric
+        ``gm_bpref``; per query it is the query's bpref.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "a", "b"],
+    ...     "score": [0.9, 0.5, 0.8, 0.1], "relevance": [0, 1, 1, 0]})
+    >>> prm.evaluate(df, [prm.gm_bpref(), "bpref"]).with_columns(pl.all().round(4))
+    shape: (1, 2)
+    ┌──────────┬───────┐
+    │ gm_bpref ┆ bpref │
+    │ ---      ┆ ---   │
+    │ f64      ┆ f64   │
+    ╞══════════╪═══════╡
+    │ 0.0032   ┆ 0.5   │
+    └──────────┴───────┘
+    """
+    return Metric(GM_BPREF)
+
+
+def num_nonrel_judged_ret() -> Metric:
+    """Judged non-relevant items retrieved, summed over queries (trec_eval ``num_nonrel_judged_ret``).
+
+    Returns
+    -------
+    Metric
+        ``num_nonrel_judged_ret``, an integer count summed over queries.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [0.9, 0.5, 0.1], "relevance": [0, 1, None]})
+    >>> prm.evaluate(df, [prm.num_nonrel_judged_ret()])
+    shape: (1, 1)
+    ┌───────────────────────┐
+    │ num_nonrel_judged_ret │
+    │ ---                   │
+    │ i64                   │
+    ╞═══════════════════════╡
+    │ 1                     │
+    └───────────────────────┘
+    """
+    return Metric(NUM_NONREL_JUDGED_RET)
+
+
+SPECS = (BPREF, GM_BPREF, INFAP, UNJUDGED, NUM_NONREL_JUDGED_RET)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._prepare import GRADE, GainColumns
-from polars_rankmetrics._registry import Metric, register
+from polars_rankmetrics._kernel import GRADE, GainColumns
+from polars_rankmetrics._spec import Metric, QuerySpec
 from polars_rankmetrics.metrics._core import keep_within, rank
 
 
@@ -24,12 +24,12 @@ def _keep_shown(m: Metric, _g: GainColumns) -> pl.Expr:
     return keep_within(10 if m.k is None else m.k)
 
 
-@register("relstring", k="optional", aggregate="none", kind="str", needs=frozenset({"grade"}), trec=("relstring_{k}", "relstring"), keep=_keep_shown)
 def _relstring(m: Metric, g: GainColumns) -> pl.Expr:
     # One character per rank: a fixed set of per-position picks keeps the plan a plain aggregation.
     k = 10 if m.k is None else m.k
     chars = [_grade_char().filter(rank == position).first() for position in range(1, k + 1)]
     return pl.concat_str(chars, ignore_nulls=True)
+RELSTRING = QuerySpec(name="relstring", k="optional", aggregate="none", kind="str", needs=frozenset({"grade"}), trec=("relstring_{k}", "relstring"), keep=_keep_shown, value=_relstring)
 
 
 def relstring(k: int = 10) -> Metric:
@@ -63,4 +63,7 @@ def relstring(k: int = 10) -> Metric:
     │ 1     ┆ 2-.         │
     └───────┴─────────────┘
     """
-    return Metric("relstring", k)
+    return Metric(RELSTRING, k)
+
+
+SPECS = (RELSTRING,)

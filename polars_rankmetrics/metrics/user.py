@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._prepare import GRADE, GainColumns
-from polars_rankmetrics._registry import Metric, Param, register
-from polars_rankmetrics.metrics._core import exact_sum, keep_grade, num_retrieved, rank, within
+from polars_rankmetrics._kernel import GRADE, GainColumns, exact_sum
+from polars_rankmetrics._spec import OPEN_UNIT, POSITIVE, Metric, Param, QuerySpec
+from polars_rankmetrics.metrics._core import keep_grade, num_retrieved, rank, within
 
-_PERSISTENCE = Param("p", 0.9)
+_PERSISTENCE = Param("p", 0.9, domain=OPEN_UNIT)
 
 
 def _discount(p: float) -> pl.Expr:
@@ -24,10 +24,9 @@ def _keep_unjudged(_m: Metric, _g: GainColumns) -> pl.Expr:
     return within(None).fill_null(value=False) & (grade.is_null() | (grade < 0)).fill_null(value=True)
 
 
-@register("rbp", k="none", needs=frozenset({"grade", "num_rel"}), trec=("rbp",), params=(_PERSISTENCE,), keep=_keep_positive)
 def _rbp(m: Metric, g: GainColumns) -> pl.Expr:
     # trec_eval's rbp: the grade as gain, scaled into [0, 1] by the query's top grade when above 1.
-    p: float = m.param("p")  # type: ignore[assignment]
+    p = m.number("p")
     grade = pl.col(GRADE)
     judged = grade.fill_null(-1) >= 0
     top = grade.filter(judged).max().cast(pl.Float64)
@@ -35,30 +34,31 @@ def _rbp(m: Metric, g: GainColumns) -> pl.Expr:
     total = exact_sum(pl.when(within(None) & (gain != 0)).then(gain * _discount(p)))
     scaled = pl.when(top > 1).then(total / top).otherwise(total)
     return (1.0 - p) * scaled.fill_null(0.0)
+RBP = QuerySpec(name="rbp", k="none", needs=frozenset({"grade", "num_rel"}), trec=("rbp",), params=(_PERSISTENCE,), keep=_keep_positive, value=_rbp)
 
 
-@register("rbp_resid", k="none", needs=frozenset({"grade"}), trec=("rbp_resid",), params=(_PERSISTENCE,), keep=_keep_unjudged)
 def _rbp_resid(m: Metric, g: GainColumns) -> pl.Expr:
     # The rbp mass the judgments cannot settle: unjudged ranks plus everything past the list.
-    p: float = m.param("p")  # type: ignore[assignment]
+    p = m.number("p")
     grade = pl.col(GRADE)
     unjudged = within(None) & (grade.is_null() | (grade < 0))
     beyond = pl.lit(p).pow(num_retrieved().cast(pl.Float64))
     mass = beyond + (1.0 - p) * exact_sum(pl.when(unjudged).then(_discount(p)))
     return pl.when(unjudged.any()).then(mass).otherwise(0.0)
+RBP_RESID = QuerySpec(name="rbp_resid", k="none", needs=frozenset({"grade"}), trec=("rbp_resid",), params=(_PERSISTENCE,), keep=_keep_unjudged, value=_rbp_resid)
 
 
 def _err_rows(m: Metric, keys: tuple[str, ...]) -> list[pl.Expr]:
-    return [err_survival(m.param("max_grade"), list(keys))]  # type: ignore[arg-type]
+    return [err_survival(m.number("max_grade"), list(keys))]
 
 
-@register("err", needs=frozenset({"grade"}), params=(Param("max_grade", 4.0),), rows=_err_rows, keep=_keep_positive)
 def _err(m: Metric, g: GainColumns) -> pl.Expr:
     k = m.k
-    stop = stop_probability(m.param("max_grade"))  # type: ignore[arg-type]
-    survival = pl.col(err_survival_column(m.param("max_grade")))  # type: ignore[arg-type]
+    stop = stop_probability(m.number("max_grade"))
+    survival = pl.col(err_survival_column(m.number("max_grade")))
     terms = pl.when(within(k)).then(stop * survival / rank.cast(pl.Float64))
     return exact_sum(terms)
+ERR = QuerySpec(name="err", needs=frozenset({"grade"}), params=(Param("max_grade", 4.0, domain=POSITIVE),), rows=_err_rows, keep=_keep_positive, value=_err)
 
 
 def stop_probability(max_grade: float) -> pl.Expr:
@@ -102,15 +102,15 @@ def rbp(p: float = 0.9) -> Metric:
     ...     "score": [2.0, 1.0], "relevance": [1, 1]})
     >>> prm.evaluate(df, [prm.rbp(0.5)])
     shape: (1, 1)
-    ┌──────────┐
-    │ rbp(0.5) │
-    │ ---      │
-    │ f64      │
-    ╞══════════╡
-    │ 0.75     │
-    └──────────┘
+    ┌────────────┐
+    │ rbp(p=0.5) │
+    │ ---        │
+    │ f64        │
+    ╞════════════╡
+    │ 0.75       │
+    └────────────┘
     """
-    return Metric("rbp", None, (p,))
+    return Metric(RBP, p=p)
 
 
 def rbp_resid(p: float = 0.9) -> Metric:
@@ -135,15 +135,15 @@ def rbp_resid(p: float = 0.9) -> Metric:
     ...     "score": [2.0, 1.0], "relevance": [1, None]})
     >>> prm.evaluate(df, [prm.rbp_resid(0.5)])
     shape: (1, 1)
-    ┌────────────────┐
-    │ rbp_resid(0.5) │
-    │ ---            │
-    │ f64            │
-    ╞════════════════╡
-    │ 0.5            │
-    └────────────────┘
+    ┌──────────────────┐
+    │ rbp_resid(p=0.5) │
+    │ ---              │
+    │ f64              │
+    ╞══════════════════╡
+    │ 0.5              │
+    └──────────────────┘
     """
-    return Metric("rbp_resid", None, (p,))
+    return Metric(RBP_RESID, p=p)
 
 
 def err(k: int | None = None, *, max_grade: float = 4.0) -> Metric:
@@ -181,4 +181,7 @@ def err(k: int | None = None, *, max_grade: float = 4.0) -> Metric:
     │ 0.502 │
     └───────┘
     """
-    return Metric("err", k, (max_grade,))
+    return Metric(ERR, k, max_grade=max_grade)
+
+
+SPECS = (RBP, RBP_RESID, ERR)

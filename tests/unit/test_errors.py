@@ -91,7 +91,7 @@ def test_bad_k(k: object) -> None:
 
 
 def test_bad_k_in_a_name() -> None:
-    with pytest.raises(prm.UnknownMetricError, match="`k` must be a positive integer, got 0 in metric 'ndcg@0'"):
+    with pytest.raises(prm.InvalidParameterError, match="`k` of metric 'ndcg' must be a positive integer, got 0"):
         prm.parse("ndcg@0")
 
 
@@ -117,7 +117,7 @@ def test_bad_convention(df: pl.DataFrame, option: str, value: object, match: str
 
 
 def test_unknown_metric_lists_valid_names(df: pl.DataFrame) -> None:
-    with pytest.raises(prm.UnknownMetricError, match=r"unknown metric 'ndgc@10'; valid names: .*ndcg@k.*P_k"):
+    with pytest.raises(prm.UnknownMetricError, match=r"unknown metric 'ndgc@10'; did you mean 'ndcg@k'.* Valid names: .*ndcg@k.*P_k"):
         prm.evaluate(df, ["ndgc@10"])
 
 

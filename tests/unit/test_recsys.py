@@ -190,7 +190,8 @@ def test_depth_cuts_catalog_lists() -> None:
         ("mar@10", "mar@10"),
         ("map_capped@10", "map_capped@10"),
         ("mpr", "mpr"),
-        ("mpr_random(1000)", "mpr_random(1000)"),
+        ("mpr_random(1000)", "mpr_random(n_items=1000)"),
+        ("mpr_random(n_items=1000)", "mpr_random(n_items=1000)"),
     ],
 )
 def test_names_round_trip(spelled: str, canonical: str) -> None:
@@ -201,7 +202,7 @@ def test_names_round_trip(spelled: str, canonical: str) -> None:
 def test_side_inputs_stay_out_of_the_name() -> None:
     assert str(prm.coverage(10, catalog=100)) == "coverage@10"
     assert str(prm.novelty(5, popularity=POPULARITY, n_users=16)) == "novelty@5"
-    assert str(prm.mpr(missing_items="random", n_items=50)) == "mpr_random(50)"
+    assert str(prm.mpr(missing_items="random", n_items=50)) == "mpr_random(n_items=50)"
 
 
 # --- errors ----------------------------------------------------------------------------------------
@@ -390,7 +391,7 @@ def test_namespace_methods_equal_evaluate() -> None:
         assert isinstance(got, pl.LazyFrame)
         assert got.collect().equals(prm.evaluate(RUN, [metric], by="model")), method
     random = prm.RankFrame(LISTS).mpr(missing_items="random", n_items=9, by="model")
-    assert random.columns == ["model", "mpr_random(9)"]
+    assert random.columns == ["model", "mpr_random(n_items=9)"]
 
 
 # --- plots -----------------------------------------------------------------------------------------

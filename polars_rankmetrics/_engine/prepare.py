@@ -26,46 +26,23 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from polars_rankmetrics._kernel import (
+    GRADE,
+    HIT_RANK,
+    ITEM,
+    JUDGED_RANK,
+    NUM_JUDGED,
+    NUM_LISTED,
+    NUM_NONREL,
+    NUM_REL,
+    NUM_RET,
+    POOL_RANK,
+    RANK,
+    REL,
+    GainColumns,
+)
 from polars_rankmetrics._schema import ResolvedSchema
 from polars_rankmetrics.conventions import Conventions, Gain
-
-RANK = "__prm_rank"  # 1-based retrieval rank within depth; null when not retrieved
-REL = "__prm_rel"  # judged relevant: grade >= relevance_level and grade >= 0
-GRADE = "__prm_grade"  # the relevance grade, null when outside the pool
-HIT_RANK = "__prm_hit_rank"  # rank of a retrieved relevant item among those items
-JUDGED_RANK = "__prm_judged_rank"  # rank of a retrieved judged (grade >= 0) item among those
-POOL_RANK = "__prm_pool_rank"  # rank of a retrieved pooled (non-null grade) item among those
-NUM_REL = "__prm_num_rel"  # the query's number of relevant items, on every row
-NUM_NONREL = "__prm_num_nonrel"  # the query's number of judged non-relevant items, on every row
-NUM_RET = "__prm_num_ret"  # the query's number of retrieved items (within depth), on every row
-NUM_JUDGED = "__prm_num_judged"  # the query's number of rows with a grade, on every row
-NUM_LISTED = "__prm_num_listed"  # the query's number of retrieved items before -J: who counts as retrieved
-ITEM = "__prm_item"  # the item id, for catalog metrics
-
-NEEDS = frozenset(
-    {"grade", "hit_rank", "judged_rank", "pool_rank", "num_nonrel", "gain", "ideal_rank", "item"}
-)
-
-
-def gain_key(gain: Gain) -> str:
-    """A stable text key for a gain convention, used to name its columns."""
-    if isinstance(gain, str):
-        return gain
-    return ",".join(f"{float(k)!r}={float(v)!r}" for k, v in sorted(gain.items()))
-
-
-@dataclass(frozen=True)
-class GainColumns:
-    """The columns of one gain convention: the gain of each row and its ideal rank."""
-
-    gain: str
-    ideal_rank: str
-
-
-def gain_columns(gain: Gain, index: int) -> GainColumns:
-    """Column names for the `index`-th gain convention of an evaluation."""
-    del gain  # the names depend only on the index; kept for readability at call sites
-    return GainColumns(gain=f"__prm_gain_{index}", ideal_rank=f"__prm_ideal_rank_{index}")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,85 @@
+"""The bottom layer: the internal columns every metric reads, and exact sums.
+
+Metrics (``metrics/``) and the engine (``_engine/``) both read these names;
+it imports only the conventions' types, so neither layer needs the other
+to know them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from polars_rankmetrics.conventions import Gain
+
+RANK = "__prm_rank"  # 1-based retrieval rank within depth; null when not retrieved
+REL = "__prm_rel"  # judged relevant: grade >= relevance_level and grade >= 0
+GRADE = "__prm_grade"  # the relevance grade, null when outside the pool
+HIT_RANK = "__prm_hit_rank"  # rank of a retrieved relevant item among those items
+JUDGED_RANK = "__prm_judged_rank"  # rank of a retrieved judged (grade >= 0) item among those
+POOL_RANK = "__prm_pool_rank"  # rank of a retrieved pooled (non-null grade) item among those
+NUM_REL = "__prm_num_rel"  # the query's number of relevant items, on every row
+NUM_NONREL = "__prm_num_nonrel"  # the query's number of judged non-relevant items, on every row
+NUM_RET = "__prm_num_ret"  # the query's number of retrieved items (within depth), on every row
+NUM_JUDGED = "__prm_num_judged"  # the query's number of rows with a grade, on every row
+NUM_LISTED = "__prm_num_listed"  # the query's number of retrieved items before -J: who counts as retrieved
+ITEM = "__prm_item"  # the item id, for catalog metrics
+
+NEEDS = frozenset(
+    {"grade", "hit_rank", "judged_rank", "pool_rank", "num_nonrel", "gain", "ideal_rank", "item"}
+)
+
+
+def gain_key(gain: Gain) -> str:
+    """A stable text key for a gain convention, used to name its columns."""
+    if isinstance(gain, str):
+        return gain
+    return ",".join(f"{float(k)!r}={float(v)!r}" for k, v in sorted(gain.items()))
+
+
+@dataclass(frozen=True)
+class GainColumns:
+    """The columns of one gain convention: the gain of each row and its ideal rank."""
+
+    gain: str
+    ideal_rank: str
+
+
+def gain_columns(gain: Gain, index: int) -> GainColumns:
+    """Column names for the `index`-th gain convention of an evaluation."""
+    del gain  # the names depend only on the index; kept for readability at call sites
+    return GainColumns(gain=f"__prm_gain_{index}", ideal_rank=f"__prm_ideal_rank_{index}")
+
+
+VALUE = "__prm_value"  # a table or catalog metric's value column, per (keys...)
+
+
+_FIXED_POINT = 2.0**64
+
+
+def exact_sum(terms: pl.Expr) -> pl.Expr:
+    """Sum of floats that does not depend on row order, engine or partitioning.
+
+    A float sum depends on the order of its terms, and neither a group_by
+    nor the streaming engine keeps row order. Each term is scaled by 2**64
+    and truncated to an Int128 (error below 2**-64 per term), the integers
+    are summed exactly, and the total is converted back: the same rows give
+    the same bits, whatever their order. Null terms are skipped: mask terms
+    with ``pl.when(mask).then(term)``, not ``term.filter(mask)``, which makes
+    the streaming engine fall back to the in-memory one.
+    """
+    scaled = (terms.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128)
+    return scaled.sum().cast(pl.Float64) / _FIXED_POINT
+
+
+def exact_sum_horizontal(terms: list[pl.Expr]) -> pl.Expr:
+    """Row-wise sum of float columns, exact and independent of the engine (see :func:`exact_sum`)."""
+    scaled = [(t.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128) for t in terms]
+    return pl.sum_horizontal(scaled).cast(pl.Float64) / _FIXED_POINT
+
+
+def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
+    """``numerator / denominator`` as Float64, 0 where the denominator is 0."""
+    den = denominator.cast(pl.Float64)
+    return pl.when(den > 0).then(numerator.cast(pl.Float64) / den).otherwise(0.0)
