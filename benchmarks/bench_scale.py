@@ -54,7 +54,7 @@ import polars as pl
 
 import polars_rankmetrics as prm
 from polars_rankmetrics._plans import calls_python, fallback_nodes
-from polars_rankmetrics.chunked import _query_range
+from polars_rankmetrics.chunked import query_range
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import OtherLoad, library, machine, make_frame, to_pytrec
@@ -360,7 +360,7 @@ def plan_problems(data: Path, names: list[str]) -> list[str]:
     plans = {
         "evaluate(scan)": prm.evaluate(scan, names, per_query=True),
         "evaluate(scan) aggregated": prm.evaluate(scan, names),
-        "a chunk of evaluate_chunked": prm.evaluate(_query_range(scan, "query", first, first), names),
+        "a chunk of evaluate_chunked": prm.evaluate(query_range(scan, "query", first, first), names),
     }
     problems = []
     for label, plan in plans.items():

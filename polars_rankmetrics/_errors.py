@@ -60,7 +60,9 @@ def unknown_metric(name: str, valid: list[str]) -> UnknownMetricError:
 CONTRACT_ROLES = ("query", "item", "score", "rank", "relevance")
 
 
-def column_not_found(name: str, role: str, schema: Iterable[str], where: str = "the frame") -> ColumnNotFoundError:
+def column_not_found(
+    name: str, role: str, schema: Iterable[str], where: str = "the frame"
+) -> ColumnNotFoundError:
     """A column is absent: name its role, a close match, how to rename, and the columns present."""
     present = list(schema)
     near = closest(name, present, n=1)

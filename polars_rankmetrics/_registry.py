@@ -122,21 +122,24 @@ def _number(text: str, name: str) -> float:
 def _parse_params(spec: MetricSpec, text: str, name: str) -> dict[str, ParamValue]:
     """Read ``p=0.8``, ``0.8``, ``1=3,2=9`` or ``coefficients=1,-1,0,0`` into values by name."""
     named: list[Param] = [p for p in spec.params if p.kind != "side"]
-    values: dict[str, list[float] | list[tuple[float, float]] | float] = {}
+    numbers: dict[str, float] = {}
+    lists: dict[str, list[float]] = {}
+    pairs: list[tuple[float, float]] = []
     current: Param | None = None  # the list parameter that bare numbers extend
     position = 0
     for part in (p.strip() for p in text.split(",")) if text.strip() else ():
-        keyed, pair = _NAMED.match(part), _PAIR.match(part)
+        keyed, pair, value = _NAMED.match(part), _PAIR.match(part), part
         if keyed:
             param = next((p for p in named if p.name == keyed.group("key")), None)
             if param is None:
                 known = ", ".join(p.name for p in named) or "none"
-                msg = f"metric {spec.name!r} has no parameter {keyed.group('key')!r} (its parameters: {known})"
+                msg = (
+                    f"metric {spec.name!r} has no parameter {keyed.group('key')!r} (its parameters: {known})"
+                )
                 raise UnknownMetricError(msg)
-            part, current = keyed.group("value"), param
+            value, current = keyed.group("value"), param
         elif pair and any(p.kind == "gain" for p in named):
-            gains = values.setdefault("gain", [])
-            gains.append((_number(pair.group("grade"), name), _number(pair.group("gain"), name)))  # type: ignore[union-attr]
+            pairs.append((_number(pair.group("grade"), name), _number(pair.group("gain"), name)))
             continue
         elif current is None or current.kind != "floats":
             positional = [p for p in named if p.kind in ("float", "floats")]
@@ -145,12 +148,15 @@ def _parse_params(spec: MetricSpec, text: str, name: str) -> dict[str, ParamValu
                 raise UnknownMetricError(msg)
             current = positional[position]
             position += 1
-        number = _number(part, name)
+        number = _number(value, name)
         if current.kind == "floats":
-            values.setdefault(current.name, []).append(number)  # type: ignore[union-attr]
+            lists.setdefault(current.name, []).append(number)
         else:
-            values[current.name] = number
-    return {key: tuple(v) if isinstance(v, list) else v for key, v in values.items()}  # type: ignore[misc]
+            numbers[current.name] = number
+    out: dict[str, ParamValue] = {**numbers, **{key: tuple(v) for key, v in lists.items()}}
+    if pairs:
+        out["gain"] = tuple(pairs)
+    return out
 
 
 def _build(spec: MetricSpec, k: int | None, params: Mapping[str, object], name: str) -> Metric:
@@ -199,14 +205,14 @@ def parse(name: str | Metric) -> Metric:
             groups = match.groupdict()
             k = int(groups["k"]) if groups.get("k") else None
             first = next((p.name for p in spec.params if p.kind == "float"), None)
-            params = {first: float(groups["x"])} if groups.get("x") and first else {}
-            return _build(spec, k, params, name)
+            level = {first: float(groups["x"])} if groups.get("x") and first else {}
+            return _build(spec, k, level, name)
     match = _CANONICAL.match(name)
-    spec = _by_spelling().get(match.group("name")) if match else None
-    if match is None or spec is None:
+    found = _by_spelling().get(match.group("name")) if match else None
+    if match is None or found is None:
         raise _errors.unknown_metric(name, valid_names())
-    text, k = match.group("params"), match.group("k")
-    if k is not None and int(k) < 1:
-        raise _errors.parameter("k", "a positive integer", int(k), metric=spec.name)
-    params = _parse_params(spec, text, name) if text is not None else {}
-    return _build(spec, None if k is None else int(k), params, name)
+    text, cutoff = match.group("params"), match.group("k")
+    if cutoff is not None and int(cutoff) < 1:
+        raise _errors.parameter("k", "a positive integer", int(cutoff), metric=found.name)
+    values = _parse_params(found, text, name) if text is not None else {}
+    return _build(found, None if cutoff is None else int(cutoff), values, name)

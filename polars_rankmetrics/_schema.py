@@ -92,7 +92,7 @@ def normalise_by(by: str | Sequence[str] | None) -> tuple[str, ...]:
     return tuple(by)
 
 
-def resolve_schema(
+def resolve_schema(  # noqa: C901  (one check per contract column)
     schema: pl.Schema,
     columns: Columns,
     by: tuple[str, ...],

@@ -129,7 +129,7 @@ class Param:
             if self.length is not None and len(values) != self.length:
                 raise _errors.parameter(self.name, f"{self.length} numbers", value, metric=metric)
             return tuple(self._number(v, metric) for v in values)
-        if isinstance(value, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in value):  # noqa: PLR2004
+        if isinstance(value, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in value):
             value = dict(value)  # the normalised form: parse() and a Metric's own params give it
         gain = check_gain(value)
         if isinstance(gain, str):
@@ -137,9 +137,12 @@ class Param:
         return tuple(sorted((float(g), float(v)) for g, v in gain.items()))
 
     def _number(self, value: object, metric: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, Real) or value != value or value not in self.domain:  # noqa: PLR0124  (NaN)
+        if isinstance(value, bool) or not isinstance(value, Real) or value != value:  # noqa: PLR0124  (NaN)
             raise _errors.parameter(self.name, str(self.domain), value, metric=metric)
-        return float(value)
+        number = float(value)
+        if number not in self.domain:
+            raise _errors.parameter(self.name, str(self.domain), value, metric=metric)
+        return number
 
     def format(self, value: ParamValue) -> str:
         """The value as its canonical name writes it: ``p=0.8``, ``1=3,2=9``."""

@@ -56,7 +56,7 @@ def _query_ranges(lf: pl.LazyFrame, query: str, rows_per_chunk: int) -> pl.DataF
     )
 
 
-def _query_range(lf: pl.LazyFrame, query: str, lo: object, hi: object) -> pl.LazyFrame:
+def query_range(lf: pl.LazyFrame, query: str, lo: object, hi: object) -> pl.LazyFrame:
     """The rows of the queries `lo` to `hi` (inclusive): one chunk's input, a filter scans push down."""
     dtype = lf.collect_schema()[query]
     return lf.filter(pl.col(query).is_between(pl.lit(lo, dtype=dtype), pl.lit(hi, dtype=dtype)))
@@ -155,7 +155,7 @@ def evaluate_chunked(  # noqa: PLR0913
     started, done = time.perf_counter(), 0
     parts: list[pl.DataFrame] = []
     for i, (lo, hi, rows) in enumerate(ranges.select("lo", "hi", _ROWS).iter_rows(), start=1):
-        chunk = _query_range(lf, cols.query, lo, hi)
+        chunk = query_range(lf, cols.query, lo, hi)
         if check:
             validate(chunk, columns=cols, by=keys_by)
         plan = _engine.build(chunk, cols, keys_by, resolved, requested)
@@ -164,7 +164,11 @@ def evaluate_chunked(  # noqa: PLR0913
         if report is not None:
             report(i, ranges.height, done, time.perf_counter() - started)
     if not parts:  # an empty frame: evaluate it whole for the right (empty) schema
-        parts.append(_engine.collect(_engine.build(lf, cols, keys_by, resolved, requested).per_query, engine="streaming"))
+        parts.append(
+            _engine.collect(
+                _engine.build(lf, cols, keys_by, resolved, requested).per_query, engine="streaming"
+            )
+        )
     per_q = pl.concat(parts, how="vertical")
     if per_query:
         return per_q.select(*keys, *(name for name, _ in requested)).sort(keys)

@@ -9,7 +9,7 @@ from typing import Literal, TypedDict
 from polars_rankmetrics._validation import check_choice, check_gain, check_k, check_real
 from polars_rankmetrics.exceptions import InvalidParameterError
 
-__all__ = ["PRESETS", "ConventionOptions", "Conventions"]
+__all__ = ["PRESETS", "ConventionOptions", "Conventions", "ReadingOptions"]
 
 Missing = Literal["skip", "zero"]
 Gain = Literal["linear", "exponential"] | Mapping[float, float]
@@ -58,9 +58,7 @@ class Conventions:
     def __post_init__(self) -> None:
         """Check every parameter when the conventions are built."""
         check_k(self.depth, "depth")
-        object.__setattr__(
-            self, "relevance_level", check_real(self.relevance_level, "relevance_level")
-        )
+        object.__setattr__(self, "relevance_level", check_real(self.relevance_level, "relevance_level"))
         check_choice(self.missing, "missing", ("skip", "zero"))
         check_choice(self.judged_only, "judged_only", (False, True))
         check_gain(self.gain)
@@ -111,15 +109,20 @@ class Conventions:
         return replace(base, **given) if given else base  # type: ignore[arg-type]  # checked by __post_init__
 
 
-class ConventionOptions(TypedDict, total=False):
-    """The convention keywords every entry point takes as overrides (see :class:`Conventions`)."""
+class ReadingOptions(TypedDict, total=False):
+    """The convention overrides besides `gain` (a graded metric's own `gain` takes that name)."""
 
     depth: int | None
     relevance_level: float | None
     missing: Missing | None
-    gain: Gain | None
     judged_only: bool | None
     preset: str | None
+
+
+class ConventionOptions(ReadingOptions, total=False):
+    """The convention keywords every entry point takes as overrides (see :class:`Conventions`)."""
+
+    gain: Gain | None
 
 
 PRESETS: dict[str, Conventions] = {"trec_eval": Conventions()}

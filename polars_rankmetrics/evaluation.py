@@ -101,7 +101,9 @@ def evaluate(  # noqa: PLR0913
     resolved = Conventions.resolve(conventions, **overrides)
     requested = _engine.requested(metrics)
     if per_query:
-        _engine.refuse_catalog(requested, "describe(s) a whole set of lists, not one query: evaluate it without per_query=True")
+        _engine.refuse_catalog(
+            requested, "describe(s) a whole set of lists, not one query: evaluate it without per_query=True"
+        )
     plan = _engine.build(frame.lazy(), cols, keys_by, resolved, requested)
     if check and isinstance(frame, pl.DataFrame):
         validate(frame, columns=cols, by=keys_by)

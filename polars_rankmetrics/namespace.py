@@ -15,7 +15,7 @@ from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
-from polars_rankmetrics.conventions import ConventionOptions, Conventions
+from polars_rankmetrics.conventions import ConventionOptions, Conventions, ReadingOptions
 from polars_rankmetrics.evaluation import evaluate, population
 
 if TYPE_CHECKING:
@@ -90,7 +90,9 @@ class RankFrame(MetricMethods[FrameT]):
     def __init__(self, frame: FrameT) -> None:
         self._frame: FrameT = frame
 
-    def evaluate(self, metrics: MetricLike | Sequence[MetricLike], **options: Unpack[EvaluateOptions]) -> FrameT:
+    def evaluate(
+        self, metrics: MetricLike | Sequence[MetricLike], **options: Unpack[EvaluateOptions]
+    ) -> FrameT:
         """Evaluate many metrics in one plan; see :func:`evaluate`."""
         return evaluate(self._frame, metrics, **options)
 
@@ -103,7 +105,9 @@ class RankFrame(MetricMethods[FrameT]):
         **options: Unpack[EvaluateOptions],
     ) -> pl.DataFrame:
         """Evaluate one range of queries at a time, in bounded memory; see :func:`evaluate_chunked`."""
-        return evaluate_chunked(self._frame, metrics, rows_per_chunk=rows_per_chunk, progress=progress, **options)
+        return evaluate_chunked(
+            self._frame, metrics, rows_per_chunk=rows_per_chunk, progress=progress, **options
+        )
 
     def population(self, **options: Unpack[PopulationOptions]) -> FrameT:
         """Count queries per population case; see :func:`population`."""
@@ -114,7 +118,7 @@ class RankFrame(MetricMethods[FrameT]):
         validate(self._frame, **options)
         return self._frame
 
-    def _one(  # noqa: PLR0913
+    def _one(  # noqa: PLR0913, PLR0917
         self,
         metric: Metric,
         by: str | Sequence[str] | None,
@@ -122,7 +126,7 @@ class RankFrame(MetricMethods[FrameT]):
         columns: Columns | None,
         conventions: Conventions | str | None,
         check: bool,
-        overrides: ConventionOptions,
+        overrides: ReadingOptions,
     ) -> FrameT:
         return evaluate(
             self._frame, [metric], by=by, per_query=per_query, columns=columns,
@@ -131,10 +135,14 @@ class RankFrame(MetricMethods[FrameT]):
 
     def mrr(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> FrameT:
         """Deprecated alias of :meth:`reciprocal_rank` (the name of ``prm.reciprocal_rank``)."""
-        warnings.warn("df.rank.mrr is deprecated: use df.rank.reciprocal_rank", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "df.rank.mrr is deprecated: use df.rank.reciprocal_rank", DeprecationWarning, stacklevel=2
+        )
         return evaluate(self._frame, [Metric(_specs()["mrr"], k)], **options)
 
     def map(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> FrameT:
         """Deprecated alias of :meth:`average_precision` (the name of ``prm.average_precision``)."""
-        warnings.warn("df.rank.map is deprecated: use df.rank.average_precision", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "df.rank.map is deprecated: use df.rank.average_precision", DeprecationWarning, stacklevel=2
+        )
         return evaluate(self._frame, [Metric(_specs()["map"], k)], **options)

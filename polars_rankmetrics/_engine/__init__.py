@@ -53,7 +53,7 @@ __all__ = [
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 
-def population_counts(per_query: pl.LazyFrame, conventions: Conventions) -> list[pl.Expr]:
+def population_counts(_per_query: pl.LazyFrame, conventions: Conventions) -> list[pl.Expr]:
     """The population rules' counts over per-query rows (DESIGN.md section 3)."""
     counted = evaluated(conventions)
     judged = pl.col(N_JUDGED) > 0

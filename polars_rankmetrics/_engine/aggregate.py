@@ -31,7 +31,11 @@ def aggregated(
     out = parts[0]
     for part in parts[1:]:
         # Catalog metrics cover every ranked list, so a group may lack query-scope results.
-        out = out.join(part, on=list(keys_by), how="full", coalesce=True) if keys_by else out.join(part, how="cross")
+        out = (
+            out.join(part, on=list(keys_by), how="full", coalesce=True)
+            if keys_by
+            else out.join(part, how="cross")
+        )
     out = out.select(*keys_by, *names)
     return out.sort(keys_by) if keys_by else out
 

@@ -70,7 +70,9 @@ class Plan:
     catalog: list[tuple[str, pl.LazyFrame]]  # catalog-scope metrics: (name, frame of by..., name)
 
 
-def _gain_columns(metrics: Requested, conventions: Conventions) -> tuple[dict[str, tuple[Gain, GainColumns]], dict[str, GainColumns]]:
+def _gain_columns(
+    metrics: Requested, conventions: Conventions
+) -> tuple[dict[str, tuple[Gain, GainColumns]], dict[str, GainColumns]]:
     """One gain column (and ideal order) per distinct gain convention among the metrics."""
     gains: dict[str, tuple[Gain, GainColumns]] = {}
     columns_of: dict[str, GainColumns] = {}
@@ -83,7 +85,7 @@ def _gain_columns(metrics: Requested, conventions: Conventions) -> tuple[dict[st
     return gains, columns_of
 
 
-def build(
+def build(  # noqa: C901  (one loop per kind of metric)
     lf: pl.LazyFrame,
     columns: Columns,
     by: tuple[str, ...],
@@ -96,19 +98,28 @@ def build(
     schema = resolve_schema(lf.collect_schema(), columns, by, need_relevance=bool(queries) or not catalogs)
     reserved = {name for name, _ in metrics} & {*by, columns.query}
     if reserved:
-        raise parameter("metrics", f"names other than the key columns ({min(reserved)!r} is one)", min(reserved))
+        raise parameter(
+            "metrics", f"names other than the key columns ({min(reserved)!r} is one)", min(reserved)
+        )
     needs = set().union(*(m.spec.needs for _, m in metrics)) | ({"item"} if catalogs else set())
     gains, columns_of = _gain_columns(metrics, conventions)
 
     def rows(keys: tuple[str, ...]) -> list[pl.Expr]:
-        exprs = [e for _, m in metrics if isinstance(m.spec, QuerySpec) and m.spec.rows for e in m.spec.rows(m, keys)]
+        exprs = [
+            e
+            for _, m in metrics
+            if isinstance(m.spec, QuerySpec) and m.spec.rows
+            for e in m.spec.rows(m, keys)
+        ]
         return list({e.meta.output_name(): e for e in exprs}.values())
 
     keep: pl.Expr | None = None
     if not metrics:
         keep = pl.lit(value=False)  # population counts only: one row per query is enough
     elif all(m.spec.keep is not None for _, m in metrics):
-        keep = pl.any_horizontal([m.spec.keep(m, columns_of[n]) for n, m in metrics if m.spec.keep is not None])
+        keep = pl.any_horizontal(
+            [m.spec.keep(m, columns_of[n]) for n, m in metrics if m.spec.keep is not None]
+        )
     prepared = prepare(lf, schema, conventions, needs, gains, rows, keep)
     if catalogs:
         # Query-scope and catalog metrics both read the prepared frame: compute it once
@@ -124,7 +135,9 @@ def build(
         elif isinstance(metric.spec, QuerySpec):
             values.append(metric.spec.value(metric, columns_of[name]).cast(dtype).alias(name))
             if metric.spec.weight is not None:  # the "weighted" aggregate reads it
-                values.append(metric.spec.weight(metric, columns_of[name]).cast(pl.Float64).alias(WEIGHT + name))
+                values.append(
+                    metric.spec.weight(metric, columns_of[name]).cast(pl.Float64).alias(WEIGHT + name)
+                )
     per_query = prepared.frame.group_by(prepared.keys).agg(
         pl.col(NUM_JUDGED).first().alias(N_JUDGED),
         pl.col(NUM_LISTED if conventions.judged_only else NUM_RET).first().alias(N_RETRIEVED),
@@ -139,8 +152,10 @@ def build(
     if catalogs:
         lists = prepared.frame.filter(pl.col(RANK).is_not_null())
         for name, metric in catalogs:
-            assert isinstance(metric.spec, CatalogSpec)  # noqa: S101  (split above)
-            value = metric.spec.catalog(metric, lists, by, columns.query).select(*by, pl.col(VALUE).alias(name))
+            assert isinstance(metric.spec, CatalogSpec)
+            value = metric.spec.catalog(metric, lists, by, columns.query).select(
+                *by, pl.col(VALUE).alias(name)
+            )
             catalog.append((name, value))
     return Plan(keys=prepared.keys, per_query=per_query, catalog=catalog)
 

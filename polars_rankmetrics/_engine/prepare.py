@@ -21,7 +21,8 @@ item, relevant when ``>= relevance_level``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Set
+from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import polars as pl
@@ -61,7 +62,7 @@ def gain_expr(grade: pl.Expr, gain: Gain) -> pl.Expr:
     elif gain == "exponential":
         value = pl.lit(2.0).pow(g) - 1.0
     else:
-        assert isinstance(gain, Mapping)  # noqa: S101  (checked by Conventions)
+        assert isinstance(gain, Mapping)
         # A when/then chain, not Expr.replace: replace falls back to the in-memory engine (Polars 2.1).
         value = g
         for grade_value, mapped in reversed(list(gain.items())):
@@ -69,11 +70,11 @@ def gain_expr(grade: pl.Expr, gain: Gain) -> pl.Expr:
     return pl.when(g >= 0).then(value).otherwise(0.0).fill_null(0.0)
 
 
-def prepare(  # noqa: PLR0913
+def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over every convention)
     lf: pl.LazyFrame,
     schema: ResolvedSchema,
     conventions: Conventions,
-    needs: Set[str],
+    needs: AbstractSet[str],
     gains: Mapping[str, tuple[Gain, GainColumns]] | None = None,
     rows: Callable[[tuple[str, ...]], list[pl.Expr]] | None = None,
     keep: pl.Expr | None = None,

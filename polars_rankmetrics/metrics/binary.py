@@ -9,63 +9,104 @@ from polars_rankmetrics._spec import Metric, Param, QuerySpec
 from polars_rankmetrics.metrics._core import hits, keep_relevant, num_relevant, num_retrieved, rank, relevant
 
 
-def _precision(m: Metric, g: GainColumns) -> pl.Expr:
+def _precision(m: Metric, _g: GainColumns) -> pl.Expr:
     k = m.k
     # trec_eval P_k divides by k even when fewer than k items were retrieved.
     denominator = num_retrieved() if k is None else pl.lit(k)
     return ratio(hits(k), denominator)
-PRECISION = QuerySpec(name="precision", aliases=("P", "p"), trec=("P_{k}", "set_P"), keep=keep_relevant, value=_precision)
 
 
-def _recall(m: Metric, g: GainColumns) -> pl.Expr:
+PRECISION = QuerySpec(
+    name="precision", aliases=("P", "p"), trec=("P_{k}", "set_P"), keep=keep_relevant, value=_precision
+)
+
+
+def _recall(m: Metric, _g: GainColumns) -> pl.Expr:
     k = m.k
     return ratio(hits(k), num_relevant())
+
+
 RECALL = QuerySpec(name="recall", trec=("recall_{k}", "set_recall"), keep=keep_relevant, value=_recall)
 
 
-def _f1(m: Metric, g: GainColumns) -> pl.Expr:
+def _f1(m: Metric, _g: GainColumns) -> pl.Expr:
     k = m.k
     # 2PR / (P + R) with P = h/n and R = h/R simplifies to 2h / (n + R).
     n = num_retrieved() if k is None else pl.lit(k)
     return ratio(2 * hits(k), n + num_relevant())
+
+
 F1 = QuerySpec(name="f1", aliases=("F1",), trec=("set_F",), keep=keep_relevant, value=_f1)
 
 
-def _hit_rate(m: Metric, g: GainColumns) -> pl.Expr:
+def _hit_rate(m: Metric, _g: GainColumns) -> pl.Expr:
     k = m.k
     return (hits(k) > 0).cast(pl.Float64)
-HIT_RATE = QuerySpec(name="hit_rate", aliases=("success",), trec=("success_{k}",), keep=keep_relevant, value=_hit_rate)
 
 
-def _relative_precision(m: Metric, g: GainColumns) -> pl.Expr:
+HIT_RATE = QuerySpec(
+    name="hit_rate", aliases=("success",), trec=("success_{k}",), keep=keep_relevant, value=_hit_rate
+)
+
+
+def _relative_precision(m: Metric, _g: GainColumns) -> pl.Expr:
     # hits@k over the most relevant items k positions could hold: min(k, R).
     k = m.k
     room = num_retrieved() if k is None else pl.lit(k, dtype=pl.UInt32)
     return ratio(hits(k), pl.min_horizontal(room, num_relevant()))
-RELATIVE_PRECISION = QuerySpec(name="relative_precision", aliases=("relative_P",), trec=("relative_P_{k}", "set_relative_P"), keep=keep_relevant, value=_relative_precision)
 
 
-def _set_map(m: Metric, g: GainColumns) -> pl.Expr:
+RELATIVE_PRECISION = QuerySpec(
+    name="relative_precision",
+    aliases=("relative_P",),
+    trec=("relative_P_{k}", "set_relative_P"),
+    keep=keep_relevant,
+    value=_relative_precision,
+)
+
+
+def _set_map(_m: Metric, _g: GainColumns) -> pl.Expr:
     # set precision x set recall: num_rel_ret^2 / (num_ret * R)
     found = hits(None).cast(pl.Float64)
     return ratio(found * found, num_retrieved().cast(pl.Float64) * num_relevant().cast(pl.Float64))
+
+
 SET_MAP = QuerySpec(name="set_map", k="none", trec=("set_map",), keep=keep_relevant, value=_set_map)
 
 
-def _utility(m: Metric, g: GainColumns) -> pl.Expr:
+def _utility(m: Metric, _g: GainColumns) -> pl.Expr:
     # a*rel_ret + b*nonrel_ret + c*rel_missed + d*nonrel_missed, with trec_eval's
     # collection size left at 0 (its -N default).
     a, b, c, d = m.numbers("coefficients")
     found = hits(None).cast(pl.Float64)
     n, r = num_retrieved().cast(pl.Float64), num_relevant().cast(pl.Float64)
     return a * found + b * (n - found) + c * (r - found) + d * (found - n - r)
-UTILITY = QuerySpec(name="utility", k="none", trec=("utility",), params=(Param("coefficients", (1.0, -1.0, 0.0, 0.0), "floats", length=4),), keep=keep_relevant, value=_utility)
 
 
-def _r_precision(m: Metric, g: GainColumns) -> pl.Expr:
+UTILITY = QuerySpec(
+    name="utility",
+    k="none",
+    trec=("utility",),
+    params=(Param("coefficients", (1.0, -1.0, 0.0, 0.0), "floats", length=4),),
+    keep=keep_relevant,
+    value=_utility,
+)
+
+
+def _r_precision(_m: Metric, _g: GainColumns) -> pl.Expr:
     # Precision at rank R; R comes from a window column so the agg stays streamable.
     return ratio((relevant & (rank <= pl.col(NUM_REL))).sum(), num_relevant())
-R_PRECISION = QuerySpec(name="r_precision", k="none", needs=frozenset({"num_rel"}), aliases=("rprec",), trec=("Rprec",), keep=keep_relevant, value=_r_precision)
+
+
+R_PRECISION = QuerySpec(
+    name="r_precision",
+    k="none",
+    needs=frozenset({"num_rel"}),
+    aliases=("rprec",),
+    trec=("Rprec",),
+    keep=keep_relevant,
+    value=_r_precision,
+)
 
 
 def precision(k: int | None = None) -> Metric:

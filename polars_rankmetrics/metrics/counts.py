@@ -9,24 +9,46 @@ from polars_rankmetrics._spec import Metric, QuerySpec
 from polars_rankmetrics.metrics._core import hits, keep_none, keep_relevant, num_relevant, num_retrieved
 
 
-def _num_ret(m: Metric, g: GainColumns) -> pl.Expr:
+def _num_ret(_m: Metric, _g: GainColumns) -> pl.Expr:
     return num_retrieved()
-NUM_RET = QuerySpec(name="num_ret", aggregate="sum", k="none", kind="int", trec=("num_ret",), keep=keep_none, value=_num_ret)
 
 
-def _num_rel(m: Metric, g: GainColumns) -> pl.Expr:
+NUM_RET = QuerySpec(
+    name="num_ret", aggregate="sum", k="none", kind="int", trec=("num_ret",), keep=keep_none, value=_num_ret
+)
+
+
+def _num_rel(_m: Metric, _g: GainColumns) -> pl.Expr:
     return num_relevant()
-NUM_REL = QuerySpec(name="num_rel", aggregate="sum", k="none", kind="int", trec=("num_rel",), keep=keep_none, value=_num_rel)
 
 
-def _num_rel_ret(m: Metric, g: GainColumns) -> pl.Expr:
+NUM_REL = QuerySpec(
+    name="num_rel", aggregate="sum", k="none", kind="int", trec=("num_rel",), keep=keep_none, value=_num_rel
+)
+
+
+def _num_rel_ret(_m: Metric, _g: GainColumns) -> pl.Expr:
     return hits(None)
-NUM_REL_RET = QuerySpec(name="num_rel_ret", aggregate="sum", k="none", kind="int", trec=("num_rel_ret",), keep=keep_relevant, value=_num_rel_ret)
 
 
-def _num_q(m: Metric, g: GainColumns) -> pl.Expr:
+NUM_REL_RET = QuerySpec(
+    name="num_rel_ret",
+    aggregate="sum",
+    k="none",
+    kind="int",
+    trec=("num_rel_ret",),
+    keep=keep_relevant,
+    value=_num_rel_ret,
+)
+
+
+def _num_q(_m: Metric, _g: GainColumns) -> pl.Expr:
     return pl.lit(1, dtype=pl.Int64)
-NUM_Q = QuerySpec(name="num_q", aggregate="sum", k="none", kind="int", trec=("num_q",), keep=keep_none, value=_num_q)
+
+
+NUM_Q = QuerySpec(
+    name="num_q", aggregate="sum", k="none", kind="int", trec=("num_q",), keep=keep_none, value=_num_q
+)
 
 
 def num_ret() -> Metric:

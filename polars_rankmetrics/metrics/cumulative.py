@@ -56,7 +56,7 @@ def _sides(frame: pl.LazyFrame, keys: tuple[str, ...], g: GainColumns) -> tuple[
     return actual, ideal_side
 
 
-def _g_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+def _g_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
     actual, ideal = _sides(frame, keys, g)
     at = pl.min_horizontal(pl.col("__pos"), pl.col("__L"))
     joined = actual.with_columns(at.alias("__at")).join(
@@ -72,7 +72,7 @@ def _g_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ..
     return out.select(*keys, value.otherwise(0.0).alias(VALUE))
 
 
-def _ndcg_rel_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+def _ndcg_rel_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
     actual, ideal = _sides(frame, keys, g)
     at = pl.min_horizontal(pl.col("__pos"), pl.col("__L"))
     joined = actual.with_columns(at.alias("__at")).join(
@@ -85,7 +85,8 @@ def _ndcg_rel_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[
         exact_sum(pl.col("__gain") / _discount(pl.col("__pos"))).alias("__dcg_all"),
     )
     ideal_total = ideal.group_by(keys).agg(
-        pl.col("__L").first().alias("__L"), exact_sum(pl.col("__ideal_gain") / _discount(pl.col("__pos"))).alias("__idcg_all")
+        pl.col("__L").first().alias("__L"),
+        exact_sum(pl.col("__ideal_gain") / _discount(pl.col("__pos"))).alias("__idcg_all"),
     )
     out = ideal_total.join(per_query, on=list(keys), how="left").with_columns(
         pl.col("__sum", "__dcg_all").fill_null(0.0), pl.col("__found").fill_null(0)
@@ -97,7 +98,7 @@ def _ndcg_rel_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[
     return out.select(*keys, value.alias(VALUE))
 
 
-def _rndcg_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+def _rndcg_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
     actual, ideal = _sides(frame, keys, g)
     # Average nDCG at each position where the ideal gain steps down (ends of grade runs),
     # plus at the end of the ranking when it runs past the ideal list.
@@ -126,10 +127,20 @@ def _rndcg_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str
     return out.select(*keys, value.alias(VALUE))
 
 
-G = TableSpec(name="g", k="none", aliases=("G",), needs=_NEEDS, trec=("G",), params=(GAIN_MAP,), table=_g_table)
-NDCG_REL = TableSpec(name="ndcg_rel", k="none", needs=_NEEDS, trec=("ndcg_rel",), params=(GAIN_MAP,), table=_ndcg_rel_table)
+G = TableSpec(
+    name="g", k="none", aliases=("G",), needs=_NEEDS, trec=("G",), params=(GAIN_MAP,), table=_g_table
+)
+NDCG_REL = TableSpec(
+    name="ndcg_rel", k="none", needs=_NEEDS, trec=("ndcg_rel",), params=(GAIN_MAP,), table=_ndcg_rel_table
+)
 RNDCG = TableSpec(
-    name="rndcg", k="none", aliases=("Rndcg",), needs=_NEEDS, trec=("Rndcg",), params=(GAIN_MAP,), table=_rndcg_table
+    name="rndcg",
+    k="none",
+    aliases=("Rndcg",),
+    needs=_NEEDS,
+    trec=("Rndcg",),
+    params=(GAIN_MAP,),
+    table=_rndcg_table,
 )
 
 

@@ -92,7 +92,7 @@ def _catalog_size(
     return per_group.join(size, how="cross"), pl.col("__prm_catalog")
 
 
-def _coverage(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+def _coverage(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
     counts, keys = _item_counts(metric, lists, by)
     per_group = counts.group_by(keys).agg(
         (pl.col(COUNT) > 0).sum().alias("__prm_recommended"),
@@ -104,7 +104,7 @@ def _coverage(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: s
     return finish(per_group, by, value, BAD)
 
 
-def _gini(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+def _gini(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
     counts, keys = _item_counts(metric, lists, by)
     # Twice the (average) rank of each count among the group's ranked items, ascending: an integer.
     twice_rank = (pl.col(COUNT).rank("average").over(keys) * 2).cast(pl.Int128)
@@ -127,7 +127,7 @@ def _gini(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) 
     return finish(per_group, by, value, BAD)
 
 
-def _entropy(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+def _entropy(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
     frame, keys = keyed(lists, by)
     top = frame.filter(within(metric.k)) if metric.k is not None else frame
     counts = top.group_by(*keys, ITEM).agg(pl.len().cast(pl.Float64).alias(COUNT))
@@ -139,8 +139,6 @@ def _entropy(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: st
     total = pl.col("__prm_total")
     value = pl.max_horizontal(total.log(2) - pl.col("__prm_clogc") / total, pl.lit(0.0))
     return finish(per_group, by, value)
-
-
 
 
 def _keep_ranked(_m: Metric, _g: object) -> pl.Expr:

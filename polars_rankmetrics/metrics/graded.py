@@ -38,6 +38,8 @@ def _keep_gain(_m: Metric, g: GainColumns) -> pl.Expr:
 
 def _dcg(m: Metric, g: GainColumns) -> pl.Expr:
     return dcg_at(m.k, g)
+
+
 DCG = QuerySpec(name="dcg", needs=frozenset({"gain"}), params=(GAIN_MAP,), keep=_keep_gain, value=_dcg)
 
 
@@ -45,7 +47,16 @@ def _ndcg(m: Metric, g: GainColumns) -> pl.Expr:
     # trec_eval: the ideal list holds every judged item of positive gain,
     # retrieved or not; without a cutoff it is not truncated to num_ret.
     return ratio(dcg_at(m.k, g), idcg_at(m.k, g))
-NDCG = QuerySpec(name="ndcg", needs=frozenset({"gain", "ideal_rank"}), trec=("ndcg_cut_{k}", "ndcg"), params=(GAIN_MAP,), keep=_keep_gain, value=_ndcg)
+
+
+NDCG = QuerySpec(
+    name="ndcg",
+    needs=frozenset({"gain", "ideal_rank"}),
+    trec=("ndcg_cut_{k}", "ndcg"),
+    params=(GAIN_MAP,),
+    keep=_keep_gain,
+    value=_ndcg,
+)
 
 
 def dcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> Metric:

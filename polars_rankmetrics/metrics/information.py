@@ -98,7 +98,7 @@ def _popularity(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
     )
 
 
-def _novelty(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+def _novelty(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
     table = _popularity(metric, lists.collect_schema()[ITEM])
     frame, keys = keyed(lists, by)
     joined = top_rows(frame, keys, metric.k).join(table, on=ITEM, how="left")
@@ -117,8 +117,6 @@ def _novelty(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: st
     )
     value = pl.col("__prm_sum") / pl.col("__prm_lists")
     return finish(per_group, by, value, BAD)
-
-
 
 
 def _keep_ranked(_m: Metric, _g: object) -> pl.Expr:

@@ -27,25 +27,58 @@ def interpolated_precision(recall: float) -> pl.Expr:
     return precision.filter(reached).max().fill_null(0.0)
 
 
-def _iprec_at_recall(m: Metric, g: GainColumns) -> pl.Expr:
+def _iprec_at_recall(m: Metric, _g: GainColumns) -> pl.Expr:
     return interpolated_precision(m.number("recall"))
-IPREC_AT_RECALL = QuerySpec(name="iprec_at_recall", k="none", needs=frozenset({"hit_rank", "num_rel"}), trec=("iprec_at_recall_{x}",), params=(Param("recall", 0.0, domain=UNIT),), keep=keep_relevant, value=_iprec_at_recall)
 
 
-def _eleven_point(m: Metric, g: GainColumns) -> pl.Expr:
+IPREC_AT_RECALL = QuerySpec(
+    name="iprec_at_recall",
+    k="none",
+    needs=frozenset({"hit_rank", "num_rel"}),
+    trec=("iprec_at_recall_{x}",),
+    params=(Param("recall", 0.0, domain=UNIT),),
+    keep=keep_relevant,
+    value=_iprec_at_recall,
+)
+
+
+def _eleven_point(m: Metric, _g: GainColumns) -> pl.Expr:
     levels = m.numbers("recalls")
     return exact_sum_horizontal([interpolated_precision(x) for x in levels]) / len(levels)
-ELEVEN_POINT_AVERAGE = QuerySpec(name="11pt_avg", function="eleven_point_average", k="none", aliases=("eleven_point_average",), needs=frozenset({"hit_rank", "num_rel"}), trec=("11pt_avg",), params=(Param("recalls", ELEVEN_POINTS, "floats", domain=UNIT),), keep=keep_relevant, value=_eleven_point)
 
 
-def _rprec_mult(m: Metric, g: GainColumns) -> pl.Expr:
+ELEVEN_POINT_AVERAGE = QuerySpec(
+    name="11pt_avg",
+    function="eleven_point_average",
+    k="none",
+    aliases=("eleven_point_average",),
+    needs=frozenset({"hit_rank", "num_rel"}),
+    trec=("11pt_avg",),
+    params=(Param("recalls", ELEVEN_POINTS, "floats", domain=UNIT),),
+    keep=keep_relevant,
+    value=_eleven_point,
+)
+
+
+def _rprec_mult(m: Metric, _g: GainColumns) -> pl.Expr:
     # Precision at rank int(x * R + 0.9), as trec_eval computes the cutoff.
     def cutoff(num_rel: pl.Expr) -> pl.Expr:
         return (pl.lit(m.number("multiple")) * num_rel.cast(pl.Float64) + 0.9).floor()
 
     found = (relevant & (rank.cast(pl.Float64) <= cutoff(pl.col(NUM_REL)))).sum()
     return ratio(found, cutoff(pl.col(NUM_REL).first()))
-RPREC_MULT = QuerySpec(name="rprec_mult", k="none", aliases=("Rprec_mult",), needs=frozenset({"num_rel"}), trec=("Rprec_mult_{x}",), params=(Param("multiple", 1.0, domain=POSITIVE),), keep=keep_relevant, value=_rprec_mult)
+
+
+RPREC_MULT = QuerySpec(
+    name="rprec_mult",
+    k="none",
+    aliases=("Rprec_mult",),
+    needs=frozenset({"num_rel"}),
+    trec=("Rprec_mult_{x}",),
+    params=(Param("multiple", 1.0, domain=POSITIVE),),
+    keep=keep_relevant,
+    value=_rprec_mult,
+)
 
 
 def iprec_at_recall(recall: float) -> Metric:

@@ -44,15 +44,27 @@ def _keep_top_k(m: Metric, _g: GainColumns) -> pl.Expr:
     return keep_within(m.k)
 
 
-def _bpref(m: Metric, g: GainColumns) -> pl.Expr:
+def _bpref(_m: Metric, _g: GainColumns) -> pl.Expr:
     return ratio(exact_sum(_bpref_terms()), num_relevant())
-BPREF = QuerySpec(name="bpref", k="none", needs=_BPREF_NEEDS, trec=("bpref",), keep=_keep_judged, value=_bpref)
 
 
-GM_BPREF = QuerySpec(name="gm_bpref", k="none", aggregate="gmean", needs=_BPREF_NEEDS, trec=("gm_bpref",), keep=_keep_judged, value=_bpref)
+BPREF = QuerySpec(
+    name="bpref", k="none", needs=_BPREF_NEEDS, trec=("bpref",), keep=_keep_judged, value=_bpref
+)
 
 
-def _infap(m: Metric, g: GainColumns) -> pl.Expr:
+GM_BPREF = QuerySpec(
+    name="gm_bpref",
+    k="none",
+    aggregate="gmean",
+    needs=_BPREF_NEEDS,
+    trec=("gm_bpref",),
+    keep=_keep_judged,
+    value=_bpref,
+)
+
+
+def _infap(_m: Metric, _g: GainColumns) -> pl.Expr:
     # Yilmaz and Aslam (2006), as trec_eval computes it at each relevant retrieved item.
     hit_rank = pl.col(HIT_RANK)
     j = (rank - 1).cast(pl.Float64)  # 0-based position
@@ -64,19 +76,50 @@ def _infap(m: Metric, g: GainColumns) -> pl.Expr:
     )
     terms = pl.when(hit_rank.is_null()).then(None).when(j == 0).then(1.0).otherwise(term)
     return ratio(exact_sum(terms), num_relevant())
-INFAP = QuerySpec(name="infap", k="none", aliases=("infAP",), needs=frozenset({"hit_rank", "judged_rank", "pool_rank"}), trec=("infAP",), keep=_keep_pooled, value=_infap)
 
 
-def _unjudged(m: Metric, g: GainColumns) -> pl.Expr:
+INFAP = QuerySpec(
+    name="infap",
+    k="none",
+    aliases=("infAP",),
+    needs=frozenset({"hit_rank", "judged_rank", "pool_rank"}),
+    trec=("infAP",),
+    keep=_keep_pooled,
+    value=_infap,
+)
+
+
+def _unjudged(m: Metric, _g: GainColumns) -> pl.Expr:
     # Null grade (outside the pool) or negative grade (pooled, not judged), over k as trec_eval.
     unjudged = pl.col(GRADE).is_null() | (pl.col(GRADE) < 0)
     return ratio((unjudged & within(m.k)).sum(), pl.lit(m.k))
-UNJUDGED = QuerySpec(name="unjudged", k="required", aliases=("unj",), needs=frozenset({"grade"}), trec=("unj_{k}",), keep=_keep_top_k, value=_unjudged)
 
 
-def _num_nonrel_judged_ret(m: Metric, g: GainColumns) -> pl.Expr:
+UNJUDGED = QuerySpec(
+    name="unjudged",
+    k="required",
+    aliases=("unj",),
+    needs=frozenset({"grade"}),
+    trec=("unj_{k}",),
+    keep=_keep_top_k,
+    value=_unjudged,
+)
+
+
+def _num_nonrel_judged_ret(_m: Metric, _g: GainColumns) -> pl.Expr:
     return ((pl.col(GRADE) >= 0) & ~relevant & within(None)).sum()
-NUM_NONREL_JUDGED_RET = QuerySpec(name="num_nonrel_judged_ret", aggregate="sum", k="none", kind="int", needs=frozenset({"grade"}), trec=("num_nonrel_judged_ret",), keep=_keep_judged, value=_num_nonrel_judged_ret)
+
+
+NUM_NONREL_JUDGED_RET = QuerySpec(
+    name="num_nonrel_judged_ret",
+    aggregate="sum",
+    k="none",
+    kind="int",
+    needs=frozenset({"grade"}),
+    trec=("num_nonrel_judged_ret",),
+    keep=_keep_judged,
+    value=_num_nonrel_judged_ret,
+)
 
 
 def bpref() -> Metric:
@@ -170,7 +213,7 @@ def unjudged(k: int) -> Metric:
 
 
 def gm_bpref() -> Metric:
-    """bpref per query, geometric mean over queries (trec_eval ``gm_bpref``; values floored at 1e-5).
+    """Bpref per query, geometric mean over queries (trec_eval ``gm_bpref``; values floored at 1e-5).
 
     Returns
     -------

@@ -9,11 +9,20 @@ from polars_rankmetrics._spec import Metric, QuerySpec
 from polars_rankmetrics.metrics._core import keep_relevant, num_relevant, rank, relevant, within
 
 
-def _mrr(m: Metric, g: GainColumns) -> pl.Expr:
+def _mrr(m: Metric, _g: GainColumns) -> pl.Expr:
     k = m.k
     first = rank.filter(relevant & within(k)).min()
     return (1.0 / first.cast(pl.Float64)).fill_null(0.0)
-MRR = QuerySpec(name="mrr", function="reciprocal_rank", aliases=("reciprocal_rank",), trec=("recip_rank",), keep=keep_relevant, value=_mrr)
+
+
+MRR = QuerySpec(
+    name="mrr",
+    function="reciprocal_rank",
+    aliases=("reciprocal_rank",),
+    trec=("recip_rank",),
+    keep=keep_relevant,
+    value=_mrr,
+)
 
 
 def precision_at_hits(k: int | None) -> pl.Expr:
@@ -24,23 +33,53 @@ def precision_at_hits(k: int | None) -> pl.Expr:
     return exact_sum(pl.when(found).then(pl.col(HIT_RANK).cast(pl.Float64) / rank.cast(pl.Float64)))
 
 
-def _map(m: Metric, g: GainColumns) -> pl.Expr:
+def _map(m: Metric, _g: GainColumns) -> pl.Expr:
     return ratio(precision_at_hits(m.k), num_relevant())
-MAP = QuerySpec(name="map", function="average_precision", aliases=("ap", "average_precision"), needs=frozenset({"hit_rank"}), trec=("map_cut_{k}",), keep=keep_relevant, value=_map)
 
 
-def _gm_map(m: Metric, g: GainColumns) -> pl.Expr:
+MAP = QuerySpec(
+    name="map",
+    function="average_precision",
+    aliases=("ap", "average_precision"),
+    needs=frozenset({"hit_rank"}),
+    trec=("map_cut_{k}",),
+    keep=keep_relevant,
+    value=_map,
+)
+
+
+def _gm_map(_m: Metric, _g: GainColumns) -> pl.Expr:
     # Per query the average precision; over queries the geometric mean (floor 1e-5).
     return ratio(precision_at_hits(None), num_relevant())
-GM_MAP = QuerySpec(name="gm_map", k="none", aggregate="gmean", needs=frozenset({"hit_rank"}), trec=("gm_map",), keep=keep_relevant, value=_gm_map)
 
 
-def _bing(m: Metric, g: GainColumns) -> pl.Expr:
+GM_MAP = QuerySpec(
+    name="gm_map",
+    k="none",
+    aggregate="gmean",
+    needs=frozenset({"hit_rank"}),
+    trec=("gm_map",),
+    keep=keep_relevant,
+    value=_gm_map,
+)
+
+
+def _bing(_m: Metric, _g: GainColumns) -> pl.Expr:
     # trec_eval's binG: sum over relevant retrieved items of 1 / log2(2 + nonrelevant above), over R.
     found = relevant & within(None)
     above = (rank - pl.col(HIT_RANK)).cast(pl.Float64)
     return ratio(exact_sum(pl.when(found).then(1.0 / (above + 2.0).log(2))), num_relevant())
-BING = QuerySpec(name="bing", k="none", aliases=("binG",), needs=frozenset({"hit_rank"}), trec=("binG",), keep=keep_relevant, value=_bing)
+
+
+BING = QuerySpec(
+    name="bing",
+    k="none",
+    aliases=("binG",),
+    needs=frozenset({"hit_rank"}),
+    trec=("binG",),
+    keep=keep_relevant,
+    value=_bing,
+)
 
 
 def reciprocal_rank(k: int | None = None) -> Metric:
@@ -138,7 +177,9 @@ def gm_map() -> Metric:
 
 
 def bing() -> Metric:
-    """trec_eval's ``binG``: sum over relevant retrieved items of ``1 / log2(2 + non-relevant above)``, over R.
+    """trec_eval's ``binG``: per relevant retrieved item ``1 / log2(2 + non-relevant above)``.
+
+    Summed over the relevant retrieved items and divided by R.
 
     Returns
     -------

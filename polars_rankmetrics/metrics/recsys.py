@@ -32,16 +32,21 @@ MissingItems = Literal["bottom", "random", "ignore"]
 
 def _mar(m: Metric, _g: GainColumns) -> pl.Expr:
     return ratio(precision_at_hits(m.k), num_relevant())
+
+
 MAR = QuerySpec(name="mar", k="required", needs=frozenset({"hit_rank"}), keep=keep_relevant, value=_mar)
 
 
 def _map_capped(m: Metric, _g: GainColumns) -> pl.Expr:
     return ratio(precision_at_hits(m.k), pl.min_horizontal(num_relevant(), pl.lit(m.k, dtype=pl.UInt32)))
-MAP_CAPPED = QuerySpec(name="map_capped", k="required", needs=frozenset({"hit_rank"}), keep=keep_relevant, value=_map_capped)
+
+
+MAP_CAPPED = QuerySpec(
+    name="map_capped", k="required", needs=frozenset({"hit_rank"}), keep=keep_relevant, value=_map_capped
+)
 
 
 # --- mean percentage ranking -----------------------------------------------------------------------
-
 
 
 def _n_items(m: Metric) -> float | None:
@@ -49,7 +54,12 @@ def _n_items(m: Metric) -> float | None:
 
 
 def _check_n_items(n_items: object) -> None:
-    if isinstance(n_items, bool) or not isinstance(n_items, (int, float)) or n_items != int(n_items) or n_items < 1:
+    if (
+        isinstance(n_items, bool)
+        or not isinstance(n_items, (int, float))
+        or n_items != int(n_items)
+        or n_items < 1
+    ):
         msg = (
             f"mpr_random needs `n_items`, the catalog size, as a positive integer: got {n_items!r} "
             "(write mpr_random(n_items=1000))"
@@ -87,7 +97,9 @@ def _mpr(m: Metric, g: GainColumns) -> pl.Expr:
         assert n_items is not None
         big_n = pl.lit(n_items)
         numerator = ratio(ranked, big_n - 1.0) + ratio(missing * (big_n + n - 1.0), 2.0 * (big_n - 1.0))
-        too_long = pl.when(n > big_n).then(pl.lit(f"a list ranks more items than n_items={int(n_items)} of mpr_random"))
+        too_long = pl.when(n > big_n).then(
+            pl.lit(f"a list ranks more items than n_items={int(n_items)} of mpr_random")
+        )
         numerator = pl.coalesce(_errors.in_plan(too_long), numerator)
     weight = _mpr_weight(m, g)
     return pl.when(weight > 0).then(numerator / weight)

@@ -35,7 +35,7 @@ from polars_rankmetrics.metrics._side import (
 )
 
 
-def _personalization(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+def _personalization(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
     frame, keys = keyed(lists, by)
     size = pl.col(SIZE).cast(pl.Float64)
     # Per item i: a_i = sum over lists holding i of |L|^-1/2, b_i = sum of |L|^-1. Then the sum over
@@ -136,7 +136,9 @@ def _unit_features(value: object, item_dtype: pl.DataType) -> tuple[pl.LazyFrame
     return out, len(vectors)
 
 
-def _intra_list_similarity(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+def _intra_list_similarity(
+    metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str
+) -> pl.LazyFrame:
     value = metric.side("features")
     if value is None:
         msg = "intra_list_similarity needs item features: use prm.intra_list_similarity(k, features=frame)"
@@ -174,8 +176,6 @@ def _intra_list_similarity(metric: Metric, lists: pl.LazyFrame, by: tuple[str, .
 
 
 # --- novelty ---------------------------------------------------------------------------------------
-
-
 
 
 def _keep_ranked(_m: Metric, _g: object) -> pl.Expr:

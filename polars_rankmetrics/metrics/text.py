@@ -24,12 +24,23 @@ def _keep_shown(m: Metric, _g: GainColumns) -> pl.Expr:
     return keep_within(10 if m.k is None else m.k)
 
 
-def _relstring(m: Metric, g: GainColumns) -> pl.Expr:
+def _relstring(m: Metric, _g: GainColumns) -> pl.Expr:
     # One character per rank: a fixed set of per-position picks keeps the plan a plain aggregation.
     k = 10 if m.k is None else m.k
     chars = [_grade_char().filter(rank == position).first() for position in range(1, k + 1)]
     return pl.concat_str(chars, ignore_nulls=True)
-RELSTRING = QuerySpec(name="relstring", k="optional", aggregate="none", kind="str", needs=frozenset({"grade"}), trec=("relstring_{k}", "relstring"), keep=_keep_shown, value=_relstring)
+
+
+RELSTRING = QuerySpec(
+    name="relstring",
+    k="optional",
+    aggregate="none",
+    kind="str",
+    needs=frozenset({"grade"}),
+    trec=("relstring_{k}", "relstring"),
+    keep=_keep_shown,
+    value=_relstring,
+)
 
 
 def relstring(k: int = 10) -> Metric:

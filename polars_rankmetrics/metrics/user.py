@@ -12,7 +12,7 @@ _PERSISTENCE = Param("p", 0.9, domain=OPEN_UNIT)
 
 
 def _discount(p: float) -> pl.Expr:
-    """p ** (rank - 1): the chance the user reaches the rank."""
+    """P ** (rank - 1): the chance the user reaches the rank."""
     return pl.lit(p).pow((rank - 1).cast(pl.Float64))
 
 
@@ -24,7 +24,7 @@ def _keep_unjudged(_m: Metric, _g: GainColumns) -> pl.Expr:
     return within(None).fill_null(value=False) & (grade.is_null() | (grade < 0)).fill_null(value=True)
 
 
-def _rbp(m: Metric, g: GainColumns) -> pl.Expr:
+def _rbp(m: Metric, _g: GainColumns) -> pl.Expr:
     # trec_eval's rbp: the grade as gain, scaled into [0, 1] by the query's top grade when above 1.
     p = m.number("p")
     grade = pl.col(GRADE)
@@ -34,10 +34,20 @@ def _rbp(m: Metric, g: GainColumns) -> pl.Expr:
     total = exact_sum(pl.when(within(None) & (gain != 0)).then(gain * _discount(p)))
     scaled = pl.when(top > 1).then(total / top).otherwise(total)
     return (1.0 - p) * scaled.fill_null(0.0)
-RBP = QuerySpec(name="rbp", k="none", needs=frozenset({"grade", "num_rel"}), trec=("rbp",), params=(_PERSISTENCE,), keep=_keep_positive, value=_rbp)
 
 
-def _rbp_resid(m: Metric, g: GainColumns) -> pl.Expr:
+RBP = QuerySpec(
+    name="rbp",
+    k="none",
+    needs=frozenset({"grade", "num_rel"}),
+    trec=("rbp",),
+    params=(_PERSISTENCE,),
+    keep=_keep_positive,
+    value=_rbp,
+)
+
+
+def _rbp_resid(m: Metric, _g: GainColumns) -> pl.Expr:
     # The rbp mass the judgments cannot settle: unjudged ranks plus everything past the list.
     p = m.number("p")
     grade = pl.col(GRADE)
@@ -45,26 +55,45 @@ def _rbp_resid(m: Metric, g: GainColumns) -> pl.Expr:
     beyond = pl.lit(p).pow(num_retrieved().cast(pl.Float64))
     mass = beyond + (1.0 - p) * exact_sum(pl.when(unjudged).then(_discount(p)))
     return pl.when(unjudged.any()).then(mass).otherwise(0.0)
-RBP_RESID = QuerySpec(name="rbp_resid", k="none", needs=frozenset({"grade"}), trec=("rbp_resid",), params=(_PERSISTENCE,), keep=_keep_unjudged, value=_rbp_resid)
+
+
+RBP_RESID = QuerySpec(
+    name="rbp_resid",
+    k="none",
+    needs=frozenset({"grade"}),
+    trec=("rbp_resid",),
+    params=(_PERSISTENCE,),
+    keep=_keep_unjudged,
+    value=_rbp_resid,
+)
 
 
 def _err_rows(m: Metric, keys: tuple[str, ...]) -> list[pl.Expr]:
     return [err_survival(m.number("max_grade"), list(keys))]
 
 
-def _err(m: Metric, g: GainColumns) -> pl.Expr:
+def _err(m: Metric, _g: GainColumns) -> pl.Expr:
     k = m.k
     stop = stop_probability(m.number("max_grade"))
     survival = pl.col(err_survival_column(m.number("max_grade")))
     terms = pl.when(within(k)).then(stop * survival / rank.cast(pl.Float64))
     return exact_sum(terms)
-ERR = QuerySpec(name="err", needs=frozenset({"grade"}), params=(Param("max_grade", 4.0, domain=POSITIVE),), rows=_err_rows, keep=_keep_positive, value=_err)
+
+
+ERR = QuerySpec(
+    name="err",
+    needs=frozenset({"grade"}),
+    params=(Param("max_grade", 4.0, domain=POSITIVE),),
+    rows=_err_rows,
+    keep=_keep_positive,
+    value=_err,
+)
 
 
 def stop_probability(max_grade: float) -> pl.Expr:
     """ERR's R_i = (2**g - 1) / 2**max_grade; 0 for unjudged or negative grades."""
     grade = pl.col(GRADE).fill_null(0.0).clip(0.0, max_grade)
-    return (pl.lit(2.0).pow(grade) - 1.0) / 2.0**max_grade
+    return (pl.lit(2.0).pow(grade) - 1.0) / pl.lit(2.0**max_grade)
 
 
 def err_survival_column(max_grade: float) -> str:
@@ -73,7 +102,7 @@ def err_survival_column(max_grade: float) -> str:
 
 
 def err_survival(max_grade: float, keys: list[str]) -> pl.Expr:
-    """prod over the items ranked above of (1 - R_i): the chance the user reaches the item."""
+    """Prod over the items ranked above of (1 - R_i): the chance the user reaches the item."""
     keep = 1.0 - pl.when(rank.is_not_null()).then(stop_probability(max_grade)).otherwise(0.0)
     through = keep.cum_prod().over(keys, order_by=rank.fill_null(pl.lit(2**31, dtype=pl.UInt32)))
     return (through / keep).alias(err_survival_column(max_grade))

@@ -34,7 +34,7 @@ from strategies import (
 )
 
 import polars_rankmetrics as prm
-from polars_rankmetrics._registry import families
+from polars_rankmetrics._registry import specs
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
@@ -51,7 +51,7 @@ def _names(cutoffs: tuple[int, ...] = CUTOFFS) -> list[str]:
     catalog size).
     """
     out: list[str] = []
-    for fam in families().values():
+    for fam in specs().values():
         needs_argument = any(p.default is None and p.kind in ("float", "floats") for p in fam.params)
         if fam.scope != "query" or fam.kind == "str" or needs_argument:
             continue
@@ -63,7 +63,7 @@ def _names(cutoffs: tuple[int, ...] = CUTOFFS) -> list[str]:
 
 
 def _family(name: str) -> Any:  # noqa: ANN401
-    return families()[prm.parse(name).name]
+    return specs()[prm.parse(name).name]
 
 
 ALL_METRICS = _names()
