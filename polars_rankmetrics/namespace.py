@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TypedDict, TypeVar
 import polars as pl
 
 from polars_rankmetrics._engine import MetricLike
-from polars_rankmetrics._namespace_metrics import MetricMethods
+from polars_rankmetrics._namespace import MetricMethods
 from polars_rankmetrics._registry import specs as _specs
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
