@@ -10,11 +10,9 @@ from collections.abc import Sequence
 
 import polars as pl
 
+from polars_rankmetrics import _errors
 from polars_rankmetrics._kernel import ITEM, exact_sum
 from polars_rankmetrics._spec import CatalogSpec, Metric, Param
-from polars_rankmetrics.exceptions import (
-    InvalidParameterError,
-)
 from polars_rankmetrics.metrics._core import keep_within, within
 from polars_rankmetrics.metrics._side import (
     BAD,
@@ -37,8 +35,7 @@ def _catalog(value: object) -> int | pl.LazyFrame | None:
         return None
     if isinstance(value, int) and not isinstance(value, bool):
         if value < 1:
-            msg = f"`catalog` as a size must be a positive integer, got {value}"
-            raise InvalidParameterError(msg)
+            raise _errors.parameter("catalog", "a frame, a sequence of item ids or a positive integer", value)
         return value
     frame = as_lazy(value, "catalog")
     item = first_column(frame, "catalog")

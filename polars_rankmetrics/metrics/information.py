@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from polars_rankmetrics import _errors
 from polars_rankmetrics._kernel import ITEM, exact_sum
 from polars_rankmetrics._spec import CatalogSpec, Metric, Param
 from polars_rankmetrics.exceptions import (
@@ -55,8 +56,7 @@ def _popularity(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
             )
             raise InvalidParameterError(msg)
         if isinstance(n_users, bool) or not isinstance(n_users, int) or n_users < 1:
-            msg = f"`n_users` must be a positive integer, got {n_users!r}"
-            raise InvalidParameterError(msg)
+            raise _errors.parameter("n_users", "a positive integer", n_users, metric="novelty")
         frame = as_lazy(popularity, "popularity")
         schema = frame.collect_schema()
         names = schema.names()
