@@ -1,8 +1,11 @@
-"""The bottom layer: the internal columns every metric reads, and exact sums.
+"""The bottom layer: the internal columns, the view of a query's rows that metrics read, exact sums.
 
-Metrics (``metrics/``) and the engine (``_engine/``) both read these names;
-it imports only the conventions' types, so neither layer needs the other
-to know them.
+Metrics (``metrics/``) read their inputs from a :class:`Rows` view, never
+from column names: the engine (``_engine/``) hands them the view of its
+prepared frame (:meth:`Rows.prepared`, these columns), the public
+expression builders (``polars_rankmetrics.expr``) a view computed inline
+from one query's rows. This module imports only the conventions' types, so
+neither layer needs the other to know them.
 """
 
 from __future__ import annotations
@@ -50,6 +53,99 @@ def gain_columns(gain: Gain, index: int) -> GainColumns:
     """Column names for the `index`-th gain convention of an evaluation."""
     del gain  # the names depend only on the index; kept for readability at call sites
     return GainColumns(gain=f"__prm_gain_{index}", ideal_rank=f"__prm_ideal_rank_{index}")
+
+
+@dataclass(frozen=True)
+class Rows:
+    """One query's rows as a metric reads them: every input of a query-scope metric.
+
+    Each attribute is a per-row expression (the counts are the same on
+    every row of a query); a metric's value aggregates them (``sum``,
+    ``first``, ``max``...) to one value per query. Two views exist:
+
+    - :meth:`prepared`, evaluate's: the columns of the prepared frame,
+      computed once per evaluation by ``_engine.prepare`` (windows per
+      query, in any row order);
+    - the group view of ``polars_rankmetrics.expr``: the same quantities
+      computed inline from the rows of one group, put in rank order first
+      (`keys` is None).
+
+    Attributes
+    ----------
+    rank
+        1-based retrieval rank within depth (UInt32); null when not retrieved.
+    rel
+        Relevant: ``grade >= relevance_level`` and ``grade >= 0`` (never null).
+    grade
+        The relevance grade as Float64; null outside the judgment pool.
+    hit_rank, judged_rank, pool_rank
+        The rank of a retrieved relevant / judged (grade >= 0) / pooled
+        (non-null grade) item among those items; null for the others.
+    num_rel, num_nonrel, num_ret
+        The query's relevant items, judged non-relevant items (retrieved or
+        not) and retrieved items (within depth).
+    gain, ideal_rank
+        The gain of the metric's gain convention (0 for unjudged and
+        negative grades) and the position of a positive gain in the ideal
+        ordering (null for the others).
+    keys
+        The prepared frame's window keys; None for a view whose rows are
+        one query already in rank order.
+    """
+
+    rank: pl.Expr
+    rel: pl.Expr
+    grade: pl.Expr
+    hit_rank: pl.Expr
+    judged_rank: pl.Expr
+    pool_rank: pl.Expr
+    num_rel: pl.Expr
+    num_nonrel: pl.Expr
+    num_ret: pl.Expr
+    gain: pl.Expr
+    ideal_rank: pl.Expr
+    keys: tuple[str, ...] | None = None
+
+    @classmethod
+    def prepared(cls, gain: GainColumns | None = None, keys: tuple[str, ...] = ()) -> Rows:
+        """Evaluate's view: the prepared frame's columns (`gain`: the metric's gain columns)."""
+        names = gain or gain_columns("linear", 0)
+        return cls(
+            rank=pl.col(RANK),
+            rel=pl.col(REL),
+            grade=pl.col(GRADE),
+            hit_rank=pl.col(HIT_RANK),
+            judged_rank=pl.col(JUDGED_RANK),
+            pool_rank=pl.col(POOL_RANK),
+            num_rel=pl.col(NUM_REL),
+            num_nonrel=pl.col(NUM_NONREL),
+            num_ret=pl.col(NUM_RET),
+            gain=pl.col(names.gain),
+            ideal_rank=pl.col(names.ideal_rank),
+            keys=keys,
+        )
+
+    def in_rank_order(self, running: pl.Expr) -> pl.Expr:
+        """`running` (a cumulative expression: ``cum_prod``...) computed over the rows in rank order.
+
+        Unretrieved rows come last. In the prepared view it is a window per
+        query ordered by rank, for a per-row column of the prepare stage
+        (see :meth:`column`); in a group view the rows are in rank order
+        already.
+        """
+        if self.keys is None:
+            return running
+        last = pl.lit(2**31, dtype=pl.UInt32)  # unretrieved rows after every rank
+        return running.over(list(self.keys), order_by=self.rank.fill_null(last))
+
+    def column(self, name: str, expr: pl.Expr) -> pl.Expr:
+        """A per-row quantity that needs its own window: the column `name` the engine added, or `expr` inline.
+
+        The engine adds ``expr.alias(name)`` from the spec's ``rows`` hook
+        before it aggregates (windows cannot run inside an aggregation); a
+        group view evaluates `expr` in place. Both read the same formula.
+        """
+        return expr if self.keys is None else pl.col(name)
 
 
 VALUE = "__prm_value"  # a table or catalog metric's value column, per (keys...)

@@ -30,7 +30,7 @@ from typing import ClassVar, Literal
 import polars as pl
 
 from polars_rankmetrics import _errors
-from polars_rankmetrics._kernel import GainColumns
+from polars_rankmetrics._kernel import GainColumns, Rows
 from polars_rankmetrics._validation import check_gain, check_k
 
 Aggregate = Literal["mean", "sum", "gmean", "none", "weighted"]
@@ -155,11 +155,11 @@ class Param:
         return f"{self.name}={_number(value)}"  # type: ignore[arg-type]
 
 
-PerQuery = Callable[["Metric", GainColumns], pl.Expr]
-RowColumns = Callable[["Metric", tuple[str, ...]], list[pl.Expr]]
+PerQuery = Callable[["Metric", Rows], pl.Expr]
+RowColumns = Callable[["Metric", Rows], list[pl.Expr]]
 Table = Callable[["Metric", GainColumns, pl.LazyFrame, tuple[str, ...]], pl.LazyFrame]
 CatalogFrame = Callable[["Metric", pl.LazyFrame, tuple[str, ...], str], pl.LazyFrame]
-Keep = Callable[["Metric", GainColumns], pl.Expr]
+Keep = Callable[["Metric", Rows], pl.Expr]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -183,8 +183,8 @@ class MetricSpec:
     needs
         Prepared columns beyond the basic ones (``hit_rank``, ``gain``...).
     keep
-        The rows the family reads (a predicate over the prepared columns);
-        None means every row.
+        The rows the family reads (a predicate over the :class:`Rows` view
+        of the prepared frame); None means every row.
     """
 
     name: str
@@ -212,11 +212,15 @@ class MetricSpec:
 
 @dataclass(frozen=True, kw_only=True)
 class QuerySpec(MetricSpec):
-    """A per-query metric: one aggregation over the query's prepared rows.
+    """A per-query metric: one aggregation over the query's rows, read through a :class:`Rows` view.
 
-    `rows` adds per-row columns after the ranking (ordered windows such as
-    ERR's survival product); `weight` gives each query's weight under the
-    ``weighted`` aggregate: ``sum(value * weight) / sum(weight)``.
+    `value` (and `weight`) receive the view and return one aggregation: the
+    engine passes the view of its prepared frame, ``polars_rankmetrics.expr``
+    the view of one group's rows, so both compute the one definition.
+    `rows` lists the per-row columns the prepared view needs besides the
+    ranking (ordered windows such as ERR's survival product, each read
+    through :meth:`Rows.column`); `weight` gives each query's weight under
+    the ``weighted`` aggregate: ``sum(value * weight) / sum(weight)``.
     """
 
     value: PerQuery

@@ -17,6 +17,7 @@ from polars_rankmetrics._kernel import (
     RANK,
     VALUE,
     GainColumns,
+    Rows,
     gain_columns,
     gain_key,
 )
@@ -104,22 +105,24 @@ def build(  # noqa: C901  (one loop per kind of metric)
     needs = set().union(*(m.spec.needs for _, m in metrics)) | ({"item"} if catalogs else set())
     gains, columns_of = _gain_columns(metrics, conventions)
 
-    def rows(keys: tuple[str, ...]) -> list[pl.Expr]:
-        exprs = [
-            e
-            for _, m in metrics
-            if isinstance(m.spec, QuerySpec) and m.spec.rows
-            for e in m.spec.rows(m, keys)
-        ]
-        return list({e.meta.output_name(): e for e in exprs}.values())
+    keys = (*schema.by, columns.query)
+    # Every metric reads the prepared frame through the same view: the columns prepare adds.
+    view = {name: Rows.prepared(columns_of[name], keys) for name, _ in metrics}
+
+    # Per-row columns some families add after the ranking (ERR's survival product), each once.
+    extra = [
+        e
+        for n, m in metrics
+        if isinstance(m.spec, QuerySpec) and m.spec.rows
+        for e in m.spec.rows(m, view[n])
+    ]
+    rows = list({e.meta.output_name(): e for e in extra}.values())
 
     keep: pl.Expr | None = None
     if not metrics:
         keep = pl.lit(value=False)  # population counts only: one row per query is enough
     elif all(m.spec.keep is not None for _, m in metrics):
-        keep = pl.any_horizontal(
-            [m.spec.keep(m, columns_of[n]) for n, m in metrics if m.spec.keep is not None]
-        )
+        keep = pl.any_horizontal([m.spec.keep(m, view[n]) for n, m in metrics if m.spec.keep is not None])
     prepared = prepare(lf, schema, conventions, needs, gains, rows, keep)
     if catalogs:
         # Query-scope and catalog metrics both read the prepared frame: compute it once
@@ -133,11 +136,9 @@ def build(  # noqa: C901  (one loop per kind of metric)
             table = metric.spec.table(metric, columns_of[name], prepared.frame, prepared.keys)
             tables.append((name, table.select(*prepared.keys, pl.col(VALUE).cast(dtype).alias(name))))
         elif isinstance(metric.spec, QuerySpec):
-            values.append(metric.spec.value(metric, columns_of[name]).cast(dtype).alias(name))
+            values.append(metric.spec.value(metric, view[name]).cast(dtype).alias(name))
             if metric.spec.weight is not None:  # the "weighted" aggregate reads it
-                values.append(
-                    metric.spec.weight(metric, columns_of[name]).cast(pl.Float64).alias(WEIGHT + name)
-                )
+                values.append(metric.spec.weight(metric, view[name]).cast(pl.Float64).alias(WEIGHT + name))
     per_query = prepared.frame.group_by(prepared.keys).agg(
         pl.col(NUM_JUDGED).first().alias(N_JUDGED),
         pl.col(NUM_LISTED if conventions.judged_only else NUM_RET).first().alias(N_RETRIEVED),

@@ -21,7 +21,7 @@ item, relevant when ``>= relevance_level``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
@@ -76,14 +76,14 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     conventions: Conventions,
     needs: AbstractSet[str],
     gains: Mapping[str, tuple[Gain, GainColumns]] | None = None,
-    rows: Callable[[tuple[str, ...]], list[pl.Expr]] | None = None,
+    rows: Sequence[pl.Expr] = (),
     keep: pl.Expr | None = None,
 ) -> Prepared:
     """Add the internal columns every requested metric reads.
 
     `gains` maps each gain convention's key to the convention and its
-    columns; `rows` builds, from the window keys, extra per-row columns that
-    read the ranks; `keep` selects the rows the metrics read (None keeps
+    columns; `rows` are extra per-row columns that read the ranks (windows
+    over the query's keys); `keep` selects the rows the metrics read (None keeps
     every row). One row of each query is always kept, so every query
     reaches the per-query aggregation with its counts.
     """
@@ -163,7 +163,6 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
             second.append(positive.rank("ordinal", descending=True).over(keys).alias(names.ideal_rank))
     if second:
         out = out.with_columns(second)
-    extra = rows(keys) if rows is not None else []
-    if extra:
-        out = out.with_columns(extra)
+    if rows:
+        out = out.with_columns(rows)
     return Prepared(frame=out, keys=keys)

@@ -1,4 +1,4 @@
-"""Per-query building blocks over the prepared columns, shared by every family."""
+"""Per-query building blocks over a :class:`Rows` view, shared by every family."""
 
 from __future__ import annotations
 
@@ -6,51 +6,51 @@ from collections.abc import Callable
 
 import polars as pl
 
-from polars_rankmetrics._kernel import GRADE, NUM_REL, NUM_RET, RANK, REL
+from polars_rankmetrics._kernel import Rows
 
-rank = pl.col(RANK)
-relevant = pl.col(REL)
+PREPARED = Rows.prepared()
+"""The prepared frame's columns, for catalog metrics that read that frame directly."""
 
 
-def within(k: int | None) -> pl.Expr:
+def within(rows: Rows, k: int | None) -> pl.Expr:
     """Retrieved within the top `k` (all retrieved when `k` is None)."""
-    return rank.is_not_null() if k is None else rank <= k
+    return rows.rank.is_not_null() if k is None else rows.rank <= k
 
 
-def hits(k: int | None) -> pl.Expr:
+def hits(rows: Rows, k: int | None) -> pl.Expr:
     """Number of relevant items retrieved within the top `k`."""
-    return (relevant & within(k)).sum()
+    return (rows.rel & within(rows, k)).sum()
 
 
-def num_relevant() -> pl.Expr:
-    """R: the number of relevant items of the query, retrieved or not (a window column)."""
-    return pl.col(NUM_REL).first()
+def num_relevant(rows: Rows) -> pl.Expr:
+    """R: the number of relevant items of the query, retrieved or not."""
+    return rows.num_rel.first()
 
 
-def num_retrieved(k: int | None = None) -> pl.Expr:
-    """Number of retrieved items (at most `k`), from the window column: rows may be filtered."""
-    n = pl.col(NUM_RET).first()
+def num_retrieved(rows: Rows, k: int | None = None) -> pl.Expr:
+    """Number of retrieved items (at most `k`), from the per-query count: rows may be filtered."""
+    n = rows.num_ret.first()
     return n if k is None else pl.min_horizontal(n, pl.lit(k, dtype=pl.UInt32))
 
 
-# Row predicates for Family.keep: the rows a family reads (prepare drops the others).
+# Row predicates for a spec's keep: the rows a family reads (prepare drops the others).
 
 
-def keep_relevant(_m: object, _g: object) -> pl.Expr:
+def keep_relevant(_m: object, rows: Rows) -> pl.Expr:
     """Keep the relevant rows (hits and the relevant items missed)."""
-    return relevant
+    return rows.rel
 
 
-def keep_none(_m: object, _g: object) -> pl.Expr:
-    """Keep no row: the family reads only the per-query window counts."""
+def keep_none(_m: object, _rows: Rows) -> pl.Expr:
+    """Keep no row: the family reads only the per-query counts."""
     return pl.lit(value=False)
 
 
-def keep_within(k: int | None) -> pl.Expr:
+def keep_within(rows: Rows, k: int | None) -> pl.Expr:
     """Keep the retrieved rows within the top `k` (all retrieved when `k` is None)."""
-    return within(k).fill_null(value=False)
+    return within(rows, k).fill_null(value=False)
 
 
-def keep_grade(predicate: Callable[[pl.Expr], pl.Expr]) -> Callable[[object, object], pl.Expr]:
+def keep_grade(predicate: Callable[[pl.Expr], pl.Expr]) -> Callable[[object, Rows], pl.Expr]:
     """Keep the rows whose grade satisfies `predicate` (null grades never do)."""
-    return lambda _m, _g: predicate(pl.col(GRADE)).fill_null(value=False)
+    return lambda _m, rows: predicate(rows.grade).fill_null(value=False)

@@ -19,7 +19,7 @@ from polars_rankmetrics.exceptions import (
     InvalidDataError,
     InvalidParameterError,
 )
-from polars_rankmetrics.metrics._core import within
+from polars_rankmetrics.metrics._core import PREPARED, within
 
 GROUP = "__prm_group"  # a constant key standing in for `by` when there is none
 COUNT = "__prm_count"  # top-k lists holding an item
@@ -51,7 +51,7 @@ def top_rows(lists: pl.LazyFrame, keys: list[str], k: int | None) -> pl.LazyFram
     The length is ``min(k, NUM_RET)``, the prepared per-list count of retrieved items (within
     depth): no second window over the lists.
     """
-    top = lists.filter(within(k)) if k is not None else lists
+    top = lists.filter(within(PREPARED, k)) if k is not None else lists
     size = pl.col(NUM_RET) if k is None else pl.min_horizontal(pl.col(NUM_RET), pl.lit(k, dtype=pl.UInt32))
     return top.select(*keys, ITEM, size.alias(SIZE))
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._kernel import NUM_REL, GainColumns, ratio
+from polars_rankmetrics._kernel import Rows, ratio
 from polars_rankmetrics._spec import Metric, Param, QuerySpec
-from polars_rankmetrics.metrics._core import hits, keep_relevant, num_relevant, num_retrieved, rank, relevant
+from polars_rankmetrics.metrics._core import hits, keep_relevant, num_relevant, num_retrieved
 
 
-def _precision(m: Metric, _g: GainColumns) -> pl.Expr:
+def _precision(m: Metric, rows: Rows) -> pl.Expr:
     k = m.k
     # trec_eval P_k divides by k even when fewer than k items were retrieved.
-    denominator = num_retrieved() if k is None else pl.lit(k)
-    return ratio(hits(k), denominator)
+    denominator = num_retrieved(rows) if k is None else pl.lit(k)
+    return ratio(hits(rows, k), denominator)
 
 
 PRECISION = QuerySpec(
@@ -21,27 +21,25 @@ PRECISION = QuerySpec(
 )
 
 
-def _recall(m: Metric, _g: GainColumns) -> pl.Expr:
-    k = m.k
-    return ratio(hits(k), num_relevant())
+def _recall(m: Metric, rows: Rows) -> pl.Expr:
+    return ratio(hits(rows, m.k), num_relevant(rows))
 
 
 RECALL = QuerySpec(name="recall", trec=("recall_{k}", "set_recall"), keep=keep_relevant, value=_recall)
 
 
-def _f1(m: Metric, _g: GainColumns) -> pl.Expr:
+def _f1(m: Metric, rows: Rows) -> pl.Expr:
     k = m.k
     # 2PR / (P + R) with P = h/n and R = h/R simplifies to 2h / (n + R).
-    n = num_retrieved() if k is None else pl.lit(k)
-    return ratio(2 * hits(k), n + num_relevant())
+    n = num_retrieved(rows) if k is None else pl.lit(k)
+    return ratio(2 * hits(rows, k), n + num_relevant(rows))
 
 
 F1 = QuerySpec(name="f1", aliases=("F1",), trec=("set_F",), keep=keep_relevant, value=_f1)
 
 
-def _hit_rate(m: Metric, _g: GainColumns) -> pl.Expr:
-    k = m.k
-    return (hits(k) > 0).cast(pl.Float64)
+def _hit_rate(m: Metric, rows: Rows) -> pl.Expr:
+    return (hits(rows, m.k) > 0).cast(pl.Float64)
 
 
 HIT_RATE = QuerySpec(
@@ -49,11 +47,11 @@ HIT_RATE = QuerySpec(
 )
 
 
-def _relative_precision(m: Metric, _g: GainColumns) -> pl.Expr:
+def _relative_precision(m: Metric, rows: Rows) -> pl.Expr:
     # hits@k over the most relevant items k positions could hold: min(k, R).
     k = m.k
-    room = num_retrieved() if k is None else pl.lit(k, dtype=pl.UInt32)
-    return ratio(hits(k), pl.min_horizontal(room, num_relevant()))
+    room = num_retrieved(rows) if k is None else pl.lit(k, dtype=pl.UInt32)
+    return ratio(hits(rows, k), pl.min_horizontal(room, num_relevant(rows)))
 
 
 RELATIVE_PRECISION = QuerySpec(
@@ -65,21 +63,22 @@ RELATIVE_PRECISION = QuerySpec(
 )
 
 
-def _set_map(_m: Metric, _g: GainColumns) -> pl.Expr:
+def _set_map(_m: Metric, rows: Rows) -> pl.Expr:
     # set precision x set recall: num_rel_ret^2 / (num_ret * R)
-    found = hits(None).cast(pl.Float64)
-    return ratio(found * found, num_retrieved().cast(pl.Float64) * num_relevant().cast(pl.Float64))
+    found = hits(rows, None).cast(pl.Float64)
+    n, r = num_retrieved(rows).cast(pl.Float64), num_relevant(rows).cast(pl.Float64)
+    return ratio(found * found, n * r)
 
 
 SET_MAP = QuerySpec(name="set_map", k="none", trec=("set_map",), keep=keep_relevant, value=_set_map)
 
 
-def _utility(m: Metric, _g: GainColumns) -> pl.Expr:
+def _utility(m: Metric, rows: Rows) -> pl.Expr:
     # a*rel_ret + b*nonrel_ret + c*rel_missed + d*nonrel_missed, with trec_eval's
     # collection size left at 0 (its -N default).
     a, b, c, d = m.numbers("coefficients")
-    found = hits(None).cast(pl.Float64)
-    n, r = num_retrieved().cast(pl.Float64), num_relevant().cast(pl.Float64)
+    found = hits(rows, None).cast(pl.Float64)
+    n, r = num_retrieved(rows).cast(pl.Float64), num_relevant(rows).cast(pl.Float64)
     return a * found + b * (n - found) + c * (r - found) + d * (found - n - r)
 
 
@@ -93,9 +92,9 @@ UTILITY = QuerySpec(
 )
 
 
-def _r_precision(_m: Metric, _g: GainColumns) -> pl.Expr:
-    # Precision at rank R; R comes from a window column so the agg stays streamable.
-    return ratio((relevant & (rank <= pl.col(NUM_REL))).sum(), num_relevant())
+def _r_precision(_m: Metric, rows: Rows) -> pl.Expr:
+    # Precision at rank R; R is a per-row count, so the agg stays streamable.
+    return ratio((rows.rel & (rows.rank <= rows.num_rel)).sum(), num_relevant(rows))
 
 
 R_PRECISION = QuerySpec(

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._kernel import GainColumns
+from polars_rankmetrics._kernel import Rows
 from polars_rankmetrics._spec import Metric, QuerySpec
 from polars_rankmetrics.metrics._core import hits, keep_none, keep_relevant, num_relevant, num_retrieved
 
 
-def _num_ret(_m: Metric, _g: GainColumns) -> pl.Expr:
-    return num_retrieved()
+def _num_ret(_m: Metric, rows: Rows) -> pl.Expr:
+    return num_retrieved(rows)
 
 
 NUM_RET = QuerySpec(
@@ -18,8 +18,8 @@ NUM_RET = QuerySpec(
 )
 
 
-def _num_rel(_m: Metric, _g: GainColumns) -> pl.Expr:
-    return num_relevant()
+def _num_rel(_m: Metric, rows: Rows) -> pl.Expr:
+    return num_relevant(rows)
 
 
 NUM_REL = QuerySpec(
@@ -27,8 +27,8 @@ NUM_REL = QuerySpec(
 )
 
 
-def _num_rel_ret(_m: Metric, _g: GainColumns) -> pl.Expr:
-    return hits(None)
+def _num_rel_ret(_m: Metric, rows: Rows) -> pl.Expr:
+    return hits(rows, None)
 
 
 NUM_REL_RET = QuerySpec(
@@ -42,7 +42,7 @@ NUM_REL_RET = QuerySpec(
 )
 
 
-def _num_q(_m: Metric, _g: GainColumns) -> pl.Expr:
+def _num_q(_m: Metric, _rows: Rows) -> pl.Expr:
     return pl.lit(1, dtype=pl.Int64)
 
 

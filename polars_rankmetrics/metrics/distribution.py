@@ -11,9 +11,9 @@ from collections.abc import Sequence
 import polars as pl
 
 from polars_rankmetrics import _errors
-from polars_rankmetrics._kernel import ITEM, exact_sum
+from polars_rankmetrics._kernel import ITEM, Rows, exact_sum
 from polars_rankmetrics._spec import CatalogSpec, Metric, Param
-from polars_rankmetrics.metrics._core import keep_within, within
+from polars_rankmetrics.metrics._core import PREPARED, keep_within, within
 from polars_rankmetrics.metrics._side import (
     BAD,
     COUNT,
@@ -56,7 +56,7 @@ def _item_counts(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...]) -> tu
     With a catalog frame, recommended items outside it are flagged in `BAD`.
     """
     frame, keys = keyed(lists, by)
-    counts = frame.group_by(*keys, ITEM).agg(within(metric.k).sum().alias(COUNT))
+    counts = frame.group_by(*keys, ITEM).agg(within(PREPARED, metric.k).sum().alias(COUNT))
     catalog = _catalog(metric.side("catalog"))
     if isinstance(catalog, pl.LazyFrame):
         counts = counts.join(_catalog_items(catalog, lists), on=ITEM, how="left")
@@ -126,7 +126,7 @@ def _gini(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str)
 
 def _entropy(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
     frame, keys = keyed(lists, by)
-    top = frame.filter(within(metric.k)) if metric.k is not None else frame
+    top = frame.filter(within(PREPARED, metric.k)) if metric.k is not None else frame
     counts = top.group_by(*keys, ITEM).agg(pl.len().cast(pl.Float64).alias(COUNT))
     c = pl.col(COUNT)
     per_group = counts.group_by(keys).agg(
@@ -138,13 +138,13 @@ def _entropy(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: s
     return finish(per_group, by, value)
 
 
-def _keep_ranked(_m: Metric, _g: object) -> pl.Expr:
+def _keep_ranked(_m: Metric, rows: Rows) -> pl.Expr:
     # The default catalog is every item ranked in the group, at any rank.
-    return keep_within(None)
+    return keep_within(rows, None)
 
 
-def _keep_top(m: Metric, _g: object) -> pl.Expr:
-    return keep_within(m.k)
+def _keep_top(m: Metric, rows: Rows) -> pl.Expr:
+    return keep_within(rows, m.k)
 
 
 COVERAGE = CatalogSpec(name="coverage", params=(_CATALOG,), catalog=_coverage, keep=_keep_ranked)

@@ -6,29 +6,29 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from polars_rankmetrics._kernel import HIT_RANK, NUM_REL, GainColumns, exact_sum_horizontal, ratio
+from polars_rankmetrics._kernel import Rows, exact_sum_horizontal, ratio
 from polars_rankmetrics._spec import POSITIVE, UNIT, Metric, Param, QuerySpec
-from polars_rankmetrics.metrics._core import keep_relevant, rank, relevant
+from polars_rankmetrics.metrics._core import keep_relevant
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
-def interpolated_precision(recall: float) -> pl.Expr:
+def interpolated_precision(rows: Rows, recall: float) -> pl.Expr:
     """Highest precision at any rank whose recall is at least `recall` (0 if none).
 
     As trec_eval 10.0: the recall level is ``round(recall * R)`` relevant
     items (half away from zero); precision peaks at relevant items, so the
     maximum runs over relevant retrieved items from that one on.
     """
-    needed = (pl.lit(recall) * pl.col(NUM_REL).cast(pl.Float64)).round(0, mode="half_away_from_zero")
-    hit_rank = pl.col(HIT_RANK)
-    precision = hit_rank.cast(pl.Float64) / rank.cast(pl.Float64)
+    needed = (pl.lit(recall) * rows.num_rel.cast(pl.Float64)).round(0, mode="half_away_from_zero")
+    hit_rank = rows.hit_rank
+    precision = hit_rank.cast(pl.Float64) / rows.rank.cast(pl.Float64)
     reached = hit_rank.is_not_null() & (hit_rank.cast(pl.Float64) >= pl.max_horizontal(needed, 1.0))
     return precision.filter(reached).max().fill_null(0.0)
 
 
-def _iprec_at_recall(m: Metric, _g: GainColumns) -> pl.Expr:
-    return interpolated_precision(m.number("recall"))
+def _iprec_at_recall(m: Metric, rows: Rows) -> pl.Expr:
+    return interpolated_precision(rows, m.number("recall"))
 
 
 IPREC_AT_RECALL = QuerySpec(
@@ -42,9 +42,9 @@ IPREC_AT_RECALL = QuerySpec(
 )
 
 
-def _eleven_point(m: Metric, _g: GainColumns) -> pl.Expr:
+def _eleven_point(m: Metric, rows: Rows) -> pl.Expr:
     levels = m.numbers("recalls")
-    return exact_sum_horizontal([interpolated_precision(x) for x in levels]) / len(levels)
+    return exact_sum_horizontal([interpolated_precision(rows, x) for x in levels]) / len(levels)
 
 
 ELEVEN_POINT_AVERAGE = QuerySpec(
@@ -60,13 +60,13 @@ ELEVEN_POINT_AVERAGE = QuerySpec(
 )
 
 
-def _rprec_mult(m: Metric, _g: GainColumns) -> pl.Expr:
+def _rprec_mult(m: Metric, rows: Rows) -> pl.Expr:
     # Precision at rank int(x * R + 0.9), as trec_eval computes the cutoff.
     def cutoff(num_rel: pl.Expr) -> pl.Expr:
         return (pl.lit(m.number("multiple")) * num_rel.cast(pl.Float64) + 0.9).floor()
 
-    found = (relevant & (rank.cast(pl.Float64) <= cutoff(pl.col(NUM_REL)))).sum()
-    return ratio(found, cutoff(pl.col(NUM_REL).first()))
+    found = (rows.rel & (rows.rank.cast(pl.Float64) <= cutoff(rows.num_rel))).sum()
+    return ratio(found, cutoff(rows.num_rel.first()))
 
 
 RPREC_MULT = QuerySpec(

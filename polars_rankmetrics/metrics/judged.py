@@ -9,29 +9,19 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._kernel import (
-    GRADE,
-    HIT_RANK,
-    JUDGED_RANK,
-    NUM_NONREL,
-    NUM_REL,
-    POOL_RANK,
-    GainColumns,
-    exact_sum,
-    ratio,
-)
+from polars_rankmetrics._kernel import Rows, exact_sum, ratio
 from polars_rankmetrics._spec import Metric, QuerySpec
-from polars_rankmetrics.metrics._core import keep_grade, keep_within, num_relevant, rank, relevant, within
+from polars_rankmetrics.metrics._core import keep_grade, keep_within, num_relevant, within
 
 _INFAP_EPSILON = 1e-5  # trec_eval's INFAP_EPSILON
 _BPREF_NEEDS = frozenset({"hit_rank", "judged_rank", "num_rel", "num_nonrel"})
 
 
-def _bpref_terms() -> pl.Expr:
+def _bpref_terms(rows: Rows) -> pl.Expr:
     """Per relevant retrieved item: the share of the top R non-relevant items ranked below it."""
-    hit_rank = pl.col(HIT_RANK)
-    nonrel_above = (pl.col(JUDGED_RANK) - hit_rank).cast(pl.Float64)
-    n_rel, n_nonrel = pl.col(NUM_REL).cast(pl.Float64), pl.col(NUM_NONREL).cast(pl.Float64)
+    hit_rank = rows.hit_rank
+    nonrel_above = (rows.judged_rank - hit_rank).cast(pl.Float64)
+    n_rel, n_nonrel = rows.num_rel.cast(pl.Float64), rows.num_nonrel.cast(pl.Float64)
     term = 1.0 - pl.min_horizontal(nonrel_above, n_rel) / pl.min_horizontal(n_nonrel, n_rel)
     return pl.when(hit_rank.is_null()).then(None).when(nonrel_above > 0).then(term).otherwise(1.0)
 
@@ -40,12 +30,12 @@ _keep_judged = keep_grade(lambda grade: grade >= 0)
 _keep_pooled = keep_grade(lambda grade: grade.is_not_null())
 
 
-def _keep_top_k(m: Metric, _g: GainColumns) -> pl.Expr:
-    return keep_within(m.k)
+def _keep_top_k(m: Metric, rows: Rows) -> pl.Expr:
+    return keep_within(rows, m.k)
 
 
-def _bpref(_m: Metric, _g: GainColumns) -> pl.Expr:
-    return ratio(exact_sum(_bpref_terms()), num_relevant())
+def _bpref(_m: Metric, rows: Rows) -> pl.Expr:
+    return ratio(exact_sum(_bpref_terms(rows)), num_relevant(rows))
 
 
 BPREF = QuerySpec(
@@ -64,18 +54,18 @@ GM_BPREF = QuerySpec(
 )
 
 
-def _infap(_m: Metric, _g: GainColumns) -> pl.Expr:
+def _infap(_m: Metric, rows: Rows) -> pl.Expr:
     # Yilmaz and Aslam (2006), as trec_eval computes it at each relevant retrieved item.
-    hit_rank = pl.col(HIT_RANK)
-    j = (rank - 1).cast(pl.Float64)  # 0-based position
+    hit_rank = rows.hit_rank
+    j = (rows.rank - 1).cast(pl.Float64)  # 0-based position
     rel_above = (hit_rank - 1).cast(pl.Float64)
-    nonrel_above = (pl.col(JUDGED_RANK) - hit_rank).cast(pl.Float64)
-    unjudged_above = (pl.col(POOL_RANK) - pl.col(JUDGED_RANK)).cast(pl.Float64)
+    nonrel_above = (rows.judged_rank - hit_rank).cast(pl.Float64)
+    unjudged_above = (rows.pool_rank - rows.judged_rank).cast(pl.Float64)
     term = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rel_above + nonrel_above + unjudged_above) / j) * (
         (rel_above + _INFAP_EPSILON) / (rel_above + nonrel_above + 2 * _INFAP_EPSILON)
     )
     terms = pl.when(hit_rank.is_null()).then(None).when(j == 0).then(1.0).otherwise(term)
-    return ratio(exact_sum(terms), num_relevant())
+    return ratio(exact_sum(terms), num_relevant(rows))
 
 
 INFAP = QuerySpec(
@@ -89,10 +79,10 @@ INFAP = QuerySpec(
 )
 
 
-def _unjudged(m: Metric, _g: GainColumns) -> pl.Expr:
+def _unjudged(m: Metric, rows: Rows) -> pl.Expr:
     # Null grade (outside the pool) or negative grade (pooled, not judged), over k as trec_eval.
-    unjudged = pl.col(GRADE).is_null() | (pl.col(GRADE) < 0)
-    return ratio((unjudged & within(m.k)).sum(), pl.lit(m.k))
+    unjudged = rows.grade.is_null() | (rows.grade < 0)
+    return ratio((unjudged & within(rows, m.k)).sum(), pl.lit(m.k))
 
 
 UNJUDGED = QuerySpec(
@@ -106,8 +96,8 @@ UNJUDGED = QuerySpec(
 )
 
 
-def _num_nonrel_judged_ret(_m: Metric, _g: GainColumns) -> pl.Expr:
-    return ((pl.col(GRADE) >= 0) & ~relevant & within(None)).sum()
+def _num_nonrel_judged_ret(_m: Metric, rows: Rows) -> pl.Expr:
+    return ((rows.grade >= 0) & ~rows.rel & within(rows, None)).sum()
 
 
 NUM_NONREL_JUDGED_RET = QuerySpec(

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._kernel import HIT_RANK, GainColumns, exact_sum, ratio
+from polars_rankmetrics._kernel import Rows, exact_sum, ratio
 from polars_rankmetrics._spec import Metric, QuerySpec
-from polars_rankmetrics.metrics._core import keep_relevant, num_relevant, rank, relevant, within
+from polars_rankmetrics.metrics._core import keep_relevant, num_relevant, within
 
 
-def _mrr(m: Metric, _g: GainColumns) -> pl.Expr:
-    k = m.k
-    first = rank.filter(relevant & within(k)).min()
+def _mrr(m: Metric, rows: Rows) -> pl.Expr:
+    first = rows.rank.filter(rows.rel & within(rows, m.k)).min()
     return (1.0 / first.cast(pl.Float64)).fill_null(0.0)
 
 
@@ -25,16 +24,16 @@ MRR = QuerySpec(
 )
 
 
-def precision_at_hits(k: int | None) -> pl.Expr:
+def precision_at_hits(rows: Rows, k: int | None) -> pl.Expr:
     """Sum over the relevant items in the top `k` of the precision at their rank: AP's numerator."""
     # Precision at a hit = (its rank among the hits) / (its rank), as trec_eval's AP.
-    found = relevant & within(k)
+    found = rows.rel & within(rows, k)
     # when/then rather than filter: a filter beside the window's first() falls back to the in-memory engine.
-    return exact_sum(pl.when(found).then(pl.col(HIT_RANK).cast(pl.Float64) / rank.cast(pl.Float64)))
+    return exact_sum(pl.when(found).then(rows.hit_rank.cast(pl.Float64) / rows.rank.cast(pl.Float64)))
 
 
-def _map(m: Metric, _g: GainColumns) -> pl.Expr:
-    return ratio(precision_at_hits(m.k), num_relevant())
+def _map(m: Metric, rows: Rows) -> pl.Expr:
+    return ratio(precision_at_hits(rows, m.k), num_relevant(rows))
 
 
 MAP = QuerySpec(
@@ -48,9 +47,9 @@ MAP = QuerySpec(
 )
 
 
-def _gm_map(_m: Metric, _g: GainColumns) -> pl.Expr:
+def _gm_map(_m: Metric, rows: Rows) -> pl.Expr:
     # Per query the average precision; over queries the geometric mean (floor 1e-5).
-    return ratio(precision_at_hits(None), num_relevant())
+    return ratio(precision_at_hits(rows, None), num_relevant(rows))
 
 
 GM_MAP = QuerySpec(
@@ -64,11 +63,11 @@ GM_MAP = QuerySpec(
 )
 
 
-def _bing(_m: Metric, _g: GainColumns) -> pl.Expr:
+def _bing(_m: Metric, rows: Rows) -> pl.Expr:
     # trec_eval's binG: sum over relevant retrieved items of 1 / log2(2 + nonrelevant above), over R.
-    found = relevant & within(None)
-    above = (rank - pl.col(HIT_RANK)).cast(pl.Float64)
-    return ratio(exact_sum(pl.when(found).then(1.0 / (above + 2.0).log(2))), num_relevant())
+    found = rows.rel & within(rows, None)
+    above = (rows.rank - rows.hit_rank).cast(pl.Float64)
+    return ratio(exact_sum(pl.when(found).then(1.0 / (above + 2.0).log(2))), num_relevant(rows))
 
 
 BING = QuerySpec(

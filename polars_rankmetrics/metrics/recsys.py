@@ -12,17 +12,11 @@ from typing import Literal
 import polars as pl
 
 from polars_rankmetrics import _errors
-from polars_rankmetrics._kernel import GRADE, GainColumns, exact_sum, ratio
+from polars_rankmetrics._kernel import Rows, exact_sum, ratio
 from polars_rankmetrics._spec import COUNT, Metric, Param, QuerySpec
 from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import InvalidParameterError
-from polars_rankmetrics.metrics._core import (
-    keep_grade,
-    keep_relevant,
-    num_relevant,
-    num_retrieved,
-    rank,
-)
+from polars_rankmetrics.metrics._core import keep_grade, keep_relevant, num_relevant, num_retrieved
 from polars_rankmetrics.metrics.rank import precision_at_hits
 
 __all__ = ["map_capped", "mar", "mpr"]
@@ -30,15 +24,16 @@ __all__ = ["map_capped", "mar", "mpr"]
 MissingItems = Literal["bottom", "random", "ignore"]
 
 
-def _mar(m: Metric, _g: GainColumns) -> pl.Expr:
-    return ratio(precision_at_hits(m.k), num_relevant())
+def _mar(m: Metric, rows: Rows) -> pl.Expr:
+    return ratio(precision_at_hits(rows, m.k), num_relevant(rows))
 
 
 MAR = QuerySpec(name="mar", k="required", needs=frozenset({"hit_rank"}), keep=keep_relevant, value=_mar)
 
 
-def _map_capped(m: Metric, _g: GainColumns) -> pl.Expr:
-    return ratio(precision_at_hits(m.k), pl.min_horizontal(num_relevant(), pl.lit(m.k, dtype=pl.UInt32)))
+def _map_capped(m: Metric, rows: Rows) -> pl.Expr:
+    cap = pl.min_horizontal(num_relevant(rows), pl.lit(m.k, dtype=pl.UInt32))
+    return ratio(precision_at_hits(rows, m.k), cap)
 
 
 MAP_CAPPED = QuerySpec(
@@ -67,22 +62,22 @@ def _check_n_items(n_items: object) -> None:
         raise InvalidParameterError(msg)
 
 
-def _confidence() -> pl.Expr:
+def _confidence(rows: Rows) -> pl.Expr:
     """r_ui: the relevance grade where it is positive, else 0."""
-    return pl.when(pl.col(GRADE) > 0).then(pl.col(GRADE)).otherwise(0.0)
+    return pl.when(rows.grade > 0).then(rows.grade).otherwise(0.0)
 
 
-def _mpr_weight(m: Metric, _g: GainColumns) -> pl.Expr:
+def _mpr_weight(m: Metric, rows: Rows) -> pl.Expr:
     """The user's sum of r_ui: over every judged item, or (mpr_ignore) over the ranked ones."""
-    r = _confidence()
+    r = _confidence(rows)
     if m.name == "mpr_ignore":
-        r = pl.when(rank.is_not_null()).then(r)
+        r = pl.when(rows.rank.is_not_null()).then(r)
     return exact_sum(r)
 
 
-def _mpr(m: Metric, g: GainColumns) -> pl.Expr:
-    r = _confidence()
-    n = num_retrieved().cast(pl.Float64)  # the list's length (within depth)
+def _mpr(m: Metric, rows: Rows) -> pl.Expr:
+    r, rank = _confidence(rows), rows.rank
+    n = num_retrieved(rows).cast(pl.Float64)  # the list's length (within depth)
     # sum over ranked items of r * (rank - 1); each pct_rank is (rank - 1) / (length - 1).
     ranked = exact_sum(pl.when(rank.is_not_null()).then(r * (rank.cast(pl.Float64) - 1.0)))
     missing = exact_sum(pl.when(rank.is_null()).then(r))  # relevant items the list leaves out
@@ -101,7 +96,7 @@ def _mpr(m: Metric, g: GainColumns) -> pl.Expr:
             pl.lit(f"a list ranks more items than n_items={int(n_items)} of mpr_random")
         )
         numerator = pl.coalesce(_errors.in_plan(too_long), numerator)
-    weight = _mpr_weight(m, g)
+    weight = _mpr_weight(m, rows)
     return pl.when(weight > 0).then(numerator / weight)
 
 

@@ -11,7 +11,7 @@ from functools import reduce
 
 import polars as pl
 
-from polars_rankmetrics._kernel import ITEM, exact_sum, exact_sum_horizontal
+from polars_rankmetrics._kernel import ITEM, Rows, exact_sum, exact_sum_horizontal
 from polars_rankmetrics._spec import CatalogSpec, Metric, Param
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
@@ -19,7 +19,7 @@ from polars_rankmetrics.exceptions import (
     InvalidDataError,
     InvalidParameterError,
 )
-from polars_rankmetrics.metrics._core import keep_within, within
+from polars_rankmetrics.metrics._core import PREPARED, keep_within, within
 from polars_rankmetrics.metrics._side import (
     BAD,
     DUP,
@@ -145,7 +145,7 @@ def _intra_list_similarity(
         raise InvalidParameterError(msg)
     features, width = _unit_features(value, lists.collect_schema()[ITEM])
     frame, keys = keyed(lists, by)
-    top = frame.filter(within(metric.k)) if metric.k is not None else frame
+    top = frame.filter(within(PREPARED, metric.k)) if metric.k is not None else frame
     joined = top.select(*keys, query, ITEM).join(features, on=ITEM, how="left")
     missing = pl.when(pl.col(NONZERO).is_null()).then(
         pl.format("item {} of the ranked lists has no row in `features`", item_text())
@@ -178,13 +178,13 @@ def _intra_list_similarity(
 # --- novelty ---------------------------------------------------------------------------------------
 
 
-def _keep_ranked(_m: Metric, _g: object) -> pl.Expr:
+def _keep_ranked(_m: Metric, rows: Rows) -> pl.Expr:
     # The default catalog is every item ranked in the group, at any rank.
-    return keep_within(None)
+    return keep_within(rows, None)
 
 
-def _keep_top(m: Metric, _g: object) -> pl.Expr:
-    return keep_within(m.k)
+def _keep_top(m: Metric, rows: Rows) -> pl.Expr:
+    return keep_within(rows, m.k)
 
 
 PERSONALIZATION = CatalogSpec(name="personalization", catalog=_personalization, keep=_keep_top)
