@@ -6,7 +6,7 @@ LazyFrame.
 
 from __future__ import annotations
 
-from polars_rankmetrics import plots
+from polars_rankmetrics import expr, plots
 from polars_rankmetrics._demo import demo_path
 from polars_rankmetrics._registry import parse, valid_names
 from polars_rankmetrics._schema import Columns
@@ -102,6 +102,7 @@ __all__ = [
     "err",
     "evaluate",
     "evaluate_chunked",
+    "expr",
     "f1",
     "g",
     "gini",

@@ -70,6 +70,18 @@ def gain_expr(grade: pl.Expr, gain: Gain) -> pl.Expr:
     return pl.when(g >= 0).then(value).otherwise(0.0).fill_null(0.0)
 
 
+def relevance_classes(grade: pl.Expr, relevance_level: float) -> tuple[pl.Expr, pl.Expr]:
+    """(judged, relevant) flags of `grade`, never null: ``grade >= 0``; also ``>= relevance_level``."""
+    judged = (grade >= 0).fill_null(value=False)
+    relevant = ((grade >= relevance_level) & judged).fill_null(value=False)
+    return judged, relevant
+
+
+def ideal_order(gain: pl.Expr) -> pl.Expr:
+    """Position of each positive gain in the ideal ordering (gain descending); null for the others."""
+    return pl.when(gain > 0).then(gain).rank("ordinal", descending=True)
+
+
 def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over every convention)
     lf: pl.LazyFrame,
     schema: ResolvedSchema,
@@ -97,8 +109,7 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     order_struct = pl.struct(key.alias("k"), item_text.alias("i"))
     # Catalog metrics need no judgments: without a relevance column every item is unjudged.
     grade = pl.col(cols.relevance) if schema.has_relevance else pl.lit(None, dtype=pl.Float64)
-    judged = (grade >= 0).fill_null(value=False)
-    relevant = ((grade >= conventions.relevance_level) & judged).fill_null(value=False)
+    judged, relevant = relevance_classes(grade, conventions.relevance_level)
     retrieved = order.is_not_null()
     if conventions.judged_only:
         # trec_eval -J: unjudged items are dropped from the ranking before ranks are given.
@@ -159,8 +170,7 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
         second.append(rank_among(graded.is_not_null()).alias(POOL_RANK))
     for _, names in gains.values():
         if "ideal_rank" in needs:
-            positive = pl.when(pl.col(names.gain) > 0).then(pl.col(names.gain))
-            second.append(positive.rank("ordinal", descending=True).over(keys).alias(names.ideal_rank))
+            second.append(ideal_order(pl.col(names.gain)).over(keys).alias(names.ideal_rank))
     if second:
         out = out.with_columns(second)
     if rows:
