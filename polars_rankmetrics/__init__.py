@@ -14,7 +14,7 @@ from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.conventions import Conventions
-from polars_rankmetrics.evaluation import evaluate, population
+from polars_rankmetrics.evaluation import collect, evaluate, population
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
@@ -94,6 +94,7 @@ __all__ = [
     "average_precision",
     "bing",
     "bpref",
+    "collect",
     "coverage",
     "dcg",
     "demo_path",

@@ -12,7 +12,6 @@ import polars as pl
 from polars_rankmetrics import _engine, _errors
 from polars_rankmetrics._engine import MetricLike
 from polars_rankmetrics._schema import Columns, normalise_by
-from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError
 
@@ -105,8 +104,8 @@ def evaluate_chunked(  # noqa: PLR0913
     by, per_query, columns, conventions, **overrides
         As for :func:`evaluate`.
     check
-        Run :func:`validate` on each chunk before evaluating it (a duplicate
-        row always falls in one chunk, since both copies share the query).
+        Check each chunk's data inside its plan, as :func:`evaluate` does (a
+        duplicate row always falls in one chunk, since both copies share the query).
     progress
         True prints one line per chunk to stderr; a callable is called with
         (chunk, chunks, rows so far, seconds so far) after each chunk.
@@ -156,9 +155,7 @@ def evaluate_chunked(  # noqa: PLR0913
     parts: list[pl.DataFrame] = []
     for i, (lo, hi, rows) in enumerate(ranges.select("lo", "hi", _ROWS).iter_rows(), start=1):
         chunk = query_range(lf, cols.query, lo, hi)
-        if check:
-            validate(chunk, columns=cols, by=keys_by)
-        plan = _engine.build(chunk, cols, keys_by, resolved, requested)
+        plan = _engine.build(chunk, cols, keys_by, resolved, requested, check=check)
         parts.append(_engine.collect(plan.per_query.filter(_engine.evaluated(resolved)), engine="streaming"))
         done += rows
         if report is not None:

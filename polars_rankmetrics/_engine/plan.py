@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from polars_rankmetrics._engine import checks
 from polars_rankmetrics._engine.prepare import Prepared, prepare
 from polars_rankmetrics._errors import parameter
 from polars_rankmetrics._kernel import (
@@ -85,14 +86,20 @@ def _gain_columns(
     return gains, columns_of
 
 
-def build(  # noqa: C901  (one loop per kind of metric)
+def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
     lf: pl.LazyFrame,
     columns: Columns,
     by: tuple[str, ...],
     conventions: Conventions,
     metrics: Requested,
+    *,
+    check: bool = False,
 ) -> Plan:
-    """Rank once, then build every metric's computation over the one prepared frame."""
+    """Rank once, then build every metric's computation over the one prepared frame.
+
+    With `check`, the plan also checks the data (:mod:`_engine.checks`) and fails at
+    collect() on the first query that breaks the frame contract.
+    """
     queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
     schema = resolve_schema(lf.collect_schema(), columns, by, need_relevance=bool(queries) or not catalogs)
@@ -120,7 +127,9 @@ def build(  # noqa: C901  (one loop per kind of metric)
         keep = pl.any_horizontal(
             [m.spec.keep(m, columns_of[n]) for n, m in metrics if m.spec.keep is not None]
         )
-    prepared = prepare(lf, schema, conventions, needs, gains, rows, keep)
+    names = lf.collect_schema()
+    row_checks = (lambda keys: checks.window_columns(schema, names, keys)) if check else None
+    prepared = prepare(lf, schema, conventions, needs, gains, rows, keep, row_checks)
     if catalogs:
         # Query-scope and catalog metrics both read the prepared frame: compute it once
         # (10M rows, four catalog metrics: 51 -> 34 CPU-s in memory, 31 -> 19 streaming).
@@ -143,7 +152,10 @@ def build(  # noqa: C901  (one loop per kind of metric)
         pl.col(NUM_LISTED if conventions.judged_only else NUM_RET).first().alias(N_RETRIEVED),
         pl.col(NUM_REL).first().alias(N_RELEVANT),
         *values,
+        *([checks.message(schema, names, prepared.keys)] if check else []),
     )
+    if check:
+        per_query = checks.guard(per_query, N_JUDGED, N_RETRIEVED)
     for name, table in tables:
         # Tables cover the queries with an ideal list; every other query scores 0.
         per_query = per_query.join(table, on=list(prepared.keys), how="left")
