@@ -21,6 +21,7 @@ from polars_rankmetrics.exceptions import (
     InvalidDataError,
     InvalidParameterError,
     RankMetricsError,
+    RankMetricsWarning,
     TrecFormatError,
     UnknownMetricError,
 )
@@ -89,6 +90,7 @@ __all__ = [
     "Metric",
     "RankFrame",
     "RankMetricsError",
+    "RankMetricsWarning",
     "TrecFormatError",
     "UnknownMetricError",
     "average_precision",

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 import polars as pl
 
 from polars_rankmetrics import _engine
-from polars_rankmetrics._engine import MetricLike
+from polars_rankmetrics._engine import MetricLike, diagnose
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
@@ -110,24 +110,46 @@ def evaluate(  # noqa: PLR0913
         _engine.refuse_catalog(
             requested, "describe(s) a whole set of lists, not one query: evaluate it without per_query=True"
         )
-    plan = _engine.build(frame.lazy(), cols, keys_by, resolved, requested, check=check)
+    eager = isinstance(frame, pl.DataFrame)  # only an eager evaluation can warn (diagnose.py)
+    plan = _engine.build(frame.lazy(), cols, keys_by, resolved, requested, check=check, diagnose=eager)
     per_q = plan.per_query.filter(_engine.evaluated(resolved))
+    carried = eager and diagnose.JUDGED_RETRIEVED in per_q.collect_schema()
+    scoped = any(name not in _engine.catalog_names(requested) for name, _ in requested)
     if per_query:
-        names = [name for name, _ in requested]
+        names = [name for name, _ in requested] + ([diagnose.JUDGED_RETRIEVED] if carried else [])
         out = per_q.select(*plan.keys, *names).sort(plan.keys)
     else:
-        out = _engine.aggregated(per_q, requested, keys_by, [part for _, part in plan.catalog])
+        extra = diagnose.hidden(has_relevance=carried) if eager and scoped else []
+        out = _engine.aggregated(per_q, requested, keys_by, [part for _, part in plan.catalog], extra)
     if isinstance(frame, pl.LazyFrame):
         return out
     try:
-        return _engine.collect(out)
+        result = _engine.collect(out)
     except InvalidDataError:
         if not check:
             raise
         # The exact check names the offending rows; it passes when the error is another
         # in-plan one (a side input's) or two item ids' hashes collided: evaluate unchecked.
         validate(frame, columns=cols, by=keys_by)
-        return evaluate(frame, metrics, by=by, per_query=per_query, columns=columns, conventions=resolved, check=False)
+        return evaluate(
+            frame, metrics, by=by, per_query=per_query, columns=columns, conventions=resolved, check=False
+        )
+    if result.is_empty() and not frame.is_empty() and scoped:
+        diagnose.warn_empty(population(frame, by=by, columns=columns, conventions=resolved))
+    return diagnose.warn(
+        result, requested, keys_by, per_query=per_query, longest_list=_longest(frame, cols, keys_by)
+    )
+
+
+def _longest(frame: pl.DataFrame, cols: Columns, keys_by: tuple[str, ...]) -> Callable[[], int]:
+    """The length of the longest ranked list of `frame`, computed when asked."""
+
+    def longest() -> int:
+        order = pl.col(cols.rank if cols.rank in frame.columns else cols.score)
+        lengths = frame.lazy().filter(order.is_not_null()).group_by([*keys_by, cols.query]).len()
+        return int(lengths.select(pl.col("len").max()).collect().item() or 0)
+
+    return longest
 
 
 def population(
@@ -207,9 +229,9 @@ def collect(lf: pl.LazyFrame, **kwargs: object) -> pl.DataFrame:
     --------
     >>> lf = pl.LazyFrame({"query": [1, 1], "item": ["a", "b"],
     ...     "score": [0.9, float("nan")], "relevance": [1, 0]})
-    >>> prm.collect(prm.evaluate(lf, ["ndcg@10"]))
+    >>> prm.collect(prm.evaluate(lf, ["ndcg@10"]))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    polars_rankmetrics.exceptions.InvalidDataError: score column 'score' holds NaN or infinite scores: 1 row(s) in query=1
+    polars_rankmetrics.exceptions.InvalidDataError: score column 'score' holds NaN or infinite scores: ...
     """
     return _engine.collect(lf, **kwargs)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 
 from polars_rankmetrics._engine.plan import DTYPES, N_JUDGED, WEIGHT, Requested
@@ -16,11 +18,16 @@ def aggregated(
     metrics: Requested,
     keys_by: tuple[str, ...],
     parts: list[pl.LazyFrame],
+    extra: Sequence[pl.Expr] = (),
 ) -> pl.LazyFrame:
-    """One row per `by` group: the query-scope metrics aggregated, joined to the catalog `parts`."""
-    names = [name for name, _ in metrics]
+    """One row per `by` group: the query-scope metrics aggregated, joined to the catalog `parts`.
+
+    `extra` aggregations over the per-query rows are kept after the metrics (diagnostics).
+    """
+    names = [name for name, _ in metrics] + [e.meta.output_name() for e in extra]
     parts = list(parts)
     aggs = [rule(pl.col(name), m).alias(name) for name, m in metrics if not isinstance(m.spec, CatalogSpec)]
+    aggs += extra
     if aggs:
         if keys_by:
             parts.insert(0, per_q.group_by(keys_by).agg(aggs))

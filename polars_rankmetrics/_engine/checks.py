@@ -36,10 +36,16 @@ def _rules(schema: ResolvedSchema, names: pl.Schema) -> dict[str, tuple[pl.Expr,
     if schema.order_is_rank:
         rules["bad_rank"] = (order < 1, f"rank column {schema.order_column!r} holds ranks below 1")
     elif names[schema.order_column].is_float():
-        rules["bad_score"] = (~order.is_finite(), f"score column {schema.order_column!r} holds NaN or infinite scores")
+        rules["bad_score"] = (
+            ~order.is_finite(),
+            f"score column {schema.order_column!r} holds NaN or infinite scores",
+        )
     if schema.has_relevance and names[cols.relevance].is_float():
         grade = pl.col(cols.relevance)
-        rules["bad_grade"] = (grade.is_nan(), f"relevance column {cols.relevance!r} holds NaN grades (use null for unjudged)")
+        rules["bad_grade"] = (
+            grade.is_nan(),
+            f"relevance column {cols.relevance!r} holds NaN grades (use null for unjudged)",
+        )
     return rules
 
 
@@ -52,6 +58,18 @@ def window_columns(schema: ResolvedSchema, names: pl.Schema, keys: tuple[str, ..
     distinct = pl.col(schema.columns.item).hash().n_unique().over(keys)
     out.append((pl.len().over(keys) - distinct).cast(pl.UInt32).alias(PREFIX + "duplicates"))
     return out
+
+
+JUDGED_RETRIEVED = "__prm_judged_retrieved"  # per query: retrieved items with a judgment (grade >= 0)
+
+
+def diagnostic_columns(schema: ResolvedSchema, keys: tuple[str, ...]) -> list[pl.Expr]:
+    """Per-row window counts the warnings of a degenerate evaluation read."""
+    if not schema.has_relevance:
+        return []
+    judged = (pl.col(schema.columns.relevance).fill_nan(None) >= 0).fill_null(value=False)
+    retrieved = pl.col(schema.order_column).is_not_null()
+    return [(judged & retrieved).sum().over(keys).cast(pl.UInt32).alias(JUDGED_RETRIEVED)]
 
 
 def _where(keys: tuple[str, ...], names: pl.Schema) -> pl.Expr:
@@ -77,13 +95,19 @@ def message(schema: ResolvedSchema, names: pl.Schema, keys: tuple[str, ...]) -> 
     ids = ", ".join(keys) + ", item"
     out = (
         pl.when(dupes > 0)
-        .then(pl.format(f"{{}} duplicate ({ids}) row(s) in {{}}{hint} (prm.validate names them)", dupes, where))
+        .then(
+            pl.format(f"{{}} duplicate ({ids}) row(s) in {{}}{hint} (prm.validate names them)", dupes, where)
+        )
         .otherwise(out)
     )
     for key in reversed(keys):
         role = "query" if key == schema.columns.query else "by"
         what = "ids" if role == "query" else "values"
-        out = pl.when(pl.col(key).first().is_null()).then(pl.lit(f"{role} column {key!r} holds null {what}")).otherwise(out)
+        out = (
+            pl.when(pl.col(key).first().is_null())
+            .then(pl.lit(f"{role} column {key!r} holds null {what}"))
+            .otherwise(out)
+        )
     return out.alias(MESSAGE)
 
 

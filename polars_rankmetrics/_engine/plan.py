@@ -94,11 +94,14 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
     metrics: Requested,
     *,
     check: bool = False,
+    diagnose: bool = False,
 ) -> Plan:
     """Rank once, then build every metric's computation over the one prepared frame.
 
     With `check`, the plan also checks the data (:mod:`_engine.checks`) and fails at
-    collect() on the first query that breaks the frame contract.
+    collect() on the first query that breaks the frame contract. With `diagnose`,
+    the per-query frame also counts each query's judged retrieved items
+    (:data:`checks.JUDGED_RETRIEVED`), which the degenerate-result warnings read.
     """
     queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
@@ -128,7 +131,11 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
             [m.spec.keep(m, columns_of[n]) for n, m in metrics if m.spec.keep is not None]
         )
     names = lf.collect_schema()
-    row_checks = (lambda keys: checks.window_columns(schema, names, keys)) if check else None
+
+    def row_checks(keys: tuple[str, ...]) -> list[pl.Expr]:
+        found = checks.window_columns(schema, names, keys) if check else []
+        return found + (checks.diagnostic_columns(schema, keys) if diagnose else [])
+
     prepared = prepare(lf, schema, conventions, needs, gains, rows, keep, row_checks)
     if catalogs:
         # Query-scope and catalog metrics both read the prepared frame: compute it once
@@ -153,6 +160,7 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
         pl.col(NUM_REL).first().alias(N_RELEVANT),
         *values,
         *([checks.message(schema, names, prepared.keys)] if check else []),
+        *([pl.col(checks.JUDGED_RETRIEVED).first()] if diagnose and schema.has_relevance else []),
     )
     if check:
         per_query = checks.guard(per_query, N_JUDGED, N_RETRIEVED)

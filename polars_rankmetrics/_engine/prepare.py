@@ -86,7 +86,8 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     columns; `rows` builds, from the window keys, extra per-row columns that
     read the ranks; `keep` selects the rows the metrics read (None keeps
     every row); `checks` builds, from the window keys, the data checks'
-    per-row window columns (computed before any row is dropped). One row of each query is always kept, so every query
+    per-row window columns (computed before any row is dropped). One row of
+    each query is always kept, so every query
     reaches the per-query aggregation with its counts.
     """
     gains = gains or {}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 import polars as pl
+import pytest
 import pytrec_eval
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -22,6 +23,8 @@ from strategies import ALL_TIED_STR, POPULATION, eval_frames, frame_repr
 from test_pytrec_eval import pytrec_inputs
 
 import polars_rankmetrics as prm
+
+pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")  # generated data is often degenerate on purpose
 
 TOLERANCE = 1e-9
 LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
