@@ -25,7 +25,7 @@ from polars_rankmetrics._registry import parse
 from polars_rankmetrics._schema import Columns, resolve_schema
 from polars_rankmetrics._spec import CatalogSpec, Metric, QuerySpec, TableSpec
 from polars_rankmetrics.conventions import Conventions, Gain
-from polars_rankmetrics.exceptions import InvalidParameterError, UnknownMetricError
+from polars_rankmetrics.exceptions import InvalidParameterError
 
 MetricLike = str | Metric
 Requested = list[tuple[str, Metric]]  # (output column, metric)
@@ -48,12 +48,10 @@ def requested(metrics: MetricLike | Sequence[MetricLike]) -> Requested:
         out.append((m if isinstance(m, str) else str(metric), metric))
     names = [name for name, _ in out]
     if not out:
-        msg = "`metrics` is empty: name at least one metric, e.g. ['ndcg@10', 'map']"
-        raise UnknownMetricError(msg)
+        raise parameter("metrics", "at least one metric, e.g. ['ndcg@10', 'map']", [])
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        msg = f"metric names must be unique, got {', '.join(map(repr, dupes))} more than once"
-        raise UnknownMetricError(msg)
+        raise parameter("metrics", "unique names", f"{', '.join(map(repr, dupes))} more than once")
     return out
 
 

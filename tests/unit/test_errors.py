@@ -127,9 +127,9 @@ def test_metric_without_required_or_with_forbidden_cutoff() -> None:
 
 
 def test_duplicate_and_empty_metric_lists(df: pl.DataFrame) -> None:
-    with pytest.raises(prm.UnknownMetricError, match="'map' more than once"):
+    with pytest.raises(prm.InvalidParameterError, match="`metrics` must be unique names, got \"'map' more than once\""):
         prm.evaluate(df, ["map", "map"])
-    with pytest.raises(prm.UnknownMetricError, match="`metrics` is empty"):
+    with pytest.raises(prm.InvalidParameterError, match="`metrics` must be at least one metric"):
         prm.evaluate(df, [])
 
 
