@@ -37,7 +37,9 @@ from strategies import (
 import polars_rankmetrics as prm
 from polars_rankmetrics._registry import specs
 
-pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")  # generated data is often degenerate on purpose
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::polars_rankmetrics.RankMetricsWarning"
+)  # generated data is often degenerate on purpose
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
@@ -391,8 +393,6 @@ def _full_plans() -> list[pl.LazyFrame]:
     for frame in (FULL_PLAN_FRAME, with_rank(FULL_PLAN_FRAME, by=["model"])):
         plans.extend(both_outputs(frame.lazy(), ALL_METRICS, by="model", depth=5))
     return plans
-
-
 
 
 def _culprits(has_problem: Callable[[pl.LazyFrame], bool]) -> list[str]:

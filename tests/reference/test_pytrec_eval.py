@@ -32,7 +32,9 @@ from strategies import (
 
 import polars_rankmetrics as prm
 
-pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")  # generated data is often degenerate on purpose
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::polars_rankmetrics.RankMetricsWarning"
+)  # generated data is often degenerate on purpose
 
 TOLERANCE = 1e-9
 

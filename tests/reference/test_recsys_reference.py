@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 
 import polars_rankmetrics as prm
 
-pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")  # generated data is often degenerate on purpose
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::polars_rankmetrics.RankMetricsWarning"
+)  # generated data is often degenerate on purpose
 
 TOLERANCE = 1e-9
 CUTOFFS = (1, 3, None)

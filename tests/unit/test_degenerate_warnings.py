@@ -14,20 +14,29 @@ def test_run_and_qrels_sharing_no_query_id_warns_with_counts() -> None:
     run = pl.DataFrame({"query": ["01", "01", "02"], "item": ["a", "b", "a"], "score": [1.0, 0.5, 0.3]})
     qrels = pl.DataFrame({"query": ["1", "2"], "item": ["a", "a"], "relevance": [1, 1]})
     frame = prm.join_run_qrels(run, qrels)
-    with pytest.warns(prm.RankMetricsWarning, match=r"share no query id \(2 queries only in the run, 2 only in the judgments"):
+    with pytest.warns(
+        prm.RankMetricsWarning,
+        match=r"share no query id \(2 queries only in the run, 2 only in the judgments",
+    ):
         out = prm.evaluate(frame, ["map"])
     assert out.is_empty()
 
 
 def test_no_judged_query_warns() -> None:
-    frame = pl.DataFrame({"query": [1, 2], "item": ["a", "b"], "score": [1.0, 0.5], "relevance": [None, None]})
+    frame = pl.DataFrame(
+        {"query": [1, 2], "item": ["a", "b"], "score": [1.0, 0.5], "relevance": [None, None]}
+    )
     with pytest.warns(prm.RankMetricsWarning, match="none of the 2 queries has a judged row"):
         prm.evaluate(frame, ["ndcg@10"], per_query=True)
 
 
 def test_every_retrieved_item_unjudged_warns() -> None:
-    frame = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "z"], "score": [1.0, 0.5, None], "relevance": [None, None, 1]})
-    with pytest.warns(prm.RankMetricsWarning, match=r"every retrieved item is unjudged \(1 evaluated queries\)"):
+    frame = pl.DataFrame(
+        {"query": [1, 1, 1], "item": ["a", "b", "z"], "score": [1.0, 0.5, None], "relevance": [None, None, 1]}
+    )
+    with pytest.warns(
+        prm.RankMetricsWarning, match=r"every retrieved item is unjudged \(1 evaluated queries\)"
+    ):
         assert prm.evaluate(frame, ["map"]).item() == 0.0
 
 
@@ -38,7 +47,9 @@ def test_coverage_of_whole_lists_with_the_default_catalog_warns() -> None:
 
 
 def test_healthy_evaluations_and_explicit_catalogs_do_not_warn() -> None:
-    frame = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "a", "c"], "rank": [1, 2, 1, 2], "relevance": [1, 0, 0, 1]})
+    frame = pl.DataFrame(
+        {"query": [1, 1, 2, 2], "item": ["a", "b", "a", "c"], "rank": [1, 2, 1, 2], "relevance": [1, 0, 0, 1]}
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         prm.evaluate(frame, ["map", prm.coverage(2, catalog=5), "coverage@1"])

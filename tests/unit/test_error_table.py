@@ -31,7 +31,9 @@ def _bad_trec(tmp_path: Path) -> None:
 
 CASES: dict[str, list[Callable[[Path], object]]] = {
     "ColumnNotFoundError": [lambda _: prm.evaluate(FRAME.drop("relevance"), ["map"])],
-    "ColumnTypeError": [lambda _: prm.evaluate(FRAME.with_columns(pl.col("relevance").cast(pl.String)), ["map"])],
+    "ColumnTypeError": [
+        lambda _: prm.evaluate(FRAME.with_columns(pl.col("relevance").cast(pl.String)), ["map"])
+    ],
     "InvalidParameterError": [
         lambda _: prm.parse("ndcg@0"),
         lambda _: prm.ndcg(0),
@@ -51,7 +53,11 @@ CASES: dict[str, list[Callable[[Path], object]]] = {
 
 def test_the_table_names_every_error_class_and_only_those() -> None:
     documented = set(_table())
-    exported = {n for n in prm.__all__ if isinstance(getattr(prm, n), type) and issubclass(getattr(prm, n), prm.RankMetricsError)}
+    exported = {
+        n
+        for n in prm.__all__
+        if isinstance(getattr(prm, n), type) and issubclass(getattr(prm, n), prm.RankMetricsError)
+    }
     assert documented == exported - {"RankMetricsError"}
     assert documented <= set(CASES), f"add a case for {sorted(documented - set(CASES))}"
 

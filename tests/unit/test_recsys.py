@@ -172,7 +172,9 @@ def test_mpr_per_user_is_null_without_a_positive_grade() -> None:
 
 def test_depth_cuts_catalog_lists() -> None:
     # With depth 1 only the first item of each list was retrieved.
-    with pytest.warns(prm.RankMetricsWarning, match="coverage is 1.0 in model='als'; model='pop' by construction"):
+    with pytest.warns(
+        prm.RankMetricsWarning, match="coverage is 1.0 in model='als'; model='pop' by construction"
+    ):
         out = prm.evaluate(RUN, ["coverage", "personalization"], by="model", depth=1)
     assert by_model(out) == {"als": {"coverage": 1.0, "personalization": 1 - 1 / 3},
                              "pop": {"coverage": 1.0, "personalization": 0.0}}  # fmt: skip
