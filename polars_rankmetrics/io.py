@@ -8,8 +8,9 @@ from typing import TypeVar, overload
 
 import polars as pl
 
+from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns, normalise_by
-from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, TrecFormatError
+from polars_rankmetrics.exceptions import ColumnTypeError, TrecFormatError
 
 __all__ = ["join_run_qrels", "read_trec_qrels", "read_trec_run", "scan_trec_qrels", "scan_trec_run"]
 
@@ -138,7 +139,11 @@ def _read_checked(
         raise TrecFormatError(msg)
     try:
         raw = _fields(path, pattern, names).collect()
-    except (pl.exceptions.ComputeError, pl.exceptions.InvalidOperationError, pl.exceptions.SchemaError) as err:
+    except (
+        pl.exceptions.ComputeError,
+        pl.exceptions.InvalidOperationError,
+        pl.exceptions.SchemaError,
+    ) as err:
         msg = f"{path}: not a text file of TREC lines ({type(err).__name__}: {str(err).splitlines()[0]})"
         raise TrecFormatError(msg) from err
     bad = raw.filter(pl.any_horizontal(pl.col(n).is_null() for n in names))
@@ -218,9 +223,21 @@ def read_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.D
 
 
 @overload
-def join_run_qrels(run: pl.DataFrame, qrels: pl.DataFrame, *, by: str | Sequence[str] | None = ..., columns: Columns | None = ...) -> pl.DataFrame: ...
+def join_run_qrels(
+    run: pl.DataFrame,
+    qrels: pl.DataFrame,
+    *,
+    by: str | Sequence[str] | None = ...,
+    columns: Columns | None = ...,
+) -> pl.DataFrame: ...
 @overload
-def join_run_qrels(run: pl.LazyFrame | pl.DataFrame, qrels: pl.LazyFrame | pl.DataFrame, *, by: str | Sequence[str] | None = ..., columns: Columns | None = ...) -> pl.LazyFrame | pl.DataFrame: ...
+def join_run_qrels(
+    run: pl.LazyFrame | pl.DataFrame,
+    qrels: pl.LazyFrame | pl.DataFrame,
+    *,
+    by: str | Sequence[str] | None = ...,
+    columns: Columns | None = ...,
+) -> pl.LazyFrame | pl.DataFrame: ...
 
 
 def join_run_qrels(
@@ -282,12 +299,10 @@ def join_run_qrels(
     ids = [cols.query, cols.item]
     for name, role in [*((k, "by") for k in keys_by), (cols.query, "query"), (cols.item, "item")]:
         if name not in run_schema:
-            msg = f"{role} column {name!r} not found in the run; it has columns: {', '.join(run_schema.names())}"
-            raise ColumnNotFoundError(msg)
+            raise _errors.column_not_found(name, role, run_schema.names(), where="the run")
     for name in [*ids, cols.relevance]:
         if name not in qrels_schema:
-            msg = f"column {name!r} not found in the qrels; it has columns: {', '.join(qrels_schema.names())}"
-            raise ColumnNotFoundError(msg)
+            raise _errors.column_not_found(name, "qrels", qrels_schema.names(), where="the qrels")
     for name in ids:
         if run_schema[name] != qrels_schema[name]:
             msg = (
