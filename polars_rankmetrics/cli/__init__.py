@@ -18,6 +18,7 @@ from pathlib import Path
 import polars as pl
 
 import polars_rankmetrics as prm
+from polars_rankmetrics.cli._format import query_rows, summary_rows
 from polars_rankmetrics.cli._measures import (
     DEMO_METRICS,
     MEASURES,
@@ -114,38 +115,6 @@ def _values(frame: pl.DataFrame, lines: list[Line], args: argparse.Namespace) ->
         raise prm.InvalidDataError(msg) from err
 
 
-def _format(line: Line, value: object) -> str:
-    """A value as trec_eval prints it: %ld for counts, quoted text for relstring, else %6.4f."""
-    kind = line.metric.spec.kind if line.metric is not None else "str"
-    if kind == "int":
-        return str(value)
-    if kind == "str":
-        return f"'{'' if value is None else value}'"
-    return f"{value:6.4f}"
-
-
-def _row(name: str, query: str, value: str) -> str:
-    return f"{name:<22}\t{query}\t{value}\n"
-
-
-def _query_rows(lines: list[Line], per_query: pl.DataFrame) -> list[str]:
-    rows = {str(row["query"]): row for row in per_query.iter_rows(named=True)}
-    return [
-        _row(line.name, query, _format(line, rows[query][line.column]))
-        for query in sorted(rows)  # by id as text: trec_eval orders queries with strcmp
-        for line in lines
-        if line.measure.per_query
-    ]
-
-
-def _summary_rows(lines: list[Line], summary: pl.DataFrame, runid: str) -> list[str]:
-    return [
-        _row(line.name, "all", runid if line.metric is None else _format(line, summary[line.column][0]))
-        for line in lines
-        if line.measure.summary
-    ]
-
-
 def _evaluate(args: argparse.Namespace) -> list[str]:
     lines = parse_measures(args.measures or ["official"])
     qrels = _read(prm.read_trec_qrels, args.qrels)
@@ -156,9 +125,9 @@ def _evaluate(args: argparse.Namespace) -> list[str]:
     if summary.height == 0 or summary["num_q"][0] == 0:
         msg = "no queries with both results and relevance info"
         raise prm.InvalidDataError(msg)
-    out = _query_rows(lines, per_query[0]) if per_query else []
+    out = query_rows(lines, per_query[0]) if per_query else []
     if not args.no_summary:
-        out += _summary_rows(lines, summary, runid)
+        out += summary_rows(lines, summary, runid)
     return out
 
 
