@@ -7,6 +7,7 @@ from collections.abc import Callable
 import polars as pl
 
 from polars_rankmetrics._kernel import GRADE, NUM_REL, NUM_RET, RANK, REL
+from polars_rankmetrics._spec import Metric
 
 rank = pl.col(RANK)
 relevant = pl.col(REL)
@@ -49,6 +50,16 @@ def keep_none(_m: object, _g: object) -> pl.Expr:
 def keep_within(k: int | None) -> pl.Expr:
     """Keep the retrieved rows within the top `k` (all retrieved when `k` is None)."""
     return within(k).fill_null(value=False)
+
+
+def keep_top(m: Metric, _g: object) -> pl.Expr:
+    """Keep the retrieved rows within the metric's own cutoff."""
+    return keep_within(m.k)
+
+
+def keep_retrieved(_m: object, _g: object) -> pl.Expr:
+    """Keep every retrieved row, whatever the cutoff."""
+    return keep_within(None)
 
 
 def keep_grade(predicate: Callable[[pl.Expr], pl.Expr]) -> Callable[[object, object], pl.Expr]:

@@ -21,7 +21,14 @@ from polars_rankmetrics._kernel import (
     ratio,
 )
 from polars_rankmetrics._spec import Metric, QuerySpec
-from polars_rankmetrics.metrics._core import keep_grade, keep_within, num_relevant, rank, relevant, within
+from polars_rankmetrics.metrics._core import (
+    keep_grade,
+    keep_top,
+    num_relevant,
+    rank,
+    relevant,
+    within,
+)
 
 _INFAP_EPSILON = 1e-5  # trec_eval's INFAP_EPSILON
 _BPREF_NEEDS = frozenset({"hit_rank", "judged_rank", "num_rel", "num_nonrel"})
@@ -38,10 +45,6 @@ def _bpref_terms() -> pl.Expr:
 
 _keep_judged = keep_grade(lambda grade: grade >= 0)
 _keep_pooled = keep_grade(lambda grade: grade.is_not_null())
-
-
-def _keep_top_k(m: Metric, _g: GainColumns) -> pl.Expr:
-    return keep_within(m.k)
 
 
 def _bpref(_m: Metric, _g: GainColumns) -> pl.Expr:
@@ -101,7 +104,7 @@ UNJUDGED = QuerySpec(
     aliases=("unj",),
     needs=frozenset({"grade"}),
     trec=("unj_{k}",),
-    keep=_keep_top_k,
+    keep=keep_top,
     value=_unjudged,
 )
 
