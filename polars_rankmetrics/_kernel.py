@@ -58,6 +58,21 @@ VALUE = "__prm_value"  # a table or catalog metric's value column, per (keys...)
 _FIXED_POINT = 2.0**64
 
 
+def fixed_point_sum(terms: pl.Expr) -> pl.Expr:
+    """The exact integer state of :func:`exact_sum`: the terms scaled by 2**64, as an Int128 sum.
+
+    States of disjoint row sets add up exactly (in Polars, or in Spark as
+    Decimal(38, 0)); :func:`from_fixed_point` turns a total into the float
+    :func:`exact_sum` gives for all the rows at once, bit for bit.
+    """
+    return (terms.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128).sum()
+
+
+def from_fixed_point(total: pl.Expr) -> pl.Expr:
+    """The float of an Int128 fixed-point total (see :func:`fixed_point_sum`)."""
+    return total.cast(pl.Float64) / _FIXED_POINT
+
+
 def exact_sum(terms: pl.Expr) -> pl.Expr:
     """Sum of floats that does not depend on row order, engine or partitioning.
 
@@ -69,8 +84,7 @@ def exact_sum(terms: pl.Expr) -> pl.Expr:
     with ``pl.when(mask).then(term)``, not ``term.filter(mask)``, which makes
     the streaming engine fall back to the in-memory one.
     """
-    scaled = (terms.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128)
-    return scaled.sum().cast(pl.Float64) / _FIXED_POINT
+    return from_fixed_point(fixed_point_sum(terms))
 
 
 def exact_sum_horizontal(terms: list[pl.Expr]) -> pl.Expr:

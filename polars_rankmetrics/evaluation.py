@@ -197,7 +197,7 @@ def population(
     per_q = _engine.build(frame.lazy(), columns or Columns(), keys_by, resolved, []).per_query
     counts = _engine.population_counts(per_q, resolved)
     out = per_q.group_by(keys_by).agg(counts).sort(keys_by) if keys_by else per_q.select(counts)
-    return _engine.finish(out, frame)
+    return _engine.finish_frame(out, frame)
 
 
 def collect(lf: pl.LazyFrame, **kwargs: object) -> pl.DataFrame:
