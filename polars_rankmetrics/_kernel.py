@@ -7,6 +7,7 @@ to know them.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import polars as pl
@@ -93,7 +94,27 @@ def exact_sum_horizontal(terms: list[pl.Expr]) -> pl.Expr:
     return pl.sum_horizontal(scaled).cast(pl.Float64) / _FIXED_POINT
 
 
+def power(base: float, exponent: pl.Expr) -> pl.Expr:
+    """``base ** exponent`` for a constant base, the same bits however many values there are.
+
+    Polars's ``pow`` takes a repeated-multiplication path when the exponent
+    is a single value (one query alone) and libm's ``pow`` for a column: 0.9**4
+    came out one ulp apart. ``exp(exponent * ln(base))`` is elementwise for
+    every length.
+    """
+    return (exponent.cast(pl.Float64) * math.log(base)).exp()
+
+
 def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
-    """``numerator / denominator`` as Float64, 0 where the denominator is 0."""
+    """``numerator / denominator`` as Float64, 0 where the denominator is 0; a true division.
+
+    Polars divides a column by a literal as a multiplication by the literal's
+    reciprocal (3 * (1/5) = 0.6000000000000001) but a single group's value by
+    true division (0.6): a value would then depend on which other queries
+    share the call. A literal denominator is made a column (``+ 0 * len()``,
+    exact) so every query gets trec_eval's true quotient, alone or together.
+    """
     den = denominator.cast(pl.Float64)
+    if denominator.meta.is_literal(allow_aliasing=True):
+        den = den + pl.len().cast(pl.Float64) * 0.0
     return pl.when(den > 0).then(numerator.cast(pl.Float64) / den).otherwise(0.0)
