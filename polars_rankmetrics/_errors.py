@@ -19,6 +19,8 @@ from polars_rankmetrics.exceptions import (
     ColumnTypeError,
     InvalidDataError,
     InvalidParameterError,
+    RankMetricsError,
+    TrecFormatError,
     UnknownMetricError,
 )
 
@@ -84,7 +86,7 @@ def column_type(name: str, role: str, expected: str, dtype: object) -> ColumnTyp
 IN_PLAN_COLUMN = "polars_rankmetrics data error"
 
 
-def in_plan(message: pl.Expr) -> pl.Expr:
+def in_plan(message: pl.Expr, error: type[RankMetricsError] = InvalidDataError) -> pl.Expr:
     """An expression that fails inside the plan with `message`, surfacing at collect().
 
     Polars has no expression that raises, so a strict cast of the message to
@@ -95,19 +97,32 @@ def in_plan(message: pl.Expr) -> pl.Expr:
     evaluation) turns that into :class:`InvalidDataError` with the message
     alone (:func:`from_polars`).
     """
-    return (pl.lit(IN_PLAN_PREFIX) + message).alias(IN_PLAN_COLUMN).cast(pl.Float64, strict=True)
+    tagged = (
+        pl.lit(IN_PLAN_PREFIX)
+        if error is InvalidDataError
+        else pl.lit(f"{IN_PLAN_PREFIX}[{error.__name__}] ")
+    )
+    return (tagged + message).alias(IN_PLAN_COLUMN).cast(pl.Float64, strict=True)
 
 
 _QUOTED = re.compile(re.escape(IN_PLAN_PREFIX) + r'(.*?)"(?:\]|, ")', re.DOTALL)
 
 
-def from_polars(err: Exception) -> InvalidDataError | None:
+_TAGGED = {cls.__name__: cls for cls in (TrecFormatError,)}
+
+
+def from_polars(err: Exception) -> RankMetricsError | None:
     """The library's error inside a Polars error raised by :func:`in_plan`, or None."""
     text = str(err)
     found = _QUOTED.search(text)
     if found is not None:
-        return InvalidDataError(found.group(1).strip())
-    start = text.find(IN_PLAN_PREFIX)
-    if start < 0:
-        return None
-    return InvalidDataError(text[start + len(IN_PLAN_PREFIX) :].strip().rstrip("\"'").strip())
+        body = found.group(1).strip()
+    else:
+        start = text.find(IN_PLAN_PREFIX)
+        if start < 0:
+            return None
+        body = text[start + len(IN_PLAN_PREFIX) :].strip().rstrip("\"'").strip()
+    tag = re.match(r"\[(\w+)\] ", body)
+    if tag and tag.group(1) in _TAGGED:
+        return _TAGGED[tag.group(1)](body[tag.end() :])
+    return InvalidDataError(body)
