@@ -14,13 +14,14 @@ from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.conventions import Conventions
-from polars_rankmetrics.evaluation import evaluate, population
+from polars_rankmetrics.evaluation import collect, evaluate, population
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
     InvalidDataError,
     InvalidParameterError,
     RankMetricsError,
+    RankMetricsWarning,
     TrecFormatError,
     UnknownMetricError,
 )
@@ -89,11 +90,13 @@ __all__ = [
     "Metric",
     "RankFrame",
     "RankMetricsError",
+    "RankMetricsWarning",
     "TrecFormatError",
     "UnknownMetricError",
     "average_precision",
     "bing",
     "bpref",
+    "collect",
     "coverage",
     "dcg",
     "demo_path",

@@ -9,6 +9,7 @@ and the data errors found inside a plan. Modules raise what these return.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 
 import polars as pl
@@ -18,6 +19,8 @@ from polars_rankmetrics.exceptions import (
     ColumnTypeError,
     InvalidDataError,
     InvalidParameterError,
+    RankMetricsError,
+    TrecFormatError,
     UnknownMetricError,
 )
 
@@ -80,26 +83,46 @@ def column_type(name: str, role: str, expected: str, dtype: object) -> ColumnTyp
     return ColumnTypeError(f"{role} column {name!r} must be {expected}, got dtype {dtype}")
 
 
-def in_plan(message: pl.Expr) -> pl.Expr:
+IN_PLAN_COLUMN = "polars_rankmetrics data error"
+
+
+def in_plan(message: pl.Expr, error: type[RankMetricsError] = InvalidDataError) -> pl.Expr:
     """An expression that fails inside the plan with `message`, surfacing at collect().
 
-    Cast a string to a number strictly: Polars raises an InvalidOperationError
-    whose text holds the string; :func:`from_polars` turns it into
-    :class:`InvalidDataError` with our words only.
+    Polars has no expression that raises, so a strict cast of the message to
+    a number does: Polars raises ``InvalidOperationError: conversion from
+    `str` to `f64` failed in column 'polars_rankmetrics data error' for 1 out
+    of 1 values: ["polars_rankmetrics: <message>"]``. The library's own
+    collect (:func:`polars_rankmetrics.collect`, and every DataFrame
+    evaluation) turns that into :class:`InvalidDataError` with the message
+    alone (:func:`from_polars`).
     """
-    return (pl.lit(IN_PLAN_PREFIX) + message + pl.lit(IN_PLAN_SUFFIX)).cast(pl.Float64, strict=True)
+    tagged = (
+        pl.lit(IN_PLAN_PREFIX)
+        if error is InvalidDataError
+        else pl.lit(f"{IN_PLAN_PREFIX}[{error.__name__}] ")
+    )
+    return (tagged + message).alias(IN_PLAN_COLUMN).cast(pl.Float64, strict=True)
 
 
-IN_PLAN_SUFFIX = " ::prm-end"
+_QUOTED = re.compile(re.escape(IN_PLAN_PREFIX) + r'(.*?)"(?:\]|, ")', re.DOTALL)
 
 
-def from_polars(err: Exception) -> InvalidDataError | None:
+_TAGGED = {cls.__name__: cls for cls in (TrecFormatError,)}
+
+
+def from_polars(err: Exception) -> RankMetricsError | None:
     """The library's error inside a Polars error raised by :func:`in_plan`, or None."""
     text = str(err)
-    start = text.find(IN_PLAN_PREFIX)
-    if start < 0:
-        return None
-    end = text.find(IN_PLAN_SUFFIX, start)
-    if end >= 0:
-        return InvalidDataError(text[start + len(IN_PLAN_PREFIX) : end].strip())
-    return InvalidDataError(text[start + len(IN_PLAN_PREFIX) :].strip().rstrip("\"'").strip())
+    found = _QUOTED.search(text)
+    if found is not None:
+        body = found.group(1).strip()
+    else:
+        start = text.find(IN_PLAN_PREFIX)
+        if start < 0:
+            return None
+        body = text[start + len(IN_PLAN_PREFIX) :].strip().rstrip("\"'").strip()
+    tag = re.match(r"\[(\w+)\] ", body)
+    if tag and tag.group(1) in _TAGGED:
+        return _TAGGED[tag.group(1)](body[tag.end() :])
+    return InvalidDataError(body)

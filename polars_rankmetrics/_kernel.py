@@ -10,6 +10,7 @@ neither layer needs the other to know them.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import polars as pl
@@ -154,6 +155,21 @@ VALUE = "__prm_value"  # a table or catalog metric's value column, per (keys...)
 _FIXED_POINT = 2.0**64
 
 
+def fixed_point_sum(terms: pl.Expr) -> pl.Expr:
+    """The exact integer state of :func:`exact_sum`: the terms scaled by 2**64, as an Int128 sum.
+
+    States of disjoint row sets add up exactly (in Polars, or in Spark as
+    Decimal(38, 0)); :func:`from_fixed_point` turns a total into the float
+    :func:`exact_sum` gives for all the rows at once, bit for bit.
+    """
+    return (terms.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128).sum()
+
+
+def from_fixed_point(total: pl.Expr) -> pl.Expr:
+    """The float of an Int128 fixed-point total (see :func:`fixed_point_sum`)."""
+    return total.cast(pl.Float64) / _FIXED_POINT
+
+
 def exact_sum(terms: pl.Expr) -> pl.Expr:
     """Sum of floats that does not depend on row order, engine or partitioning.
 
@@ -165,8 +181,7 @@ def exact_sum(terms: pl.Expr) -> pl.Expr:
     with ``pl.when(mask).then(term)``, not ``term.filter(mask)``, which makes
     the streaming engine fall back to the in-memory one.
     """
-    scaled = (terms.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128)
-    return scaled.sum().cast(pl.Float64) / _FIXED_POINT
+    return from_fixed_point(fixed_point_sum(terms))
 
 
 def exact_sum_horizontal(terms: list[pl.Expr]) -> pl.Expr:
@@ -175,7 +190,27 @@ def exact_sum_horizontal(terms: list[pl.Expr]) -> pl.Expr:
     return pl.sum_horizontal(scaled).cast(pl.Float64) / _FIXED_POINT
 
 
+def power(base: float, exponent: pl.Expr) -> pl.Expr:
+    """``base ** exponent`` for a constant base, the same bits however many values there are.
+
+    Polars's ``pow`` takes a repeated-multiplication path when the exponent
+    is a single value (one query alone) and libm's ``pow`` for a column: 0.9**4
+    came out one ulp apart. ``exp(exponent * ln(base))`` is elementwise for
+    every length.
+    """
+    return (exponent.cast(pl.Float64) * math.log(base)).exp()
+
+
 def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
-    """``numerator / denominator`` as Float64, 0 where the denominator is 0."""
+    """``numerator / denominator`` as Float64, 0 where the denominator is 0; a true division.
+
+    Polars divides a column by a literal as a multiplication by the literal's
+    reciprocal (3 * (1/5) = 0.6000000000000001) but a single group's value by
+    true division (0.6): a value would then depend on which other queries
+    share the call. A literal denominator is made a column (``+ 0 * len()``,
+    exact) so every query gets trec_eval's true quotient, alone or together.
+    """
     den = denominator.cast(pl.Float64)
+    if denominator.meta.is_literal(allow_aliasing=True):
+        den = den + pl.len().cast(pl.Float64) * 0.0
     return pl.when(den > 0).then(numerator.cast(pl.Float64) / den).otherwise(0.0)

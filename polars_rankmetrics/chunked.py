@@ -12,7 +12,6 @@ import polars as pl
 from polars_rankmetrics import _engine, _errors
 from polars_rankmetrics._engine import MetricLike
 from polars_rankmetrics._schema import Columns, normalise_by
-from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError
 
@@ -105,8 +104,8 @@ def evaluate_chunked(  # noqa: PLR0913
     by, per_query, columns, conventions, **overrides
         As for :func:`evaluate`.
     check
-        Run :func:`validate` on each chunk before evaluating it (a duplicate
-        row always falls in one chunk, since both copies share the query).
+        Check each chunk's data inside its plan, as :func:`evaluate` does (a
+        duplicate row always falls in one chunk, since both copies share the query).
     progress
         True prints one line per chunk to stderr; a callable is called with
         (chunk, chunks, rows so far, seconds so far) after each chunk.
@@ -154,22 +153,25 @@ def evaluate_chunked(  # noqa: PLR0913
     ranges = _query_ranges(lf, cols.query, rows_per_chunk)
     started, done = time.perf_counter(), 0
     parts: list[pl.DataFrame] = []
+    names = [name for name, _ in requested]
     for i, (lo, hi, rows) in enumerate(ranges.select("lo", "hi", _ROWS).iter_rows(), start=1):
         chunk = query_range(lf, cols.query, lo, hi)
-        if check:
-            validate(chunk, columns=cols, by=keys_by)
-        plan = _engine.build(chunk, cols, keys_by, resolved, requested)
-        parts.append(_engine.collect(plan.per_query.filter(_engine.evaluated(resolved)), engine="streaming"))
+        plan = _engine.build(chunk, cols, keys_by, resolved, requested, check=check)
+        per_q = plan.per_query.filter(_engine.evaluated(resolved))
+        # Per query: the chunk's rows; aggregated: its mergeable states (a row per `by` group).
+        out = per_q.select(*keys, *names) if per_query else _engine.states(per_q, requested, keys_by)
+        parts.append(_engine.collect(out, engine="streaming"))
         done += rows
         if report is not None:
             report(i, ranges.height, done, time.perf_counter() - started)
-    if not parts:  # an empty frame: evaluate it whole for the right (empty) schema
-        parts.append(
-            _engine.collect(
-                _engine.build(lf, cols, keys_by, resolved, requested).per_query, engine="streaming"
-            )
-        )
-    per_q = pl.concat(parts, how="vertical")
     if per_query:
-        return per_q.select(*keys, *(name for name, _ in requested)).sort(keys)
-    return _engine.collect(_engine.aggregated(per_q.lazy(), requested, keys_by, []))
+        if not parts:  # an empty frame: evaluate it whole for the right (empty) schema
+            empty = _engine.build(lf, cols, keys_by, resolved, requested).per_query.select(*keys, *names)
+            parts.append(_engine.collect(empty, engine="streaming"))
+        return pl.concat(parts, how="vertical").sort(keys)
+    if not parts:
+        empty = _engine.build(lf, cols, keys_by, resolved, requested).per_query
+        parts.append(_engine.collect(_engine.states(empty, requested, keys_by), engine="streaming"))
+    merged = _engine.merge(pl.concat(parts, how="vertical").lazy(), requested, keys_by)
+    out = _engine.finish(merged, requested, keys_by).drop(_engine.QUERIES)
+    return _engine.collect(out.sort(keys_by) if keys_by else out)

@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 import polars as pl
 
 from polars_rankmetrics import _engine
-from polars_rankmetrics._engine import MetricLike
+from polars_rankmetrics._engine import MetricLike, diagnose
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.exceptions import InvalidDataError
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from polars_rankmetrics.conventions import ConventionOptions
 
-__all__ = ["MetricLike", "evaluate", "population"]
+__all__ = ["MetricLike", "collect", "evaluate", "population"]
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
@@ -60,9 +61,14 @@ def evaluate(  # noqa: PLR0913
         The base conventions: None (trec_eval 10.0's), a preset name
         (``"trec_eval"``) or a :class:`Conventions`.
     check
-        For a DataFrame, run :func:`validate` first (NaN or infinite scores,
-        null ids, ranks below 1, duplicate rows). A LazyFrame is never
-        collected here: call :func:`validate` on it yourself.
+        Check the data inside the evaluation's own plan, on every path
+        (DataFrame, LazyFrame, scan): null query, item or by ids, NaN or
+        infinite scores, ranks below 1, NaN grades, duplicate (by..., query,
+        item) rows. A DataFrame raises :class:`InvalidDataError` naming the
+        column, the value and the query; a LazyFrame's plan fails when it is
+        collected (Polars' ``InvalidOperationError`` carrying the same
+        message; :func:`collect` raises it as :class:`InvalidDataError`).
+        The checks share the ranking's windows: a few percent of the time.
     **overrides
         Convention fields that override the base: ``depth``,
         ``relevance_level``, ``missing``, ``gain``, ``judged_only`` (see
@@ -104,15 +110,46 @@ def evaluate(  # noqa: PLR0913
         _engine.refuse_catalog(
             requested, "describe(s) a whole set of lists, not one query: evaluate it without per_query=True"
         )
-    plan = _engine.build(frame.lazy(), cols, keys_by, resolved, requested)
-    if check and isinstance(frame, pl.DataFrame):
-        validate(frame, columns=cols, by=keys_by)
+    eager = isinstance(frame, pl.DataFrame)  # only an eager evaluation can warn (diagnose.py)
+    plan = _engine.build(frame.lazy(), cols, keys_by, resolved, requested, check=check, diagnose=eager)
     per_q = plan.per_query.filter(_engine.evaluated(resolved))
+    carried = eager and diagnose.JUDGED_RETRIEVED in per_q.collect_schema()
+    scoped = any(name not in _engine.catalog_names(requested) for name, _ in requested)
     if per_query:
-        names = [name for name, _ in requested]
-        return _engine.finish(per_q.select(*plan.keys, *names).sort(plan.keys), frame)
-    parts = [part for _, part in plan.catalog]
-    return _engine.finish(_engine.aggregated(per_q, requested, keys_by, parts), frame)
+        names = [name for name, _ in requested] + ([diagnose.JUDGED_RETRIEVED] if carried else [])
+        out = per_q.select(*plan.keys, *names).sort(plan.keys)
+    else:
+        extra = diagnose.hidden(has_relevance=carried) if eager and scoped else []
+        out = _engine.aggregated(per_q, requested, keys_by, [part for _, part in plan.catalog], extra)
+    if isinstance(frame, pl.LazyFrame):
+        return out
+    try:
+        result = _engine.collect(out)
+    except InvalidDataError:
+        if not check:
+            raise
+        # The exact check names the offending rows; it passes when the error is another
+        # in-plan one (a side input's) or two item ids' hashes collided: evaluate unchecked.
+        validate(frame, columns=cols, by=keys_by)
+        return evaluate(
+            frame, metrics, by=by, per_query=per_query, columns=columns, conventions=resolved, check=False
+        )
+    if result.is_empty() and not frame.is_empty() and scoped:
+        diagnose.warn_empty(population(frame, by=by, columns=columns, conventions=resolved))
+    return diagnose.warn(
+        result, requested, keys_by, per_query=per_query, longest_list=_longest(frame, cols, keys_by)
+    )
+
+
+def _longest(frame: pl.DataFrame, cols: Columns, keys_by: tuple[str, ...]) -> Callable[[], int]:
+    """The length of the longest ranked list of `frame`, computed when asked."""
+
+    def longest() -> int:
+        order = pl.col(cols.rank if cols.rank in frame.columns else cols.score)
+        lengths = frame.lazy().filter(order.is_not_null()).group_by([*keys_by, cols.query]).len()
+        return int(lengths.select(pl.col("len").max()).collect().item() or 0)
+
+    return longest
 
 
 def population(
@@ -160,4 +197,41 @@ def population(
     per_q = _engine.build(frame.lazy(), columns or Columns(), keys_by, resolved, []).per_query
     counts = _engine.population_counts(per_q, resolved)
     out = per_q.group_by(keys_by).agg(counts).sort(keys_by) if keys_by else per_q.select(counts)
-    return _engine.finish(out, frame)
+    return _engine.finish_frame(out, frame)
+
+
+def collect(lf: pl.LazyFrame, **kwargs: object) -> pl.DataFrame:
+    """Collect a plan this library built, raising its data errors as :class:`InvalidDataError`.
+
+    A LazyFrame that :func:`evaluate` returned checks its data when it runs;
+    Polars' own ``collect()`` reports a failed check as its
+    ``InvalidOperationError`` (with the library's message inside). This
+    collects the same way and raises the library's error with the message alone.
+
+    Parameters
+    ----------
+    lf
+        The plan, e.g. ``prm.evaluate(pl.scan_parquet(...), [...])``.
+    **kwargs
+        Passed to :meth:`polars.LazyFrame.collect` (``engine="streaming"``...).
+
+    Returns
+    -------
+    pl.DataFrame
+
+    Raises
+    ------
+    InvalidDataError
+        The data breaks the frame contract; the message names the column,
+        the rule and the query.
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"query": [1, 1], "item": ["a", "b"],
+    ...     "score": [0.9, float("nan")], "relevance": [1, 0]})
+    >>> prm.collect(prm.evaluate(lf, ["ndcg@10"]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_rankmetrics.exceptions.InvalidDataError: score column 'score' holds NaN or infinite scores: ...
+    """
+    return _engine.collect(lf, **kwargs)

@@ -33,7 +33,9 @@ def _imports(path: Path) -> set[str]:
             continue
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.startswith("polars_rankmetrics"))
-        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("polars_rankmetrics"):
+        elif (
+            isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("polars_rankmetrics")
+        ):
             # `from polars_rankmetrics import _errors` names a submodule; the root runs first anyway.
             if node.module != "polars_rankmetrics":
                 found.add(node.module)
@@ -91,11 +93,20 @@ def test_no_import_cycle_deferred_imports_included() -> None:
 
 def test_metric_modules_do_not_import_the_layers_above() -> None:
     """Metrics know specs and the kernel; the registry, engine and entry points know metrics, never back."""
-    above = ("polars_rankmetrics._registry", "polars_rankmetrics._engine", "polars_rankmetrics.evaluation",
-             "polars_rankmetrics.namespace", "polars_rankmetrics.chunked", "polars_rankmetrics.cli")  # fmt: skip
+    above = (
+        "polars_rankmetrics._registry",
+        "polars_rankmetrics._engine",
+        "polars_rankmetrics.evaluation",
+        "polars_rankmetrics.namespace",
+        "polars_rankmetrics.chunked",
+        "polars_rankmetrics.cli",
+    )
     graph = _graph()
     for name, targets in graph.items():
-        if name.startswith("polars_rankmetrics.metrics") or name in ("polars_rankmetrics._spec", "polars_rankmetrics._kernel"):
+        if name.startswith("polars_rankmetrics.metrics") or name in (
+            "polars_rankmetrics._spec",
+            "polars_rankmetrics._kernel",
+        ):
             bad = sorted(t for t in targets if t.startswith(above))
             assert not bad, f"{name} imports {bad}"
 

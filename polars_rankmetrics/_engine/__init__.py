@@ -7,9 +7,12 @@ the names below and nothing else:
 - :func:`build` ranks once and returns a :class:`Plan` (per-query values
   and catalog frames), :func:`evaluated` says which per-query rows count;
 - :func:`aggregated` combines per-query rows into one row per `by` group;
+  :func:`states`, :func:`merge` and :func:`finish` are its three steps, for
+  evaluations split across chunks or machines (each query alone gives the
+  same states, so any split gives the same bits);
 - :func:`population_counts` counts the queries of each population case;
-- :func:`finish` collects a DataFrame's plan, turning in-plan data errors
-  into the library's :class:`InvalidDataError`.
+- :func:`collect` and :func:`finish_frame` collect a plan, turning in-plan
+  data errors into the library's :class:`InvalidDataError`.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import TypeVar
 import polars as pl
 
 from polars_rankmetrics import _errors
-from polars_rankmetrics._engine.aggregate import aggregated
+from polars_rankmetrics._engine.aggregate import QUERIES, aggregated, finish, merge, states
 from polars_rankmetrics._engine.plan import (
     N_JUDGED,
     N_RELEVANT,
@@ -36,6 +39,7 @@ from polars_rankmetrics._engine.plan import (
 from polars_rankmetrics.conventions import Conventions
 
 __all__ = [
+    "QUERIES",
     "MetricLike",
     "Plan",
     "Requested",
@@ -45,9 +49,12 @@ __all__ = [
     "collect",
     "evaluated",
     "finish",
+    "finish_frame",
+    "merge",
     "population_counts",
     "refuse_catalog",
     "requested",
+    "states",
 ]
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
@@ -77,7 +84,7 @@ def collect(lf: pl.LazyFrame, **kwargs: object) -> pl.DataFrame:
         raise ours from err
 
 
-def finish(lf: pl.LazyFrame, frame: FrameT) -> FrameT:
+def finish_frame(lf: pl.LazyFrame, frame: FrameT) -> FrameT:
     """`lf` for a LazyFrame input; collected for a DataFrame input (the same frame type out)."""
     if isinstance(frame, pl.LazyFrame):
         return lf

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from polars_rankmetrics._engine import checks
 from polars_rankmetrics._engine.prepare import Prepared, prepare
 from polars_rankmetrics._errors import parameter
 from polars_rankmetrics._kernel import (
@@ -25,7 +26,7 @@ from polars_rankmetrics._registry import parse
 from polars_rankmetrics._schema import Columns, resolve_schema
 from polars_rankmetrics._spec import CatalogSpec, Metric, QuerySpec, TableSpec
 from polars_rankmetrics.conventions import Conventions, Gain
-from polars_rankmetrics.exceptions import InvalidParameterError, UnknownMetricError
+from polars_rankmetrics.exceptions import InvalidParameterError
 
 MetricLike = str | Metric
 Requested = list[tuple[str, Metric]]  # (output column, metric)
@@ -48,12 +49,10 @@ def requested(metrics: MetricLike | Sequence[MetricLike]) -> Requested:
         out.append((m if isinstance(m, str) else str(metric), metric))
     names = [name for name, _ in out]
     if not out:
-        msg = "`metrics` is empty: name at least one metric, e.g. ['ndcg@10', 'map']"
-        raise UnknownMetricError(msg)
+        raise parameter("metrics", "at least one metric, e.g. ['ndcg@10', 'map']", [])
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        msg = f"metric names must be unique, got {', '.join(map(repr, dupes))} more than once"
-        raise UnknownMetricError(msg)
+        raise parameter("metrics", "unique names", f"{', '.join(map(repr, dupes))} more than once")
     return out
 
 
@@ -86,14 +85,23 @@ def _gain_columns(
     return gains, columns_of
 
 
-def build(  # noqa: C901  (one loop per kind of metric)
+def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
     lf: pl.LazyFrame,
     columns: Columns,
     by: tuple[str, ...],
     conventions: Conventions,
     metrics: Requested,
+    *,
+    check: bool = False,
+    diagnose: bool = False,
 ) -> Plan:
-    """Rank once, then build every metric's computation over the one prepared frame."""
+    """Rank once, then build every metric's computation over the one prepared frame.
+
+    With `check`, the plan also checks the data (:mod:`_engine.checks`) and fails at
+    collect() on the first query that breaks the frame contract. With `diagnose`,
+    the per-query frame also counts each query's judged retrieved items
+    (:data:`checks.JUDGED_RETRIEVED`), which the degenerate-result warnings read.
+    """
     queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
     schema = resolve_schema(lf.collect_schema(), columns, by, need_relevance=bool(queries) or not catalogs)
@@ -123,7 +131,13 @@ def build(  # noqa: C901  (one loop per kind of metric)
         keep = pl.lit(value=False)  # population counts only: one row per query is enough
     elif all(m.spec.keep is not None for _, m in metrics):
         keep = pl.any_horizontal([m.spec.keep(m, view[n]) for n, m in metrics if m.spec.keep is not None])
-    prepared = prepare(lf, schema, conventions, needs, gains, rows, keep)
+    names = lf.collect_schema()
+
+    def row_checks(keys: tuple[str, ...]) -> list[pl.Expr]:
+        found = checks.window_columns(schema, names, keys) if check else []
+        return found + (checks.diagnostic_columns(schema, keys) if diagnose else [])
+
+    prepared = prepare(lf, schema, conventions, needs, gains, rows, keep, row_checks)
     if catalogs:
         # Query-scope and catalog metrics both read the prepared frame: compute it once
         # (10M rows, four catalog metrics: 51 -> 34 CPU-s in memory, 31 -> 19 streaming).
@@ -144,7 +158,11 @@ def build(  # noqa: C901  (one loop per kind of metric)
         pl.col(NUM_LISTED if conventions.judged_only else NUM_RET).first().alias(N_RETRIEVED),
         pl.col(NUM_REL).first().alias(N_RELEVANT),
         *values,
+        *([checks.message(schema, names, prepared.keys)] if check else []),
+        *([pl.col(checks.JUDGED_RETRIEVED).first()] if diagnose and schema.has_relevance else []),
     )
+    if check:
+        per_query = checks.guard(per_query, N_JUDGED, N_RETRIEVED)
     for name, table in tables:
         # Tables cover the queries with an ideal list; every other query scores 0.
         per_query = per_query.join(table, on=list(prepared.keys), how="left")

@@ -21,7 +21,7 @@ item, relevant when ``>= relevance_level``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
@@ -90,13 +90,16 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     gains: Mapping[str, tuple[Gain, GainColumns]] | None = None,
     rows: Sequence[pl.Expr] = (),
     keep: pl.Expr | None = None,
+    checks: Callable[[tuple[str, ...]], list[pl.Expr]] | None = None,
 ) -> Prepared:
     """Add the internal columns every requested metric reads.
 
     `gains` maps each gain convention's key to the convention and its
     columns; `rows` are extra per-row columns that read the ranks (windows
     over the query's keys); `keep` selects the rows the metrics read (None keeps
-    every row). One row of each query is always kept, so every query
+    every row); `checks` builds, from the window keys, the data checks'
+    per-row window columns (computed before any row is dropped). One row of
+    each query is always kept, so every query
     reaches the per-query aggregation with its counts.
     """
     gains = gains or {}
@@ -109,6 +112,8 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     order_struct = pl.struct(key.alias("k"), item_text.alias("i"))
     # Catalog metrics need no judgments: without a relevance column every item is unjudged.
     grade = pl.col(cols.relevance) if schema.has_relevance else pl.lit(None, dtype=pl.Float64)
+    if schema.has_relevance and schema.relevance_dtype.is_float():
+        grade = grade.fill_nan(None)  # a NaN grade is bad data the checks report; it computes as unjudged
     judged, relevant = relevance_classes(grade, conventions.relevance_level)
     retrieved = order.is_not_null()
     if conventions.judged_only:
@@ -147,6 +152,8 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
         first.append(pl.col(cols.item).alias(ITEM))
     for gain, names in gains.values():
         first.append(gain_expr(grade, gain).alias(names.gain))
+    if checks is not None:
+        first.extend(checks(keys))
     out = lf.select(*keys, *first)
     if recount:
         out = out.with_columns(pl.col(RANK).count().over(keys).cast(pl.UInt32).alias(NUM_RET))

@@ -7,6 +7,7 @@ from collections.abc import Callable
 import polars as pl
 
 from polars_rankmetrics._kernel import Rows
+from polars_rankmetrics._spec import Metric
 
 PREPARED = Rows.prepared()
 """The prepared frame's columns, for catalog metrics that read that frame directly."""
@@ -49,6 +50,16 @@ def keep_none(_m: object, _rows: Rows) -> pl.Expr:
 def keep_within(rows: Rows, k: int | None) -> pl.Expr:
     """Keep the retrieved rows within the top `k` (all retrieved when `k` is None)."""
     return within(rows, k).fill_null(value=False)
+
+
+def keep_top(m: Metric, rows: Rows) -> pl.Expr:
+    """Keep the retrieved rows within the metric's own cutoff."""
+    return keep_within(rows, m.k)
+
+
+def keep_retrieved(_m: object, rows: Rows) -> pl.Expr:
+    """Keep every retrieved row, whatever the cutoff."""
+    return keep_within(rows, None)
 
 
 def keep_grade(predicate: Callable[[pl.Expr], pl.Expr]) -> Callable[[object, Rows], pl.Expr]:

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 import polars as pl
 
 from polars_rankmetrics import _errors
-from polars_rankmetrics._kernel import ITEM, Rows, exact_sum
+from polars_rankmetrics._kernel import ITEM, exact_sum
 from polars_rankmetrics._spec import CatalogSpec, Metric, Param
-from polars_rankmetrics.metrics._core import PREPARED, keep_within, within
+from polars_rankmetrics.metrics._core import PREPARED, keep_retrieved, keep_top, within
 from polars_rankmetrics.metrics._side import (
     BAD,
     COUNT,
@@ -138,18 +138,11 @@ def _entropy(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: s
     return finish(per_group, by, value)
 
 
-def _keep_ranked(_m: Metric, rows: Rows) -> pl.Expr:
-    # The default catalog is every item ranked in the group, at any rank.
-    return keep_within(rows, None)
-
-
-def _keep_top(m: Metric, rows: Rows) -> pl.Expr:
-    return keep_within(rows, m.k)
-
-
-COVERAGE = CatalogSpec(name="coverage", params=(_CATALOG,), catalog=_coverage, keep=_keep_ranked)
-GINI = CatalogSpec(name="gini", aliases=("gini_index",), params=(_CATALOG,), catalog=_gini, keep=_keep_ranked)
-ENTROPY = CatalogSpec(name="entropy", aliases=("shannon_entropy",), catalog=_entropy, keep=_keep_top)
+COVERAGE = CatalogSpec(name="coverage", params=(_CATALOG,), catalog=_coverage, keep=keep_retrieved)
+GINI = CatalogSpec(
+    name="gini", aliases=("gini_index",), params=(_CATALOG,), catalog=_gini, keep=keep_retrieved
+)
+ENTROPY = CatalogSpec(name="entropy", aliases=("shannon_entropy",), catalog=_entropy, keep=keep_top)
 SPECS = (COVERAGE, GINI, ENTROPY)
 
 Catalog = pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | int | None

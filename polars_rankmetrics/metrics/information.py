@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 from polars_rankmetrics import _errors
-from polars_rankmetrics._kernel import ITEM, Rows, exact_sum
+from polars_rankmetrics._kernel import ITEM, exact_sum
 from polars_rankmetrics._spec import CatalogSpec, Metric, Param
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
@@ -13,7 +13,7 @@ from polars_rankmetrics.exceptions import (
     InvalidDataError,
     InvalidParameterError,
 )
-from polars_rankmetrics.metrics._core import keep_within
+from polars_rankmetrics.metrics._core import keep_top
 from polars_rankmetrics.metrics._side import (
     BAD,
     COUNT,
@@ -119,18 +119,9 @@ def _novelty(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: s
     return finish(per_group, by, value, BAD)
 
 
-def _keep_ranked(_m: Metric, rows: Rows) -> pl.Expr:
-    # The default catalog is every item ranked in the group, at any rank.
-    return keep_within(rows, None)
-
-
-def _keep_top(m: Metric, rows: Rows) -> pl.Expr:
-    return keep_within(rows, m.k)
-
-
 NOVELTY = CatalogSpec(
     name="novelty", params=(Param("popularity", None, "side"), Param("n_users", None, "side"),
-    Param("interactions", None, "side")), catalog=_novelty, keep=_keep_top,
+    Param("interactions", None, "side")), catalog=_novelty, keep=keep_top,
 )  # fmt: skip
 SPECS = (NOVELTY,)
 

@@ -44,7 +44,7 @@ IPREC_AT_RECALL = QuerySpec(
 
 def _eleven_point(m: Metric, rows: Rows) -> pl.Expr:
     levels = m.numbers("recalls")
-    return exact_sum_horizontal([interpolated_precision(rows, x) for x in levels]) / len(levels)
+    return ratio(exact_sum_horizontal([interpolated_precision(rows, x) for x in levels]), pl.lit(len(levels)))
 
 
 ELEVEN_POINT_AVERAGE = QuerySpec(

@@ -11,7 +11,7 @@ import polars as pl
 
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
 from polars_rankmetrics._spec import Metric, QuerySpec
-from polars_rankmetrics.metrics._core import keep_grade, keep_within, num_relevant, within
+from polars_rankmetrics.metrics._core import keep_grade, keep_top, num_relevant, within
 
 _INFAP_EPSILON = 1e-5  # trec_eval's INFAP_EPSILON
 _BPREF_NEEDS = frozenset({"hit_rank", "judged_rank", "num_rel", "num_nonrel"})
@@ -28,10 +28,6 @@ def _bpref_terms(rows: Rows) -> pl.Expr:
 
 _keep_judged = keep_grade(lambda grade: grade >= 0)
 _keep_pooled = keep_grade(lambda grade: grade.is_not_null())
-
-
-def _keep_top_k(m: Metric, rows: Rows) -> pl.Expr:
-    return keep_within(rows, m.k)
 
 
 def _bpref(_m: Metric, rows: Rows) -> pl.Expr:
@@ -91,7 +87,7 @@ UNJUDGED = QuerySpec(
     aliases=("unj",),
     needs=frozenset({"grade"}),
     trec=("unj_{k}",),
-    keep=_keep_top_k,
+    keep=keep_top,
     value=_unjudged,
 )
 

@@ -11,7 +11,7 @@ from functools import reduce
 
 import polars as pl
 
-from polars_rankmetrics._kernel import ITEM, Rows, exact_sum, exact_sum_horizontal
+from polars_rankmetrics._kernel import ITEM, exact_sum, exact_sum_horizontal
 from polars_rankmetrics._spec import CatalogSpec, Metric, Param
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
@@ -19,7 +19,7 @@ from polars_rankmetrics.exceptions import (
     InvalidDataError,
     InvalidParameterError,
 )
-from polars_rankmetrics.metrics._core import PREPARED, keep_within, within
+from polars_rankmetrics.metrics._core import PREPARED, keep_top, within
 from polars_rankmetrics.metrics._side import (
     BAD,
     DUP,
@@ -178,19 +178,10 @@ def _intra_list_similarity(
 # --- novelty ---------------------------------------------------------------------------------------
 
 
-def _keep_ranked(_m: Metric, rows: Rows) -> pl.Expr:
-    # The default catalog is every item ranked in the group, at any rank.
-    return keep_within(rows, None)
-
-
-def _keep_top(m: Metric, rows: Rows) -> pl.Expr:
-    return keep_within(rows, m.k)
-
-
-PERSONALIZATION = CatalogSpec(name="personalization", catalog=_personalization, keep=_keep_top)
+PERSONALIZATION = CatalogSpec(name="personalization", catalog=_personalization, keep=keep_top)
 INTRA_LIST_SIMILARITY = CatalogSpec(
     name="intra_list_similarity", aliases=("ils",), params=(Param("features", None, "side"),),
-    catalog=_intra_list_similarity, keep=_keep_top,
+    catalog=_intra_list_similarity, keep=keep_top,
 )  # fmt: skip
 SPECS = (PERSONALIZATION, INTRA_LIST_SIMILARITY)
 

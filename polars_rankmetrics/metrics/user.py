@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._kernel import Rows, exact_sum
+from polars_rankmetrics._kernel import Rows, exact_sum, power
 from polars_rankmetrics._spec import OPEN_UNIT, POSITIVE, Metric, Param, QuerySpec
 from polars_rankmetrics.metrics._core import keep_grade, num_retrieved, within
 
@@ -13,7 +13,7 @@ _PERSISTENCE = Param("p", 0.9, domain=OPEN_UNIT)
 
 def _discount(rows: Rows, p: float) -> pl.Expr:
     """P ** (rank - 1): the chance the user reaches the rank."""
-    return pl.lit(p).pow((rows.rank - 1).cast(pl.Float64))
+    return power(p, rows.rank - 1)
 
 
 _keep_positive = keep_grade(lambda grade: grade > 0)
@@ -52,7 +52,7 @@ def _rbp_resid(m: Metric, rows: Rows) -> pl.Expr:
     p = m.number("p")
     grade = rows.grade
     unjudged = within(rows, None) & (grade.is_null() | (grade < 0))
-    beyond = pl.lit(p).pow(num_retrieved(rows).cast(pl.Float64))
+    beyond = power(p, num_retrieved(rows))
     mass = beyond + (1.0 - p) * exact_sum(pl.when(unjudged).then(_discount(rows, p)))
     return pl.when(unjudged.any()).then(mass).otherwise(0.0)
 

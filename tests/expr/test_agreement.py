@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import polars as pl
+import pytest
 from cases import builders, names
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -20,6 +21,9 @@ from strategies import ALL_TIED_INT, NEGATIVE_ONLY, POPULATION, TWO_RUNS, eval_f
 import polars_rankmetrics as prm
 from polars_rankmetrics._registry import SPECS
 from polars_rankmetrics._spec import QuerySpec
+
+# Generated data includes degenerate evaluations; their warnings are tested elsewhere.
+pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
 
 CONVENTIONS = st.fixed_dictionaries(
     {

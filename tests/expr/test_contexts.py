@@ -86,7 +86,9 @@ def test_a_rank_column_orders_as_the_scores_do() -> None:
 
 
 def test_integer_item_ids_are_compared_as_text() -> None:
-    tied = pl.DataFrame({"query": [1, 1, 1], "item": [9, 10, 100], "score": [1.0] * 3, "relevance": [0, 1, 2]})
+    tied = pl.DataFrame(
+        {"query": [1, 1, 1], "item": [9, 10, 100], "score": [1.0] * 3, "relevance": [0, 1, 2]}
+    )
     # trec_eval's order: "9" > "100" > "10".
     assert tied.select(rx.relstring(3)).item() == "021"
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
 import polars as pl
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 from plans import fallback_nodes as _fallback_nodes
@@ -35,6 +36,10 @@ from strategies import (
 
 import polars_rankmetrics as prm
 from polars_rankmetrics._registry import specs
+
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::polars_rankmetrics.RankMetricsWarning"
+)  # generated data is often degenerate on purpose
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
@@ -388,8 +393,6 @@ def _full_plans() -> list[pl.LazyFrame]:
     for frame in (FULL_PLAN_FRAME, with_rank(FULL_PLAN_FRAME, by=["model"])):
         plans.extend(both_outputs(frame.lazy(), ALL_METRICS, by="model", depth=5))
     return plans
-
-
 
 
 def _culprits(has_problem: Callable[[pl.LazyFrame], bool]) -> list[str]:

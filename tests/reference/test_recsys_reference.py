@@ -18,6 +18,10 @@ from hypothesis import strategies as st
 
 import polars_rankmetrics as prm
 
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::polars_rankmetrics.RankMetricsWarning"
+)  # generated data is often degenerate on purpose
+
 TOLERANCE = 1e-9
 CUTOFFS = (1, 3, None)
 # A third of the loaded profile's examples (tests/conftest.py): every example evaluates many

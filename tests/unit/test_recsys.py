@@ -86,7 +86,8 @@ def test_gini_counts_catalog_items_never_recommended() -> None:
     out = prm.evaluate(one, [prm.gini(1, catalog=["a", "b", "c", "d"]), prm.coverage(1, catalog=4)])
     assert out.row(0) == pytest.approx((0.75, 0.25))
     # Without a catalog only "a" was ranked: perfectly even.
-    assert prm.evaluate(one, ["gini@1", "coverage@1"]).row(0) == (0.0, 1.0)
+    with pytest.warns(prm.RankMetricsWarning, match="coverage@1 is 1.0 by construction"):
+        assert prm.evaluate(one, ["gini@1", "coverage@1"]).row(0) == (0.0, 1.0)
 
 
 def test_entropy_of_uniform_recommendations_is_log2_of_their_number() -> None:
@@ -171,7 +172,10 @@ def test_mpr_per_user_is_null_without_a_positive_grade() -> None:
 
 def test_depth_cuts_catalog_lists() -> None:
     # With depth 1 only the first item of each list was retrieved.
-    out = prm.evaluate(RUN, ["coverage", "personalization"], by="model", depth=1)
+    with pytest.warns(
+        prm.RankMetricsWarning, match="coverage is 1.0 in model='als'; model='pop' by construction"
+    ):
+        out = prm.evaluate(RUN, ["coverage", "personalization"], by="model", depth=1)
     assert by_model(out) == {"als": {"coverage": 1.0, "personalization": 1 - 1 / 3},
                              "pop": {"coverage": 1.0, "personalization": 0.0}}  # fmt: skip
 

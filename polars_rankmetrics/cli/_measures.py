@@ -1,30 +1,33 @@
-"""The ``rankmetrics`` command: trec_eval's command line and output, byte for byte, and a demo.
+"""trec_eval's measures as this command reads them: the one table, its nicknames and the -m syntax.
 
-``rankmetrics QRELS RUN [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS] ...]``
-prints what ``trec_eval`` 10.0 prints for the same arguments: every measure
-of its ``all_trec`` set (and ``dcg``), with trec_eval's parameter syntax,
-line names, measure order and number formats. ``rankmetrics demo``
-evaluates the bundled trec_eval test collection.
+``MEASURES`` lists every measure the command prints, in trec_eval's order, with
+trec_eval's facts about it (its parameter syntax, defaults, which lines it
+prints). Which library metric computes a measure is the registry's to say: a
+line's metric is ``prm.parse`` of trec_eval's own line name (``P_5``,
+``ndcg_cut_10``, ``recip_rank``), so the two never hold separate tables of
+names. :func:`parse_measures` turns ``-m`` specs (``P.5,10``,
+``ndcg.1=3,2=9``, ``all_trec``) into output lines.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import re
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
-
-import polars as pl
 
 import polars_rankmetrics as prm
 
-__all__ = ["main"]
-
-PROG = "rankmetrics"
+__all__ = [
+    "DEMO_METRICS",
+    "MEASURES",
+    "NICKNAMES",
+    "NOT_SUPPORTED",
+    "Line",
+    "Measure",
+    "parse_measures",
+    "supported",
+]
 
 # How a measure reads its parameters (trec_eval's meas_init.c):
 #   none     no parameter ("map")
@@ -83,14 +86,16 @@ def _fixed(spelling: str) -> Callable[[None], prm.Metric]:
     return lambda _: prm.parse(spelling)
 
 
-def _cut(family: str) -> Callable[[int], prm.Metric]:
-    return lambda k: prm.parse(f"{family}@{k}")
+def _cut(measure: str) -> Callable[[int], prm.Metric]:
+    """A cutoff measure: the registry reads trec_eval's line name ``P_5``."""
+    return lambda k: prm.parse(f"{measure}_{k}")
 
 
-def _graded(family: str) -> Callable[[dict[str, float]], prm.Metric]:
+def _graded(measure: str) -> Callable[[dict[str, float]], prm.Metric]:
     """A gain-based measure: ``level=gain`` pairs whose level is an integer map gains."""
 
     def build(pairs: dict[str, float]) -> prm.Metric:
+        family = prm.parse(measure).name  # the registry's family for trec_eval's name
         gains = _gains(pairs)
         return prm.parse(family + (f"({','.join(f'{g}={v!r}' for g, v in gains.items())})" if gains else ""))
 
@@ -158,7 +163,7 @@ MEASURES: tuple[Measure, ...] = (
     Measure("bpref", _fixed("bpref")),
     Measure("recip_rank", _fixed("recip_rank")),
     Measure("iprec_at_recall", prm.iprec_at_recall, "levels", _TENTHS),
-    Measure("P", _cut("precision"), "cutoffs", _CUTOFFS),
+    Measure("P", _cut("P"), "cutoffs", _CUTOFFS),
     Measure("relstring", _relstring, "numbers", (10,), summary=False),
     Measure("recall", _cut("recall"), "cutoffs", _CUTOFFS),
     Measure("infAP", _fixed("infAP")),
@@ -167,15 +172,15 @@ MEASURES: tuple[Measure, ...] = (
     Measure("utility", _utility, "numbers", (1, -1, 0, 0)),
     Measure("11pt_avg", _eleven_point, "numbers", _TENTHS),
     Measure("binG", _fixed("binG")),
-    Measure("G", _graded("g"), "pairs"),
+    Measure("G", _graded("G"), "pairs"),
     Measure("dcg", _graded("dcg"), "pairs"),
     Measure("ndcg", _graded("ndcg"), "pairs"),
     Measure("ndcg_rel", _graded("ndcg_rel"), "pairs"),
-    Measure("Rndcg", _graded("rndcg"), "pairs"),
-    Measure("ndcg_cut", _cut("ndcg"), "cutoffs", _CUTOFFS),
-    Measure("map_cut", _cut("map"), "cutoffs", _CUTOFFS),
-    Measure("relative_P", _cut("relative_precision"), "cutoffs", _CUTOFFS),
-    Measure("success", _cut("hit_rate"), "cutoffs", (1, 5, 10)),
+    Measure("Rndcg", _graded("Rndcg"), "pairs"),
+    Measure("ndcg_cut", _cut("ndcg_cut"), "cutoffs", _CUTOFFS),
+    Measure("map_cut", _cut("map_cut"), "cutoffs", _CUTOFFS),
+    Measure("relative_P", _cut("relative_P"), "cutoffs", _CUTOFFS),
+    Measure("success", _cut("success"), "cutoffs", (1, 5, 10)),
     Measure("set_P", _fixed("set_P")),
     Measure("set_relative_P", _fixed("set_relative_P")),
     Measure("set_recall", _fixed("set_recall")),
@@ -184,7 +189,7 @@ MEASURES: tuple[Measure, ...] = (
     Measure("num_nonrel_judged_ret", _fixed("num_nonrel_judged_ret")),
     Measure("rbp", _persistence(prm.rbp), "pairs"),
     Measure("rbp_resid", _persistence(prm.rbp_resid), "pairs"),
-    Measure("unj", _cut("unjudged"), "cutoffs", (5, 10, 20)),
+    Measure("unj", _cut("unj"), "cutoffs", (5, 10, 20)),
 )
 
 # trec_eval's nicknames (measures.c), in its spelling.
@@ -229,7 +234,7 @@ _REAL = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 DEMO_METRICS = ("ndcg@10", "map", "mrr", "P_10", "recall@100", "num_rel_ret")
 
 
-def _supported() -> str:
+def supported() -> str:
     return ", ".join([*NICKNAMES, *_BY_NAME])
 
 
@@ -311,7 +316,7 @@ def _members(name: str, spec: str) -> tuple[str, ...]:
     if name in NOT_SUPPORTED:
         msg = f"measure {spec!r}: trec_eval's {name!r} is not supported: {NOT_SUPPORTED[name]}"
         raise prm.UnknownMetricError(msg)
-    msg = f"unknown measure {spec!r} (trec_eval: illegal measure); supported: {_supported()}"
+    msg = f"unknown measure {spec!r} (trec_eval: illegal measure); supported: {supported()}"
     raise prm.UnknownMetricError(msg)
 
 
@@ -374,196 +379,3 @@ def parse_measures(specs: Sequence[str]) -> list[Line]:
             msg = f"measure {spec!r}: {err}"
             raise prm.UnknownMetricError(msg) from err
     return lines
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=PROG,
-        usage=f"{PROG} [-h] [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS]] QRELS RUN\n"
-        f"       {PROG} demo",
-        description=(
-            "Evaluate a TREC run against judgments and print exactly what trec_eval 10.0 prints "
-            "(measure, query or 'all', value). "
-            f"'{PROG} demo' evaluates trec_eval's bundled test collection."
-        ),
-    )
-    add = parser.add_argument
-    add("qrels", metavar="QRELS", type=Path, help="judgments: query iteration docno relevance")
-    add("run", metavar="RUN", type=Path, help="the run: query Q0 docno rank score runid")
-    add("-q", "--query_eval_wanted", action="store_true", dest="per_query", help="also print per query")
-    add(
-        "-c", "--complete_rel_info_wanted", action="store_true", dest="complete",
-        help="average over every judged query; one missing from the run scores 0",
-    )  # fmt: skip
-    add("-n", "--nosummary", action="store_true", dest="no_summary", help="do not print the 'all' lines")
-    add(
-        "-J", "--Judged_docs_only", action="store_true", dest="judged_only",
-        help="drop unjudged documents from each ranking before evaluating",
-    )  # fmt: skip
-    add(
-        "-M", "--Max_retrieved_per_topic", type=int, dest="depth", metavar="N",
-        help="keep only the first N retrieved per query",
-    )  # fmt: skip
-    add(
-        "-l", "--level_for_rel", type=int, dest="relevance_level", metavar="N",
-        help="a document is relevant when its grade is at least N (default 1)",
-    )  # fmt: skip
-    add(
-        "-m", "--measure", action="append", dest="measures", metavar="MEASURE", default=None,
-        help="measure, trec_eval style (P.5,10; map; ndcg.1=3,2=9; official; set; all_trec); "
-        f"repeatable. Default: official. Measures: {_supported()}",
-    )  # fmt: skip
-    return parser
-
-
-def _read(reader: Callable[[Path], pl.DataFrame], path: Path) -> pl.DataFrame:
-    """Read a TREC file; an error Polars raises on it (a directory, binary data) names the file."""
-    try:
-        return reader(path)
-    except pl.exceptions.PolarsError as err:
-        msg = f"{path}: cannot be read as a TREC file: {err}"
-        raise prm.TrecFormatError(msg) from err
-
-
-def _values(frame: pl.DataFrame, lines: list[Line], args: argparse.Namespace) -> list[pl.DataFrame]:
-    """The summary (one row) and, with -q, the per-query values of every line's metric."""
-    # num_q is always computed: it says whether any query was evaluated.
-    wanted = [prm.num_q(), *(line.metric for line in lines if line.metric is not None)]
-    metrics = list({str(m): m for m in wanted}.values())
-    prm.validate(frame)  # evaluate does not check a LazyFrame
-    lazy = frame.lazy()
-
-    def plan(per_query: bool) -> pl.LazyFrame:
-        return prm.evaluate(
-            lazy, metrics, per_query=per_query, missing="zero" if args.complete else "skip",
-            depth=args.depth, relevance_level=args.relevance_level, judged_only=args.judged_only,
-        )  # fmt: skip
-
-    plans = [plan(per_query=False), *([plan(per_query=True)] if args.per_query else [])]
-    try:
-        return pl.collect_all(plans)  # one evaluate call per output shape, collected together
-    except pl.exceptions.PolarsError as err:  # a parameter the library accepts but cannot compute
-        msg = f"the evaluation failed: {str(err).splitlines()[0]}"
-        raise prm.InvalidDataError(msg) from err
-
-
-def _format(line: Line, value: object) -> str:
-    """A value as trec_eval prints it: %ld for counts, quoted text for relstring, else %6.4f."""
-    kind = line.metric.spec.kind if line.metric is not None else "str"
-    if kind == "int":
-        return str(value)
-    if kind == "str":
-        return f"'{'' if value is None else value}'"
-    return f"{value:6.4f}"
-
-
-def _row(name: str, query: str, value: str) -> str:
-    return f"{name:<22}\t{query}\t{value}\n"
-
-
-def _query_rows(lines: list[Line], per_query: pl.DataFrame) -> list[str]:
-    rows = {str(row["query"]): row for row in per_query.iter_rows(named=True)}
-    return [
-        _row(line.name, query, _format(line, rows[query][line.column]))
-        for query in sorted(rows)  # by id as text: trec_eval orders queries with strcmp
-        for line in lines
-        if line.measure.per_query
-    ]
-
-
-def _summary_rows(lines: list[Line], summary: pl.DataFrame, runid: str) -> list[str]:
-    return [
-        _row(line.name, "all", runid if line.metric is None else _format(line, summary[line.column][0]))
-        for line in lines
-        if line.measure.summary
-    ]
-
-
-def _evaluate(args: argparse.Namespace) -> list[str]:
-    lines = parse_measures(args.measures or ["official"])
-    qrels = _read(prm.read_trec_qrels, args.qrels)
-    run = _read(prm.read_trec_run, args.run)
-    runid = run["run"][-1] if run.height else ""  # trec_eval keeps the last line's run id
-    frame = prm.join_run_qrels(run.drop("run"), qrels)
-    summary, *per_query = _values(frame, lines, args)
-    if summary.height == 0 or summary["num_q"][0] == 0:
-        msg = "no queries with both results and relevance info"
-        raise prm.InvalidDataError(msg)
-    out = _query_rows(lines, per_query[0]) if per_query else []
-    if not args.no_summary:
-        out += _summary_rows(lines, summary, runid)
-    return out
-
-
-def _demo(argv: Sequence[str]) -> int:
-    argparse.ArgumentParser(
-        prog=f"{PROG} demo",
-        description="Evaluate NIST trec_eval's test collection (bundled) and print a table.",
-    ).parse_args(list(argv))
-    run = prm.read_trec_run(prm.demo_path("results.test"))
-    qrels = prm.read_trec_qrels(prm.demo_path("qrels.test"))
-    frame = prm.join_run_qrels(run.drop("run"), qrels)
-    metrics = list(DEMO_METRICS)
-    per_query = prm.evaluate(frame, metrics, per_query=True)
-    summary = prm.evaluate(frame, metrics).select(pl.lit("all").alias("query"), *metrics)
-    table = pl.concat([per_query, summary], how="vertical_relaxed")
-    print(  # noqa: T201
-        "NIST trec_eval's own test collection (TREC topics 301-303, the run 'STANDARD', "
-        f"{run.height} retrieved documents, {qrels.height} judgments), bundled with "
-        "polars_rankmetrics; one row per query, then 'all' (the mean; num_rel_ret is summed):"
-    )
-    with pl.Config(tbl_rows=-1, tbl_hide_dataframe_shape=True, float_precision=4):
-        print(table)  # noqa: T201
-    return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``rankmetrics`` command.
-
-    ``rankmetrics QRELS RUN [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS] ...]``
-    prints exactly what trec_eval 10.0 prints for the same arguments:
-    ``name<TAB>query-or-all<TAB>value``, the name padded to 22 characters,
-    in trec_eval's measure order, queries ordered by id as text.
-    ``rankmetrics demo`` evaluates the bundled trec_eval test collection
-    and prints a table.
-
-    Parameters
-    ----------
-    argv
-        The arguments after the program name; None reads ``sys.argv[1:]``.
-
-    Returns
-    -------
-    int
-        The exit status: 0 on success, 1 when a file is malformed or
-        missing, a measure is unknown or no query could be evaluated (the
-        message goes to stderr, prefixed ``rankmetrics:``), 2 for a usage
-        error.
-
-    Examples
-    --------
-    >>> from polars_rankmetrics.cli import main
-    >>> qrels, run = prm.demo_path("qrels.test"), prm.demo_path("results.test")
-    >>> main([str(qrels), str(run), "-m", "map", "-m", "P.5", "-mndcg.1=3,2=9"])
-    map                   	all	0.1785
-    P_5                   	all	0.2667
-    ndcg_1=3,2=9          	all	0.4021
-    0
-    """
-    args_list = list(sys.argv[1:] if argv is None else argv)
-    try:
-        if args_list[:1] == ["demo"]:
-            return _demo(args_list[1:])
-        lines = _evaluate(_parser().parse_args(args_list))
-    except (prm.RankMetricsError, OSError) as err:
-        print(f"{PROG}: {err}", file=sys.stderr)  # noqa: T201
-        return 1
-    except SystemExit as err:  # argparse: --help (0) or a usage error (2)
-        return err.code if isinstance(err.code, int) else 2
-    try:
-        sys.stdout.write("".join(lines))
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as trec_eval does
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-    return 0
