@@ -6,20 +6,22 @@ LazyFrame.
 
 from __future__ import annotations
 
-from polars_rankmetrics import plots
+from polars_rankmetrics import expr, plots
 from polars_rankmetrics._demo import demo_path
-from polars_rankmetrics._registry import Metric, parse, valid_names
+from polars_rankmetrics._registry import parse, valid_names
 from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.conventions import Conventions
-from polars_rankmetrics.evaluate import evaluate, population
+from polars_rankmetrics.evaluation import collect, evaluate, population
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
     InvalidDataError,
     InvalidParameterError,
     RankMetricsError,
+    RankMetricsWarning,
     TrecFormatError,
     UnknownMetricError,
 )
@@ -32,6 +34,7 @@ from polars_rankmetrics.io import (
 )
 from polars_rankmetrics.metrics import (
     average_precision,
+    bing,
     bpref,
     coverage,
     dcg,
@@ -39,7 +42,10 @@ from polars_rankmetrics.metrics import (
     entropy,
     err,
     f1,
+    g,
     gini,
+    gm_bpref,
+    gm_map,
     hit_rate,
     infap,
     intra_list_similarity,
@@ -48,7 +54,9 @@ from polars_rankmetrics.metrics import (
     mar,
     mpr,
     ndcg,
+    ndcg_rel,
     novelty,
+    num_nonrel_judged_ret,
     num_q,
     num_rel,
     num_rel_ret,
@@ -62,7 +70,9 @@ from polars_rankmetrics.metrics import (
     reciprocal_rank,
     relative_precision,
     relstring,
+    rndcg,
     rprec_mult,
+    set_map,
     unjudged,
     utility,
 )
@@ -80,10 +90,13 @@ __all__ = [
     "Metric",
     "RankFrame",
     "RankMetricsError",
+    "RankMetricsWarning",
     "TrecFormatError",
     "UnknownMetricError",
     "average_precision",
+    "bing",
     "bpref",
+    "collect",
     "coverage",
     "dcg",
     "demo_path",
@@ -92,8 +105,12 @@ __all__ = [
     "err",
     "evaluate",
     "evaluate_chunked",
+    "expr",
     "f1",
+    "g",
     "gini",
+    "gm_bpref",
+    "gm_map",
     "hit_rate",
     "infap",
     "intra_list_similarity",
@@ -103,7 +120,9 @@ __all__ = [
     "mar",
     "mpr",
     "ndcg",
+    "ndcg_rel",
     "novelty",
+    "num_nonrel_judged_ret",
     "num_q",
     "num_rel",
     "num_rel_ret",
@@ -122,9 +141,11 @@ __all__ = [
     "reciprocal_rank",
     "relative_precision",
     "relstring",
+    "rndcg",
     "rprec_mult",
     "scan_trec_qrels",
     "scan_trec_run",
+    "set_map",
     "unjudged",
     "utility",
     "valid_names",

@@ -46,10 +46,10 @@ def validate(
     --------
     >>> df = pl.DataFrame({"query": [1, 1], "item": ["a", "a"],
     ...     "score": [0.9, 0.5], "relevance": [1, 0]})
-    >>> prm.validate(df)
+    >>> prm.validate(df)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    polars_rankmetrics.exceptions.InvalidDataError: 1 duplicate (query, item) row(s): query=1, item='a' appears 2 times
+    polars_rankmetrics.exceptions.InvalidDataError: 1 duplicate (query, item) row(s): query=1, item='a' ...
     """
     ids, rules, flags, counts = _checks(frame.lazy(), columns or Columns(), normalise_by(by))
     bad, dupes = pl.collect_all([flags, counts], engine="streaming")

@@ -8,6 +8,7 @@ __all__ = [
     "InvalidDataError",
     "InvalidParameterError",
     "RankMetricsError",
+    "RankMetricsWarning",
     "TrecFormatError",
     "UnknownMetricError",
 ]
@@ -39,3 +40,10 @@ class InvalidDataError(RankMetricsError):
 
 class TrecFormatError(RankMetricsError):
     """A TREC run or qrels file has a malformed line; the message names file and line."""
+
+
+class RankMetricsWarning(UserWarning):
+    """A result that is a number but probably not the one meant: no query evaluated, no shared ids...
+
+    Filter it like any warning: ``warnings.filterwarnings("ignore", category=prm.RankMetricsWarning)``.
+    """

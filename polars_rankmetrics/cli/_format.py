@@ -11,7 +11,7 @@ __all__ = ["query_rows", "summary_rows"]
 
 def _value(line: Line, value: object) -> str:
     """A value as trec_eval prints it: %ld for counts, quoted text for relstring, else %6.4f."""
-    kind = line.metric.family.kind if line.metric is not None else "str"
+    kind = line.metric.spec.kind if line.metric is not None else "str"
     if kind == "int":
         return str(value)
     if kind == "str":

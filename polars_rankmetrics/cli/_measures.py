@@ -1,4 +1,13 @@
-"""trec_eval's measure table: every measure the command prints, its parameters and its metric."""
+"""trec_eval's measures as this command reads them: the one table, its nicknames and the -m syntax.
+
+``MEASURES`` lists every measure the command prints, in trec_eval's order, with
+trec_eval's facts about it (its parameter syntax, defaults, which lines it
+prints). Which library metric computes a measure is the registry's to say: a
+line's metric is ``prm.parse`` of trec_eval's own line name (``P_5``,
+``ndcg_cut_10``, ``recip_rank``), so the two never hold separate tables of
+names. ``cli._specs`` reads ``-m`` specs (``P.5,10``, ``ndcg.1=3,2=9``,
+``all_trec``) into output lines.
+"""
 
 from __future__ import annotations
 
@@ -68,24 +77,20 @@ def _fixed(spelling: str) -> Callable[[None], prm.Metric]:
     return lambda _: prm.parse(spelling)
 
 
-def _cut(family: str) -> Callable[[int], prm.Metric]:
-    return lambda k: prm.Metric(family, k)
+def _cut(measure: str) -> Callable[[int], prm.Metric]:
+    """A cutoff measure: the registry reads trec_eval's line name ``P_5``."""
+    return lambda k: prm.parse(f"{measure}_{k}")
 
 
-def _gains(pairs: dict[str, float]) -> dict[int, float] | None:
-    """The ``level=gain`` pairs; trec_eval ignores a name that is not an integer (``p=``)."""
-    gains = {int(name): gain for name, gain in pairs.items() if re.fullmatch(r"[+-]?\d+", name)}
-    if any(level < 0 for level in gains):
-        # trec_eval would give that gain to unjudged documents (its levels -1 and -2).
-        msg = "gains of negative relevance levels are not supported"
-        raise prm.UnknownMetricError(msg)
-    return gains or None
-
-
-def _graded(family: str) -> Callable[[dict[str, float]], prm.Metric]:
+def _graded(measure: str) -> Callable[[dict[str, float]], prm.Metric]:
     """A gain-based measure: ``level=gain`` pairs whose level is an integer map gains."""
-    # The registry checks and stores the {level: gain} mapping (Metric's annotation omits mappings).
-    return lambda pairs: prm.Metric(family, params=(_gains(pairs),))  # type: ignore[arg-type]
+
+    def build(pairs: dict[str, float]) -> prm.Metric:
+        family = prm.parse(measure).name  # the registry's family for trec_eval's name
+        gains = _gains(pairs)
+        return prm.parse(family + (f"({','.join(f'{g}={v!r}' for g, v in gains.items())})" if gains else ""))
+
+    return build
 
 
 def _persistence(build: Callable[[float], prm.Metric]) -> Callable[[dict[str, float]], prm.Metric]:
@@ -149,7 +154,7 @@ MEASURES: tuple[Measure, ...] = (
     Measure("bpref", _fixed("bpref")),
     Measure("recip_rank", _fixed("recip_rank")),
     Measure("iprec_at_recall", prm.iprec_at_recall, "levels", _TENTHS),
-    Measure("P", _cut("precision"), "cutoffs", _CUTOFFS),
+    Measure("P", _cut("P"), "cutoffs", _CUTOFFS),
     Measure("relstring", _relstring, "numbers", (10,), summary=False),
     Measure("recall", _cut("recall"), "cutoffs", _CUTOFFS),
     Measure("infAP", _fixed("infAP")),
@@ -158,15 +163,15 @@ MEASURES: tuple[Measure, ...] = (
     Measure("utility", _utility, "numbers", (1, -1, 0, 0)),
     Measure("11pt_avg", _eleven_point, "numbers", _TENTHS),
     Measure("binG", _fixed("binG")),
-    Measure("G", _graded("g"), "pairs"),
+    Measure("G", _graded("G"), "pairs"),
     Measure("dcg", _graded("dcg"), "pairs"),
     Measure("ndcg", _graded("ndcg"), "pairs"),
     Measure("ndcg_rel", _graded("ndcg_rel"), "pairs"),
-    Measure("Rndcg", _graded("rndcg"), "pairs"),
-    Measure("ndcg_cut", _cut("ndcg"), "cutoffs", _CUTOFFS),
-    Measure("map_cut", _cut("map"), "cutoffs", _CUTOFFS),
-    Measure("relative_P", _cut("relative_precision"), "cutoffs", _CUTOFFS),
-    Measure("success", _cut("hit_rate"), "cutoffs", (1, 5, 10)),
+    Measure("Rndcg", _graded("Rndcg"), "pairs"),
+    Measure("ndcg_cut", _cut("ndcg_cut"), "cutoffs", _CUTOFFS),
+    Measure("map_cut", _cut("map_cut"), "cutoffs", _CUTOFFS),
+    Measure("relative_P", _cut("relative_P"), "cutoffs", _CUTOFFS),
+    Measure("success", _cut("success"), "cutoffs", (1, 5, 10)),
     Measure("set_P", _fixed("set_P")),
     Measure("set_relative_P", _fixed("set_relative_P")),
     Measure("set_recall", _fixed("set_recall")),
@@ -175,7 +180,7 @@ MEASURES: tuple[Measure, ...] = (
     Measure("num_nonrel_judged_ret", _fixed("num_nonrel_judged_ret")),
     Measure("rbp", _persistence(prm.rbp), "pairs"),
     Measure("rbp_resid", _persistence(prm.rbp_resid), "pairs"),
-    Measure("unj", _cut("unjudged"), "cutoffs", (5, 10, 20)),
+    Measure("unj", _cut("unj"), "cutoffs", (5, 10, 20)),
 )
 
 # trec_eval's nicknames (measures.c), in its spelling.
@@ -217,5 +222,15 @@ BY_NAME: dict[str, Measure] = {m.name: m for m in MEASURES}
 
 
 def supported() -> str:
-    """The names ``-m`` accepts, nicknames first, as one comma-separated string."""
+    """Every measure name and nickname, as the error messages list them."""
     return ", ".join([*NICKNAMES, *BY_NAME])
+
+
+def _gains(pairs: dict[str, float]) -> dict[int, float] | None:
+    """The ``level=gain`` pairs; trec_eval ignores a name that is not an integer (``p=``)."""
+    gains = {int(name): gain for name, gain in pairs.items() if re.fullmatch(r"[+-]?\d+", name)}
+    if any(level < 0 for level in gains):
+        # trec_eval would give that gain to unjudged documents (its levels -1 and -2).
+        msg = "gains of negative relevance levels are not supported"
+        raise prm.UnknownMetricError(msg)
+    return gains or None

@@ -1,4 +1,3 @@
-# ruff: noqa: INP001  # tests/ is a folder of test files, not a package
 """The ``rankmetrics`` command against trec_eval 10.0's own outputs, byte for byte.
 
 The oracle is the reference output that ships with trec_eval (its ``test/``

@@ -1,4 +1,3 @@
-# ruff: noqa: INP001  # tests/ is a folder of test files, not a package
 """The ``rankmetrics`` command's errors: the flag or measure as typed, a non-zero status, no traceback."""
 
 from __future__ import annotations
