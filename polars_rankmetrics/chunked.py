@@ -11,6 +11,7 @@ import polars as pl
 
 from polars_rankmetrics import _engine, _errors
 from polars_rankmetrics._engine import MetricLike
+from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError
@@ -91,7 +92,8 @@ def evaluate_chunked(  # noqa: PLR0913
     ----------
     frame
         A LazyFrame, typically ``pl.scan_parquet(...)`` over a file set; or a
-        DataFrame. The frame contract is that of :func:`evaluate`.
+        DataFrame (or a pandas, pyarrow or Arrow-stream frame, converted
+        once). The frame contract is that of :func:`evaluate`.
     metrics
         As for :func:`evaluate`; only per-query metrics (catalog metrics such
         as coverage read every list at once: use :func:`evaluate` on the
@@ -137,6 +139,7 @@ def evaluate_chunked(  # noqa: PLR0913
     """
     if isinstance(rows_per_chunk, bool) or not isinstance(rows_per_chunk, int) or rows_per_chunk < 1:
         raise _errors.parameter("rows_per_chunk", "a positive integer", rows_per_chunk)
+    frame = as_polars(frame, "frame")
     cols = columns or Columns()
     keys_by = normalise_by(by)
     resolved = Conventions.resolve(conventions, **overrides)

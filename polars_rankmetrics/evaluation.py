@@ -9,6 +9,7 @@ import polars as pl
 
 from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import MetricLike, diagnose
+from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
@@ -46,7 +47,9 @@ def evaluate(  # noqa: PLR0913
     frame
         One row per (query, item): query, item, score or rank, relevance;
         see :class:`Columns`. Build it from a run and judgments with
-        :func:`join_run_qrels`.
+        :func:`join_run_qrels`. A pandas DataFrame, pyarrow Table or any
+        Arrow-stream object (``__arrow_c_stream__``) is converted once and
+        evaluated as a Polars DataFrame.
     metrics
         Names (``"ndcg@10"``, trec_eval's ``"P_10"``) or :class:`Metric`
         objects. Output columns are named as written.
@@ -102,6 +105,7 @@ def evaluate(  # noqa: PLR0913
     │ 0.8467  ┆ 0.5 ┆ 0.75       │
     └─────────┴─────┴────────────┘
     """
+    frame = as_polars(frame, "frame")
     cols = columns or Columns()
     keys_by = normalise_by(by)
     resolved = Conventions.resolve(conventions, **overrides)
@@ -192,6 +196,7 @@ def population(
     │ 4       ┆ 2         ┆ 1           ┆ 1          ┆ 1        │
     └─────────┴───────────┴─────────────┴────────────┴──────────┘
     """
+    frame = as_polars(frame, "frame")
     keys_by = normalise_by(by)
     resolved = Conventions.resolve(conventions, **overrides)
     per_q = _engine.build(frame.lazy(), columns or Columns(), keys_by, resolved, []).per_query

@@ -102,8 +102,13 @@ def _novelty(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: s
     table = _popularity(metric, lists.collect_schema()[ITEM])
     frame, keys = keyed(lists, by)
     joined = top_rows(frame, keys, metric.k).join(table, on=ITEM, how="left")
+    source = "`popularity`" if metric.side("popularity") is not None else "`interactions`"
     missing = pl.when(pl.col(DUP).is_null()).then(
-        pl.format("item {} of the ranked lists has no row in the popularity data", item_text())
+        pl.format(
+            f"item {{}} of the ranked lists has no row in {source} (a cold-start item: its "
+            "self-information is undefined; drop it from the lists or add its interactions)",
+            item_text(),
+        )
     )
     duplicated = pl.when(pl.col(DUP) > 1).then(
         pl.format("`popularity` holds item {} more than once", item_text())

@@ -46,8 +46,10 @@ CASES: dict[str, list[Callable[[Path], object]]] = {
     "InvalidDataError": [
         lambda _: prm.evaluate(FRAME.with_columns(score=pl.lit(float("nan"))), ["map"]),
         lambda _: prm.collect(prm.evaluate(pl.concat([FRAME, FRAME]).lazy(), ["map"])),
+        lambda _: prm.join_run_qrels(FRAME.drop("relevance"), pl.concat([FRAME, FRAME]).drop("score")),
     ],
     "TrecFormatError": [_bad_trec],
+    "InvalidInputError": [lambda _: prm.evaluate([("q1", "a", 1.0, 1)], ["map"])],
 }
 
 

@@ -291,7 +291,7 @@ def test_bad_inputs_fail_when_the_plan_is_built(metric: Any, error: type[Excepti
         (lambda: prm.intra_list_similarity(3, features=pl.concat([FEATURES, FEATURES.head(1)]).lazy()),
          "`features` holds item 'a' more than once"),
         (lambda: prm.novelty(3, popularity=POPULARITY.filter(pl.col("item") != "d"), n_users=16),
-         "item 'd' of the ranked lists has no row in the popularity data"),
+         "item 'd' of the ranked lists has no row in `popularity` \\(a cold-start item"),
         (lambda: prm.novelty(3, popularity=POPULARITY.lazy(), n_users=4),
          r"item 'a' has popularity count 8 outside \[1, n_users=4\]"),
         (lambda: prm.coverage(3, catalog=pl.DataFrame({"id": ["a", "b", "c"]})),
