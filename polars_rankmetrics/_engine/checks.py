@@ -49,15 +49,26 @@ def _rules(schema: ResolvedSchema, names: pl.Schema) -> dict[str, tuple[pl.Expr,
     return rules
 
 
+CODE = PREFIX + "code"  # per query: the first broken row rule, as the highest bit set (0: none)
+
+
 def window_columns(schema: ResolvedSchema, names: pl.Schema, keys: tuple[str, ...]) -> list[pl.Expr]:
-    """Per-row window counts of each rule's breaking rows and of duplicate rows, per query."""
-    out = [
-        pred.fill_null(value=False).sum().over(keys).cast(pl.UInt32).alias(PREFIX + rule)
-        for rule, (pred, _) in _rules(schema, names).items()
-    ]
+    """Per-row window columns, per query: the first rule broken and the number of duplicate rows.
+
+    Each row's broken rules are bits of one code, the first rule the highest
+    bit, so the query's maximum code has the first rule any row breaks as its
+    highest bit: one window for every rule (three window sums cost 0.1 s more
+    at 10M rows).
+    """
+    rules = list(_rules(schema, names).values())
+    code = pl.lit(0, dtype=pl.UInt8)
+    for i, (pred, _) in enumerate(rules):
+        code = code | (pred.fill_null(value=False).cast(pl.UInt8) * (1 << (len(rules) - 1 - i)))
     distinct = pl.col(schema.columns.item).hash().n_unique().over(keys)
-    out.append((pl.len().over(keys) - distinct).cast(pl.UInt32).alias(PREFIX + "duplicates"))
-    return out
+    return [
+        code.max().over(keys).alias(CODE),
+        (pl.len().over(keys) - distinct).cast(pl.UInt32).alias(PREFIX + "duplicates"),
+    ]
 
 
 JUDGED_RETRIEVED = "__prm_judged_retrieved"  # per query: retrieved items with a judgment (grade >= 0)
@@ -86,9 +97,15 @@ def message(schema: ResolvedSchema, names: pl.Schema, keys: tuple[str, ...]) -> 
     """Per query (an aggregation): the first broken rule in words, or null."""
     where = _where(keys, names)
     out: pl.Expr = pl.lit(None, dtype=pl.String)
-    for rule, (_, words) in reversed(list(_rules(schema, names).items())):
-        count = pl.col(PREFIX + rule).first()
-        out = pl.when(count > 0).then(pl.format(f"{words}: {{}} row(s) in {{}}", count, where)).otherwise(out)
+    code = pl.col(CODE).first()
+    rules = list(_rules(schema, names).values())
+    for i, (_, words) in reversed(list(enumerate(rules))):
+        first_broken = code >= (1 << (len(rules) - 1 - i))  # a rule before it would set a higher bit
+        out = (
+            pl.when(first_broken)
+            .then(pl.format(f"{words} in {{}} (prm.validate names the rows)", where))
+            .otherwise(out)
+        )
     dupes = pl.col(PREFIX + "duplicates").first()
     stacked = [c for c in names if c.lower() in _RUN_LIKE and c not in keys]
     hint = f"; if the frame stacks several runs, pass by={stacked[0]!r}" if stacked else ""
