@@ -54,6 +54,9 @@ from bench_scale import NARROW, dataset
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ROWS = ("core", "all_trec", "catalog", "chunked")
+# Measures compared per query between ours (all_trec) and pytrec_eval (trec_eval names).
+COMPARED = ("map", "P_10", "ndcg_cut_10", "bpref", "recip_rank", "Rprec", "recall_100", "infAP", "success_5")
+TOLERANCE = 1e-9
 
 
 def _clock(fn: Callable[[], Any]) -> float:
@@ -63,7 +66,7 @@ def _clock(fn: Callable[[], Any]) -> float:
 
 
 def _peak_kib() -> int:
-    """This process's peak RSS (VmHWM, KiB): unlike ru_maxrss, not inherited from the parent at fork."""
+    """Peak RSS of the running process (VmHWM, KiB): unlike ru_maxrss, not inherited from the parent at fork."""
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
             return int(line.split()[1])
@@ -98,21 +101,31 @@ def unsorted(data: Path, root: Path) -> Path:
 # --------------------------------------------------------------------------- children
 
 
+def _compared(values: dict[str, dict[str, float]]) -> dict[str, list[Any]]:
+    """Per-query values of the COMPARED measures, queries sorted: {"query": [...], measure: [...]}."""
+    queries = sorted(values)
+    return {"query": queries, **{m: [values[q][m] for q in queries] for m in COMPARED}}
+
+
 def child(method: str, data: Path, users: int) -> dict[str, Any]:
     """Run one method once in this (fresh) process; return its timed seconds and peak RSS."""
     files = _files(data) if data.name else []
-    if method == "core_ours":
-        frame = pl.read_parquet(files)
-        return {"s": _clock(lambda: prm.evaluate(frame, NARROW, per_query=True))}
     if method == "all_trec_ours":
         frame, metrics = pl.read_parquet(files), all_trec_metrics()
-        return {"s": _clock(lambda: prm.evaluate(frame, metrics, per_query=True)), "values": len(metrics)}
+        out: list[pl.DataFrame] = []
+        seconds = _clock(lambda: out.append(prm.evaluate(frame, metrics, per_query=True)))
+        names = {m: str(prm.parse(m)) for m in COMPARED}
+        got = out[0].select(pl.col("query").cast(pl.String), *(pl.col(n).alias(m) for m, n in names.items()))
+        values = {row["query"]: row for row in got.iter_rows(named=True)}
+        return {"s": seconds, "metrics": len(metrics), "values": _compared(values)}
     if method == "all_trec_pytrec":
         import pytrec_eval  # noqa: PLC0415
 
         qrels, run = to_pytrec(pl.read_parquet(files))
         measures = set(pytrec_eval.supported_measures)
-        return {"s": _clock(lambda: pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run))}
+        result: list[dict[str, dict[str, float]]] = []
+        seconds = _clock(lambda: result.append(pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)))
+        return {"s": seconds, "values": _compared(result[0])}
     if method.startswith("catalog"):
         import bench_recsys  # noqa: PLC0415
 
@@ -128,8 +141,9 @@ def child(method: str, data: Path, users: int) -> dict[str, Any]:
         return {"s": _clock(lambda: [c.collect(engine="streaming") for c in counts])}
     if method == "chunked":
         scan = pl.scan_parquet(files)
-        seconds = _clock(lambda: prm.evaluate_chunked(scan, NARROW))
-        return {"s": seconds, "rss_mib": _peak_kib() / 1024}
+        got: list[pl.DataFrame] = []
+        seconds = _clock(lambda: got.append(prm.evaluate_chunked(scan, NARROW)))
+        return {"s": seconds, "rss_mib": _peak_kib() / 1024, "values": got[0].row(0)}
     msg = f"unknown method {method!r}"
     raise ValueError(msg)
 
@@ -204,6 +218,20 @@ def core_rows(data: Path, repeat: int) -> tuple[list[str], dict[str, float]]:
     return lines, ratios
 
 
+def agree(ours: dict[str, list[Any]], theirs: dict[str, list[Any]]) -> str:
+    """One line: the largest difference of the COMPARED measures over the queries both computed."""
+    want, got = pl.DataFrame(ours), pl.DataFrame(theirs)
+    joined = want.join(got, on="query", how="inner", suffix="_peer")
+    diff = joined.select(
+        pl.max_horizontal((pl.col(m) - pl.col(f"{m}_peer")).abs().max() for m in COMPARED)
+    ).item()
+    same = joined.height == want.height == got.height and float(diff or 0.0) < TOLERANCE
+    return (
+        f"{', '.join(COMPARED)} x {joined.height:,} queries ({want.height:,} ours, {got.height:,} pytrec_eval), "
+        f"max abs diff {float(diff or 0.0):.3g} (< {TOLERANCE:g}: {'OK' if same else 'FAIL'})"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:  # noqa: PLR0915
     """Run the rows asked for; write the report."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -239,6 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:  # noqa: PLR0915
     )
     print("\n".join(head), flush=True)
     body: list[str] = []
+    ok = True
     gauge = OtherLoad()
     if "core" in args.only:
         data = dataset(args.data, args.core_rows, int_ids=False)
@@ -260,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:  # noqa: PLR0915
             f"## Row 3: trec_eval's all_trec set per query, {args.all_trec_rows:,} rows",
             "",
             (
-                f"- ours: {runs['ours'][0]['values']} metrics (`rankmetrics -q -m all_trec`), default check=True; "
+                f"- ours: {runs['ours'][0]['metrics']} metrics (`rankmetrics -q -m all_trec`), default check=True; "
                 "pytrec_eval: every measure it supports, from its dicts (RelevanceEvaluator + evaluate)"
             ),
             "",
@@ -270,7 +299,9 @@ def main(argv: Sequence[str] | None = None) -> int:  # noqa: PLR0915
             f"| pytrec_eval native, all measures | {_stat(peer)} |",
             "",
             f"- pytrec_eval / ours (min): **{min(peer) / min(ours):.2f}**",
+            f"- agreement: {agree(runs['ours'][0]['values'], runs['pytrec'][0]['values'])}",
         ]
+        ok &= section[-1].endswith("OK)")
         body += section
         print("\n".join(section), flush=True)
     if "catalog" in args.only:
@@ -335,7 +366,12 @@ def main(argv: Sequence[str] | None = None) -> int:  # noqa: PLR0915
             "",
             f"- {args.big_rows:,} rows / {args.big_rows // 10:,} rows, time (min): **{big_s / small_s:.2f}x**",
             f"- unsorted / sorted at {args.big_rows // 10:,} rows (min): **{mixed_s / small_s:.2f}x**",
+            (
+                "- the same values from sorted and unsorted files: "
+                f"{'yes' if runs['small'][0]['values'] == runs['unsorted'][0]['values'] else 'NO'}"
+            ),
         ]
+        ok &= runs["small"][0]["values"] == runs["unsorted"][0]["values"]
         body += section
         print("\n".join(section), flush=True)
     body += ["", f"- other processes used {gauge.stop()} of the CPUs during the run"]
@@ -344,7 +380,9 @@ def main(argv: Sequence[str] | None = None) -> int:  # noqa: PLR0915
     if out is not None:
         out.write_text("\n".join([*head, *body]) + "\n")
         print(f"\nwrote {out}")
-    return 0
+    if not ok:
+        print("disagreement: see the report", file=sys.stderr)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
