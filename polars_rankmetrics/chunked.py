@@ -110,9 +110,9 @@ def evaluate_chunked(  # noqa: PLR0913
 
     Files sorted (or grouped) by query are faster: Parquet row-group
     statistics let each chunk skip the row groups of other ranges. Unsorted
-    files give the same result, but every chunk reads every file (measured
-    2.1x slower at 10M rows in 5 chunks, more with more chunks:
-    benchmarks/results/perf.md).
+    files give the same result, but every chunk reads every file (2.2x to
+    4.1x slower at 10M rows in 5 chunks on a shared 2-core machine, more
+    with more chunks: benchmarks/results/perf.md).
 
     Parameters
     ----------
