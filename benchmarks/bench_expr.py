@@ -114,7 +114,9 @@ def main(argv: list[str] | None = None) -> int:
             f"polars {pl.__version__}, Python {platform.python_version()}, {os.cpu_count()} cores; "
             f"best of {args.repeat} alternating runs. Every path's per-query values are checked equal "
             "to evaluate's, bit for bit, before the times are reported. The ratio is the path's best "
-            "time over `evaluate(DataFrame, per_query=True)`'s at the same size."
+            "time over `evaluate(DataFrame, per_query=True)`'s at the same size. The machine's cores are "
+            "shared with other jobs: timings are noisy, the best run is the least disturbed, and the "
+            "ratios (same run, alternating) are the figures to read."
         ),
         "",
         "| rows | path | best (s) | ratio |",
