@@ -126,3 +126,22 @@ def test_every_builder_streams_to_evaluates_values(
             assert close, (name, a, b)
         return
     assert_same(expected, got, KEYS, metrics)
+
+
+def test_fallback_nodes_by_context() -> None:
+    """As documented: one node per group_by or over projection, one per builder in select.
+
+    group_by_dynamic: one node with ``group_by=``; none without, its own node runs the builders.
+    """
+    lf = FRAME.lazy()
+    two = [CASES[0], CASES[-1]]
+    assert len(fallback_nodes(lf.group_by(KEYS).agg(two))) == 1
+    assert len(fallback_nodes(lf.with_columns(e.over(KEYS) for e in two))) == 1
+    assert len(fallback_nodes(lf.select(two))) == len(two)
+    by_model = lf.sort("query").group_by_dynamic("query", every="1i", group_by="model").agg(two)
+    assert len(fallback_nodes(by_model)) == 1
+    assert_same(by_model.collect(), by_model.collect(engine="streaming"), KEYS, names(two))
+    alone = lf.filter(pl.col("model") == "bm25").sort("query").group_by_dynamic("query", every="1i")
+    assert fallback_nodes(alone.agg(two)) == []
+    streamed = alone.agg(two).collect(engine="streaming")
+    assert_same(alone.agg(two).collect(), streamed, ["query"], names(two))
