@@ -12,6 +12,7 @@ from polars_rankmetrics._registry import Metric, parse, valid_names
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
+from polars_rankmetrics.compare import compare, table, table_markdown
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.evaluate import evaluate, population
 from polars_rankmetrics.exceptions import (
@@ -84,6 +85,7 @@ __all__ = [
     "UnknownMetricError",
     "average_precision",
     "bpref",
+    "compare",
     "coverage",
     "dcg",
     "demo_path",
@@ -125,6 +127,8 @@ __all__ = [
     "rprec_mult",
     "scan_trec_qrels",
     "scan_trec_run",
+    "table",
+    "table_markdown",
     "unjudged",
     "utility",
     "valid_names",

@@ -21,6 +21,7 @@ from typing import Literal
 import polars as pl
 
 import polars_rankmetrics as prm
+from polars_rankmetrics.compare import cli as compare_cli
 
 __all__ = ["main"]
 
@@ -547,6 +548,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     0
     """
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["compare"]:  # rankmetrics compare QRELS RUN RUN...: its own parser and table
+        return compare_cli.main(args_list[1:])
     try:
         if args_list[:1] == ["demo"]:
             return _demo(args_list[1:])
