@@ -89,15 +89,17 @@ def wilcoxon(d: Floats, alpha: float) -> Result:
 
     scipy's defaults: ``zero_method="wilcox"`` (zero deltas are dropped
     before ranking) and ``method="auto"`` (the exact distribution for small
-    samples without ties or zeros, else the normal approximation). Where
-    every delta is 0 scipy has no p-value (NaN); it is 1 here. A rank test
-    has no interval of the mean delta: the interval is the t interval.
+    samples without ties or zeros, an exact permutation test for up to 13
+    deltas with ties or zeros, else the normal approximation). scipy makes
+    that choice once per call, from every column it is given, so each
+    comparison gets its own call: a loop over comparisons, not over queries.
+    Where every delta is 0 scipy has no p-value (NaN); it is 1 here. A rank
+    test has no interval of the mean delta: the interval is the t interval.
     """
     stats = require("scipy.stats", "prm.compare(test='wilcoxon')")
     p = np.ones(d.shape[1])
-    varies = np.any(d != 0, axis=0)
-    if varies.any():
-        p[varies] = stats.wilcoxon(d[:, varies], axis=0).pvalue
+    for column in np.flatnonzero(np.any(d != 0, axis=0)):
+        p[column] = stats.wilcoxon(d[:, column]).pvalue
     t = paired_t(d, alpha)
     return Result(p, t.ci_low, t.ci_high)
 
