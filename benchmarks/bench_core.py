@@ -1,4 +1,3 @@
-# ruff: noqa: INP001  (a script directory, not a package)
 """Core benchmark: ``prm.evaluate`` against pytrec_eval on one seeded long frame.
 
 Usage::
@@ -589,7 +588,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; return the exit status (1 if the two tools disagree)."""
     args = _parse(argv)
     if args.child:
-        print(json.dumps(child(args.child, args.frame)))  # noqa: T201
+        print(json.dumps(child(args.child, args.frame)))
         return 0
     command = "python benchmarks/bench_core.py " + " ".join(sys.argv[1:] if argv is None else argv)
     load_start = os.getloadavg()
@@ -605,9 +604,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"- agreement with pytrec_eval: max abs diff over all queries and metrics = {diff:.3g} "
         f"({'OK' if agree else 'FAIL'}, tolerance {TOLERANCE:g})"
     )
-    print("\n".join(lines), flush=True)  # noqa: T201
+    print("\n".join(lines), flush=True)
     if not agree:
-        print("prm and pytrec_eval disagree: not timing", file=sys.stderr)  # noqa: T201
+        print("prm and pytrec_eval disagree: not timing", file=sys.stderr)
         return 1
 
     gauge = OtherLoad()
@@ -645,7 +644,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "",
             *profile,
         ]
-    print("\n".join(report))  # noqa: T201
+    print("\n".join(report))
 
     out = args.out
     if out is None and not args.smoke:
@@ -653,7 +652,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text("\n".join([*lines, *report]) + "\n")
-        print(f"\nwrote {out}")  # noqa: T201
+        print(f"\nwrote {out}")
     return 0
 
 

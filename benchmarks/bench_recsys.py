@@ -177,7 +177,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.child:
         users, engine, which = args.child
-        print(json.dumps(child(int(users), engine, which)))  # noqa: T201
+        print(json.dumps(child(int(users), engine, which)))
         return
 
     me = [sys.executable, __file__, "--child"]
@@ -186,20 +186,20 @@ def main() -> None:
     for engine in ("in-memory", "streaming"):
         for which in ("all", "personalization", "coverage", "novelty", "intra_list_similarity"):
             result = run_child([*me, str(args.users), engine, which], timeout=1200)
-            print(engine, which, result, flush=True)  # noqa: T201
+            print(engine, which, result, flush=True)
             runs.append(result)
     recmetrics_runs: list[dict[str, object]] = []
     check = None
     if args.recmetrics:
         check = ours_equal_recmetrics(args.recmetrics, 300)
-        print("check", check, flush=True)  # noqa: T201
+        print("check", check, flush=True)
         n = 1000
         while True:
             start = time.perf_counter()
             command = [args.recmetrics, "-c", RECMETRICS_CHILD, str(n)]
             result = run_child(command, timeout=args.budget, memory_gb=args.memory_gb)
             elapsed = time.perf_counter() - start
-            print("recmetrics", n, result, round(elapsed, 1), flush=True)  # noqa: T201
+            print("recmetrics", n, result, round(elapsed, 1), flush=True)
             recmetrics_runs.append(
                 {"users": n, **result}
                 if result
@@ -280,7 +280,7 @@ def write_report(  # noqa: PLR0913, PLR0917
                 lines.append(f"| {run['users']} | {run['seconds']} | {run['peak_rss_gb']} |")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(lines) + "\n")
-    print(f"wrote {args.out}")  # noqa: T201
+    print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

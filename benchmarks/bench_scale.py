@@ -1,4 +1,3 @@
-# ruff: noqa: INP001, T201  (a script directory, not a package; it prints its report)
 """Scale benchmark: polars-rankmetrics against pytrec_eval and ranx, 1M to 100M rows, from Parquet.
 
 Usage::
@@ -54,7 +53,7 @@ import polars as pl
 
 import polars_rankmetrics as prm
 from polars_rankmetrics._plans import calls_python, fallback_nodes
-from polars_rankmetrics.chunked import _query_range
+from polars_rankmetrics.chunked import query_range
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import OtherLoad, library, machine, make_frame, to_pytrec
@@ -360,7 +359,7 @@ def plan_problems(data: Path, names: list[str]) -> list[str]:
     plans = {
         "evaluate(scan)": prm.evaluate(scan, names, per_query=True),
         "evaluate(scan) aggregated": prm.evaluate(scan, names),
-        "a chunk of evaluate_chunked": prm.evaluate(_query_range(scan, "query", first, first), names),
+        "a chunk of evaluate_chunked": prm.evaluate(query_range(scan, "query", first, first), names),
     }
     problems = []
     for label, plan in plans.items():
@@ -438,10 +437,14 @@ def recsys_section(users: int, repeat: int) -> list[str]:
         "",
         f"## Recommender metrics: {users:,} users x 10 items ({users * 10:,} rows)",
         "",
-        "- personalization@10, coverage@10, novelty@10, intra_list_similarity@10 (16 features) in one "
-        "evaluate call; data generated in the process (benchmarks/bench_recsys.py)",
-        f"- {repeat} alternating repetition(s), each in a fresh process; other processes used {gauge.stop()} "
-        "of the CPUs meanwhile",
+        (
+            "- personalization@10, coverage@10, novelty@10, intra_list_similarity@10 (16 features) in one "
+            "evaluate call; data generated in the process (benchmarks/bench_recsys.py)"
+        ),
+        (
+            f"- {repeat} alternating repetition(s), each in a fresh process; other processes used {gauge.stop()} "
+            "of the CPUs meanwhile"
+        ),
         f"- values (streaming, first run): {runs['streaming'][0]['values']}",
         "",
         "| engine | median s | CPU s | peak RSS GB | RSS of the data alone GB |",
@@ -586,9 +589,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             "",
             f"## {rows:,} rows",
             "",
-            f"- data: {rows // 100:,} queries x 100 rows, Parquet {parquet_bytes(data) / 2**20:,.0f} MiB "
-            f"in {len(list(data.glob('*.parquet')))} file(s); as a Polars DataFrame about "
-            f"{per_row * rows / 2**30:,.2f} GiB ({per_row:.0f} bytes a row: the RSS that reading a part adds)",
+            (
+                f"- data: {rows // 100:,} queries x 100 rows, Parquet {parquet_bytes(data) / 2**20:,.0f} MiB "
+                f"in {len(list(data.glob('*.parquet')))} file(s); as a Polars DataFrame about "
+                f"{per_row * rows / 2**30:,.2f} GiB ({per_row:.0f} bytes a row: the RSS that reading a part adds)"
+            ),
             f"- plans (evaluate over the scan, one chunk's plan): {'; '.join(problems) or 'no Python UDF, no in-memory fallback'}",
         ]
         if not in_memory:
@@ -608,8 +613,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "",
                 f"### {metric_set}: {describe_set(metric_set)}",
                 "",
-                f"- {args.repeat} alternating repetition(s), each in a fresh process; other processes used "
-                f"{case.other_load} of the CPUs meanwhile",
+                (
+                    f"- {args.repeat} alternating repetition(s), each in a fresh process; other processes used "
+                    f"{case.other_load} of the CPUs meanwhile"
+                ),
                 *(f"- agreement: {line}" for line in case.agreement),
                 "",
                 *table(case),

@@ -6,21 +6,24 @@ LazyFrame.
 
 from __future__ import annotations
 
-from polars_rankmetrics import plots
+from polars_rankmetrics import expr, plots
 from polars_rankmetrics._demo import demo_path
-from polars_rankmetrics._registry import Metric, parse, valid_names
+from polars_rankmetrics._registry import parse, valid_names
 from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.compare import compare, table, table_markdown
 from polars_rankmetrics.conventions import Conventions
-from polars_rankmetrics.evaluate import evaluate, population
+from polars_rankmetrics.evaluation import collect, evaluate, population
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
     InvalidDataError,
+    InvalidInputError,
     InvalidParameterError,
     RankMetricsError,
+    RankMetricsWarning,
     TrecFormatError,
     UnknownMetricError,
 )
@@ -33,6 +36,7 @@ from polars_rankmetrics.io import (
 )
 from polars_rankmetrics.metrics import (
     average_precision,
+    bing,
     bpref,
     coverage,
     dcg,
@@ -40,7 +44,10 @@ from polars_rankmetrics.metrics import (
     entropy,
     err,
     f1,
+    g,
     gini,
+    gm_bpref,
+    gm_map,
     hit_rate,
     infap,
     intra_list_similarity,
@@ -49,7 +56,9 @@ from polars_rankmetrics.metrics import (
     mar,
     mpr,
     ndcg,
+    ndcg_rel,
     novelty,
+    num_nonrel_judged_ret,
     num_q,
     num_rel,
     num_rel_ret,
@@ -63,7 +72,9 @@ from polars_rankmetrics.metrics import (
     reciprocal_rank,
     relative_precision,
     relstring,
+    rndcg,
     rprec_mult,
+    set_map,
     unjudged,
     utility,
 )
@@ -77,14 +88,18 @@ __all__ = [
     "Columns",
     "Conventions",
     "InvalidDataError",
+    "InvalidInputError",
     "InvalidParameterError",
     "Metric",
     "RankFrame",
     "RankMetricsError",
+    "RankMetricsWarning",
     "TrecFormatError",
     "UnknownMetricError",
     "average_precision",
+    "bing",
     "bpref",
+    "collect",
     "compare",
     "coverage",
     "dcg",
@@ -94,8 +109,12 @@ __all__ = [
     "err",
     "evaluate",
     "evaluate_chunked",
+    "expr",
     "f1",
+    "g",
     "gini",
+    "gm_bpref",
+    "gm_map",
     "hit_rate",
     "infap",
     "intra_list_similarity",
@@ -105,7 +124,9 @@ __all__ = [
     "mar",
     "mpr",
     "ndcg",
+    "ndcg_rel",
     "novelty",
+    "num_nonrel_judged_ret",
     "num_q",
     "num_rel",
     "num_rel_ret",
@@ -124,9 +145,11 @@ __all__ = [
     "reciprocal_rank",
     "relative_precision",
     "relstring",
+    "rndcg",
     "rprec_mult",
     "scan_trec_qrels",
     "scan_trec_run",
+    "set_map",
     "table",
     "table_markdown",
     "unjudged",

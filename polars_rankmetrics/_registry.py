@@ -1,332 +1,176 @@
-"""Metric names <-> metric specs: parse, format, aggregators, the list of valid names.
+"""Metric names <-> metrics: the one list of specs, parse, the valid names.
 
-A metric is a family name, an optional cutoff ``k`` and the family's
-parameters. Its canonical name is ``family(params)@k``, with parameters left
-out when they hold their defaults: ``ndcg@10``, ``rbp(0.8)``,
-``iprec_at_recall(0.1)``, ``ndcg(1=3,2=9)@10``. trec_eval's names
-(``P_10``, ``ndcg_cut_10``, ``iprec_at_recall_0.10``) parse to the same
-metrics.
+A metric is a family, an optional cutoff ``k`` and the family's parameters.
+Its canonical name is ``family(name=value,...)@k`` with parameters left out
+when they hold their defaults: ``ndcg@10``, ``rbp(p=0.8)``,
+``iprec_at_recall(recall=0.1)``, ``ndcg(1=3,2=9)@10`` (a gain mapping is
+written as grade=gain pairs). The short positional forms (``rbp(0.8)``,
+``err(3)@20``), ranx's and ir_measures' aliases and trec_eval's names
+(``P_10``, ``ndcg_cut_10``, ``iprec_at_recall_0.10``) parse to the same metrics.
+
+Registration is the explicit list :data:`SPECS`, assembled here from each
+family module's ``SPECS``: the metric modules never import this one.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Mapping
 
-import polars as pl
+from polars_rankmetrics import _errors
+from polars_rankmetrics._spec import Metric, MetricSpec, Param, ParamValue
+from polars_rankmetrics.exceptions import UnknownMetricError
+from polars_rankmetrics.metrics import (
+    binary,
+    counts,
+    cumulative,
+    distribution,
+    graded,
+    information,
+    interpolated,
+    judged,
+    rank,
+    recsys,
+    similarity,
+    text,
+    user,
+)
 
-from polars_rankmetrics._validation import check_gain, check_k, check_real
-from polars_rankmetrics.exceptions import InvalidParameterError, UnknownMetricError
+__all__ = ["SPECS", "parse", "specs", "valid_names"]
 
-if TYPE_CHECKING:
-    from polars_rankmetrics._prepare import GainColumns
-
-Aggregate = Literal["mean", "sum", "gmean", "none", "weighted"]
-Scope = Literal["query", "catalog"]
-KRule = Literal["optional", "required", "none"]
-Kind = Literal["float", "int", "str"]
-ParamKind = Literal["float", "floats", "gain", "side"]
-
-PerQuery = Callable[["Metric", "GainColumns"], pl.Expr]
-RowColumns = Callable[["Metric", "tuple[str, ...]"], "list[pl.Expr]"]
-Table = Callable[["Metric", "GainColumns", pl.LazyFrame, "tuple[str, ...]"], pl.LazyFrame]
-Catalog = Callable[["Metric", pl.LazyFrame, "tuple[str, ...]"], pl.LazyFrame]
-Keep = Callable[["Metric", "GainColumns"], pl.Expr]
-
-
-class SideInput:
-    """Data a metric reads besides the evaluation frame: a catalog, item features, popularity.
-
-    Compared by identity, and left out of the metric's name: the name says
-    what is computed, the side input is data like the frame itself.
-    """
-
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-    def __repr__(self) -> str:
-        return f"SideInput({type(self.value).__name__})"
-
-
-ParamValue = float | tuple[float, ...] | tuple[tuple[float, float], ...] | SideInput | None
-
-
-@dataclass(frozen=True)
-class Param:
-    """One parameter of a metric family, with its default.
-
-    Kinds: ``float`` (one number), ``floats`` (a list of numbers; only as the
-    last parameter), ``gain`` (a ``{grade: gain}`` mapping, or None for
-    the evaluation's ``gain`` convention) and ``side`` (a frame, Series or
-    number the metric reads; never part of the name).
-    """
-
-    name: str
-    default: ParamValue
-    kind: ParamKind = "float"
+SPECS: tuple[MetricSpec, ...] = (
+    *binary.SPECS,
+    *rank.SPECS,
+    *graded.SPECS,
+    *cumulative.SPECS,
+    *interpolated.SPECS,
+    *judged.SPECS,
+    *user.SPECS,
+    *counts.SPECS,
+    *text.SPECS,
+    *recsys.SPECS,
+    *distribution.SPECS,
+    *similarity.SPECS,
+    *information.SPECS,
+)
+"""Every metric family, in the order the docs list them."""
 
 
-@dataclass(frozen=True)
-class Family:
-    """One metric family: how a query's value is computed and how queries combine."""
-
-    name: str
-    per_query: PerQuery
-    aggregate: Aggregate
-    k: KRule
-    needs: frozenset[str]
-    kind: Kind
-    aliases: tuple[str, ...]
-    trec: tuple[str, ...]
-    params: tuple[Param, ...]
-    rows: RowColumns | None = None
-    table: Table | None = None
-    scope: Scope = "query"
-    catalog: Catalog | None = None
-    keep: Keep | None = None
-    weight: PerQuery | None = None  # aggregate "weighted": each query's weight in a ratio of sums (mpr)
-
-    @property
-    def graded(self) -> bool:
-        """Whether the family reads gains (and so has a gain convention)."""
-        return "gain" in self.needs
+@functools.cache
+def specs() -> Mapping[str, MetricSpec]:
+    """Every metric family by canonical name."""
+    return {spec.name: spec for spec in SPECS}
 
 
-_FAMILIES: dict[str, Family] = {}
-
-
-def register(  # noqa: PLR0913
-    name: str,
-    *,
-    aggregate: Aggregate = "mean",
-    k: KRule = "optional",
-    needs: frozenset[str] = frozenset(),
-    kind: Kind = "float",
-    aliases: tuple[str, ...] = (),
-    trec: tuple[str, ...] = (),
-    params: tuple[Param, ...] = (),
-    rows: RowColumns | None = None,
-    table: Table | None = None,
-    catalog: Catalog | None = None,
-    keep: Keep | None = None,
-    weight: PerQuery | None = None,
-) -> Callable[[PerQuery], PerQuery]:
-    """Register a per-query expression builder under `name` (a decorator).
-
-    `trec` holds trec_eval spellings: ``"P_{k}"`` takes a cutoff,
-    ``"iprec_at_recall_{x}"`` the family's first parameter, ``"map"`` neither.
-    `rows` builds per-row columns the family reads, added after the ranking
-    (ordered windows such as ERR's survival product); keys are the window keys.
-    `table` computes the metric instead as a frame of (keys..., value) from
-    the prepared frame, for measures no single aggregation expresses.
-    `catalog` makes a catalog-scope metric: computed per `by` group from every
-    ranked list (judged or not) as a frame of (by..., value); never per query.
-    `weight` (with ``aggregate="weighted"``) gives each query's weight: queries
-    combine as ``sum(value * weight) / sum(weight)``, a ratio of sums.
-    `keep` gives the rows the family reads (a predicate over the first-stage
-    columns: REL, RANK, GRADE, gains); None means every row. When every
-    requested family has one, the other rows are dropped before the
-    per-query work: most rows of a run matter to no metric.
-    """
-
-    def decorate(fn: PerQuery) -> PerQuery:
-        _FAMILIES[name] = Family(
-            name, fn, aggregate, k, needs, kind, aliases, trec, params, rows=rows, table=table,
-            scope="query" if catalog is None else "catalog", catalog=catalog, keep=keep, weight=weight,
-        )  # fmt: skip
-        return fn
-
-    return decorate
-
-
-def _check_param(param: Param, value: object, family: str) -> ParamValue:
-    where = f"`{param.name}` of metric {family!r}"
-    if value is None and param.default is None:
-        return None
-    if param.kind == "side":
-        return value if isinstance(value, SideInput) else SideInput(value)
-    if param.kind == "float":
-        return check_real(value, where)
-    if param.kind == "floats":
-        if isinstance(value, (int, float)):
-            value = (value,)
-        if not isinstance(value, (tuple, list)) or not value:
-            msg = f"{where} must be a non-empty list of numbers, got {value!r}"
-            raise InvalidParameterError(msg)
-        return tuple(check_real(v, where) for v in value)
-    if isinstance(value, tuple) and all(isinstance(pair, tuple) and len(pair) == 2 for pair in value):  # noqa: PLR2004
-        value = dict(value)  # the normalised form: parse() and a Metric's own params give it
-    gain = check_gain(value)
-    if isinstance(gain, str):
-        msg = f"{where} must be a {{grade: gain}} mapping or None, got {value!r}"
-        raise InvalidParameterError(msg)
-    return tuple(sorted((float(g), float(v)) for g, v in gain.items()))
-
-
-@dataclass(frozen=True)
-class Metric:
-    """A metric with its parameters; ``str(metric)`` is its canonical name.
-
-    Build one with a metric function (``prm.ndcg(10)``) or :func:`parse`.
-
-    Examples
-    --------
-    >>> m = prm.parse("ndcg_cut_10")
-    >>> m, str(m)
-    (Metric(name='ndcg', k=10, params=(None,)), 'ndcg@10')
-    >>> str(prm.parse("iprec_at_recall_0.10")), str(prm.rbp(p=0.8))
-    ('iprec_at_recall(0.1)', 'rbp(0.8)')
-    """
-
-    name: str
-    k: int | None = None
-    params: tuple[ParamValue, ...] = ()
-    family: Family = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        """Check the name, the cutoff and the parameters against the registry."""
-        fam = families().get(self.name)
-        if fam is None:
-            raise _unknown(self.name)
-        check_k(self.k)
-        if fam.k == "required" and self.k is None:
-            msg = f"metric {self.name!r} needs a cutoff: write {self.name}@k"
-            raise UnknownMetricError(msg)
-        if fam.k == "none" and self.k is not None:
-            msg = f"metric {self.name!r} takes no cutoff, got {self.name}@{self.k}"
-            raise UnknownMetricError(msg)
-        if len(self.params) > len(fam.params):
-            msg = f"metric {self.name!r} takes {len(fam.params)} parameter(s), got {self.params!r}"
-            raise InvalidParameterError(msg)
-        given = list(self.params) + [p.default for p in fam.params[len(self.params) :]]
-        checked = tuple(_check_param(p, v, self.name) for p, v in zip(fam.params, given))
-        object.__setattr__(self, "params", checked)
-        object.__setattr__(self, "family", fam)
-
-    def param(self, name: str) -> ParamValue:
-        """Return the value of the parameter called `name`."""
-        for spec, value in zip(self.family.params, self.params):
-            if spec.name == name:
-                return value
-        msg = f"metric {self.name!r} has no parameter {name!r}"
-        raise InvalidParameterError(msg)
-
-    def __str__(self) -> str:
-        """Return the canonical name, e.g. ``ndcg@10`` or ``rbp(0.8)``."""
-        named = [(s, v) for s, v in zip(self.family.params, self.params) if s.kind != "side"]
-        shown = [i for i, (spec, value) in enumerate(named) if value != spec.default]
-        text = self.name
-        if shown:
-            # A non-default parameter shows every parameter before it too, so it parses back.
-            last = max(shown)
-            text += "(" + ",".join(_format_param(s, v) for s, v in named[: last + 1]) + ")"
-        return text if self.k is None else f"{text}@{self.k}"
-
-    def gain(self) -> Mapping[float, float] | None:
-        """Return the metric's own gain mapping, or None to use the evaluation's."""
-        for spec, value in zip(self.family.params, self.params):
-            if spec.kind == "gain" and value is not None:
-                return dict(value)  # type: ignore[arg-type]
-        return None
-
-    def per_query(self, gain_columns: GainColumns) -> pl.Expr:
-        """Return the per-query aggregation over the prepared internal columns."""
-        return self.family.per_query(self, gain_columns)
-
-
-def _number(value: float) -> str:
-    return repr(int(value)) if value == int(value) else repr(value)
-
-
-def _format_param(spec: Param, value: ParamValue) -> str:
-    if spec.kind == "float":
-        return _number(value)  # type: ignore[arg-type]
-    if spec.kind == "floats":
-        return ",".join(_number(v) for v in value)  # type: ignore[union-attr, arg-type]
-    if value is None:
-        return ""
-    return ",".join(f"{_number(g)}={_number(v)}" for g, v in value)  # type: ignore[union-attr, misc]
-
-
-def _parse_params(fam: Family, text: str, name: str) -> tuple[ParamValue, ...]:
-    parts = [p.strip() for p in text.split(",")] if text.strip() else []
-    values: list[ParamValue] = []
-    try:
-        for i, spec in enumerate(p for p in fam.params if p.kind != "side"):
-            if i >= len(parts) and spec.kind != "gain":
-                break
-            if spec.kind == "float":
-                values.append(float(parts[i]))
-            elif spec.kind == "floats":
-                values.append(tuple(float(p) for p in parts[i:]))
-                parts = parts[: i + 1]
-            else:
-                pairs = [p.split("=") for p in parts[i:] if p]
-                values.append(tuple((float(g), float(v)) for g, v in pairs) or None)
-                parts = parts[: i + 1]
-    except ValueError:
-        msg = f"cannot read the parameters of metric {name!r}"
-        raise UnknownMetricError(msg) from None
-    if len(parts) > len(fam.params):
-        msg = f"metric {name!r} takes {len(fam.params)} parameter(s)"
-        raise UnknownMetricError(msg)
-    return tuple(values)
-
-
-def families() -> dict[str, Family]:
-    """Return every registered family by canonical name."""
-    import polars_rankmetrics.metrics  # noqa: F401, PLC0415  (registers the families)
-
-    return _FAMILIES
-
-
+@functools.cache
 def valid_names() -> list[str]:
     """Return every accepted spelling: canonical names and aliases, then trec_eval's.
 
     Examples
     --------
     >>> names = prm.valid_names()
-    >>> "ndcg@k" in names, "ndcg_cut_k" in names, "recip_rank" in names
-    (True, True, True)
+    >>> "ndcg@k" in names, "ndcg_cut_k" in names, "recip_rank" in names, "rbp(p)" in names
+    (True, True, True, True)
     """
     canonical: list[str] = []
     trec: list[str] = []
-    for fam in families().values():
-        named = [p.name for p in fam.params if p.kind != "side"]
+    for spec in SPECS:
+        named = [p.name for p in spec.params if p.kind not in ("side", "gain")]
         args = "(" + ",".join(named) + ")"
-        for spelled in (fam.name, *fam.aliases):
-            forms = [spelled, spelled + args] if named else [spelled]
-            for form in forms:
-                if fam.k != "required":
+        for spelled in (spec.name, *spec.aliases):
+            for form in [spelled, spelled + args] if named else [spelled]:
+                if spec.k != "required":
                     canonical.append(form)
-                if fam.k != "none":
+                if spec.k != "none":
                     canonical.append(f"{form}@k")
-        trec.extend(t.replace("{k}", "k") for t in fam.trec)
+        trec.extend(t.replace("{k}", "k") for t in spec.trec)
     return list(dict.fromkeys([*canonical, *trec]))
-
-
-def _unknown(name: str) -> UnknownMetricError:
-    msg = f"unknown metric {name!r}; valid names: {', '.join(valid_names())}"
-    return UnknownMetricError(msg)
 
 
 _CANONICAL = re.compile(r"^(?P<name>[A-Za-z_0-9]+?)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>-?\d+))?$")
 _PLACEHOLDERS = {"{k}": r"(?P<k>\d+)", "{x}": r"(?P<x>\d*\.?\d+)"}
+_NAMED = re.compile(r"^(?P<key>[A-Za-z_]\w*)\s*=\s*(?P<value>.*)$")
+_PAIR = re.compile(r"^(?P<grade>[-+]?[\d.eE+-]+)\s*=\s*(?P<gain>.*)$")
 
 
-@functools.lru_cache(maxsize=None)
-def _trec_pattern(spelled: str) -> re.Pattern[str]:
-    pattern = re.escape(spelled)
-    for placeholder, group in _PLACEHOLDERS.items():
-        pattern = pattern.replace(re.escape(placeholder), group)
-    return re.compile(pattern)
+@functools.cache
+def _trec_patterns() -> list[tuple[re.Pattern[str], MetricSpec]]:
+    out = []
+    for spec in SPECS:
+        for spelled in spec.trec:
+            pattern = re.escape(spelled)
+            for placeholder, group in _PLACEHOLDERS.items():
+                pattern = pattern.replace(re.escape(placeholder), group)
+            out.append((re.compile(pattern), spec))
+    return out
+
+
+@functools.cache
+def _by_spelling() -> Mapping[str, MetricSpec]:
+    return {spelled: spec for spec in SPECS for spelled in (spec.name, *spec.aliases)}
+
+
+def _number(text: str, name: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        msg = f"cannot read the parameters of metric {name!r}: {text!r} is not a number"
+        raise UnknownMetricError(msg) from None
+
+
+def _parse_params(spec: MetricSpec, text: str, name: str) -> dict[str, ParamValue]:
+    """Read ``p=0.8``, ``0.8``, ``1=3,2=9`` or ``coefficients=1,-1,0,0`` into values by name."""
+    named: list[Param] = [p for p in spec.params if p.kind != "side"]
+    numbers: dict[str, float] = {}
+    lists: dict[str, list[float]] = {}
+    pairs: list[tuple[float, float]] = []
+    current: Param | None = None  # the list parameter that bare numbers extend
+    position = 0
+    for part in (p.strip() for p in text.split(",")) if text.strip() else ():
+        keyed, pair, value = _NAMED.match(part), _PAIR.match(part), part
+        if keyed:
+            param = next((p for p in named if p.name == keyed.group("key")), None)
+            if param is None:
+                known = ", ".join(p.name for p in named) or "none"
+                msg = (
+                    f"metric {spec.name!r} has no parameter {keyed.group('key')!r} (its parameters: {known})"
+                )
+                raise UnknownMetricError(msg)
+            value, current = keyed.group("value"), param
+        elif pair and any(p.kind == "gain" for p in named):
+            pairs.append((_number(pair.group("grade"), name), _number(pair.group("gain"), name)))
+            continue
+        elif current is None or current.kind != "floats":
+            positional = [p for p in named if p.kind in ("float", "floats")]
+            if position >= len(positional):
+                msg = f"metric {spec.name!r} takes {len(positional)} parameter(s), got {text!r} in {name!r}"
+                raise UnknownMetricError(msg)
+            current = positional[position]
+            position += 1
+        number = _number(value, name)
+        if current.kind == "floats":
+            lists.setdefault(current.name, []).append(number)
+        else:
+            numbers[current.name] = number
+    out: dict[str, ParamValue] = {**numbers, **{key: tuple(v) for key, v in lists.items()}}
+    if pairs:
+        out["gain"] = tuple(pairs)
+    return out
+
+
+def _build(spec: MetricSpec, k: int | None, params: Mapping[str, object], name: str) -> Metric:
+    if spec.k == "required" and k is None:
+        msg = f"metric {spec.name!r} needs a cutoff: write {spec.name}@k"
+        raise UnknownMetricError(msg)
+    if spec.k == "none" and k is not None:
+        msg = f"metric {spec.name!r} takes no cutoff, got {name}"
+        raise UnknownMetricError(msg)
+    return Metric(spec, k, **params)
 
 
 def parse(name: str | Metric) -> Metric:
-    """Return the metric a name spells: canonical (``ndcg@10``) or trec_eval (``ndcg_cut_10``).
+    """Return the metric a name spells: canonical (``ndcg@10``), an alias, or trec_eval's (``ndcg_cut_10``).
 
     Parameters
     ----------
@@ -340,35 +184,35 @@ def parse(name: str | Metric) -> Metric:
     Raises
     ------
     UnknownMetricError
-        The name is not a metric; the message lists the valid names.
+        The name is not a metric; the message suggests the closest valid
+        names and lists them all.
+    InvalidParameterError
+        A cutoff below 1 or a parameter outside its domain.
 
     Examples
     --------
-    >>> [str(prm.parse(n)) for n in ["P_10", "recip_rank", "map_cut_100", "Rprec", "ndcg@5"]]
-    ['precision@10', 'mrr', 'map@100', 'r_precision', 'ndcg@5']
+    >>> [str(prm.parse(n)) for n in ["P_10", "recip_rank", "map_cut_100", "Rprec", "ndcg@5", "rbp(0.8)"]]
+    ['precision@10', 'mrr', 'map@100', 'r_precision', 'ndcg@5', 'rbp(p=0.8)']
     """
     if isinstance(name, Metric):
         return name
     if not isinstance(name, str):
         msg = f"a metric is a name or a prm.Metric, got {name!r}"
         raise UnknownMetricError(msg)
-    fams = families()
-    for fam in fams.values():
-        for spelled in fam.trec:
-            match = _trec_pattern(spelled).fullmatch(name)
-            if match:
-                groups = match.groupdict()
-                k = int(groups["k"]) if groups.get("k") else None
-                params = (float(groups["x"]),) if groups.get("x") else ()
-                return Metric(fam.name, k, params)
+    for pattern, spec in _trec_patterns():
+        match = pattern.fullmatch(name)
+        if match:
+            groups = match.groupdict()
+            k = int(groups["k"]) if groups.get("k") else None
+            first = next((p.name for p in spec.params if p.kind == "float"), None)
+            level = {first: float(groups["x"])} if groups.get("x") and first else {}
+            return _build(spec, k, level, name)
     match = _CANONICAL.match(name)
-    if match:
-        base, text, k = match.group("name"), match.group("params"), match.group("k")
-        for fam in fams.values():
-            if base == fam.name or base in fam.aliases:
-                if k is not None and int(k) < 1:
-                    msg = f"`k` must be a positive integer, got {k} in metric {name!r}"
-                    raise UnknownMetricError(msg)
-                params = _parse_params(fam, text, name) if text is not None else ()
-                return Metric(fam.name, None if k is None else int(k), params)
-    raise _unknown(name)
+    found = _by_spelling().get(match.group("name")) if match else None
+    if match is None or found is None:
+        raise _errors.unknown_metric(name, valid_names())
+    text, cutoff = match.group("params"), match.group("k")
+    if cutoff is not None and int(cutoff) < 1:
+        raise _errors.parameter("k", "a positive integer", int(cutoff), metric=found.name)
+    values = _parse_params(found, text, name) if text is not None else {}
+    return _build(found, None if cutoff is None else int(cutoff), values, name)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from polars_rankmetrics import _errors
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError
 
 __all__ = ["Columns"]
@@ -74,16 +75,9 @@ class ResolvedSchema:
 _NESTED = (pl.List, pl.Array, pl.Struct, pl.Object)
 
 
-def _missing(name: str, role: str, schema: pl.Schema) -> ColumnNotFoundError:
-    present = ", ".join(repr(c) for c in schema.names())
-    hint = "" if role == "by" else f" (rename with prm.Columns({role}=...))"
-    msg = f"{role} column {name!r} not found{hint}; the frame has columns: {present}"
-    return ColumnNotFoundError(msg)
-
-
 def _check_key(name: str, role: str, schema: pl.Schema) -> None:
     if name not in schema:
-        raise _missing(name, role, schema)
+        raise _errors.column_not_found(name, role, schema.names())
     if isinstance(schema[name], _NESTED):
         msg = f"{role} column {name!r} must hold hashable scalars, got dtype {schema[name]}"
         raise ColumnTypeError(msg)
@@ -98,7 +92,7 @@ def normalise_by(by: str | Sequence[str] | None) -> tuple[str, ...]:
     return tuple(by)
 
 
-def resolve_schema(
+def resolve_schema(  # noqa: C901  (one check per contract column)
     schema: pl.Schema,
     columns: Columns,
     by: tuple[str, ...],
@@ -145,7 +139,7 @@ def resolve_schema(
     has_relevance = columns.relevance in schema
     if need_relevance or has_relevance:
         if columns.relevance not in schema:
-            raise _missing(columns.relevance, "relevance", schema)
+            raise _errors.column_not_found(columns.relevance, "relevance", schema.names())
         relevance_dtype = schema[columns.relevance]
         if not (relevance_dtype.is_numeric() or relevance_dtype == pl.Null):
             msg = f"relevance column {columns.relevance!r} must be numeric, got {relevance_dtype}"

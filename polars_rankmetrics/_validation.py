@@ -1,4 +1,4 @@
-"""Parameter checks; every message about a bad parameter is worded here."""
+"""Parameter checks for the conventions and functions; the words come from :mod:`_errors`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Collection, Mapping
 from numbers import Real
 from typing import Any
 
-from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics import _errors
 
 
 def check_k(k: object, name: str = "k") -> int | None:
@@ -14,24 +14,20 @@ def check_k(k: object, name: str = "k") -> int | None:
     if k is None:
         return None
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        msg = f"`{name}` must be a positive integer or None, got {k!r}"
-        raise InvalidParameterError(msg)
+        raise _errors.parameter(name, "a positive integer or None", k)
     return k
 
 
 def check_choice(value: object, name: str, choices: Collection[Any]) -> None:
     """Raise unless `value` is one of `choices`."""
     if value not in choices:
-        valid = ", ".join(repr(c) for c in choices)
-        msg = f"`{name}` must be one of {valid}, got {value!r}"
-        raise InvalidParameterError(msg)
+        raise _errors.choice(name, choices, value)
 
 
 def check_real(value: object, name: str) -> float:
     """Return `value` as a float if it is a finite real number, else raise."""
     if isinstance(value, bool) or not isinstance(value, Real) or value != value:  # noqa: PLR0124
-        msg = f"`{name}` must be a real number, got {value!r}"
-        raise InvalidParameterError(msg)
+        raise _errors.parameter(name, "a real number", value)
     return float(value)
 
 
@@ -45,5 +41,4 @@ def check_gain(gain: object) -> str | Mapping[float, float]:
             check_real(grade, "gain grade")
             check_real(value, f"gain for grade {grade}")
         return gain
-    msg = f'`gain` must be "linear", "exponential" or a non-empty {{grade: gain}} mapping, got {gain!r}'
-    raise InvalidParameterError(msg)
+    raise _errors.parameter("gain", '"linear", "exponential" or a non-empty {grade: gain} mapping', gain)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
+from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by, resolve_schema
 from polars_rankmetrics.exceptions import InvalidDataError
 
@@ -13,10 +14,24 @@ __all__ = ["validate"]
 
 
 _TIMES = "__prm_times"
+# Names that usually say "which run": preferred when several columns could be the missing `by`.
+_APART = "to evaluate each run apart"
+_RUN_NAMES = (
+    "run",
+    "runid",
+    "run_id",
+    "model",
+    "system",
+    "tag",
+    "method",
+    "algorithm",
+    "variant",
+    "experiment",
+)
 
 
 def validate(
-    frame: pl.DataFrame | pl.LazyFrame,
+    frame: object,
     *,
     columns: Columns | None = None,
     by: str | Sequence[str] | None = None,
@@ -32,7 +47,8 @@ def validate(
     Parameters
     ----------
     frame
-        The evaluation frame.
+        The evaluation frame: a Polars DataFrame or LazyFrame, or a pandas
+        DataFrame, pyarrow Table or Arrow-stream object (converted once).
     columns, by
         As for :func:`evaluate`.
 
@@ -40,18 +56,24 @@ def validate(
     ------
     InvalidDataError
         The message names the column, how many rows break the rule and the
-        first offending (query, item).
+        first offending (query, item). For duplicate rows, when another
+        column tells them apart (a run key such as ``model``), the message
+        suggests passing it as `by`.
+    InvalidInputError
+        `frame` is not a frame.
 
     Examples
     --------
     >>> df = pl.DataFrame({"query": [1, 1], "item": ["a", "a"],
     ...     "score": [0.9, 0.5], "relevance": [1, 0]})
-    >>> prm.validate(df)
+    >>> prm.validate(df)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    polars_rankmetrics.exceptions.InvalidDataError: 1 duplicate (query, item) row(s): query=1, item='a' appears 2 times
+    polars_rankmetrics.exceptions.InvalidDataError: 1 duplicate (query, item) row(s): query=1, item='a' ...
     """
-    ids, rules, flags, counts = _checks(frame.lazy(), columns or Columns(), normalise_by(by))
+    lf = as_polars(frame).lazy()
+    cols, keys_by = columns or Columns(), normalise_by(by)
+    ids, rules, flags, counts = _checks(lf, cols, keys_by)
     bad, dupes = pl.collect_all([flags, counts], engine="streaming")
     for name, (_, message) in rules.items():
         hits = bad.filter(pl.col(name)).sort(ids, nulls_last=False)
@@ -67,7 +89,47 @@ def validate(
     what = ", ".join(ids)
     extra = dupes[_TIMES].sum() - dupes.height
     msg = f"{extra} duplicate ({what}) row(s): {where} appears {first[_TIMES]} times"
-    raise InvalidDataError(msg)
+    raise InvalidDataError(msg + _by_hint(lf, cols, keys_by, dupes))
+
+
+def _by_hint(lf: pl.LazyFrame, cols: Columns, keys_by: tuple[str, ...], dupes: pl.DataFrame) -> str:
+    """A suggestion to pass `by`, when a key-like column differs between duplicated rows; else "".
+
+    Runs on the error path only: one more pass, reading only the duplicated
+    rows' candidate columns. A column qualifies if it holds keys (text,
+    categories, integers, booleans), is not a contract column, and differs
+    within the duplicated (by..., query, item) groups; one that tells every
+    duplicate apart wins, a run-like name (``model``, ``run``...) first.
+    """
+    schema = lf.collect_schema()
+    ids = [*keys_by, cols.query, cols.item]
+    contract = {*ids, cols.score, cols.rank, cols.relevance}
+    candidates = [
+        name
+        for name, dtype in schema.items()
+        if name not in contract
+        and (dtype.is_integer() or dtype in (pl.String, pl.Categorical, pl.Enum, pl.Boolean))
+    ]
+    if not candidates:
+        return ""
+    rows = lf.select(*ids, *candidates).join(dupes.lazy().select(ids), on=ids, how="semi")
+    groups = rows.group_by(ids).agg(pl.len().alias(_TIMES), *(pl.col(c).n_unique() for c in candidates))
+    found = groups.select(
+        *((pl.col(c) == pl.col(_TIMES)).all().alias(f"all:{c}") for c in candidates),
+        *((pl.col(c) > 1).any().alias(f"any:{c}") for c in candidates),
+    ).collect(engine="streaming")
+    ranked = sorted(candidates, key=lambda c: c.lower() not in _RUN_NAMES)
+    for scope in ("all", "any"):
+        for name in ranked:
+            if found[f"{scope}:{name}"][0]:
+                by_ = repr([*keys_by, name]) if keys_by else repr(name)
+                if scope == "all":
+                    return f"; the column {name!r} differs between them: pass by={by_} {_APART}"
+                return (
+                    f"; the column {name!r} differs between some of them: if it names a run, "
+                    f"pass by={by_} (rows repeated within a run stay an error)"
+                )
+    return ""
 
 
 def _checks(

@@ -5,14 +5,21 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import polars as pl
 
+from polars_rankmetrics import _engine, _errors
+from polars_rankmetrics._engine import MetricLike
+from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
-from polars_rankmetrics.checks import validate
-from polars_rankmetrics.conventions import Gain, Missing
-from polars_rankmetrics.evaluate import MetricLike, _aggregated, _conventions, _evaluated, _plan, _requested
-from polars_rankmetrics.exceptions import InvalidDataError, InvalidParameterError
+from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.exceptions import InvalidDataError
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from polars_rankmetrics.conventions import ConventionOptions
 
 __all__ = ["evaluate_chunked"]
 
@@ -49,7 +56,7 @@ def _query_ranges(lf: pl.LazyFrame, query: str, rows_per_chunk: int) -> pl.DataF
     )
 
 
-def _query_range(lf: pl.LazyFrame, query: str, lo: object, hi: object) -> pl.LazyFrame:
+def query_range(lf: pl.LazyFrame, query: str, lo: object, hi: object) -> pl.LazyFrame:
     """The rows of the queries `lo` to `hi` (inclusive): one chunk's input, a filter scans push down."""
     dtype = lf.collect_schema()[query]
     return lf.filter(pl.col(query).is_between(pl.lit(lo, dtype=dtype), pl.lit(hi, dtype=dtype)))
@@ -63,14 +70,10 @@ def evaluate_chunked(  # noqa: PLR0913
     by: str | Sequence[str] | None = None,
     per_query: bool = False,
     columns: Columns | None = None,
-    depth: int | None = None,
-    relevance_level: float | None = None,
-    missing: Missing | None = None,
-    gain: Gain | None = None,
-    judged_only: bool | None = None,
-    preset: str | None = None,
+    conventions: Conventions | str | None = None,
     check: bool = True,
     progress: bool | Progress = False,
+    **overrides: Unpack[ConventionOptions],
 ) -> pl.DataFrame:
     """Evaluate data larger than memory, one range of queries at a time.
 
@@ -89,7 +92,8 @@ def evaluate_chunked(  # noqa: PLR0913
     ----------
     frame
         A LazyFrame, typically ``pl.scan_parquet(...)`` over a file set; or a
-        DataFrame. The frame contract is that of :func:`evaluate`.
+        DataFrame (or a pandas, pyarrow or Arrow-stream frame, converted
+        once). The frame contract is that of :func:`evaluate`.
     metrics
         As for :func:`evaluate`; only per-query metrics (catalog metrics such
         as coverage read every list at once: use :func:`evaluate` on the
@@ -99,11 +103,11 @@ def evaluate_chunked(  # noqa: PLR0913
         larger by up to one query). Peak memory grows with it: with the
         default, 0.95 GB of peak RSS for 100M rows of string ids
         (benchmarks/results/scale.md).
-    by, per_query, columns, depth, relevance_level, missing, gain, judged_only, preset
+    by, per_query, columns, conventions, **overrides
         As for :func:`evaluate`.
     check
-        Run :func:`validate` on each chunk before evaluating it (a duplicate
-        row always falls in one chunk, since both copies share the query).
+        Check each chunk's data inside its plan, as :func:`evaluate` does (a
+        duplicate row always falls in one chunk, since both copies share the query).
     progress
         True prints one line per chunk to stderr; a callable is called with
         (chunk, chunks, rows so far, seconds so far) after each chunk.
@@ -134,38 +138,43 @@ def evaluate_chunked(  # noqa: PLR0913
     └──────────┴──────────┘
     """
     if isinstance(rows_per_chunk, bool) or not isinstance(rows_per_chunk, int) or rows_per_chunk < 1:
-        msg = f"`rows_per_chunk` must be a positive integer, got {rows_per_chunk!r}"
-        raise InvalidParameterError(msg)
+        raise _errors.parameter("rows_per_chunk", "a positive integer", rows_per_chunk)
+    frame = as_polars(frame, "frame")
     cols = columns or Columns()
     keys_by = normalise_by(by)
-    conventions = _conventions(preset, depth, relevance_level, missing, gain, judged_only)
-    requested = _requested(metrics)
-    catalog = [name for name, m in requested if m.family.scope == "catalog"]
-    if catalog:
-        msg = (
-            f"{', '.join(map(repr, catalog))} read(s) every list at once and cannot be chunked by query: "
-            "use prm.evaluate(lazy_frame, ...).collect(engine='streaming')"
-        )
-        raise InvalidParameterError(msg)
+    resolved = Conventions.resolve(conventions, **overrides)
+    requested = _engine.requested(metrics)
+    _engine.refuse_catalog(
+        requested,
+        "read(s) every list at once and cannot be chunked by query: "
+        "use prm.evaluate(lazy_frame, ...).collect(engine='streaming')",
+    )
     lf = frame.lazy()
-    keys = _plan(lf, cols, keys_by, conventions, requested).keys  # checks the schema before any pass
+    keys = _engine.build(lf, cols, keys_by, resolved, requested).keys  # checks the schema before any pass
     report = _stderr_progress if progress is True else (progress or None)
 
     ranges = _query_ranges(lf, cols.query, rows_per_chunk)
     started, done = time.perf_counter(), 0
     parts: list[pl.DataFrame] = []
+    names = [name for name, _ in requested]
     for i, (lo, hi, rows) in enumerate(ranges.select("lo", "hi", _ROWS).iter_rows(), start=1):
-        chunk = _query_range(lf, cols.query, lo, hi)
-        if check:
-            validate(chunk, columns=cols, by=keys_by)
-        plan = _plan(chunk, cols, keys_by, conventions, requested)
-        parts.append(plan.per_query.filter(_evaluated(conventions)).collect(engine="streaming"))
+        chunk = query_range(lf, cols.query, lo, hi)
+        plan = _engine.build(chunk, cols, keys_by, resolved, requested, check=check)
+        per_q = plan.per_query.filter(_engine.evaluated(resolved))
+        # Per query: the chunk's rows; aggregated: its mergeable states (a row per `by` group).
+        out = per_q.select(*keys, *names) if per_query else _engine.states(per_q, requested, keys_by)
+        parts.append(_engine.collect(out, engine="streaming"))
         done += rows
         if report is not None:
             report(i, ranges.height, done, time.perf_counter() - started)
-    if not parts:  # an empty frame: evaluate it whole for the right (empty) schema
-        parts.append(_plan(lf, cols, keys_by, conventions, requested).per_query.collect(engine="streaming"))
-    per_q = pl.concat(parts, how="vertical")
     if per_query:
-        return per_q.select(*keys, *(name for name, _ in requested)).sort(keys)
-    return _aggregated(per_q.lazy(), requested, keys_by, []).collect()
+        if not parts:  # an empty frame: evaluate it whole for the right (empty) schema
+            empty = _engine.build(lf, cols, keys_by, resolved, requested).per_query.select(*keys, *names)
+            parts.append(_engine.collect(empty, engine="streaming"))
+        return pl.concat(parts, how="vertical").sort(keys)
+    if not parts:
+        empty = _engine.build(lf, cols, keys_by, resolved, requested).per_query
+        parts.append(_engine.collect(_engine.states(empty, requested, keys_by), engine="streaming"))
+    merged = _engine.merge(pl.concat(parts, how="vertical").lazy(), requested, keys_by)
+    out = _engine.finish(merged, requested, keys_by).drop(_engine.QUERIES)
+    return _engine.collect(out.sort(keys_by) if keys_by else out)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, replace
+from typing import Literal, TypedDict
 
 from polars_rankmetrics._validation import check_choice, check_gain, check_k, check_real
+from polars_rankmetrics.exceptions import InvalidParameterError
 
-__all__ = ["PRESETS", "Conventions"]
+__all__ = ["PRESETS", "ConventionOptions", "Conventions", "ReadingOptions"]
 
 Missing = Literal["skip", "zero"]
 Gain = Literal["linear", "exponential"] | Mapping[float, float]
@@ -57,9 +58,7 @@ class Conventions:
     def __post_init__(self) -> None:
         """Check every parameter when the conventions are built."""
         check_k(self.depth, "depth")
-        object.__setattr__(
-            self, "relevance_level", check_real(self.relevance_level, "relevance_level")
-        )
+        object.__setattr__(self, "relevance_level", check_real(self.relevance_level, "relevance_level"))
         check_choice(self.missing, "missing", ("skip", "zero"))
         check_choice(self.judged_only, "judged_only", (False, True))
         check_gain(self.gain)
@@ -69,6 +68,61 @@ class Conventions:
         """Return the conventions of a named preset (``"trec_eval"``)."""
         check_choice(name, "preset", PRESETS)
         return PRESETS[name]
+
+    @classmethod
+    def resolve(cls, conventions: Conventions | str | None = None, **overrides: object) -> Conventions:
+        """The conventions every entry point uses: a base, then keyword overrides.
+
+        Parameters
+        ----------
+        conventions
+            None (trec_eval's, the default), a preset name, or a :class:`Conventions`.
+        **overrides
+            Any field of :class:`Conventions` (``depth=100``, ``missing="zero"``...);
+            None leaves the base's value. ``preset=`` names the base too.
+
+        Examples
+        --------
+        >>> prm.Conventions.resolve("trec_eval", depth=10)
+        Conventions(depth=10, relevance_level=1.0, missing='skip', judged_only=False, gain='linear')
+        """
+        preset = overrides.pop("preset", None)
+        if preset is not None:
+            if conventions is not None:
+                msg = "give the base conventions once: `conventions=` or `preset=`, not both"
+                raise InvalidParameterError(msg)
+            conventions = str(preset) if not isinstance(preset, str) else preset
+            check_choice(conventions, "preset", PRESETS)
+        if conventions is None:
+            base = cls()
+        elif isinstance(conventions, Conventions):
+            base = conventions
+        else:
+            check_choice(conventions, "conventions", PRESETS)
+            base = PRESETS[conventions]
+        unknown = sorted(set(overrides) - set(cls.__dataclass_fields__))
+        if unknown:
+            fields = ", ".join(cls.__dataclass_fields__)
+            msg = f"unknown convention {unknown[0]!r}; the conventions are {fields} (and preset)"
+            raise InvalidParameterError(msg)
+        given = {k: v for k, v in overrides.items() if v is not None}
+        return replace(base, **given) if given else base  # type: ignore[arg-type]  # checked by __post_init__
+
+
+class ReadingOptions(TypedDict, total=False):
+    """The convention overrides besides `gain` (a graded metric's own `gain` takes that name)."""
+
+    depth: int | None
+    relevance_level: float | None
+    missing: Missing | None
+    judged_only: bool | None
+    preset: str | None
+
+
+class ConventionOptions(ReadingOptions, total=False):
+    """The convention keywords every entry point takes as overrides (see :class:`Conventions`)."""
+
+    gain: Gain | None
 
 
 PRESETS: dict[str, Conventions] = {"trec_eval": Conventions()}

@@ -6,8 +6,10 @@ __all__ = [
     "ColumnNotFoundError",
     "ColumnTypeError",
     "InvalidDataError",
+    "InvalidInputError",
     "InvalidParameterError",
     "RankMetricsError",
+    "RankMetricsWarning",
     "TrecFormatError",
     "UnknownMetricError",
 ]
@@ -39,3 +41,20 @@ class InvalidDataError(RankMetricsError):
 
 class TrecFormatError(RankMetricsError):
     """A TREC run or qrels file has a malformed line; the message names file and line."""
+
+
+class InvalidInputError(RankMetricsError, TypeError):
+    """The frame is of a type the library cannot read; the message names what is accepted.
+
+    Accepted: Polars DataFrame and LazyFrame, pandas DataFrame, pyarrow Table
+    and RecordBatch, and any object that exports an Arrow stream
+    (``__arrow_c_stream__``). Also a :class:`TypeError`, since the fault is
+    the argument's type, so ``except TypeError`` catches it too.
+    """
+
+
+class RankMetricsWarning(UserWarning):
+    """A result that is a number but probably not the one meant: no query evaluated, no shared ids...
+
+    Filter it like any warning: ``warnings.filterwarnings("ignore", category=prm.RankMetricsWarning)``.
+    """

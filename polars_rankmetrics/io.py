@@ -8,45 +8,14 @@ from typing import TypeVar, overload
 
 import polars as pl
 
+from polars_rankmetrics import _errors, _trec_files
+from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
-from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, TrecFormatError
+from polars_rankmetrics.exceptions import ColumnTypeError, InvalidDataError
 
 __all__ = ["join_run_qrels", "read_trec_qrels", "read_trec_run", "scan_trec_qrels", "scan_trec_run"]
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
-
-_FIELD = r"\s+(\S+)"
-_RUN = rf"^\s*(\S+){_FIELD * 5}"  # query Q0 docno rank score runid [ignored...]
-_QRELS = rf"^\s*(\S+){_FIELD * 3}"  # query iteration docno relevance [ignored...]
-_LINE = "__prm_line"
-
-
-def _lines(path: str | Path) -> pl.LazyFrame:
-    """One row per line of a text file, with its 1-based line number; comments and blanks dropped."""
-    lf = pl.scan_csv(
-        path,
-        has_header=False,
-        separator="\x1f",
-        quote_char=None,
-        schema={"text": pl.String},
-        row_index_name=_LINE,
-        row_index_offset=1,
-        glob=False,  # a file name is a name, not a pattern: 'q[1].txt' is one file
-    )
-    text = pl.col("text").str.strip_chars()
-    return lf.filter(text.is_not_null() & (text != "") & ~text.str.starts_with("#"))
-
-
-def _fields(path: str | Path, pattern: str, names: list[str]) -> pl.LazyFrame:
-    groups = pl.col("text").str.extract_groups(pattern).struct.rename_fields(names)
-    return _lines(path).select(_LINE, groups.alias("f")).unnest("f")
-
-
-def _raise_malformed(path: str | Path, bad: pl.DataFrame, expected: str) -> None:
-    if bad.height:
-        line = bad[_LINE][0]
-        msg = f"{path}: line {line}: malformed TREC line, expected {expected} ({bad.height} bad line(s))"
-        raise TrecFormatError(msg)
 
 
 def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.LazyFrame:
@@ -84,8 +53,7 @@ def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Laz
     └───────┴──────────────────┴──────────┴──────────┘
     """
     cols = columns or Columns()
-    names = ["query", "q0", "item", "rank", "score", "run"]
-    return _fields(path, _RUN, names).select(
+    return _trec_files.scan(path, "run").select(
         pl.col("query").alias(cols.query),
         pl.col("item").alias(cols.item),
         pl.col("score").cast(pl.Float64).alias(cols.score),
@@ -122,31 +90,11 @@ def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.L
     └───────┴─────────────┴───────────┘
     """
     cols = columns or Columns()
-    names = ["query", "iteration", "item", "relevance"]
-    return _fields(path, _QRELS, names).select(
+    return _trec_files.scan(path, "qrels").select(
         pl.col("query").alias(cols.query),
         pl.col("item").alias(cols.item),
         pl.col("relevance").cast(pl.Int64).alias(cols.relevance),
     )
-
-
-def _read_checked(
-    path: str | Path, pattern: str, names: list[str], numeric: dict[str, pl.DataType], expected: str
-) -> pl.DataFrame:
-    if not Path(path).is_file():
-        msg = f"{path}: not a readable file"
-        raise TrecFormatError(msg)
-    try:
-        raw = _fields(path, pattern, names).collect()
-    except (pl.exceptions.ComputeError, pl.exceptions.InvalidOperationError, pl.exceptions.SchemaError) as err:
-        msg = f"{path}: not a text file of TREC lines ({type(err).__name__}: {str(err).splitlines()[0]})"
-        raise TrecFormatError(msg) from err
-    bad = raw.filter(pl.any_horizontal(pl.col(n).is_null() for n in names))
-    _raise_malformed(path, bad, expected)
-    for name, dtype in numeric.items():
-        bad = raw.filter(pl.col(name).cast(dtype, strict=False).is_null())
-        _raise_malformed(path, bad, f"{expected}, with a numeric {name}")
-    return raw
 
 
 def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.DataFrame:
@@ -173,15 +121,7 @@ def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Dat
     │ 303   ┆ 500 │
     └───────┴─────┘
     """
-    names = ["query", "q0", "item", "rank", "score", "run"]
-    raw = _read_checked(path, _RUN, names, {"score": pl.Float64()}, "'query Q0 docno rank score runid'")
-    cols = columns or Columns()
-    score = pl.col("score").cast(pl.Float64)
-    bad = raw.filter(~score.is_finite())
-    _raise_malformed(path, bad, "a finite score")
-    return raw.select(
-        pl.col("query").alias(cols.query), pl.col("item").alias(cols.item), score.alias(cols.score), "run"
-    )
+    return _trec_files.read(scan_trec_run(path, columns=columns), path, "run")
 
 
 def read_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.DataFrame:
@@ -207,25 +147,80 @@ def read_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.D
     │ 1         ┆ 561  │
     └───────────┴──────┘
     """
-    names = ["query", "iteration", "item", "relevance"]
-    raw = _read_checked(path, _QRELS, names, {"relevance": pl.Int64()}, "'query iteration docno relevance'")
-    cols = columns or Columns()
-    return raw.select(
-        pl.col("query").alias(cols.query),
-        pl.col("item").alias(cols.item),
-        pl.col("relevance").cast(pl.Int64).alias(cols.relevance),
+    return _trec_files.read(scan_trec_qrels(path, columns=columns), path, "qrels")
+
+
+_LISTED = 3  # duplicate judgments named in a message
+
+
+def _shown(name: str, dtype: pl.DataType) -> pl.Expr:
+    """The column's values as they read in a message: text quoted, null as None."""
+    text = pl.format("'{}'", pl.col(name)) if dtype in (pl.String, pl.Categorical, pl.Enum) else pl.col(name)
+    return text.cast(pl.String).fill_null("None")
+
+
+def _duplicate_judgments(ids: list[str], schema: pl.Schema, note: str) -> pl.Expr:
+    """The error message for (query, item) pairs judged on several rows, or null: one value per frame."""
+    repeated = pl.len().over(ids) > 1
+    pairs = pl.format(
+        ", ".join(f"{k}={{}}" for k in ids), *(_shown(k, schema[k]).filter(repeated) for k in ids)
     )
+    pairs = pairs.unique().sort()
+    more = pl.when(pairs.len() > _LISTED).then(pl.lit("; ...")).otherwise(pl.lit(""))
+    message = pl.format(
+        f"the qrels judge {{}} ({', '.join(ids)}) pair(s) more than once, on {{}} rows: {{}}{{}}{note}; "
+        "keep one judgment per pair",
+        pairs.len(),
+        repeated.sum(),
+        pairs.head(_LISTED).str.join("; "),
+        more,
+    )
+    return pl.when(repeated.any()).then(message)
+
+
+def _unique_judgments(
+    qrels: pl.DataFrame | pl.LazyFrame, ids: list[str], relevance: str, note: str
+) -> pl.LazyFrame:
+    """The judgments (ids, relevance), failing if a pair is judged twice.
+
+    A DataFrame is checked now; a LazyFrame in the plan, so its failure
+    surfaces when the result is collected (:func:`polars_rankmetrics.collect`
+    raises it as :class:`InvalidDataError`).
+    """
+    judged = qrels.lazy().select(*ids, relevance)
+    message = _duplicate_judgments(ids, judged.collect_schema(), note)
+    if isinstance(qrels, pl.DataFrame):
+        found = judged.select(message).collect().item()
+        if found is not None:
+            raise InvalidDataError(found)
+        return judged
+    # The message on one row only (the first repeated pair), so the error quotes it once.
+    first = pl.int_range(pl.len()) == (pl.len().over(ids) > 1).arg_max()
+    failed = _errors.in_plan(pl.when(first & (pl.len().over(ids) > 1).any()).then(message))
+    return judged.with_columns(pl.when(failed.is_null()).then(pl.col(relevance)).alias(relevance))
 
 
 @overload
-def join_run_qrels(run: pl.DataFrame, qrels: pl.DataFrame, *, by: str | Sequence[str] | None = ..., columns: Columns | None = ...) -> pl.DataFrame: ...
+def join_run_qrels(
+    run: pl.DataFrame,
+    qrels: pl.DataFrame,
+    *,
+    by: str | Sequence[str] | None = ...,
+    columns: Columns | None = ...,
+) -> pl.DataFrame: ...
 @overload
-def join_run_qrels(run: pl.LazyFrame | pl.DataFrame, qrels: pl.LazyFrame | pl.DataFrame, *, by: str | Sequence[str] | None = ..., columns: Columns | None = ...) -> pl.LazyFrame | pl.DataFrame: ...
+def join_run_qrels(
+    run: object,
+    qrels: object,
+    *,
+    by: str | Sequence[str] | None = ...,
+    columns: Columns | None = ...,
+) -> pl.LazyFrame | pl.DataFrame: ...
 
 
 def join_run_qrels(
-    run: pl.DataFrame | pl.LazyFrame,
-    qrels: pl.DataFrame | pl.LazyFrame,
+    run: object,
+    qrels: object,
     *,
     by: str | Sequence[str] | None = None,
     columns: Columns | None = None,
@@ -258,6 +253,13 @@ def join_run_qrels(
     ------
     ColumnNotFoundError, ColumnTypeError
         A key column is missing, or the run and qrels disagree on its dtype.
+    InvalidDataError
+        The qrels judge a (query, item) pair on several rows; the message
+        names the pairs. For a LazyFrame the check is in the plan: it fails
+        when the result is collected.
+    InvalidInputError
+        `run` or `qrels` is not a frame (pandas and pyarrow frames are
+        converted once).
 
     Examples
     --------
@@ -277,17 +279,16 @@ def join_run_qrels(
     """
     cols = columns or Columns()
     keys_by = normalise_by(by)
+    run, qrels = as_polars(run, "run"), as_polars(qrels, "qrels")
     run_lf, qrels_lf = run.lazy(), qrels.lazy()
     run_schema, qrels_schema = run_lf.collect_schema(), qrels_lf.collect_schema()
     ids = [cols.query, cols.item]
     for name, role in [*((k, "by") for k in keys_by), (cols.query, "query"), (cols.item, "item")]:
         if name not in run_schema:
-            msg = f"{role} column {name!r} not found in the run; it has columns: {', '.join(run_schema.names())}"
-            raise ColumnNotFoundError(msg)
+            raise _errors.column_not_found(name, role, run_schema.names(), where="the run")
     for name in [*ids, cols.relevance]:
         if name not in qrels_schema:
-            msg = f"column {name!r} not found in the qrels; it has columns: {', '.join(qrels_schema.names())}"
-            raise ColumnNotFoundError(msg)
+            raise _errors.column_not_found(name, "qrels", qrels_schema.names(), where="the qrels")
     for name in ids:
         if run_schema[name] != qrels_schema[name]:
             msg = (
@@ -298,7 +299,11 @@ def join_run_qrels(
     if cols.relevance in run_schema:
         msg = f"the run already has a relevance column {cols.relevance!r}; drop or rename it"
         raise ColumnTypeError(msg)
-    judged = qrels_lf.select(*ids, cols.relevance)
+    ignored = [k for k in keys_by if k in qrels_schema]
+    note = (
+        f" (the qrels' {', '.join(map(repr, ignored))} is ignored: every run is judged against all the qrels)"
+    )
+    judged = _unique_judgments(qrels, ids, cols.relevance, note if ignored else "")
     if keys_by:
         judged = run_lf.select(keys_by).unique().join(judged, how="cross")
     out = run_lf.join(judged, on=[*keys_by, *ids], how="full", coalesce=True)

@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Generic, TypedDict, TypeVar
+from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 import polars as pl
 
-from polars_rankmetrics import metrics
-from polars_rankmetrics._registry import Metric
+from polars_rankmetrics._engine import MetricLike
+from polars_rankmetrics._namespace import MetricMethods
+from polars_rankmetrics._registry import specs as _specs
+from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
-from polars_rankmetrics.evaluate import MetricLike, evaluate, population
-from polars_rankmetrics.metrics.catalog import Catalog
-from polars_rankmetrics.metrics.recsys import MissingItems
+from polars_rankmetrics.conventions import ConventionOptions, Conventions, ReadingOptions
+from polars_rankmetrics.evaluation import evaluate, population
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
-
-    from polars_rankmetrics._schema import Columns
-    from polars_rankmetrics.conventions import Gain, Missing
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
@@ -27,29 +27,25 @@ __all__ = ["RankFrame"]
 
 
 class Options(TypedDict, total=False):
-    """The keyword options of :func:`evaluate`, for type checkers and IDEs."""
+    """The keyword options of :func:`evaluate` besides the conventions, for type checkers and IDEs."""
 
     by: str | Sequence[str] | None
     per_query: bool
     columns: Columns | None
-    depth: int | None
-    relevance_level: float | None
-    missing: Missing | None
-    gain: Gain | None
-    judged_only: bool | None
-    preset: str | None
+    conventions: Conventions | str | None
     check: bool
 
 
-class PopulationOptions(TypedDict, total=False):
+class EvaluateOptions(Options, ConventionOptions, total=False):
+    """Every keyword option of :func:`evaluate`."""
+
+
+class PopulationOptions(ConventionOptions, total=False):
     """The keyword options of :func:`population`."""
 
     by: str | Sequence[str] | None
     columns: Columns | None
-    depth: int | None
-    relevance_level: float | None
-    missing: Missing | None
-    preset: str | None
+    conventions: Conventions | str | None
 
 
 class ValidateOptions(TypedDict, total=False):
@@ -61,7 +57,7 @@ class ValidateOptions(TypedDict, total=False):
 
 @pl.api.register_dataframe_namespace("rank")
 @pl.api.register_lazyframe_namespace("rank")
-class RankFrame(Generic[FrameT]):
+class RankFrame(MetricMethods[FrameT]):
     """Ranking metrics on a frame: ``df.rank.ndcg(k=10)``, ``lf.rank.evaluate([...])``.
 
     Every method forwards to :func:`evaluate` and keeps the frame type: a
@@ -80,7 +76,7 @@ class RankFrame(Generic[FrameT]):
     >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "a", "b"],
     ...     "score": [0.9, 0.5, 0.8, 0.1], "relevance": [0, 1, 1, 0],
     ...     "model": ["x", "x", "x", "x"]})
-    >>> df.rank.mrr(by="model")
+    >>> df.rank.reciprocal_rank(by="model")
     shape: (1, 2)
     ┌───────┬──────┐
     │ model ┆ mrr  │
@@ -94,7 +90,9 @@ class RankFrame(Generic[FrameT]):
     def __init__(self, frame: FrameT) -> None:
         self._frame: FrameT = frame
 
-    def evaluate(self, metrics: MetricLike | Sequence[MetricLike], **options: Unpack[Options]) -> FrameT:
+    def evaluate(
+        self, metrics: MetricLike | Sequence[MetricLike], **options: Unpack[EvaluateOptions]
+    ) -> FrameT:
         """Evaluate many metrics in one plan; see :func:`evaluate`."""
         return evaluate(self._frame, metrics, **options)
 
@@ -104,10 +102,12 @@ class RankFrame(Generic[FrameT]):
         *,
         rows_per_chunk: int = 5_000_000,
         progress: bool = False,
-        **options: Unpack[Options],
+        **options: Unpack[EvaluateOptions],
     ) -> pl.DataFrame:
         """Evaluate one range of queries at a time, in bounded memory; see :func:`evaluate_chunked`."""
-        return evaluate_chunked(self._frame, metrics, rows_per_chunk=rows_per_chunk, progress=progress, **options)
+        return evaluate_chunked(
+            self._frame, metrics, rows_per_chunk=rows_per_chunk, progress=progress, **options
+        )
 
     def population(self, **options: Unpack[PopulationOptions]) -> FrameT:
         """Count queries per population case; see :func:`population`."""
@@ -118,100 +118,31 @@ class RankFrame(Generic[FrameT]):
         validate(self._frame, **options)
         return self._frame
 
-    def _one(self, metric: Metric, options: Options) -> FrameT:
-        return evaluate(self._frame, [metric], **options)
-
-    def precision(self, k: int | None = None, **options: Unpack[Options]) -> FrameT:
-        """Precision at `k`; see :func:`precision`."""
-        return self._one(metrics.precision(k), options)
-
-    def recall(self, k: int | None = None, **options: Unpack[Options]) -> FrameT:
-        """Recall at `k`; see :func:`recall`."""
-        return self._one(metrics.recall(k), options)
-
-    def f1(self, k: int | None = None, **options: Unpack[Options]) -> FrameT:
-        """F1 at `k`; see :func:`f1`."""
-        return self._one(metrics.f1(k), options)
-
-    def hit_rate(self, k: int | None = None, **options: Unpack[Options]) -> FrameT:
-        """Hit rate (success) at `k`; see :func:`hit_rate`."""
-        return self._one(metrics.hit_rate(k), options)
-
-    def mrr(self, k: int | None = None, **options: Unpack[Options]) -> FrameT:
-        """Mean reciprocal rank at `k`; see :func:`reciprocal_rank`."""
-        return self._one(metrics.reciprocal_rank(k), options)
-
-    def map(self, k: int | None = None, **options: Unpack[Options]) -> FrameT:
-        """Mean average precision at `k`; see :func:`average_precision`."""
-        return self._one(metrics.average_precision(k), options)
-
-    def ndcg(self, k: int | None = None, **options: Unpack[Options]) -> FrameT:
-        """Normalised DCG at `k`; see :func:`ndcg`."""
-        return self._one(metrics.ndcg(k), options)
-
-    def dcg(self, k: int | None = None, **options: Unpack[Options]) -> FrameT:
-        """DCG at `k`; see :func:`dcg`."""
-        return self._one(metrics.dcg(k), options)
-
-    def r_precision(self, **options: Unpack[Options]) -> FrameT:
-        """R-precision; see :func:`r_precision`."""
-        return self._one(metrics.r_precision(), options)
-
-    # --- recommender metrics ----------------------------------------------------------------------
-
-    def mar(self, k: int, **options: Unpack[Options]) -> FrameT:
-        """Mean average recall at `k` (recmetrics); see :func:`mar`."""
-        return self._one(metrics.mar(k), options)
-
-    def map_capped(self, k: int, **options: Unpack[Options]) -> FrameT:
-        """Mean average precision at `k` over ``min(R, k)`` (ml_metrics); see :func:`map_capped`."""
-        return self._one(metrics.map_capped(k), options)
-
-    def mpr(
+    def _one(  # noqa: PLR0913, PLR0917
         self,
-        *,
-        missing_items: MissingItems = "bottom",
-        n_items: int | None = None,
-        **options: Unpack[Options],
+        metric: Metric,
+        by: str | Sequence[str] | None,
+        per_query: bool,
+        columns: Columns | None,
+        conventions: Conventions | str | None,
+        check: bool,
+        overrides: ReadingOptions,
     ) -> FrameT:
-        """Mean percentage ranking; see :func:`mpr`."""
-        return self._one(metrics.mpr(missing_items=missing_items, n_items=n_items), options)
+        return evaluate(
+            self._frame, [metric], by=by, per_query=per_query, columns=columns,
+            conventions=conventions, check=check, **overrides,
+        )  # fmt: skip
 
-    def coverage(self, k: int | None = None, *, catalog: Catalog = None, **options: Unpack[Options]) -> FrameT:
-        """Catalog coverage at `k`, per `by` group; see :func:`coverage`."""
-        return self._one(metrics.coverage(k, catalog=catalog), options)
+    def mrr(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> FrameT:
+        """Deprecated alias of :meth:`reciprocal_rank` (the name of ``prm.reciprocal_rank``)."""
+        warnings.warn(
+            "df.rank.mrr is deprecated: use df.rank.reciprocal_rank", DeprecationWarning, stacklevel=2
+        )
+        return evaluate(self._frame, [Metric(_specs()["mrr"], k)], **options)
 
-    def gini(self, k: int | None = None, *, catalog: Catalog = None, **options: Unpack[Options]) -> FrameT:
-        """Gini index of the top-`k` recommendation counts, per `by` group; see :func:`gini`."""
-        return self._one(metrics.gini(k, catalog=catalog), options)
-
-    def entropy(self, k: int | None = None, **options: Unpack[Options]) -> FrameT:
-        """Entropy (bits) of the top-`k` recommendations, per `by` group; see :func:`entropy`."""
-        return self._one(metrics.entropy(k), options)
-
-    def personalization(self, k: int | None = None, **options: Unpack[Options]) -> FrameT:
-        """Personalization at `k`, per `by` group; see :func:`personalization`."""
-        return self._one(metrics.personalization(k), options)
-
-    def intra_list_similarity(
-        self,
-        k: int | None = None,
-        *,
-        features: pl.DataFrame | pl.LazyFrame,
-        **options: Unpack[Options],
-    ) -> FrameT:
-        """Intra-list similarity at `k`, per `by` group; see :func:`intra_list_similarity`."""
-        return self._one(metrics.intra_list_similarity(k, features=features), options)
-
-    def novelty(
-        self,
-        k: int | None = None,
-        *,
-        popularity: pl.DataFrame | pl.LazyFrame | None = None,
-        n_users: int | None = None,
-        interactions: pl.DataFrame | pl.LazyFrame | None = None,
-        **options: Unpack[Options],
-    ) -> FrameT:
-        """Novelty at `k`, per `by` group; see :func:`novelty`."""
-        metric = metrics.novelty(k, popularity=popularity, n_users=n_users, interactions=interactions)
-        return self._one(metric, options)
+    def map(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> FrameT:
+        """Deprecated alias of :meth:`average_precision` (the name of ``prm.average_precision``)."""
+        warnings.warn(
+            "df.rank.map is deprecated: use df.rank.average_precision", DeprecationWarning, stacklevel=2
+        )
+        return evaluate(self._frame, [Metric(_specs()["map"], k)], **options)

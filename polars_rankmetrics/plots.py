@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics._validation import check_k
-from polars_rankmetrics.evaluate import evaluate
-from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
-from polars_rankmetrics.metrics.catalog import Catalog
-from polars_rankmetrics.metrics.catalog import coverage as coverage_metric
+from polars_rankmetrics.evaluation import evaluate
+from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.metrics.distribution import Catalog
+from polars_rankmetrics.metrics.distribution import coverage as coverage_metric
 
 if TYPE_CHECKING:
     import altair as alt
@@ -98,8 +99,7 @@ def long_tail(  # noqa: PLR0913
     names = lf.collect_schema().names()
     for column in (item, count):
         if column is not None and column not in names:
-            msg = f"column {column!r} not found; the frame has columns: {', '.join(map(repr, names))}"
-            raise ColumnNotFoundError(msg)
+            raise _errors.column_not_found(column, "data", names, where="`data`")
     if count is None:
         volume = lf.group_by(item).agg(pl.len().alias("volume"))
     else:

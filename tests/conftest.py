@@ -12,9 +12,7 @@ from hypothesis import HealthCheck, settings
 import polars_rankmetrics as prm
 
 settings.register_profile("dev", max_examples=60, deadline=None)
-settings.register_profile(
-    "ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+settings.register_profile("ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 

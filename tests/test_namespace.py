@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import inspect
+import subprocess
+import sys
+from pathlib import Path
+
 import polars as pl
 import pytest
 
 import polars_rankmetrics as prm
+from polars_rankmetrics._registry import SPECS
+from polars_rankmetrics._spec import MetricSpec
 
 
 @pytest.fixture
@@ -40,8 +47,8 @@ def test_each_method_equals_evaluate_of_its_metric(df: pl.DataFrame) -> None:
         "recall": ("recall@2", {"k": 2}),
         "f1": ("f1@2", {"k": 2}),
         "hit_rate": ("hit_rate@1", {"k": 1}),
-        "mrr": ("mrr@1", {"k": 1}),
-        "map": ("map", {}),
+        "reciprocal_rank": ("mrr@1", {"k": 1}),
+        "average_precision": ("map", {}),
         "ndcg": ("ndcg@1", {"k": 1}),
         "dcg": ("dcg@2", {"k": 2}),
         "r_precision": ("r_precision", {}),
@@ -71,7 +78,53 @@ def test_output_named_as_written(df: pl.DataFrame) -> None:
 
 
 def test_typed_twin_works_without_the_namespace(df: pl.DataFrame) -> None:
-    assert prm.RankFrame(df).map(by="model").equals(df.rank.map(by="model"))
+    got = prm.RankFrame(df).average_precision(by="model")
+    assert got.equals(df.rank.average_precision(by="model"))
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda spec: spec.name)
+def test_every_metric_has_a_constructor_and_a_method_of_one_name(spec: MetricSpec) -> None:
+    """Each registered family is reachable as prm.<name>(...) and df.rank.<name>(...) alike."""
+    constructor = getattr(prm, spec.python_name)
+    method = getattr(prm.RankFrame, spec.python_name)
+    assert spec.python_name in prm.__all__
+    own = list(inspect.signature(constructor).parameters)
+    assert list(inspect.signature(method).parameters)[1 : len(own) + 1] == own
+    for option in ("by", "per_query", "columns", "conventions", "check", "overrides"):
+        assert option in inspect.signature(method).parameters, (spec.python_name, option)
+    assert "Parameters" in (method.__doc__ or "")
+
+
+def test_every_constructor_builds_its_own_family() -> None:
+    """A constructor called with its defaults (and a required cutoff) gives a metric of a family it owns."""
+    needs = {"mar": {"k": 3}, "map_capped": {"k": 3}, "unjudged": {"k": 3},
+             "iprec_at_recall": {"recall": 0.5},
+             "rprec_mult": {"multiple": 2.0}, "mpr": {},
+             "novelty": {"popularity": pl.DataFrame({"item": ["a"], "count": [1]}), "n_users": 2},
+             "intra_list_similarity": {"features": pl.DataFrame({"item": ["a"], "x": [1.0]})}}  # fmt: skip
+    names = {spec.python_name for spec in SPECS}
+    for name in names:
+        metric = getattr(prm, name)(**needs.get(name, {}))
+        assert metric.spec.python_name == name
+        if all(p.kind != "side" for p in metric.spec.params):  # side inputs stay out of names
+            assert prm.parse(str(metric)) == metric
+
+
+def test_generated_namespace_module_is_current() -> None:
+    """polars_rankmetrics/_namespace/ is what tools/gen_namespace.py writes from the registry."""
+    tool = Path(__file__).resolve().parents[1] / "tools" / "gen_namespace.py"
+    command = [sys.executable, str(tool), "--check"]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603  (our own tool)
+    assert done.returncode == 0, done.stderr
+
+
+def test_renamed_methods_keep_a_deprecated_alias(df: pl.DataFrame) -> None:
+    with pytest.warns(DeprecationWarning, match="use df.rank.reciprocal_rank"):
+        old = df.rank.mrr(by="model")
+    assert old.equals(df.rank.reciprocal_rank(by="model"))
+    with pytest.warns(DeprecationWarning, match="use df.rank.average_precision"):
+        old = df.rank.map(10, by="model")
+    assert old.equals(df.rank.average_precision(10, by="model"))
 
 
 def test_lazy_evaluation_reads_nothing_until_collected(tmp_path: object, df: pl.DataFrame) -> None:
@@ -89,11 +142,33 @@ def test_validate_and_population_through_the_namespace(df: pl.DataFrame) -> None
 
 
 def test_metric_round_trip() -> None:
-    for name in ["ndcg@10", "ndcg", "map@100", "mrr", "mrr@10", "precision@5", "recall@100",
-                 "f1@3", "hit_rate@10", "dcg@5", "r_precision", "num_ret", "num_rel", "num_rel_ret", "num_q"]:
+    for name in [
+        "ndcg@10",
+        "ndcg",
+        "map@100",
+        "mrr",
+        "mrr@10",
+        "precision@5",
+        "recall@100",
+        "f1@3",
+        "hit_rate@10",
+        "dcg@5",
+        "r_precision",
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "num_q",
+    ]:
         assert str(prm.parse(name)) == name
-    trec = {"P_10": "precision@10", "ndcg_cut_10": "ndcg@10", "recip_rank": "mrr", "map_cut_100": "map@100",
-            "Rprec": "r_precision", "success_5": "hit_rate@5", "recall_100": "recall@100"}
+    trec = {
+        "P_10": "precision@10",
+        "ndcg_cut_10": "ndcg@10",
+        "recip_rank": "mrr",
+        "map_cut_100": "map@100",
+        "Rprec": "r_precision",
+        "success_5": "hit_rate@5",
+        "recall_100": "recall@100",
+    }
     for name, canonical in trec.items():
         assert str(prm.parse(name)) == canonical
     assert prm.parse("P@10") == prm.precision(10)

@@ -23,12 +23,18 @@ def all_trec() -> list[str]:
         "iprec_at_recall_0.20", "11pt_avg", "infAP", "gm_bpref", "Rprec_mult_0.20", "utility", "binG",
         "ndcg", "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret",
         "rbp", "rbp_resid", "relstring", "err@10", "f1@10", "mrr@10", "dcg@10", "ndcg(1=1,2=3,3=7)@10",
-        *(f"{m}_{k}" for m in ("P", "recall", "ndcg_cut", "map_cut", "relative_P", "success", "unj") for k in cutoffs),
+        *(
+            f"{m}_{k}"
+            for m in ("P", "recall", "ndcg_cut", "map_cut", "relative_P", "success", "unj")
+            for k in cutoffs
+        ),
     ]  # fmt: skip
 
 
 def test_the_detector_sees_a_known_fallback(frame: pl.LazyFrame) -> None:
-    known = frame.group_by("query").agg((pl.col("score").filter(pl.col("score") > 0) * 2.0).cast(pl.Int128).sum())
+    known = frame.group_by("query").agg(
+        (pl.col("score").filter(pl.col("score") > 0) * 2.0).cast(pl.Int128).sum()
+    )
     assert fallbacks(known)
 
 

@@ -1,8 +1,11 @@
-"""Metric families: one module each, every metric an expression builder."""
+"""Metric families: one module each; every metric a typed spec and a constructor.
+
+The registry (``polars_rankmetrics._registry``) lists every module's ``SPECS``;
+this package imports nothing above it.
+"""
 
 from __future__ import annotations
 
-from polars_rankmetrics.metrics import cumulative  # noqa: F401  (registers G, ndcg_rel, Rndcg)
 from polars_rankmetrics.metrics.binary import (
     f1,
     hit_rate,
@@ -10,27 +13,25 @@ from polars_rankmetrics.metrics.binary import (
     r_precision,
     recall,
     relative_precision,
+    set_map,
     utility,
 )
-from polars_rankmetrics.metrics.catalog import (
-    coverage,
-    entropy,
-    gini,
-    intra_list_similarity,
-    novelty,
-    personalization,
-)
 from polars_rankmetrics.metrics.counts import num_q, num_rel, num_rel_ret, num_ret
+from polars_rankmetrics.metrics.cumulative import g, ndcg_rel, rndcg
+from polars_rankmetrics.metrics.distribution import coverage, entropy, gini
 from polars_rankmetrics.metrics.graded import dcg, ndcg
+from polars_rankmetrics.metrics.information import novelty
 from polars_rankmetrics.metrics.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
-from polars_rankmetrics.metrics.judged import bpref, infap, unjudged
-from polars_rankmetrics.metrics.rank import average_precision, reciprocal_rank
+from polars_rankmetrics.metrics.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
+from polars_rankmetrics.metrics.rank import average_precision, bing, gm_map, reciprocal_rank
 from polars_rankmetrics.metrics.recsys import map_capped, mar, mpr
+from polars_rankmetrics.metrics.similarity import intra_list_similarity, personalization
 from polars_rankmetrics.metrics.text import relstring
 from polars_rankmetrics.metrics.user import err, rbp, rbp_resid
 
 __all__ = [
     "average_precision",
+    "bing",
     "bpref",
     "coverage",
     "dcg",
@@ -38,7 +39,10 @@ __all__ = [
     "entropy",
     "err",
     "f1",
+    "g",
     "gini",
+    "gm_bpref",
+    "gm_map",
     "hit_rate",
     "infap",
     "intra_list_similarity",
@@ -47,7 +51,9 @@ __all__ = [
     "mar",
     "mpr",
     "ndcg",
+    "ndcg_rel",
     "novelty",
+    "num_nonrel_judged_ret",
     "num_q",
     "num_rel",
     "num_rel_ret",
@@ -61,7 +67,9 @@ __all__ = [
     "reciprocal_rank",
     "relative_precision",
     "relstring",
+    "rndcg",
     "rprec_mult",
+    "set_map",
     "unjudged",
     "utility",
 ]

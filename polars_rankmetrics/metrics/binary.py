@@ -4,76 +4,108 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._prepare import NUM_REL, GainColumns
-from polars_rankmetrics._registry import Metric, Param, register
-from polars_rankmetrics.metrics._core import (
-    hits,
-    keep_relevant,
-    num_relevant,
-    num_retrieved,
-    rank,
-    ratio,
-    relevant,
+from polars_rankmetrics._kernel import Rows, ratio
+from polars_rankmetrics._spec import Metric, Param, QuerySpec
+from polars_rankmetrics.metrics._core import hits, keep_relevant, num_relevant, num_retrieved
+
+
+def _precision(m: Metric, rows: Rows) -> pl.Expr:
+    k = m.k
+    # trec_eval P_k divides by k even when fewer than k items were retrieved.
+    denominator = num_retrieved(rows) if k is None else pl.lit(k)
+    return ratio(hits(rows, k), denominator)
+
+
+PRECISION = QuerySpec(
+    name="precision", aliases=("P", "p"), trec=("P_{k}", "set_P"), keep=keep_relevant, value=_precision
 )
 
 
-@register("precision", aliases=("P", "p"), trec=("P_{k}", "set_P"), keep=keep_relevant)
-def _precision(m: Metric, g: GainColumns) -> pl.Expr:
-    k = m.k
-    # trec_eval P_k divides by k even when fewer than k items were retrieved.
-    denominator = num_retrieved() if k is None else pl.lit(k)
-    return ratio(hits(k), denominator)
+def _recall(m: Metric, rows: Rows) -> pl.Expr:
+    return ratio(hits(rows, m.k), num_relevant(rows))
 
 
-@register("recall", trec=("recall_{k}", "set_recall"), keep=keep_relevant)
-def _recall(m: Metric, g: GainColumns) -> pl.Expr:
-    k = m.k
-    return ratio(hits(k), num_relevant())
+RECALL = QuerySpec(name="recall", trec=("recall_{k}", "set_recall"), keep=keep_relevant, value=_recall)
 
 
-@register("f1", aliases=("F1",), trec=("set_F",), keep=keep_relevant)
-def _f1(m: Metric, g: GainColumns) -> pl.Expr:
+def _f1(m: Metric, rows: Rows) -> pl.Expr:
     k = m.k
     # 2PR / (P + R) with P = h/n and R = h/R simplifies to 2h / (n + R).
-    n = num_retrieved() if k is None else pl.lit(k)
-    return ratio(2 * hits(k), n + num_relevant())
+    n = num_retrieved(rows) if k is None else pl.lit(k)
+    return ratio(2 * hits(rows, k), n + num_relevant(rows))
 
 
-@register("hit_rate", aliases=("success",), trec=("success_{k}",), keep=keep_relevant)
-def _hit_rate(m: Metric, g: GainColumns) -> pl.Expr:
-    k = m.k
-    return (hits(k) > 0).cast(pl.Float64)
+F1 = QuerySpec(name="f1", aliases=("F1",), trec=("set_F",), keep=keep_relevant, value=_f1)
 
 
-@register("relative_precision", aliases=("relative_P",), trec=("relative_P_{k}", "set_relative_P"), keep=keep_relevant)
-def _relative_precision(m: Metric, g: GainColumns) -> pl.Expr:
+def _hit_rate(m: Metric, rows: Rows) -> pl.Expr:
+    return (hits(rows, m.k) > 0).cast(pl.Float64)
+
+
+HIT_RATE = QuerySpec(
+    name="hit_rate", aliases=("success",), trec=("success_{k}",), keep=keep_relevant, value=_hit_rate
+)
+
+
+def _relative_precision(m: Metric, rows: Rows) -> pl.Expr:
     # hits@k over the most relevant items k positions could hold: min(k, R).
     k = m.k
-    room = num_retrieved() if k is None else pl.lit(k, dtype=pl.UInt32)
-    return ratio(hits(k), pl.min_horizontal(room, num_relevant()))
+    room = num_retrieved(rows) if k is None else pl.lit(k, dtype=pl.UInt32)
+    return ratio(hits(rows, k), pl.min_horizontal(room, num_relevant(rows)))
 
 
-@register("set_map", k="none", trec=("set_map",), keep=keep_relevant)
-def _set_map(m: Metric, g: GainColumns) -> pl.Expr:
+RELATIVE_PRECISION = QuerySpec(
+    name="relative_precision",
+    aliases=("relative_P",),
+    trec=("relative_P_{k}", "set_relative_P"),
+    keep=keep_relevant,
+    value=_relative_precision,
+)
+
+
+def _set_map(_m: Metric, rows: Rows) -> pl.Expr:
     # set precision x set recall: num_rel_ret^2 / (num_ret * R)
-    found = hits(None).cast(pl.Float64)
-    return ratio(found * found, num_retrieved().cast(pl.Float64) * num_relevant().cast(pl.Float64))
+    found = hits(rows, None).cast(pl.Float64)
+    n, r = num_retrieved(rows).cast(pl.Float64), num_relevant(rows).cast(pl.Float64)
+    return ratio(found * found, n * r)
 
 
-@register("utility", k="none", trec=("utility",), params=(Param("coefficients", (1.0, -1.0, 0.0, 0.0), "floats"),), keep=keep_relevant)
-def _utility(m: Metric, g: GainColumns) -> pl.Expr:
+SET_MAP = QuerySpec(name="set_map", k="none", trec=("set_map",), keep=keep_relevant, value=_set_map)
+
+
+def _utility(m: Metric, rows: Rows) -> pl.Expr:
     # a*rel_ret + b*nonrel_ret + c*rel_missed + d*nonrel_missed, with trec_eval's
     # collection size left at 0 (its -N default).
-    a, b, c, d = m.param("coefficients")  # type: ignore[misc]
-    found = hits(None).cast(pl.Float64)
-    n, r = num_retrieved().cast(pl.Float64), num_relevant().cast(pl.Float64)
+    a, b, c, d = m.numbers("coefficients")
+    found = hits(rows, None).cast(pl.Float64)
+    n, r = num_retrieved(rows).cast(pl.Float64), num_relevant(rows).cast(pl.Float64)
     return a * found + b * (n - found) + c * (r - found) + d * (found - n - r)
 
 
-@register("r_precision", k="none", needs=frozenset({"num_rel"}), aliases=("rprec",), trec=("Rprec",), keep=keep_relevant)
-def _r_precision(m: Metric, g: GainColumns) -> pl.Expr:
-    # Precision at rank R; R comes from a window column so the agg stays streamable.
-    return ratio((relevant & (rank <= pl.col(NUM_REL))).sum(), num_relevant())
+UTILITY = QuerySpec(
+    name="utility",
+    k="none",
+    trec=("utility",),
+    params=(Param("coefficients", (1.0, -1.0, 0.0, 0.0), "floats", length=4),),
+    keep=keep_relevant,
+    value=_utility,
+)
+
+
+def _r_precision(_m: Metric, rows: Rows) -> pl.Expr:
+    # Precision at rank R; R is a per-row count, so the agg stays streamable.
+    return ratio((rows.rel & (rows.rank <= rows.num_rel)).sum(), num_relevant(rows))
+
+
+R_PRECISION = QuerySpec(
+    name="r_precision",
+    k="none",
+    needs=frozenset({"num_rel"}),
+    aliases=("rprec",),
+    trec=("Rprec",),
+    keep=keep_relevant,
+    value=_r_precision,
+)
 
 
 def precision(k: int | None = None) -> Metric:
@@ -107,7 +139,7 @@ def precision(k: int | None = None) -> Metric:
     │ 2     ┆ 0.0         │
     └───────┴─────────────┘
     """
-    return Metric("precision", k)
+    return Metric(PRECISION, k)
 
 
 def recall(k: int | None = None) -> Metric:
@@ -141,7 +173,7 @@ def recall(k: int | None = None) -> Metric:
     │ 2     ┆ 0.0      │
     └───────┴──────────┘
     """
-    return Metric("recall", k)
+    return Metric(RECALL, k)
 
 
 def f1(k: int | None = None) -> Metric:
@@ -174,7 +206,7 @@ def f1(k: int | None = None) -> Metric:
     │ 0.5  │
     └──────┘
     """
-    return Metric("f1", k)
+    return Metric(F1, k)
 
 
 def hit_rate(k: int | None = None) -> Metric:
@@ -205,7 +237,7 @@ def hit_rate(k: int | None = None) -> Metric:
     │ 2     ┆ 1.0        │
     └───────┴────────────┘
     """
-    return Metric("hit_rate", k)
+    return Metric(HIT_RATE, k)
 
 
 def relative_precision(k: int | None = None) -> Metric:
@@ -236,7 +268,7 @@ def relative_precision(k: int | None = None) -> Metric:
     │ 1.0                  ┆ 0.5         │
     └──────────────────────┴─────────────┘
     """
-    return Metric("relative_precision", k)
+    return Metric(RELATIVE_PRECISION, k)
 
 
 def utility(a: float = 1.0, b: float = -1.0, c: float = 0.0, d: float = 0.0) -> Metric:
@@ -262,15 +294,15 @@ def utility(a: float = 1.0, b: float = -1.0, c: float = 0.0, d: float = 0.0) -> 
     ...     "score": [3.0, 2.0, 1.0], "relevance": [1, 0, None]})
     >>> prm.evaluate(df, [prm.utility(), prm.utility(2, -1, 0, 0)])
     shape: (1, 2)
-    ┌─────────┬───────────────────┐
-    │ utility ┆ utility(2,-1,0,0) │
-    │ ---     ┆ ---               │
-    │ f64     ┆ f64               │
-    ╞═════════╪═══════════════════╡
-    │ -1.0    ┆ 0.0               │
-    └─────────┴───────────────────┘
+    ┌─────────┬────────────────────────────────┐
+    │ utility ┆ utility(coefficients=2,-1,0,0) │
+    │ ---     ┆ ---                            │
+    │ f64     ┆ f64                            │
+    ╞═════════╪════════════════════════════════╡
+    │ -1.0    ┆ 0.0                            │
+    └─────────┴────────────────────────────────┘
     """
-    return Metric("utility", None, ((a, b, c, d),))
+    return Metric(UTILITY, coefficients=(a, b, c, d))
 
 
 def r_precision() -> Metric:
@@ -296,4 +328,32 @@ def r_precision() -> Metric:
     │ 0.6667      │
     └─────────────┘
     """
-    return Metric("r_precision")
+    return Metric(R_PRECISION)
+
+
+def set_map() -> Metric:
+    """Set MAP: set precision times set recall, ``num_rel_ret**2 / (num_ret * R)`` (trec_eval ``set_map``).
+
+    Returns
+    -------
+    Metric
+        ``set_map``, averaged over queries; 0 when nothing relevant was retrieved.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1], "item": ["a", "b", "c", "d"],
+    ...     "score": [0.9, 0.5, 0.1, None], "relevance": [1, 0, 1, 1]})
+    >>> prm.evaluate(df, [prm.set_map()]).with_columns(pl.col("set_map").round(4))
+    shape: (1, 1)
+    ┌─────────┐
+    │ set_map │
+    │ ---     │
+    │ f64     │
+    ╞═════════╡
+    │ 0.4444  │
+    └─────────┘
+    """
+    return Metric(SET_MAP)
+
+
+SPECS = (PRECISION, RECALL, F1, HIT_RATE, RELATIVE_PRECISION, SET_MAP, UTILITY, R_PRECISION)

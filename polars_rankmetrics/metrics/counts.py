@@ -4,29 +4,51 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._prepare import GainColumns
-from polars_rankmetrics._registry import Metric, register
+from polars_rankmetrics._kernel import Rows
+from polars_rankmetrics._spec import Metric, QuerySpec
 from polars_rankmetrics.metrics._core import hits, keep_none, keep_relevant, num_relevant, num_retrieved
 
 
-@register("num_ret", aggregate="sum", k="none", kind="int", trec=("num_ret",), keep=keep_none)
-def _num_ret(m: Metric, g: GainColumns) -> pl.Expr:
-    return num_retrieved()
+def _num_ret(_m: Metric, rows: Rows) -> pl.Expr:
+    return num_retrieved(rows)
 
 
-@register("num_rel", aggregate="sum", k="none", kind="int", trec=("num_rel",), keep=keep_none)
-def _num_rel(m: Metric, g: GainColumns) -> pl.Expr:
-    return num_relevant()
+NUM_RET = QuerySpec(
+    name="num_ret", aggregate="sum", k="none", kind="int", trec=("num_ret",), keep=keep_none, value=_num_ret
+)
 
 
-@register("num_rel_ret", aggregate="sum", k="none", kind="int", trec=("num_rel_ret",), keep=keep_relevant)
-def _num_rel_ret(m: Metric, g: GainColumns) -> pl.Expr:
-    return hits(None)
+def _num_rel(_m: Metric, rows: Rows) -> pl.Expr:
+    return num_relevant(rows)
 
 
-@register("num_q", aggregate="sum", k="none", kind="int", trec=("num_q",), keep=keep_none)
-def _num_q(m: Metric, g: GainColumns) -> pl.Expr:
+NUM_REL = QuerySpec(
+    name="num_rel", aggregate="sum", k="none", kind="int", trec=("num_rel",), keep=keep_none, value=_num_rel
+)
+
+
+def _num_rel_ret(_m: Metric, rows: Rows) -> pl.Expr:
+    return hits(rows, None)
+
+
+NUM_REL_RET = QuerySpec(
+    name="num_rel_ret",
+    aggregate="sum",
+    k="none",
+    kind="int",
+    trec=("num_rel_ret",),
+    keep=keep_relevant,
+    value=_num_rel_ret,
+)
+
+
+def _num_q(_m: Metric, _rows: Rows) -> pl.Expr:
     return pl.lit(1, dtype=pl.Int64)
+
+
+NUM_Q = QuerySpec(
+    name="num_q", aggregate="sum", k="none", kind="int", trec=("num_q",), keep=keep_none, value=_num_q
+)
 
 
 def num_ret() -> Metric:
@@ -51,7 +73,7 @@ def num_ret() -> Metric:
     │ 2       ┆ 2       ┆ 1           ┆ 2     │
     └─────────┴─────────┴─────────────┴───────┘
     """
-    return Metric("num_ret")
+    return Metric(NUM_RET)
 
 
 def num_rel() -> Metric:
@@ -76,7 +98,7 @@ def num_rel() -> Metric:
     │ 2       │
     └─────────┘
     """
-    return Metric("num_rel")
+    return Metric(NUM_REL)
 
 
 def num_rel_ret() -> Metric:
@@ -101,7 +123,7 @@ def num_rel_ret() -> Metric:
     │ 1           │
     └─────────────┘
     """
-    return Metric("num_rel_ret")
+    return Metric(NUM_REL_RET)
 
 
 def num_q() -> Metric:
@@ -126,4 +148,7 @@ def num_q() -> Metric:
     │ 2     │
     └───────┘
     """
-    return Metric("num_q")
+    return Metric(NUM_Q)
+
+
+SPECS = (NUM_RET, NUM_REL, NUM_REL_RET, NUM_Q)

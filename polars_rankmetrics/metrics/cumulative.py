@@ -10,14 +10,14 @@ streaming engine buffers it; only these three measures pay for that.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import polars as pl
 
-from polars_rankmetrics._prepare import NUM_REL, NUM_RET, RANK, GainColumns
-from polars_rankmetrics._registry import Metric, register
-from polars_rankmetrics.metrics._core import exact_sum
+from polars_rankmetrics._kernel import NUM_REL, NUM_RET, RANK, VALUE, GainColumns, exact_sum
+from polars_rankmetrics._spec import Metric, TableSpec
 from polars_rankmetrics.metrics.graded import GAIN_MAP
 
-VALUE = "__prm_value"
 _NEEDS = frozenset({"gain", "ideal_rank"})
 
 
@@ -56,7 +56,7 @@ def _sides(frame: pl.LazyFrame, keys: tuple[str, ...], g: GainColumns) -> tuple[
     return actual, ideal_side
 
 
-def _g_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+def _g_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
     actual, ideal = _sides(frame, keys, g)
     at = pl.min_horizontal(pl.col("__pos"), pl.col("__L"))
     joined = actual.with_columns(at.alias("__at")).join(
@@ -72,7 +72,7 @@ def _g_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ..
     return out.select(*keys, value.otherwise(0.0).alias(VALUE))
 
 
-def _ndcg_rel_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+def _ndcg_rel_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
     actual, ideal = _sides(frame, keys, g)
     at = pl.min_horizontal(pl.col("__pos"), pl.col("__L"))
     joined = actual.with_columns(at.alias("__at")).join(
@@ -85,7 +85,8 @@ def _ndcg_rel_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[
         exact_sum(pl.col("__gain") / _discount(pl.col("__pos"))).alias("__dcg_all"),
     )
     ideal_total = ideal.group_by(keys).agg(
-        pl.col("__L").first().alias("__L"), exact_sum(pl.col("__ideal_gain") / _discount(pl.col("__pos"))).alias("__idcg_all")
+        pl.col("__L").first().alias("__L"),
+        exact_sum(pl.col("__ideal_gain") / _discount(pl.col("__pos"))).alias("__idcg_all"),
     )
     out = ideal_total.join(per_query, on=list(keys), how="left").with_columns(
         pl.col("__sum", "__dcg_all").fill_null(0.0), pl.col("__found").fill_null(0)
@@ -97,7 +98,7 @@ def _ndcg_rel_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[
     return out.select(*keys, value.alias(VALUE))
 
 
-def _rndcg_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+def _rndcg_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
     actual, ideal = _sides(frame, keys, g)
     # Average nDCG at each position where the ideal gain steps down (ends of grade runs),
     # plus at the end of the ranking when it runs past the ideal list.
@@ -126,15 +127,124 @@ def _rndcg_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str
     return out.select(*keys, value.alias(VALUE))
 
 
-def _from_table(m: Metric, g: GainColumns) -> pl.Expr:
-    msg = f"metric {m.name!r} is computed from a per-query table, not an aggregation"
-    raise NotImplementedError(msg)
+G = TableSpec(
+    name="g", k="none", aliases=("G",), needs=_NEEDS, trec=("G",), params=(GAIN_MAP,), table=_g_table
+)
+NDCG_REL = TableSpec(
+    name="ndcg_rel", k="none", needs=_NEEDS, trec=("ndcg_rel",), params=(GAIN_MAP,), table=_ndcg_rel_table
+)
+RNDCG = TableSpec(
+    name="rndcg",
+    k="none",
+    aliases=("Rndcg",),
+    needs=_NEEDS,
+    trec=("Rndcg",),
+    params=(GAIN_MAP,),
+    table=_rndcg_table,
+)
 
 
-register("g", k="none", aliases=("G",), needs=_NEEDS, trec=("G",), params=(GAIN_MAP,), table=_g_table)(_from_table)
-register("ndcg_rel", k="none", needs=_NEEDS, trec=("ndcg_rel",), params=(GAIN_MAP,), table=_ndcg_rel_table)(
-    _from_table
-)
-register("rndcg", k="none", aliases=("Rndcg",), needs=_NEEDS, trec=("Rndcg",), params=(GAIN_MAP,), table=_rndcg_table)(
-    _from_table
-)
+def g(*, gain: Mapping[float, float] | None = None) -> Metric:
+    """trec_eval's G: normalised cumulative gain, each gain discounted by the ideal gain accumulated so far.
+
+    Per retrieved item ``gain / log2(2 + ideal_cost - gain_so_far)``, where the ideal cost adds
+    ``max(ideal gain, 1)`` per ideal position; summed and divided by the ideal list's total gain.
+
+    Parameters
+    ----------
+    gain
+        A ``{grade: gain}`` mapping for this metric alone; None uses the
+        evaluation's ``gain`` convention.
+
+    Returns
+    -------
+    Metric
+        ``g``, averaged over queries; trec_eval name ``G``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [0.9, 0.5, None], "relevance": [0, 2, 1]})
+    >>> prm.evaluate(df, [prm.g()]).with_columns(pl.all().round(4))
+    shape: (1, 1)
+    ┌────────┐
+    │ g      │
+    │ ---    │
+    │ f64    │
+    ╞════════╡
+    │ 0.4206 │
+    └────────┘
+    """
+    return Metric(G, gain=gain)
+
+
+def ndcg_rel(*, gain: Mapping[float, float] | None = None) -> Metric:
+    """trec_eval's ndcg_rel: nDCG averaged over the ranks of the relevant items.
+
+    nDCG at each retrieved item of positive gain (DCG there over the ideal DCG at that position,
+    capped at the ideal list's length), relevant items never retrieved counting the final nDCG;
+    divided by the number of items of positive gain.
+
+    Parameters
+    ----------
+    gain
+        A ``{grade: gain}`` mapping for this metric alone; None uses the
+        evaluation's ``gain`` convention.
+
+    Returns
+    -------
+    Metric
+        ``ndcg_rel``, averaged over queries; trec_eval name ``ndcg_rel``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [0.9, 0.5, None], "relevance": [0, 2, 1]})
+    >>> prm.evaluate(df, [prm.ndcg_rel()]).with_columns(pl.all().round(4))
+    shape: (1, 1)
+    ┌──────────┐
+    │ ndcg_rel │
+    │ ---      │
+    │ f64      │
+    ╞══════════╡
+    │ 0.4796   │
+    └──────────┘
+    """
+    return Metric(NDCG_REL, gain=gain)
+
+
+def rndcg(*, gain: Mapping[float, float] | None = None) -> Metric:
+    """trec_eval's Rndcg: nDCG averaged over the positions where the ideal gain steps down.
+
+    The ends of the ideal list's runs of equal grade, and the end of the ranking when it runs
+    past the ideal list; 0 for a query without relevant items.
+
+    Parameters
+    ----------
+    gain
+        A ``{grade: gain}`` mapping for this metric alone; None uses the
+        evaluation's ``gain`` convention.
+
+    Returns
+    -------
+    Metric
+        ``rndcg``, averaged over queries; trec_eval name ``Rndcg``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [0.9, 0.5, None], "relevance": [0, 2, 1]})
+    >>> prm.evaluate(df, [prm.rndcg()]).with_columns(pl.all().round(4))
+    shape: (1, 1)
+    ┌────────┐
+    │ rndcg  │
+    │ ---    │
+    │ f64    │
+    ╞════════╡
+    │ 0.2398 │
+    └────────┘
+    """
+    return Metric(RNDCG, gain=gain)
+
+
+SPECS = (G, NDCG_REL, RNDCG)

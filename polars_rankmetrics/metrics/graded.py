@@ -6,9 +6,9 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from polars_rankmetrics._prepare import GainColumns
-from polars_rankmetrics._registry import Metric, Param, register
-from polars_rankmetrics.metrics._core import exact_sum, rank, ratio, within
+from polars_rankmetrics._kernel import Rows, exact_sum, ratio
+from polars_rankmetrics._spec import Metric, Param, QuerySpec
+from polars_rankmetrics.metrics._core import within
 
 
 def _discounted(gains: pl.Expr, ranks: pl.Expr, keep: pl.Expr) -> pl.Expr:
@@ -16,36 +16,46 @@ def _discounted(gains: pl.Expr, ranks: pl.Expr, keep: pl.Expr) -> pl.Expr:
     return exact_sum(pl.when(keep).then(gains / (ranks.cast(pl.Float64) + 1.0).log(2)))
 
 
-def dcg_at(k: int | None, g: GainColumns) -> pl.Expr:
+def dcg_at(rows: Rows, k: int | None) -> pl.Expr:
     """DCG of the retrieved items within the top `k`."""
-    gain = pl.col(g.gain)
-    return _discounted(gain, rank, within(k) & (gain != 0))
+    return _discounted(rows.gain, rows.rank, within(rows, k) & (rows.gain != 0))
 
 
-def idcg_at(k: int | None, g: GainColumns) -> pl.Expr:
+def idcg_at(rows: Rows, k: int | None) -> pl.Expr:
     """Ideal DCG: every judged item of positive gain, best first, within the top `k`."""
-    ideal = pl.col(g.ideal_rank)
+    ideal = rows.ideal_rank
     keep = ideal.is_not_null() if k is None else ideal <= k
-    return _discounted(pl.col(g.gain), ideal, keep)
+    return _discounted(rows.gain, ideal, keep)
 
 
 GAIN_MAP = Param("gain", None, "gain")
 
 
-def _keep_gain(_m: Metric, g: GainColumns) -> pl.Expr:
-    return pl.col(g.gain) != 0
+def _keep_gain(_m: Metric, rows: Rows) -> pl.Expr:
+    return rows.gain != 0
 
 
-@register("dcg", needs=frozenset({"gain"}), params=(GAIN_MAP,), keep=_keep_gain)
-def _dcg(m: Metric, g: GainColumns) -> pl.Expr:
-    return dcg_at(m.k, g)
+def _dcg(m: Metric, rows: Rows) -> pl.Expr:
+    return dcg_at(rows, m.k)
 
 
-@register("ndcg", needs=frozenset({"gain", "ideal_rank"}), trec=("ndcg_cut_{k}", "ndcg"), params=(GAIN_MAP,), keep=_keep_gain)
-def _ndcg(m: Metric, g: GainColumns) -> pl.Expr:
+DCG = QuerySpec(name="dcg", needs=frozenset({"gain"}), params=(GAIN_MAP,), keep=_keep_gain, value=_dcg)
+
+
+def _ndcg(m: Metric, rows: Rows) -> pl.Expr:
     # trec_eval: the ideal list holds every judged item of positive gain,
     # retrieved or not; without a cutoff it is not truncated to num_ret.
-    return ratio(dcg_at(m.k, g), idcg_at(m.k, g))
+    return ratio(dcg_at(rows, m.k), idcg_at(rows, m.k))
+
+
+NDCG = QuerySpec(
+    name="ndcg",
+    needs=frozenset({"gain", "ideal_rank"}),
+    trec=("ndcg_cut_{k}", "ndcg"),
+    params=(GAIN_MAP,),
+    keep=_keep_gain,
+    value=_ndcg,
+)
 
 
 def dcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> Metric:
@@ -81,7 +91,7 @@ def dcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> M
     │ 1.7619 │
     └────────┘
     """
-    return Metric("dcg", k, (gain,))
+    return Metric(DCG, k, gain=gain)
 
 
 def ndcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> Metric:
@@ -122,4 +132,7 @@ def ndcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> 
     │ q2    ┆ 0.0    │
     └───────┴────────┘
     """
-    return Metric("ndcg", k, (gain,))
+    return Metric(NDCG, k, gain=gain)
+
+
+SPECS = (DCG, NDCG)

@@ -6,49 +6,79 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from polars_rankmetrics._prepare import HIT_RANK, NUM_REL, GainColumns
-from polars_rankmetrics._registry import Metric, Param, register
-from polars_rankmetrics.metrics._core import exact_sum_horizontal, keep_relevant, rank, ratio, relevant
+from polars_rankmetrics._kernel import Rows, exact_sum_horizontal, ratio
+from polars_rankmetrics._spec import POSITIVE, UNIT, Metric, Param, QuerySpec
+from polars_rankmetrics.metrics._core import keep_relevant
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
-def interpolated_precision(recall: float) -> pl.Expr:
+def interpolated_precision(rows: Rows, recall: float) -> pl.Expr:
     """Highest precision at any rank whose recall is at least `recall` (0 if none).
 
     As trec_eval 10.0: the recall level is ``round(recall * R)`` relevant
     items (half away from zero); precision peaks at relevant items, so the
     maximum runs over relevant retrieved items from that one on.
     """
-    needed = (pl.lit(recall) * pl.col(NUM_REL).cast(pl.Float64)).round(0, mode="half_away_from_zero")
-    hit_rank = pl.col(HIT_RANK)
-    precision = hit_rank.cast(pl.Float64) / rank.cast(pl.Float64)
+    needed = (pl.lit(recall) * rows.num_rel.cast(pl.Float64)).round(0, mode="half_away_from_zero")
+    hit_rank = rows.hit_rank
+    precision = hit_rank.cast(pl.Float64) / rows.rank.cast(pl.Float64)
     reached = hit_rank.is_not_null() & (hit_rank.cast(pl.Float64) >= pl.max_horizontal(needed, 1.0))
     return precision.filter(reached).max().fill_null(0.0)
 
 
-@register("iprec_at_recall", k="none", needs=frozenset({"hit_rank", "num_rel"}),
-          trec=("iprec_at_recall_{x}",), params=(Param("recall", 0.0),), keep=keep_relevant)  # fmt: skip
-def _iprec_at_recall(m: Metric, g: GainColumns) -> pl.Expr:
-    return interpolated_precision(m.param("recall"))  # type: ignore[arg-type]
+def _iprec_at_recall(m: Metric, rows: Rows) -> pl.Expr:
+    return interpolated_precision(rows, m.number("recall"))
 
 
-@register("11pt_avg", k="none", aliases=("eleven_point_average",), needs=frozenset({"hit_rank", "num_rel"}),
-          trec=("11pt_avg",), params=(Param("recalls", ELEVEN_POINTS, "floats"),), keep=keep_relevant)  # fmt: skip
-def _eleven_point(m: Metric, g: GainColumns) -> pl.Expr:
-    levels: tuple[float, ...] = m.param("recalls")  # type: ignore[assignment]
-    return exact_sum_horizontal([interpolated_precision(x) for x in levels]) / len(levels)
+IPREC_AT_RECALL = QuerySpec(
+    name="iprec_at_recall",
+    k="none",
+    needs=frozenset({"hit_rank", "num_rel"}),
+    trec=("iprec_at_recall_{x}",),
+    params=(Param("recall", 0.0, domain=UNIT),),
+    keep=keep_relevant,
+    value=_iprec_at_recall,
+)
 
 
-@register("rprec_mult", k="none", aliases=("Rprec_mult",), needs=frozenset({"num_rel"}),
-          trec=("Rprec_mult_{x}",), params=(Param("multiple", 1.0),), keep=keep_relevant)  # fmt: skip
-def _rprec_mult(m: Metric, g: GainColumns) -> pl.Expr:
+def _eleven_point(m: Metric, rows: Rows) -> pl.Expr:
+    levels = m.numbers("recalls")
+    return ratio(exact_sum_horizontal([interpolated_precision(rows, x) for x in levels]), pl.lit(len(levels)))
+
+
+ELEVEN_POINT_AVERAGE = QuerySpec(
+    name="11pt_avg",
+    function="eleven_point_average",
+    k="none",
+    aliases=("eleven_point_average",),
+    needs=frozenset({"hit_rank", "num_rel"}),
+    trec=("11pt_avg",),
+    params=(Param("recalls", ELEVEN_POINTS, "floats", domain=UNIT),),
+    keep=keep_relevant,
+    value=_eleven_point,
+)
+
+
+def _rprec_mult(m: Metric, rows: Rows) -> pl.Expr:
     # Precision at rank int(x * R + 0.9), as trec_eval computes the cutoff.
     def cutoff(num_rel: pl.Expr) -> pl.Expr:
-        return (pl.lit(m.param("multiple")) * num_rel.cast(pl.Float64) + 0.9).floor()
+        return (pl.lit(m.number("multiple")) * num_rel.cast(pl.Float64) + 0.9).floor()
 
-    found = (relevant & (rank.cast(pl.Float64) <= cutoff(pl.col(NUM_REL)))).sum()
-    return ratio(found, cutoff(pl.col(NUM_REL).first()))
+    found = (rows.rel & (rows.rank.cast(pl.Float64) <= cutoff(rows.num_rel))).sum()
+    return ratio(found, cutoff(rows.num_rel.first()))
+
+
+RPREC_MULT = QuerySpec(
+    name="rprec_mult",
+    k="none",
+    aliases=("Rprec_mult",),
+    needs=frozenset({"num_rel"}),
+    trec=("Rprec_mult_{x}",),
+    params=(Param("multiple", 1.0, domain=POSITIVE),),
+    keep=keep_relevant,
+    value=_rprec_mult,
+)
 
 
 def iprec_at_recall(recall: float) -> Metric:
@@ -71,15 +101,15 @@ def iprec_at_recall(recall: float) -> Metric:
     ...     "score": [4.0, 3.0, 2.0, 1.0], "relevance": [0, 1, 0, 1]})
     >>> prm.evaluate(df, [prm.iprec_at_recall(0.5), prm.iprec_at_recall(1.0)])
     shape: (1, 2)
-    ┌──────────────────────┬────────────────────┐
-    │ iprec_at_recall(0.5) ┆ iprec_at_recall(1) │
-    │ ---                  ┆ ---                │
-    │ f64                  ┆ f64                │
-    ╞══════════════════════╪════════════════════╡
-    │ 0.5                  ┆ 0.5                │
-    └──────────────────────┴────────────────────┘
+    ┌─────────────────────────────┬───────────────────────────┐
+    │ iprec_at_recall(recall=0.5) ┆ iprec_at_recall(recall=1) │
+    │ ---                         ┆ ---                       │
+    │ f64                         ┆ f64                       │
+    ╞═════════════════════════════╪═══════════════════════════╡
+    │ 0.5                         ┆ 0.5                       │
+    └─────────────────────────────┴───────────────────────────┘
     """
-    return Metric("iprec_at_recall", None, (recall,))
+    return Metric(IPREC_AT_RECALL, recall=recall)
 
 
 def eleven_point_average(recalls: Sequence[float] = ELEVEN_POINTS) -> Metric:
@@ -109,7 +139,7 @@ def eleven_point_average(recalls: Sequence[float] = ELEVEN_POINTS) -> Metric:
     │ 1.0      │
     └──────────┘
     """
-    return Metric("11pt_avg", None, (tuple(recalls),))
+    return Metric(ELEVEN_POINT_AVERAGE, recalls=tuple(recalls))
 
 
 def rprec_mult(multiple: float) -> Metric:
@@ -132,12 +162,15 @@ def rprec_mult(multiple: float) -> Metric:
     ...     "score": [4.0, 3.0, 2.0, 1.0], "relevance": [1, 0, 0, 1]})
     >>> prm.evaluate(df, [prm.rprec_mult(2.0)])
     shape: (1, 1)
-    ┌───────────────┐
-    │ rprec_mult(2) │
-    │ ---           │
-    │ f64           │
-    ╞═══════════════╡
-    │ 0.5           │
-    └───────────────┘
+    ┌────────────────────────┐
+    │ rprec_mult(multiple=2) │
+    │ ---                    │
+    │ f64                    │
+    ╞════════════════════════╡
+    │ 0.5                    │
+    └────────────────────────┘
     """
-    return Metric("rprec_mult", None, (multiple,))
+    return Metric(RPREC_MULT, multiple=multiple)
+
+
+SPECS = (IPREC_AT_RECALL, ELEVEN_POINT_AVERAGE, RPREC_MULT)

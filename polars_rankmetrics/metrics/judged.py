@@ -9,36 +9,19 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._prepare import (
-    GRADE,
-    HIT_RANK,
-    JUDGED_RANK,
-    NUM_NONREL,
-    NUM_REL,
-    POOL_RANK,
-    GainColumns,
-)
-from polars_rankmetrics._registry import Metric, register
-from polars_rankmetrics.metrics._core import (
-    exact_sum,
-    keep_grade,
-    keep_within,
-    num_relevant,
-    rank,
-    ratio,
-    relevant,
-    within,
-)
+from polars_rankmetrics._kernel import Rows, exact_sum, ratio
+from polars_rankmetrics._spec import Metric, QuerySpec
+from polars_rankmetrics.metrics._core import keep_grade, keep_top, num_relevant, within
 
 _INFAP_EPSILON = 1e-5  # trec_eval's INFAP_EPSILON
 _BPREF_NEEDS = frozenset({"hit_rank", "judged_rank", "num_rel", "num_nonrel"})
 
 
-def _bpref_terms() -> pl.Expr:
+def _bpref_terms(rows: Rows) -> pl.Expr:
     """Per relevant retrieved item: the share of the top R non-relevant items ranked below it."""
-    hit_rank = pl.col(HIT_RANK)
-    nonrel_above = (pl.col(JUDGED_RANK) - hit_rank).cast(pl.Float64)
-    n_rel, n_nonrel = pl.col(NUM_REL).cast(pl.Float64), pl.col(NUM_NONREL).cast(pl.Float64)
+    hit_rank = rows.hit_rank
+    nonrel_above = (rows.judged_rank - hit_rank).cast(pl.Float64)
+    n_rel, n_nonrel = rows.num_rel.cast(pl.Float64), rows.num_nonrel.cast(pl.Float64)
     term = 1.0 - pl.min_horizontal(nonrel_above, n_rel) / pl.min_horizontal(n_nonrel, n_rel)
     return pl.when(hit_rank.is_null()).then(None).when(nonrel_above > 0).then(term).otherwise(1.0)
 
@@ -47,46 +30,82 @@ _keep_judged = keep_grade(lambda grade: grade >= 0)
 _keep_pooled = keep_grade(lambda grade: grade.is_not_null())
 
 
-def _keep_top_k(m: Metric, _g: GainColumns) -> pl.Expr:
-    return keep_within(m.k)
+def _bpref(_m: Metric, rows: Rows) -> pl.Expr:
+    return ratio(exact_sum(_bpref_terms(rows)), num_relevant(rows))
 
 
-@register("bpref", k="none", needs=_BPREF_NEEDS, trec=("bpref",), keep=_keep_judged)
-def _bpref(m: Metric, g: GainColumns) -> pl.Expr:
-    return ratio(exact_sum(_bpref_terms()), num_relevant())
+BPREF = QuerySpec(
+    name="bpref", k="none", needs=_BPREF_NEEDS, trec=("bpref",), keep=_keep_judged, value=_bpref
+)
 
 
-@register("gm_bpref", k="none", aggregate="gmean", needs=_BPREF_NEEDS, trec=("gm_bpref",), keep=_keep_judged)
-def _gm_bpref(m: Metric, g: GainColumns) -> pl.Expr:
-    return ratio(exact_sum(_bpref_terms()), num_relevant())
+GM_BPREF = QuerySpec(
+    name="gm_bpref",
+    k="none",
+    aggregate="gmean",
+    needs=_BPREF_NEEDS,
+    trec=("gm_bpref",),
+    keep=_keep_judged,
+    value=_bpref,
+)
 
 
-@register("infap", k="none", aliases=("infAP",), needs=frozenset({"hit_rank", "judged_rank", "pool_rank"}), trec=("infAP",), keep=_keep_pooled)
-def _infap(m: Metric, g: GainColumns) -> pl.Expr:
+def _infap(_m: Metric, rows: Rows) -> pl.Expr:
     # Yilmaz and Aslam (2006), as trec_eval computes it at each relevant retrieved item.
-    hit_rank = pl.col(HIT_RANK)
-    j = (rank - 1).cast(pl.Float64)  # 0-based position
+    hit_rank = rows.hit_rank
+    j = (rows.rank - 1).cast(pl.Float64)  # 0-based position
     rel_above = (hit_rank - 1).cast(pl.Float64)
-    nonrel_above = (pl.col(JUDGED_RANK) - hit_rank).cast(pl.Float64)
-    unjudged_above = (pl.col(POOL_RANK) - pl.col(JUDGED_RANK)).cast(pl.Float64)
+    nonrel_above = (rows.judged_rank - hit_rank).cast(pl.Float64)
+    unjudged_above = (rows.pool_rank - rows.judged_rank).cast(pl.Float64)
     term = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rel_above + nonrel_above + unjudged_above) / j) * (
         (rel_above + _INFAP_EPSILON) / (rel_above + nonrel_above + 2 * _INFAP_EPSILON)
     )
     terms = pl.when(hit_rank.is_null()).then(None).when(j == 0).then(1.0).otherwise(term)
-    return ratio(exact_sum(terms), num_relevant())
+    return ratio(exact_sum(terms), num_relevant(rows))
 
 
-@register("unjudged", k="required", aliases=("unj",), needs=frozenset({"grade"}), trec=("unj_{k}",), keep=_keep_top_k)
-def _unjudged(m: Metric, g: GainColumns) -> pl.Expr:
+INFAP = QuerySpec(
+    name="infap",
+    k="none",
+    aliases=("infAP",),
+    needs=frozenset({"hit_rank", "judged_rank", "pool_rank"}),
+    trec=("infAP",),
+    keep=_keep_pooled,
+    value=_infap,
+)
+
+
+def _unjudged(m: Metric, rows: Rows) -> pl.Expr:
     # Null grade (outside the pool) or negative grade (pooled, not judged), over k as trec_eval.
-    unjudged = pl.col(GRADE).is_null() | (pl.col(GRADE) < 0)
-    return ratio((unjudged & within(m.k)).sum(), pl.lit(m.k))
+    unjudged = rows.grade.is_null() | (rows.grade < 0)
+    return ratio((unjudged & within(rows, m.k)).sum(), pl.lit(m.k))
 
 
-@register("num_nonrel_judged_ret", aggregate="sum", k="none", kind="int", needs=frozenset({"grade"}),
-          trec=("num_nonrel_judged_ret",), keep=_keep_judged)  # fmt: skip
-def _num_nonrel_judged_ret(m: Metric, g: GainColumns) -> pl.Expr:
-    return ((pl.col(GRADE) >= 0) & ~relevant & within(None)).sum()
+UNJUDGED = QuerySpec(
+    name="unjudged",
+    k="required",
+    aliases=("unj",),
+    needs=frozenset({"grade"}),
+    trec=("unj_{k}",),
+    keep=keep_top,
+    value=_unjudged,
+)
+
+
+def _num_nonrel_judged_ret(_m: Metric, rows: Rows) -> pl.Expr:
+    return ((rows.grade >= 0) & ~rows.rel & within(rows, None)).sum()
+
+
+NUM_NONREL_JUDGED_RET = QuerySpec(
+    name="num_nonrel_judged_ret",
+    aggregate="sum",
+    k="none",
+    kind="int",
+    needs=frozenset({"grade"}),
+    trec=("num_nonrel_judged_ret",),
+    keep=_keep_judged,
+    value=_num_nonrel_judged_ret,
+)
 
 
 def bpref() -> Metric:
@@ -116,7 +135,7 @@ def bpref() -> Metric:
     │ 0.0   │
     └───────┘
     """
-    return Metric("bpref")
+    return Metric(BPREF)
 
 
 def infap() -> Metric:
@@ -146,7 +165,7 @@ def infap() -> Metric:
     │ 0.8333 │
     └────────┘
     """
-    return Metric("infap")
+    return Metric(INFAP)
 
 
 def unjudged(k: int) -> Metric:
@@ -176,4 +195,57 @@ def unjudged(k: int) -> Metric:
     │ 0.5        │
     └────────────┘
     """
-    return Metric("unjudged", k)
+    return Metric(UNJUDGED, k)
+
+
+def gm_bpref() -> Metric:
+    """Bpref per query, geometric mean over queries (trec_eval ``gm_bpref``; values floored at 1e-5).
+
+    Returns
+    -------
+    Metric
+        ``gm_bpref``; per query it is the query's bpref.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "a", "b"],
+    ...     "score": [0.9, 0.5, 0.8, 0.1], "relevance": [0, 1, 1, 0]})
+    >>> prm.evaluate(df, [prm.gm_bpref(), "bpref"]).with_columns(pl.all().round(4))
+    shape: (1, 2)
+    ┌──────────┬───────┐
+    │ gm_bpref ┆ bpref │
+    │ ---      ┆ ---   │
+    │ f64      ┆ f64   │
+    ╞══════════╪═══════╡
+    │ 0.0032   ┆ 0.5   │
+    └──────────┴───────┘
+    """
+    return Metric(GM_BPREF)
+
+
+def num_nonrel_judged_ret() -> Metric:
+    """Judged non-relevant items retrieved, summed over queries (trec_eval ``num_nonrel_judged_ret``).
+
+    Returns
+    -------
+    Metric
+        ``num_nonrel_judged_ret``, an integer count summed over queries.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [0.9, 0.5, 0.1], "relevance": [0, 1, None]})
+    >>> prm.evaluate(df, [prm.num_nonrel_judged_ret()])
+    shape: (1, 1)
+    ┌───────────────────────┐
+    │ num_nonrel_judged_ret │
+    │ ---                   │
+    │ i64                   │
+    ╞═══════════════════════╡
+    │ 1                     │
+    └───────────────────────┘
+    """
+    return Metric(NUM_NONREL_JUDGED_RET)
+
+
+SPECS = (BPREF, GM_BPREF, INFAP, UNJUDGED, NUM_NONREL_JUDGED_RET)

@@ -4,47 +4,81 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._prepare import HIT_RANK, GainColumns
-from polars_rankmetrics._registry import Metric, register
-from polars_rankmetrics.metrics._core import (
-    exact_sum,
-    keep_relevant,
-    num_relevant,
-    rank,
-    ratio,
-    relevant,
-    within,
-)
+from polars_rankmetrics._kernel import Rows, exact_sum, ratio
+from polars_rankmetrics._spec import Metric, QuerySpec
+from polars_rankmetrics.metrics._core import keep_relevant, num_relevant, within
 
 
-@register("mrr", aliases=("reciprocal_rank",), trec=("recip_rank",), keep=keep_relevant)
-def _mrr(m: Metric, g: GainColumns) -> pl.Expr:
-    k = m.k
-    first = rank.filter(relevant & within(k)).min()
+def _mrr(m: Metric, rows: Rows) -> pl.Expr:
+    first = rows.rank.filter(rows.rel & within(rows, m.k)).min()
     return (1.0 / first.cast(pl.Float64)).fill_null(0.0)
 
 
-@register("map", aliases=("ap", "average_precision"), needs=frozenset({"hit_rank"}), trec=("map_cut_{k}",), keep=keep_relevant)
-def _map(m: Metric, g: GainColumns) -> pl.Expr:
-    k = m.k
-    # Precision at each relevant hit = (its rank among the hits) / (its rank).
-    found = relevant & within(k)
-    precision_at_hits = pl.when(found).then(pl.col(HIT_RANK).cast(pl.Float64) / rank.cast(pl.Float64))
-    return ratio(exact_sum(precision_at_hits), num_relevant())
+MRR = QuerySpec(
+    name="mrr",
+    function="reciprocal_rank",
+    aliases=("reciprocal_rank",),
+    trec=("recip_rank",),
+    keep=keep_relevant,
+    value=_mrr,
+)
 
 
-@register("gm_map", k="none", aggregate="gmean", needs=frozenset({"hit_rank"}), trec=("gm_map",), keep=keep_relevant)
-def _gm_map(m: Metric, g: GainColumns) -> pl.Expr:
+def precision_at_hits(rows: Rows, k: int | None) -> pl.Expr:
+    """Sum over the relevant items in the top `k` of the precision at their rank: AP's numerator."""
+    # Precision at a hit = (its rank among the hits) / (its rank), as trec_eval's AP.
+    found = rows.rel & within(rows, k)
+    # when/then rather than filter: a filter beside the window's first() falls back to the in-memory engine.
+    return exact_sum(pl.when(found).then(rows.hit_rank.cast(pl.Float64) / rows.rank.cast(pl.Float64)))
+
+
+def _map(m: Metric, rows: Rows) -> pl.Expr:
+    return ratio(precision_at_hits(rows, m.k), num_relevant(rows))
+
+
+MAP = QuerySpec(
+    name="map",
+    function="average_precision",
+    aliases=("ap", "average_precision"),
+    needs=frozenset({"hit_rank"}),
+    trec=("map_cut_{k}",),
+    keep=keep_relevant,
+    value=_map,
+)
+
+
+def _gm_map(_m: Metric, rows: Rows) -> pl.Expr:
     # Per query the average precision; over queries the geometric mean (floor 1e-5).
-    return _map(Metric("map"), g)
+    return ratio(precision_at_hits(rows, None), num_relevant(rows))
 
 
-@register("bing", k="none", aliases=("binG",), needs=frozenset({"hit_rank"}), trec=("binG",), keep=keep_relevant)
-def _bing(m: Metric, g: GainColumns) -> pl.Expr:
+GM_MAP = QuerySpec(
+    name="gm_map",
+    k="none",
+    aggregate="gmean",
+    needs=frozenset({"hit_rank"}),
+    trec=("gm_map",),
+    keep=keep_relevant,
+    value=_gm_map,
+)
+
+
+def _bing(_m: Metric, rows: Rows) -> pl.Expr:
     # trec_eval's binG: sum over relevant retrieved items of 1 / log2(2 + nonrelevant above), over R.
-    found = relevant & within(None)
-    above = (rank - pl.col(HIT_RANK)).cast(pl.Float64)
-    return ratio(exact_sum(pl.when(found).then(1.0 / (above + 2.0).log(2))), num_relevant())
+    found = rows.rel & within(rows, None)
+    above = (rows.rank - rows.hit_rank).cast(pl.Float64)
+    return ratio(exact_sum(pl.when(found).then(1.0 / (above + 2.0).log(2))), num_relevant(rows))
+
+
+BING = QuerySpec(
+    name="bing",
+    k="none",
+    aliases=("binG",),
+    needs=frozenset({"hit_rank"}),
+    trec=("binG",),
+    keep=keep_relevant,
+    value=_bing,
+)
 
 
 def reciprocal_rank(k: int | None = None) -> Metric:
@@ -76,7 +110,7 @@ def reciprocal_rank(k: int | None = None) -> Metric:
     │ 2     ┆ 0.0 │
     └───────┴─────┘
     """
-    return Metric("mrr", k)
+    return Metric(MRR, k)
 
 
 def average_precision(k: int | None = None) -> Metric:
@@ -111,4 +145,61 @@ def average_precision(k: int | None = None) -> Metric:
     │ 0.5556 │
     └────────┘
     """
-    return Metric("map", k)
+    return Metric(MAP, k)
+
+
+def gm_map() -> Metric:
+    """Geometric mean average precision: AP per query, geometric mean over queries (trec_eval ``gm_map``).
+
+    Each query's AP is floored at 1e-5 before the mean of logs, as trec_eval does.
+
+    Returns
+    -------
+    Metric
+        ``gm_map``; per query it is the query's AP.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "a", "b"],
+    ...     "score": [0.9, 0.5, 0.8, 0.1], "relevance": [0, 1, 1, 0]})
+    >>> prm.evaluate(df, [prm.gm_map(), "map"]).with_columns(pl.all().round(4))
+    shape: (1, 2)
+    ┌────────┬──────┐
+    │ gm_map ┆ map  │
+    │ ---    ┆ ---  │
+    │ f64    ┆ f64  │
+    ╞════════╪══════╡
+    │ 0.7071 ┆ 0.75 │
+    └────────┴──────┘
+    """
+    return Metric(GM_MAP)
+
+
+def bing() -> Metric:
+    """trec_eval's ``binG``: per relevant retrieved item ``1 / log2(2 + non-relevant above)``.
+
+    Summed over the relevant retrieved items and divided by R.
+
+    Returns
+    -------
+    Metric
+        ``bing``, averaged over queries; trec_eval name ``binG``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [0.9, 0.5, None], "relevance": [0, 1, 1]})
+    >>> prm.evaluate(df, [prm.bing()]).with_columns(pl.col("bing").round(4))
+    shape: (1, 1)
+    ┌────────┐
+    │ bing   │
+    │ ---    │
+    │ f64    │
+    ╞════════╡
+    │ 0.3155 │
+    └────────┘
+    """
+    return Metric(BING)
+
+
+SPECS = (MRR, MAP, GM_MAP, BING)

@@ -11,79 +11,73 @@ from typing import Literal
 
 import polars as pl
 
-from polars_rankmetrics._prepare import GRADE, HIT_RANK, GainColumns
-from polars_rankmetrics._registry import Metric, Param, register
+from polars_rankmetrics import _errors
+from polars_rankmetrics._kernel import Rows, exact_sum, ratio
+from polars_rankmetrics._spec import COUNT, Metric, Param, QuerySpec
 from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import InvalidParameterError
-from polars_rankmetrics.metrics._core import (
-    exact_sum,
-    keep_grade,
-    keep_relevant,
-    num_relevant,
-    num_retrieved,
-    rank,
-    ratio,
-    relevant,
-    within,
-)
+from polars_rankmetrics.metrics._core import keep_grade, keep_relevant, num_relevant, num_retrieved
+from polars_rankmetrics.metrics.rank import precision_at_hits
 
 __all__ = ["map_capped", "mar", "mpr"]
 
 MissingItems = Literal["bottom", "random", "ignore"]
 
 
-def _precision_at_hits(k: int | None) -> pl.Expr:
-    """Sum over the relevant items in the top `k` of the precision at their rank."""
-    # Precision at a hit = (its rank among the hits) / (its rank), as trec_eval's AP.
-    found = relevant & within(k)
-    # when/then rather than filter: a filter beside the window's first() falls back to the in-memory engine.
-    return exact_sum(pl.when(found).then(pl.col(HIT_RANK).cast(pl.Float64) / rank.cast(pl.Float64)))
+def _mar(m: Metric, rows: Rows) -> pl.Expr:
+    return ratio(precision_at_hits(rows, m.k), num_relevant(rows))
 
 
-@register("mar", k="required", needs=frozenset({"hit_rank"}), keep=keep_relevant)
-def _mar(m: Metric, _g: GainColumns) -> pl.Expr:
-    return ratio(_precision_at_hits(m.k), num_relevant())
+MAR = QuerySpec(name="mar", k="required", needs=frozenset({"hit_rank"}), keep=keep_relevant, value=_mar)
 
 
-@register("map_capped", k="required", needs=frozenset({"hit_rank"}), keep=keep_relevant)
-def _map_capped(m: Metric, _g: GainColumns) -> pl.Expr:
-    return ratio(_precision_at_hits(m.k), pl.min_horizontal(num_relevant(), pl.lit(m.k, dtype=pl.UInt32)))
+def _map_capped(m: Metric, rows: Rows) -> pl.Expr:
+    cap = pl.min_horizontal(num_relevant(rows), pl.lit(m.k, dtype=pl.UInt32))
+    return ratio(precision_at_hits(rows, m.k), cap)
+
+
+MAP_CAPPED = QuerySpec(
+    name="map_capped", k="required", needs=frozenset({"hit_rank"}), keep=keep_relevant, value=_map_capped
+)
 
 
 # --- mean percentage ranking -----------------------------------------------------------------------
 
-_ERROR = "polars_rankmetrics: "
-
 
 def _n_items(m: Metric) -> float | None:
-    if m.name != "mpr_random":
-        return None
-    n_items = m.param("n_items")
-    if not isinstance(n_items, float) or n_items != int(n_items) or n_items < 1:
+    return m.number("n_items") if m.name == "mpr_random" else None
+
+
+def _check_n_items(n_items: object) -> None:
+    if (
+        isinstance(n_items, bool)
+        or not isinstance(n_items, (int, float))
+        or n_items != int(n_items)
+        or n_items < 1
+    ):
         msg = (
             f"mpr_random needs `n_items`, the catalog size, as a positive integer: got {n_items!r} "
-            "(write mpr_random(1000))"
+            "(write mpr_random(n_items=1000))"
         )
         raise InvalidParameterError(msg)
-    return n_items
 
 
-def _confidence() -> pl.Expr:
+def _confidence(rows: Rows) -> pl.Expr:
     """r_ui: the relevance grade where it is positive, else 0."""
-    return pl.when(pl.col(GRADE) > 0).then(pl.col(GRADE)).otherwise(0.0)
+    return pl.when(rows.grade > 0).then(rows.grade).otherwise(0.0)
 
 
-def _mpr_weight(m: Metric, _g: GainColumns) -> pl.Expr:
+def _mpr_weight(m: Metric, rows: Rows) -> pl.Expr:
     """The user's sum of r_ui: over every judged item, or (mpr_ignore) over the ranked ones."""
-    r = _confidence()
+    r = _confidence(rows)
     if m.name == "mpr_ignore":
-        r = pl.when(rank.is_not_null()).then(r)
+        r = pl.when(rows.rank.is_not_null()).then(r)
     return exact_sum(r)
 
 
-def _mpr(m: Metric, g: GainColumns) -> pl.Expr:
-    r = _confidence()
-    n = num_retrieved().cast(pl.Float64)  # the list's length (within depth)
+def _mpr(m: Metric, rows: Rows) -> pl.Expr:
+    r, rank = _confidence(rows), rows.rank
+    n = num_retrieved(rows).cast(pl.Float64)  # the list's length (within depth)
     # sum over ranked items of r * (rank - 1); each pct_rank is (rank - 1) / (length - 1).
     ranked = exact_sum(pl.when(rank.is_not_null()).then(r * (rank.cast(pl.Float64) - 1.0)))
     missing = exact_sum(pl.when(rank.is_null()).then(r))  # relevant items the list leaves out
@@ -99,19 +93,26 @@ def _mpr(m: Metric, g: GainColumns) -> pl.Expr:
         big_n = pl.lit(n_items)
         numerator = ratio(ranked, big_n - 1.0) + ratio(missing * (big_n + n - 1.0), 2.0 * (big_n - 1.0))
         too_long = pl.when(n > big_n).then(
-            pl.lit(f"{_ERROR}a list ranks more items than n_items={int(n_items)} of mpr_random")
+            pl.lit(f"a list ranks more items than n_items={int(n_items)} of mpr_random")
         )
-        numerator = pl.coalesce(too_long.cast(pl.Float64, strict=True), numerator)
-    weight = _mpr_weight(m, g)
+        numerator = pl.coalesce(_errors.in_plan(too_long), numerator)
+    weight = _mpr_weight(m, rows)
     return pl.when(weight > 0).then(numerator / weight)
 
 
 _GRADE = frozenset({"grade"})
 _POSITIVE = keep_grade(lambda grade: grade > 0)  # the rows with a weight r_ui
-register("mpr", aggregate="weighted", k="none", needs=_GRADE, weight=_mpr_weight, keep=_POSITIVE)(_mpr)
-register("mpr_ignore", aggregate="weighted", k="none", needs=_GRADE, weight=_mpr_weight, keep=_POSITIVE)(_mpr)
-register("mpr_random", aggregate="weighted", k="none", needs=_GRADE, weight=_mpr_weight, keep=_POSITIVE,
-         params=(Param("n_items", None),))(_mpr)  # fmt: skip
+MPR = QuerySpec(
+    name="mpr", aggregate="weighted", k="none", needs=_GRADE, weight=_mpr_weight, keep=_POSITIVE, value=_mpr
+)
+MPR_IGNORE = QuerySpec(
+    name="mpr_ignore", function="mpr", aggregate="weighted", k="none", needs=_GRADE, weight=_mpr_weight,
+    keep=_POSITIVE, value=_mpr,
+)  # fmt: skip
+MPR_RANDOM = QuerySpec(
+    name="mpr_random", function="mpr", aggregate="weighted", k="none", needs=_GRADE, weight=_mpr_weight,
+    keep=_POSITIVE, value=_mpr, params=(Param("n_items", None, domain=COUNT),),
+)  # fmt: skip
 
 
 # --- constructors ----------------------------------------------------------------------------------
@@ -149,7 +150,7 @@ def mar(k: int) -> Metric:
     │ 0.1667 ┆ 0.25         ┆ 0.3889 │
     └────────┴──────────────┴────────┘
     """
-    return Metric("mar", k)
+    return Metric(MAR, k)
 
 
 def map_capped(k: int) -> Metric:
@@ -192,7 +193,7 @@ def map_capped(k: int) -> Metric:
     │ 1.0          ┆ 0.6667 │
     └──────────────┴────────┘
     """
-    return Metric("map_capped", k)
+    return Metric(MAP_CAPPED, k)
 
 
 def mpr(*, missing_items: MissingItems = "bottom", n_items: int | None = None) -> Metric:
@@ -255,13 +256,13 @@ def mpr(*, missing_items: MissingItems = "bottom", n_items: int | None = None) -
     >>> prm.evaluate(df, [prm.mpr(), prm.mpr(missing_items="ignore"),
     ...     prm.mpr(missing_items="random", n_items=11)]).with_columns(pl.all().round(4))
     shape: (1, 3)
-    ┌─────┬────────────┬────────────────┐
-    │ mpr ┆ mpr_ignore ┆ mpr_random(11) │
-    │ --- ┆ ---        ┆ ---            │
-    │ f64 ┆ f64        ┆ f64            │
-    ╞═════╪════════════╪════════════════╡
-    │ 0.7 ┆ 0.625      ┆ 0.29           │
-    └─────┴────────────┴────────────────┘
+    ┌─────┬────────────┬────────────────────────┐
+    │ mpr ┆ mpr_ignore ┆ mpr_random(n_items=11) │
+    │ --- ┆ ---        ┆ ---                    │
+    │ f64 ┆ f64        ┆ f64                    │
+    ╞═════╪════════════╪════════════════════════╡
+    │ 0.7 ┆ 0.625      ┆ 0.29                   │
+    └─────┴────────────┴────────────────────────┘
     >>> prm.evaluate(df, [prm.mpr()], per_query=True)
     shape: (2, 2)
     ┌───────┬───────┐
@@ -275,10 +276,12 @@ def mpr(*, missing_items: MissingItems = "bottom", n_items: int | None = None) -
     """
     check_choice(missing_items, "missing_items", ("bottom", "random", "ignore"))
     if missing_items == "random":
-        metric = Metric("mpr_random", None, (n_items,))
-        _n_items(metric)
-        return metric
+        _check_n_items(n_items)
+        return Metric(MPR_RANDOM, n_items=n_items)
     if n_items is not None:
         msg = f'`n_items` is only read with missing_items="random", got missing_items={missing_items!r}'
         raise InvalidParameterError(msg)
-    return Metric("mpr" if missing_items == "bottom" else "mpr_ignore")
+    return Metric(MPR if missing_items == "bottom" else MPR_IGNORE)
+
+
+SPECS = (MAR, MAP_CAPPED, MPR, MPR_IGNORE, MPR_RANDOM)

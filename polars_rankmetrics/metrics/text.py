@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._prepare import GRADE, GainColumns
-from polars_rankmetrics._registry import Metric, register
-from polars_rankmetrics.metrics._core import keep_within, rank
+from polars_rankmetrics._kernel import Rows
+from polars_rankmetrics._spec import Metric, QuerySpec
+from polars_rankmetrics.metrics._core import keep_within
 
 
-def _grade_char() -> pl.Expr:
-    grade = pl.col(GRADE)
+def _grade_char(grade: pl.Expr) -> pl.Expr:
     digit = grade.cast(pl.Int64).cast(pl.String)
     return (
         pl.when(grade.is_null()).then(pl.lit("-"))  # outside the pool
@@ -20,16 +19,28 @@ def _grade_char() -> pl.Expr:
     )  # fmt: skip
 
 
-def _keep_shown(m: Metric, _g: GainColumns) -> pl.Expr:
-    return keep_within(10 if m.k is None else m.k)
+def _keep_shown(m: Metric, rows: Rows) -> pl.Expr:
+    return keep_within(rows, 10 if m.k is None else m.k)
 
 
-@register("relstring", k="optional", aggregate="none", kind="str", needs=frozenset({"grade"}), trec=("relstring_{k}", "relstring"), keep=_keep_shown)
-def _relstring(m: Metric, g: GainColumns) -> pl.Expr:
+def _relstring(m: Metric, rows: Rows) -> pl.Expr:
     # One character per rank: a fixed set of per-position picks keeps the plan a plain aggregation.
     k = 10 if m.k is None else m.k
-    chars = [_grade_char().filter(rank == position).first() for position in range(1, k + 1)]
+    char = _grade_char(rows.grade)
+    chars = [char.filter(rows.rank == position).first() for position in range(1, k + 1)]
     return pl.concat_str(chars, ignore_nulls=True)
+
+
+RELSTRING = QuerySpec(
+    name="relstring",
+    k="optional",
+    aggregate="none",
+    kind="str",
+    needs=frozenset({"grade"}),
+    trec=("relstring_{k}", "relstring"),
+    keep=_keep_shown,
+    value=_relstring,
+)
 
 
 def relstring(k: int = 10) -> Metric:
@@ -63,4 +74,7 @@ def relstring(k: int = 10) -> Metric:
     │ 1     ┆ 2-.         │
     └───────┴─────────────┘
     """
-    return Metric("relstring", k)
+    return Metric(RELSTRING, k)
+
+
+SPECS = (RELSTRING,)

@@ -4,67 +4,98 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._prepare import GRADE, GainColumns
-from polars_rankmetrics._registry import Metric, Param, register
-from polars_rankmetrics.metrics._core import exact_sum, keep_grade, num_retrieved, rank, within
+from polars_rankmetrics._kernel import Rows, exact_sum, power
+from polars_rankmetrics._spec import OPEN_UNIT, POSITIVE, Metric, Param, QuerySpec
+from polars_rankmetrics.metrics._core import keep_grade, num_retrieved, within
 
-_PERSISTENCE = Param("p", 0.9)
+_PERSISTENCE = Param("p", 0.9, domain=OPEN_UNIT)
 
 
-def _discount(p: float) -> pl.Expr:
-    """p ** (rank - 1): the chance the user reaches the rank."""
-    return pl.lit(p).pow((rank - 1).cast(pl.Float64))
+def _discount(rows: Rows, p: float) -> pl.Expr:
+    """P ** (rank - 1): the chance the user reaches the rank."""
+    return power(p, rows.rank - 1)
 
 
 _keep_positive = keep_grade(lambda grade: grade > 0)
 
 
-def _keep_unjudged(_m: Metric, _g: GainColumns) -> pl.Expr:
-    grade = pl.col(GRADE)
-    return within(None).fill_null(value=False) & (grade.is_null() | (grade < 0)).fill_null(value=True)
+def _keep_unjudged(_m: Metric, rows: Rows) -> pl.Expr:
+    grade = rows.grade
+    return within(rows, None).fill_null(value=False) & (grade.is_null() | (grade < 0)).fill_null(value=True)
 
 
-@register("rbp", k="none", needs=frozenset({"grade", "num_rel"}), trec=("rbp",), params=(_PERSISTENCE,), keep=_keep_positive)
-def _rbp(m: Metric, g: GainColumns) -> pl.Expr:
+def _rbp(m: Metric, rows: Rows) -> pl.Expr:
     # trec_eval's rbp: the grade as gain, scaled into [0, 1] by the query's top grade when above 1.
-    p: float = m.param("p")  # type: ignore[assignment]
-    grade = pl.col(GRADE)
+    p = m.number("p")
+    grade = rows.grade
     judged = grade.fill_null(-1) >= 0
     top = grade.filter(judged).max().cast(pl.Float64)
     gain = pl.when(judged).then(grade).otherwise(0.0)
-    total = exact_sum(pl.when(within(None) & (gain != 0)).then(gain * _discount(p)))
+    total = exact_sum(pl.when(within(rows, None) & (gain != 0)).then(gain * _discount(rows, p)))
     scaled = pl.when(top > 1).then(total / top).otherwise(total)
     return (1.0 - p) * scaled.fill_null(0.0)
 
 
-@register("rbp_resid", k="none", needs=frozenset({"grade"}), trec=("rbp_resid",), params=(_PERSISTENCE,), keep=_keep_unjudged)
-def _rbp_resid(m: Metric, g: GainColumns) -> pl.Expr:
+RBP = QuerySpec(
+    name="rbp",
+    k="none",
+    needs=frozenset({"grade", "num_rel"}),
+    trec=("rbp",),
+    params=(_PERSISTENCE,),
+    keep=_keep_positive,
+    value=_rbp,
+)
+
+
+def _rbp_resid(m: Metric, rows: Rows) -> pl.Expr:
     # The rbp mass the judgments cannot settle: unjudged ranks plus everything past the list.
-    p: float = m.param("p")  # type: ignore[assignment]
-    grade = pl.col(GRADE)
-    unjudged = within(None) & (grade.is_null() | (grade < 0))
-    beyond = pl.lit(p).pow(num_retrieved().cast(pl.Float64))
-    mass = beyond + (1.0 - p) * exact_sum(pl.when(unjudged).then(_discount(p)))
+    p = m.number("p")
+    grade = rows.grade
+    unjudged = within(rows, None) & (grade.is_null() | (grade < 0))
+    beyond = power(p, num_retrieved(rows))
+    mass = beyond + (1.0 - p) * exact_sum(pl.when(unjudged).then(_discount(rows, p)))
     return pl.when(unjudged.any()).then(mass).otherwise(0.0)
 
 
-def _err_rows(m: Metric, keys: tuple[str, ...]) -> list[pl.Expr]:
-    return [err_survival(m.param("max_grade"), list(keys))]  # type: ignore[arg-type]
+RBP_RESID = QuerySpec(
+    name="rbp_resid",
+    k="none",
+    needs=frozenset({"grade"}),
+    trec=("rbp_resid",),
+    params=(_PERSISTENCE,),
+    keep=_keep_unjudged,
+    value=_rbp_resid,
+)
 
 
-@register("err", needs=frozenset({"grade"}), params=(Param("max_grade", 4.0),), rows=_err_rows, keep=_keep_positive)
-def _err(m: Metric, g: GainColumns) -> pl.Expr:
-    k = m.k
-    stop = stop_probability(m.param("max_grade"))  # type: ignore[arg-type]
-    survival = pl.col(err_survival_column(m.param("max_grade")))  # type: ignore[arg-type]
-    terms = pl.when(within(k)).then(stop * survival / rank.cast(pl.Float64))
+def _err_rows(m: Metric, rows: Rows) -> list[pl.Expr]:
+    # The prepared view computes the survival product as a column of its own (an ordered window).
+    max_grade = m.number("max_grade")
+    return [err_survival(rows, max_grade).alias(err_survival_column(max_grade))]
+
+
+def _err(m: Metric, rows: Rows) -> pl.Expr:
+    max_grade = m.number("max_grade")
+    stop = stop_probability(rows, max_grade)
+    survival = rows.column(err_survival_column(max_grade), err_survival(rows, max_grade))
+    terms = pl.when(within(rows, m.k)).then(stop * survival / rows.rank.cast(pl.Float64))
     return exact_sum(terms)
 
 
-def stop_probability(max_grade: float) -> pl.Expr:
+ERR = QuerySpec(
+    name="err",
+    needs=frozenset({"grade"}),
+    params=(Param("max_grade", 4.0, domain=POSITIVE),),
+    rows=_err_rows,
+    keep=_keep_positive,
+    value=_err,
+)
+
+
+def stop_probability(rows: Rows, max_grade: float) -> pl.Expr:
     """ERR's R_i = (2**g - 1) / 2**max_grade; 0 for unjudged or negative grades."""
-    grade = pl.col(GRADE).fill_null(0.0).clip(0.0, max_grade)
-    return (pl.lit(2.0).pow(grade) - 1.0) / 2.0**max_grade
+    grade = rows.grade.fill_null(0.0).clip(0.0, max_grade)
+    return (pl.lit(2.0).pow(grade) - 1.0) / pl.lit(2.0**max_grade)
 
 
 def err_survival_column(max_grade: float) -> str:
@@ -72,11 +103,10 @@ def err_survival_column(max_grade: float) -> str:
     return f"__prm_err_survival_{max_grade!r}"
 
 
-def err_survival(max_grade: float, keys: list[str]) -> pl.Expr:
-    """prod over the items ranked above of (1 - R_i): the chance the user reaches the item."""
-    keep = 1.0 - pl.when(rank.is_not_null()).then(stop_probability(max_grade)).otherwise(0.0)
-    through = keep.cum_prod().over(keys, order_by=rank.fill_null(pl.lit(2**31, dtype=pl.UInt32)))
-    return (through / keep).alias(err_survival_column(max_grade))
+def err_survival(rows: Rows, max_grade: float) -> pl.Expr:
+    """Prod over the items ranked above of (1 - R_i): the chance the user reaches the item."""
+    keep = 1.0 - pl.when(rows.rank.is_not_null()).then(stop_probability(rows, max_grade)).otherwise(0.0)
+    return rows.in_rank_order(keep.cum_prod()) / keep
 
 
 def rbp(p: float = 0.9) -> Metric:
@@ -102,15 +132,15 @@ def rbp(p: float = 0.9) -> Metric:
     ...     "score": [2.0, 1.0], "relevance": [1, 1]})
     >>> prm.evaluate(df, [prm.rbp(0.5)])
     shape: (1, 1)
-    ┌──────────┐
-    │ rbp(0.5) │
-    │ ---      │
-    │ f64      │
-    ╞══════════╡
-    │ 0.75     │
-    └──────────┘
+    ┌────────────┐
+    │ rbp(p=0.5) │
+    │ ---        │
+    │ f64        │
+    ╞════════════╡
+    │ 0.75       │
+    └────────────┘
     """
-    return Metric("rbp", None, (p,))
+    return Metric(RBP, p=p)
 
 
 def rbp_resid(p: float = 0.9) -> Metric:
@@ -135,15 +165,15 @@ def rbp_resid(p: float = 0.9) -> Metric:
     ...     "score": [2.0, 1.0], "relevance": [1, None]})
     >>> prm.evaluate(df, [prm.rbp_resid(0.5)])
     shape: (1, 1)
-    ┌────────────────┐
-    │ rbp_resid(0.5) │
-    │ ---            │
-    │ f64            │
-    ╞════════════════╡
-    │ 0.5            │
-    └────────────────┘
+    ┌──────────────────┐
+    │ rbp_resid(p=0.5) │
+    │ ---              │
+    │ f64              │
+    ╞══════════════════╡
+    │ 0.5              │
+    └──────────────────┘
     """
-    return Metric("rbp_resid", None, (p,))
+    return Metric(RBP_RESID, p=p)
 
 
 def err(k: int | None = None, *, max_grade: float = 4.0) -> Metric:
@@ -181,4 +211,7 @@ def err(k: int | None = None, *, max_grade: float = 4.0) -> Metric:
     │ 0.502 │
     └───────┘
     """
-    return Metric("err", k, (max_grade,))
+    return Metric(ERR, k, max_grade=max_grade)
+
+
+SPECS = (RBP, RBP_RESID, ERR)

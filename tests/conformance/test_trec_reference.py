@@ -20,14 +20,27 @@ REFERENCE = Path(__file__).parents[1] / "data" / "trec_eval"
 
 # The measures of the foundation issue, as trec_eval prints them.
 CORE = {
-    "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "recip_rank", "ndcg",
-    *(f"{m}_{k}" for m in ("P", "recall", "ndcg_cut", "map_cut") for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)),
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "Rprec",
+    "recip_rank",
+    "ndcg",
+    *(
+        f"{m}_{k}"
+        for m in ("P", "recall", "ndcg_cut", "map_cut")
+        for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+    ),
     *(f"success_{k}" for k in (1, 5, 10)),
 }
 
 
 @dataclass(frozen=True)
 class Case:
+    """One of trec_eval's reference outputs and the flags that produced it."""
+
     output: str
     qrels: str = "qrels.test"
     run: str = "results.test"
@@ -62,7 +75,7 @@ def supported(measure: str) -> bool:
     return True
 
 
-def printed(value: float | int | str | None, measure: str) -> str | None:
+def printed(value: float | str | None, measure: str) -> str | None:
     if value is None or isinstance(value, str):
         return None if value is None else f"'{value}'"  # trec_eval quotes relstring
     return str(value) if measure.startswith("num_") else f"{value:.4f}"
@@ -120,7 +133,11 @@ def test_population_of_the_truncated_run() -> None:
     skip = prm.population(df)
     zero = prm.population(df, missing="zero")
     assert skip.row(0, named=True) == {
-        "queries": 3, "evaluated": 2, "no_relevant": 0, "qrels_only": 1, "run_only": 0,
+        "queries": 3,
+        "evaluated": 2,
+        "no_relevant": 0,
+        "qrels_only": 1,
+        "run_only": 0,
     }
     assert zero["evaluated"][0] == 3
     assert read_reference("out.test.aqc")["num_q", "all"] == "3"

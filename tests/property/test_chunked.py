@@ -13,6 +13,10 @@ from strategies import EMPTY_INT, EMPTY_STR, POPULATION, TWO_RUNS, eval_frames, 
 
 import polars_rankmetrics as prm
 
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::polars_rankmetrics.RankMetricsWarning"
+)  # generated data is often degenerate on purpose
+
 # Every prepared column a chunk computes, and every aggregate rule: mean, sum (num_ret),
 # geometric mean (gm_map), weighted (mpr), none (relstring has no aggregate: left out).
 METRICS = [

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
 import polars as pl
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 from plans import fallback_nodes as _fallback_nodes
@@ -34,7 +35,11 @@ from strategies import (
 )
 
 import polars_rankmetrics as prm
-from polars_rankmetrics._registry import families
+from polars_rankmetrics._registry import specs
+
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::polars_rankmetrics.RankMetricsWarning"
+)  # generated data is often degenerate on purpose
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
@@ -51,7 +56,7 @@ def _names(cutoffs: tuple[int, ...] = CUTOFFS) -> list[str]:
     catalog size).
     """
     out: list[str] = []
-    for fam in families().values():
+    for fam in specs().values():
         needs_argument = any(p.default is None and p.kind in ("float", "floats") for p in fam.params)
         if fam.scope != "query" or fam.kind == "str" or needs_argument:
             continue
@@ -63,7 +68,7 @@ def _names(cutoffs: tuple[int, ...] = CUTOFFS) -> list[str]:
 
 
 def _family(name: str) -> Any:  # noqa: ANN401
-    return families()[prm.parse(name).name]
+    return specs()[prm.parse(name).name]
 
 
 ALL_METRICS = _names()
@@ -388,8 +393,6 @@ def _full_plans() -> list[pl.LazyFrame]:
     for frame in (FULL_PLAN_FRAME, with_rank(FULL_PLAN_FRAME, by=["model"])):
         plans.extend(both_outputs(frame.lazy(), ALL_METRICS, by="model", depth=5))
     return plans
-
-
 
 
 def _culprits(has_problem: Callable[[pl.LazyFrame], bool]) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import polars as pl
+import pytest
 import pytrec_eval
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -30,6 +31,10 @@ from strategies import (
 )
 
 import polars_rankmetrics as prm
+
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::polars_rankmetrics.RankMetricsWarning"
+)  # generated data is often degenerate on purpose
 
 TOLERANCE = 1e-9
 

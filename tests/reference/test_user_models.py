@@ -10,11 +10,16 @@ exceeds 1); the residual is p**n + (1 - p) sum over unjudged ranks of p**(i - 1)
 from __future__ import annotations
 
 import polars as pl
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import eval_frames, trec_order
 
 import polars_rankmetrics as prm
+
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::polars_rankmetrics.RankMetricsWarning"
+)  # generated data is often degenerate on purpose
 
 TOLERANCE = 1e-12
 

@@ -51,11 +51,13 @@ def _out(capsys: pytest.CaptureFixture[str], qrels: str | Path, run: str | Path,
 def test_cli_output_is_trec_evals_byte_for_byte(
     capsys: pytest.CaptureFixture[str], reference: str, qrels: str, run: str, flags: str
 ) -> None:
+    """Each output of trec_eval's test folder, byte for byte, with trec_eval's flags."""
     got = _out(capsys, qrels, run, *flags.split())
     assert got.encode() == (REFERENCE / reference).read_bytes()
 
 
 def test_cli_flags_after_the_files_and_long_names(capsys: pytest.CaptureFixture[str]) -> None:
+    """Flags after the files and trec_eval's long option names work."""
     # trec_eval's getopt accepts its long option names too.
     code = main(
         [str(prm.demo_path("qrels.test")), str(prm.demo_path("results.trunc")), "--measure", "all_trec",
@@ -78,6 +80,7 @@ set_F                 \tall\t0.1169
 
 
 def test_cli_dcg_and_the_set_nickname(capsys: pytest.CaptureFixture[str]) -> None:
+    """``dcg`` and the ``set`` nickname print what trec_eval 10.0 prints."""
     got = _out(capsys, "qrels.rel_level", "results.test", "-m", "dcg", "-m", "set")
     lines = got.splitlines(keepends=True)
     assert lines[0] == "runid                 \tall\tSTANDARD\n"
@@ -112,6 +115,7 @@ def _judged_only_run(qrels: Path, run: Path, out: Path) -> Path:
 def test_cli_judged_only_is_evaluating_the_run_without_its_unjudged_documents(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, qrels: str, run: str, flags: list[str]
 ) -> None:
+    """``-J`` prints what the run without its unjudged documents prints."""
     # trec_eval -J drops every unjudged document (outside the qrels, or with a negative
     # grade) from a ranking before it gives ranks (form_res_rels.c), so -J on a run must print
     # what plain evaluation prints for the run with those documents deleted. That holds even for
@@ -135,6 +139,7 @@ def test_cli_judged_only_is_evaluating_the_run_without_its_unjudged_documents(
 def test_cli_judged_only_keeps_a_query_that_retrieved_only_unjudged_documents(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    """``-J`` keeps a query left with an empty ranking, as trec_eval does."""
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("q1 0 a 1\nq1 0 c 0\nq2 0 b 1\n")
     run.write_text("q1 Q0 a 1 2.0 r\nq1 Q0 x 2 1.0 r\nq2 Q0 y 1 1.0 r\n")
@@ -152,16 +157,19 @@ def test_cli_judged_only_keeps_a_query_that_retrieved_only_unjudged_documents(
 
 
 def test_cli_no_summary_prints_only_queries(capsys: pytest.CaptureFixture[str]) -> None:
+    """``-n`` with ``-q`` prints the per-query lines only."""
     got = _out(capsys, "qrels.test", "results.test", "-q", "-n", "-m", "all_trec")
     want = [line for line in (REFERENCE / "out.test.aq").read_text().splitlines() if "\tall\t" not in line]
     assert got.splitlines() == want
 
 
 def test_cli_no_summary_without_queries_prints_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    """``-n`` without ``-q`` prints nothing."""
     assert _out(capsys, "qrels.test", "results.test", "-n") == ""
 
 
 def test_cli_orders_queries_as_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Queries print in the order of their ids as text."""
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("9 0 a 1\n10 0 a 1\n100 0 b 1\n")
     run.write_text("9 Q0 a 1 2.0 r\n10 Q0 a 1 2.0 r\n100 Q0 a 1 1.0 r\n")
@@ -170,6 +178,7 @@ def test_cli_orders_queries_as_text(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 def test_cli_runid_is_the_last_lines_run_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``runid`` is the run name of the run file's last line."""
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("q1 0 a 1\n")
     run.write_text("q1 Q0 a 1 2.0 first\nq1 Q0 b 2 1.0 my.run-1\n")
@@ -178,6 +187,7 @@ def test_cli_runid_is_the_last_lines_run_name(tmp_path: Path, capsys: pytest.Cap
 
 
 def test_parse_measures_follows_trec_evals_parameter_rules() -> None:
+    """The first spec with parameters wins; names follow trec_eval's formats."""
     # The first spec with parameters wins (P.10,5); later ones (P.5,7) and bare names add nothing.
     names = [line.name for line in parse_measures(["P.10,5", "map", "P.5,7", "official"])]
     assert names[:6] == ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map"]
@@ -189,6 +199,7 @@ def test_parse_measures_follows_trec_evals_parameter_rules() -> None:
 
 
 def test_measure_table_covers_trec_evals_sets() -> None:
+    """The table holds every member of trec_eval's nicknames, each with a metric."""
     table = [m.name for m in MEASURES]
     assert len(set(table)) == len(table)
     for members in NICKNAMES.values():
@@ -213,6 +224,7 @@ def _error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 
 @pytest.mark.parametrize("measure", ["foo", "P_5", "ndcg_p", "Map"])
 def test_cli_unknown_measure_is_named(capsys: pytest.CaptureFixture[str], measure: str) -> None:
+    """An unknown measure is quoted as typed."""
     err = _error(capsys, "-m", measure)
     assert repr(measure) in err
     assert "unknown measure" in err
@@ -221,6 +233,7 @@ def test_cli_unknown_measure_is_named(capsys: pytest.CaptureFixture[str], measur
 
 @pytest.mark.parametrize("measure", ["ideal_dcg", "yaap", "prefs_simp", "P_avgjg", "prefs", "qrels_jg"])
 def test_cli_unsupported_trec_eval_measure_says_so(capsys: pytest.CaptureFixture[str], measure: str) -> None:
+    """A trec_eval measure the command does not print says it is not supported."""
     err = _error(capsys, "-m", measure)
     assert repr(measure) in err
     assert "not supported" in err
@@ -235,10 +248,12 @@ def test_cli_unsupported_trec_eval_measure_says_so(capsys: pytest.CaptureFixture
     ],
 )  # fmt: skip
 def test_cli_bad_measure_parameter(capsys: pytest.CaptureFixture[str], spec: str) -> None:
+    """A malformed measure parameter is an error quoting the spec."""
     assert repr(spec) in _error(capsys, "-m", spec)
 
 
 def test_cli_malformed_run_names_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A malformed run line names the file and the line."""
     run = tmp_path / "bad.run"
     run.write_text("301 Q0 FR940202-2-00150 1 2.1 STANDARD\n301 Q0 FR940202-2-00151 2\n")
     code = main([str(prm.demo_path("qrels.test")), str(run)])
@@ -249,6 +264,7 @@ def test_cli_malformed_run_names_file_and_line(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_cli_malformed_qrels_names_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A malformed qrels line names the file and the line."""
     qrels = tmp_path / "bad.qrels"
     qrels.write_text("301 0 a 1\n301 0 b 1\n301 0 c x\n")
     code = main([str(qrels), str(prm.demo_path("results.test"))])
@@ -261,6 +277,7 @@ def test_cli_malformed_qrels_names_file_and_line(tmp_path: Path, capsys: pytest.
 def test_cli_unreadable_file_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes
 ) -> None:
+    """A file Polars cannot read as text is named."""
     qrels = tmp_path / "odd.qrels"
     qrels.write_bytes(content)
     assert main([str(qrels), str(prm.demo_path("results.test"))]) == 1
@@ -270,23 +287,22 @@ def test_cli_unreadable_file_is_named(
 
 
 def test_cli_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing file is named."""
     missing = tmp_path / "nope.qrels"
     assert main([str(missing), str(prm.demo_path("results.test"))]) == 1
     assert "nope.qrels" in capsys.readouterr().err
 
 
 def test_cli_no_query_in_common(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Run and qrels sharing no query is trec_eval's error."""
     qrels = tmp_path / "qrels"
     qrels.write_text("999 0 a 1\n")
     assert main([str(qrels), str(prm.demo_path("results.test"))]) == 1
     assert "no queries with both results and relevance info" in capsys.readouterr().err
 
 
-def test_cli_bad_depth_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert "depth" in _error(capsys, "-M", "0")
-
-
 def test_cli_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    """Missing arguments exit 2 with the usage; ``--help`` exits 0."""
     assert main([]) == 2
     assert "usage:" in capsys.readouterr().err
     assert main(["--help"]) == 0
@@ -297,6 +313,7 @@ def test_cli_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_demo_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """``rankmetrics demo`` prints a table of every query and ``all``."""
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
     assert "trec_eval" in out
@@ -307,6 +324,7 @@ def test_cli_demo_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_demo_agrees_with_trec_eval(capsys: pytest.CaptureFixture[str]) -> None:
+    """The demo's ``all`` row agrees with trec_eval's ``out.test``."""
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
     lines = (REFERENCE / "out.test").read_text().splitlines()
@@ -317,6 +335,7 @@ def test_cli_demo_agrees_with_trec_eval(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_python_dash_m_runs_the_command() -> None:
+    """``python -m polars_rankmetrics`` runs the command."""
     done = subprocess.run(
         [sys.executable, "-m", "polars_rankmetrics", "--help"],
         capture_output=True,
@@ -335,6 +354,7 @@ README = Path(__file__).parents[2] / "README.md"
 def test_readme_python_examples_run_and_print_what_they_show(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The README's Python examples run and print the tables they show."""
     text = README.read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
     assert len(blocks) >= 3
@@ -351,6 +371,7 @@ def test_readme_python_examples_run_and_print_what_they_show(
 
 @pytest.mark.skipif(not README.is_file(), reason="README.md not found beside the tests")
 def test_readme_command_example_is_what_the_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's command example is what the command prints."""
     text = README.read_text(encoding="utf-8")
     example = re.search(r"```\n\$ rankmetrics (qrels\.\S+) (results\.\S+) (.*)\n((?:.*\n)*?)```", text)
     assert example is not None

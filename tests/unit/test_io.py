@@ -24,7 +24,10 @@ def test_run_reader_ignores_rank_trailing_fields_and_comments(tmp_path: Path) ->
     path.write_text("# comment\n301\tQ0  d1 7  2.5 R1 more junk\n\n  302 Q0 d2 1 -1e-3 R1\n")
     run = prm.read_trec_run(path)
     assert run.to_dict(as_series=False) == {
-        "query": ["301", "302"], "item": ["d1", "d2"], "score": [2.5, -0.001], "run": ["R1", "R1"],
+        "query": ["301", "302"],
+        "item": ["d1", "d2"],
+        "score": [2.5, -0.001],
+        "run": ["R1", "R1"],
     }
 
 
@@ -37,7 +40,12 @@ def test_readers_rename_columns(tmp_path: Path) -> None:
 
 def test_join_adds_judged_unretrieved_rows_per_run() -> None:
     run = pl.DataFrame(
-        {"model": ["x", "x", "y"], "query": ["q1", "q1", "q2"], "item": ["a", "b", "a"], "score": [2.0, 1.0, 1.0]}
+        {
+            "model": ["x", "x", "y"],
+            "query": ["q1", "q1", "q2"],
+            "item": ["a", "b", "a"],
+            "score": [2.0, 1.0, 1.0],
+        }
     )
     qrels = pl.DataFrame({"query": ["q1", "q1", "q2"], "item": ["b", "c", "z"], "relevance": [1, 1, 2]})
     frame = prm.join_run_qrels(run, qrels, by="model").sort("model", "query", "item")
@@ -52,7 +60,9 @@ def test_join_adds_judged_unretrieved_rows_per_run() -> None:
         ("y", "q2", "z", None, 2),
     ]
     # Each run is judged against all the qrels: with -c semantics both runs count both queries.
-    assert prm.evaluate(frame, ["num_q", "num_rel"], by="model", missing="zero").rows() == [("x", 2, 3), ("y", 2, 3)]
+    with pytest.warns(prm.RankMetricsWarning, match="every retrieved item is unjudged in model='y'"):
+        counts = prm.evaluate(frame, ["num_q", "num_rel"], by="model", missing="zero")
+    assert counts.rows() == [("x", 2, 3), ("y", 2, 3)]
 
 
 def test_join_keeps_extra_columns_and_laziness() -> None:

@@ -105,7 +105,12 @@ def test_integer_items_tie_break_on_text_as_trec_eval_does() -> None:
 
 def test_rank_column_orders_ascending_and_ties_by_item_text() -> None:
     frame = pl.DataFrame(
-        {"query": [1, 1, 1, 1], "item": ["a", "b", "c", "d"], "rank": [2, 1, 2, None], "relevance": [1, 0, 0, 1]}
+        {
+            "query": [1, 1, 1, 1],
+            "item": ["a", "b", "c", "d"],
+            "rank": [2, 1, 2, None],
+            "relevance": [1, 0, 0, 1],
+        }
     )
     # order: b (1), c (2, text "c" > "a"), a (2); d judged, not retrieved.
     got = per_query(frame, ["mrr", "num_ret", "recall"])[1]
@@ -113,7 +118,9 @@ def test_rank_column_orders_ascending_and_ties_by_item_text() -> None:
 
 
 def test_negative_grades_are_pooled_but_unjudged() -> None:
-    frame = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"], "score": [3.0, 2.0, 1.0], "relevance": [-1, 1, -2]})
+    frame = pl.DataFrame(
+        {"query": [1, 1, 1], "item": ["a", "b", "c"], "score": [3.0, 2.0, 1.0], "relevance": [-1, 1, -2]}
+    )
     got = per_query(frame, ["num_rel", "P_3", "ndcg", "dcg@3"], relevance_level=0)[1]
     # With relevance_level=0 every judged grade >= 0 is relevant, never a negative one.
     assert got == pytest.approx({"num_rel": 1, "P_3": 1 / 3, "ndcg": (1 / log2(3)) / 1, "dcg@3": 1 / log2(3)})

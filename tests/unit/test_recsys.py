@@ -86,7 +86,8 @@ def test_gini_counts_catalog_items_never_recommended() -> None:
     out = prm.evaluate(one, [prm.gini(1, catalog=["a", "b", "c", "d"]), prm.coverage(1, catalog=4)])
     assert out.row(0) == pytest.approx((0.75, 0.25))
     # Without a catalog only "a" was ranked: perfectly even.
-    assert prm.evaluate(one, ["gini@1", "coverage@1"]).row(0) == (0.0, 1.0)
+    with pytest.warns(prm.RankMetricsWarning, match="coverage@1 is 1.0 by construction"):
+        assert prm.evaluate(one, ["gini@1", "coverage@1"]).row(0) == (0.0, 1.0)
 
 
 def test_entropy_of_uniform_recommendations_is_log2_of_their_number() -> None:
@@ -171,7 +172,10 @@ def test_mpr_per_user_is_null_without_a_positive_grade() -> None:
 
 def test_depth_cuts_catalog_lists() -> None:
     # With depth 1 only the first item of each list was retrieved.
-    out = prm.evaluate(RUN, ["coverage", "personalization"], by="model", depth=1)
+    with pytest.warns(
+        prm.RankMetricsWarning, match="coverage is 1.0 in model='als'; model='pop' by construction"
+    ):
+        out = prm.evaluate(RUN, ["coverage", "personalization"], by="model", depth=1)
     assert by_model(out) == {"als": {"coverage": 1.0, "personalization": 1 - 1 / 3},
                              "pop": {"coverage": 1.0, "personalization": 0.0}}  # fmt: skip
 
@@ -190,7 +194,8 @@ def test_depth_cuts_catalog_lists() -> None:
         ("mar@10", "mar@10"),
         ("map_capped@10", "map_capped@10"),
         ("mpr", "mpr"),
-        ("mpr_random(1000)", "mpr_random(1000)"),
+        ("mpr_random(1000)", "mpr_random(n_items=1000)"),
+        ("mpr_random(n_items=1000)", "mpr_random(n_items=1000)"),
     ],
 )
 def test_names_round_trip(spelled: str, canonical: str) -> None:
@@ -201,7 +206,7 @@ def test_names_round_trip(spelled: str, canonical: str) -> None:
 def test_side_inputs_stay_out_of_the_name() -> None:
     assert str(prm.coverage(10, catalog=100)) == "coverage@10"
     assert str(prm.novelty(5, popularity=POPULARITY, n_users=16)) == "novelty@5"
-    assert str(prm.mpr(missing_items="random", n_items=50)) == "mpr_random(50)"
+    assert str(prm.mpr(missing_items="random", n_items=50)) == "mpr_random(n_items=50)"
 
 
 # --- errors ----------------------------------------------------------------------------------------
@@ -286,7 +291,7 @@ def test_bad_inputs_fail_when_the_plan_is_built(metric: Any, error: type[Excepti
         (lambda: prm.intra_list_similarity(3, features=pl.concat([FEATURES, FEATURES.head(1)]).lazy()),
          "`features` holds item 'a' more than once"),
         (lambda: prm.novelty(3, popularity=POPULARITY.filter(pl.col("item") != "d"), n_users=16),
-         "item 'd' of the ranked lists has no row in the popularity data"),
+         "item 'd' of the ranked lists has no row in `popularity` \\(a cold-start item"),
         (lambda: prm.novelty(3, popularity=POPULARITY.lazy(), n_users=4),
          r"item 'a' has popularity count 8 outside \[1, n_users=4\]"),
         (lambda: prm.coverage(3, catalog=pl.DataFrame({"id": ["a", "b", "c"]})),
@@ -390,7 +395,7 @@ def test_namespace_methods_equal_evaluate() -> None:
         assert isinstance(got, pl.LazyFrame)
         assert got.collect().equals(prm.evaluate(RUN, [metric], by="model")), method
     random = prm.RankFrame(LISTS).mpr(missing_items="random", n_items=9, by="model")
-    assert random.columns == ["model", "mpr_random(9)"]
+    assert random.columns == ["model", "mpr_random(n_items=9)"]
 
 
 # --- plots -----------------------------------------------------------------------------------------

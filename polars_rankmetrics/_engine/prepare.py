@@ -21,51 +21,29 @@ item, relevant when ``>= relevance_level``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Set
+from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import polars as pl
 
+from polars_rankmetrics._kernel import (
+    GRADE,
+    HIT_RANK,
+    ITEM,
+    JUDGED_RANK,
+    NUM_JUDGED,
+    NUM_LISTED,
+    NUM_NONREL,
+    NUM_REL,
+    NUM_RET,
+    POOL_RANK,
+    RANK,
+    REL,
+    GainColumns,
+)
 from polars_rankmetrics._schema import ResolvedSchema
 from polars_rankmetrics.conventions import Conventions, Gain
-
-RANK = "__prm_rank"  # 1-based retrieval rank within depth; null when not retrieved
-REL = "__prm_rel"  # judged relevant: grade >= relevance_level and grade >= 0
-GRADE = "__prm_grade"  # the relevance grade, null when outside the pool
-HIT_RANK = "__prm_hit_rank"  # rank of a retrieved relevant item among those items
-JUDGED_RANK = "__prm_judged_rank"  # rank of a retrieved judged (grade >= 0) item among those
-POOL_RANK = "__prm_pool_rank"  # rank of a retrieved pooled (non-null grade) item among those
-NUM_REL = "__prm_num_rel"  # the query's number of relevant items, on every row
-NUM_NONREL = "__prm_num_nonrel"  # the query's number of judged non-relevant items, on every row
-NUM_RET = "__prm_num_ret"  # the query's number of retrieved items (within depth), on every row
-NUM_JUDGED = "__prm_num_judged"  # the query's number of rows with a grade, on every row
-NUM_LISTED = "__prm_num_listed"  # the query's number of retrieved items before -J: who counts as retrieved
-ITEM = "__prm_item"  # the item id, for catalog metrics
-
-NEEDS = frozenset(
-    {"grade", "hit_rank", "judged_rank", "pool_rank", "num_nonrel", "gain", "ideal_rank", "item"}
-)
-
-
-def gain_key(gain: Gain) -> str:
-    """A stable text key for a gain convention, used to name its columns."""
-    if isinstance(gain, str):
-        return gain
-    return ",".join(f"{float(k)!r}={float(v)!r}" for k, v in sorted(gain.items()))
-
-
-@dataclass(frozen=True)
-class GainColumns:
-    """The columns of one gain convention: the gain of each row and its ideal rank."""
-
-    gain: str
-    ideal_rank: str
-
-
-def gain_columns(gain: Gain, index: int) -> GainColumns:
-    """Column names for the `index`-th gain convention of an evaluation."""
-    del gain  # the names depend only on the index; kept for readability at call sites
-    return GainColumns(gain=f"__prm_gain_{index}", ideal_rank=f"__prm_ideal_rank_{index}")
 
 
 @dataclass(frozen=True)
@@ -84,7 +62,7 @@ def gain_expr(grade: pl.Expr, gain: Gain) -> pl.Expr:
     elif gain == "exponential":
         value = pl.lit(2.0).pow(g) - 1.0
     else:
-        assert isinstance(gain, Mapping)  # noqa: S101  (checked by Conventions)
+        assert isinstance(gain, Mapping)
         # A when/then chain, not Expr.replace: replace falls back to the in-memory engine (Polars 2.1).
         value = g
         for grade_value, mapped in reversed(list(gain.items())):
@@ -92,21 +70,36 @@ def gain_expr(grade: pl.Expr, gain: Gain) -> pl.Expr:
     return pl.when(g >= 0).then(value).otherwise(0.0).fill_null(0.0)
 
 
-def prepare(  # noqa: PLR0913
+def relevance_classes(grade: pl.Expr, relevance_level: float) -> tuple[pl.Expr, pl.Expr]:
+    """(judged, relevant) flags of `grade`, never null: ``grade >= 0``; also ``>= relevance_level``."""
+    judged = (grade >= 0).fill_null(value=False)
+    relevant = ((grade >= relevance_level) & judged).fill_null(value=False)
+    return judged, relevant
+
+
+def ideal_order(gain: pl.Expr) -> pl.Expr:
+    """Position of each positive gain in the ideal ordering (gain descending); null for the others."""
+    return pl.when(gain > 0).then(gain).rank("ordinal", descending=True)
+
+
+def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over every convention)
     lf: pl.LazyFrame,
     schema: ResolvedSchema,
     conventions: Conventions,
-    needs: Set[str],
+    needs: AbstractSet[str],
     gains: Mapping[str, tuple[Gain, GainColumns]] | None = None,
-    rows: Callable[[tuple[str, ...]], list[pl.Expr]] | None = None,
+    rows: Sequence[pl.Expr] = (),
     keep: pl.Expr | None = None,
+    checks: Callable[[tuple[str, ...]], list[pl.Expr]] | None = None,
 ) -> Prepared:
     """Add the internal columns every requested metric reads.
 
     `gains` maps each gain convention's key to the convention and its
-    columns; `rows` builds, from the window keys, extra per-row columns that
-    read the ranks; `keep` selects the rows the metrics read (None keeps
-    every row). One row of each query is always kept, so every query
+    columns; `rows` are extra per-row columns that read the ranks (windows
+    over the query's keys); `keep` selects the rows the metrics read (None keeps
+    every row); `checks` builds, from the window keys, the data checks'
+    per-row window columns (computed before any row is dropped). One row of
+    each query is always kept, so every query
     reaches the per-query aggregation with its counts.
     """
     gains = gains or {}
@@ -119,8 +112,9 @@ def prepare(  # noqa: PLR0913
     order_struct = pl.struct(key.alias("k"), item_text.alias("i"))
     # Catalog metrics need no judgments: without a relevance column every item is unjudged.
     grade = pl.col(cols.relevance) if schema.has_relevance else pl.lit(None, dtype=pl.Float64)
-    judged = (grade >= 0).fill_null(value=False)
-    relevant = ((grade >= conventions.relevance_level) & judged).fill_null(value=False)
+    if schema.has_relevance and schema.relevance_dtype.is_float():
+        grade = grade.fill_nan(None)  # a NaN grade is bad data the checks report; it computes as unjudged
+    judged, relevant = relevance_classes(grade, conventions.relevance_level)
     retrieved = order.is_not_null()
     if conventions.judged_only:
         # trec_eval -J: unjudged items are dropped from the ranking before ranks are given.
@@ -158,6 +152,8 @@ def prepare(  # noqa: PLR0913
         first.append(pl.col(cols.item).alias(ITEM))
     for gain, names in gains.values():
         first.append(gain_expr(grade, gain).alias(names.gain))
+    if checks is not None:
+        first.extend(checks(keys))
     out = lf.select(*keys, *first)
     if recount:
         out = out.with_columns(pl.col(RANK).count().over(keys).cast(pl.UInt32).alias(NUM_RET))
@@ -181,11 +177,9 @@ def prepare(  # noqa: PLR0913
         second.append(rank_among(graded.is_not_null()).alias(POOL_RANK))
     for _, names in gains.values():
         if "ideal_rank" in needs:
-            positive = pl.when(pl.col(names.gain) > 0).then(pl.col(names.gain))
-            second.append(positive.rank("ordinal", descending=True).over(keys).alias(names.ideal_rank))
+            second.append(ideal_order(pl.col(names.gain)).over(keys).alias(names.ideal_rank))
     if second:
         out = out.with_columns(second)
-    extra = rows(keys) if rows is not None else []
-    if extra:
-        out = out.with_columns(extra)
+    if rows:
+        out = out.with_columns(rows)
     return Prepared(frame=out, keys=keys)

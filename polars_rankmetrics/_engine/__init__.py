@@ -1,0 +1,91 @@
+"""The evaluation engine: prepare (one ranking), plan, aggregate, population, in-plan errors.
+
+The public modules (``evaluate``, ``chunked``, the adapters) call it through
+the names below and nothing else:
+
+- :func:`requested` parses what the user asked for;
+- :func:`build` ranks once and returns a :class:`Plan` (per-query values
+  and catalog frames), :func:`evaluated` says which per-query rows count;
+- :func:`aggregated` combines per-query rows into one row per `by` group;
+  :func:`states`, :func:`merge` and :func:`finish` are its three steps, for
+  evaluations split across chunks or machines (each query alone gives the
+  same states, so any split gives the same bits);
+- :func:`population_counts` counts the queries of each population case;
+- :func:`collect` and :func:`finish_frame` collect a plan, turning in-plan
+  data errors into the library's :class:`InvalidDataError`.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import polars as pl
+
+from polars_rankmetrics import _errors
+from polars_rankmetrics._engine.aggregate import QUERIES, aggregated, finish, merge, states
+from polars_rankmetrics._engine.plan import (
+    N_JUDGED,
+    N_RELEVANT,
+    N_RETRIEVED,
+    MetricLike,
+    Plan,
+    Requested,
+    build,
+    catalog_names,
+    evaluated,
+    refuse_catalog,
+    requested,
+)
+from polars_rankmetrics.conventions import Conventions
+
+__all__ = [
+    "QUERIES",
+    "MetricLike",
+    "Plan",
+    "Requested",
+    "aggregated",
+    "build",
+    "catalog_names",
+    "collect",
+    "evaluated",
+    "finish",
+    "finish_frame",
+    "merge",
+    "population_counts",
+    "refuse_catalog",
+    "requested",
+    "states",
+]
+
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+
+def population_counts(_per_query: pl.LazyFrame, conventions: Conventions) -> list[pl.Expr]:
+    """The population rules' counts over per-query rows (DESIGN.md section 3)."""
+    counted = evaluated(conventions)
+    judged = pl.col(N_JUDGED) > 0
+    return [
+        pl.len().alias("queries"),
+        counted.sum().alias("evaluated"),
+        (counted & (pl.col(N_RELEVANT) == 0)).sum().alias("no_relevant"),
+        (judged & (pl.col(N_RETRIEVED) == 0)).sum().alias("qrels_only"),
+        (~judged).sum().alias("run_only"),
+    ]
+
+
+def collect(lf: pl.LazyFrame, **kwargs: object) -> pl.DataFrame:
+    """``lf.collect(**kwargs)``, with in-plan data errors raised as the library's error."""
+    try:
+        return lf.collect(**kwargs)  # type: ignore[call-overload, no-any-return]
+    except pl.exceptions.InvalidOperationError as err:
+        ours = _errors.from_polars(err)
+        if ours is None:
+            raise
+        raise ours from err
+
+
+def finish_frame(lf: pl.LazyFrame, frame: FrameT) -> FrameT:
+    """`lf` for a LazyFrame input; collected for a DataFrame input (the same frame type out)."""
+    if isinstance(frame, pl.LazyFrame):
+        return lf
+    return collect(lf)

@@ -1,0 +1,140 @@
+"""Data checks inside the evaluation's own plan: bad input fails at collect(), on every path.
+
+The checks ride on the ranking stage's windows (the same partition by
+(by..., query) that the per-query counts use), so a LazyFrame, a scan, a
+chunk and a DataFrame are all checked by the plan that evaluates them:
+
+- per row, counted per query: null item ids, NaN or infinite scores, ranks
+  below 1, NaN grades;
+- duplicate (by..., query, item) rows: the query's row count against the
+  number of distinct hashes of its item ids (a 64-bit hash: two different
+  ids of one query would have to collide, about 1 in 10^19 per pair, to be
+  reported; :func:`polars_rankmetrics.validate` compares the ids themselves);
+- null query or by-key values: a per-query group whose key is null.
+
+The first query that breaks a rule makes the plan fail with
+:class:`InvalidDataError` naming the column, the rule and the query.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics import _errors
+from polars_rankmetrics._schema import ResolvedSchema
+
+PREFIX = "__prm_check_"
+MESSAGE = "__prm_check_message"
+_RUN_LIKE = ("run", "runid", "run_id", "model", "system", "tag", "method", "variant")
+
+
+def _rules(schema: ResolvedSchema, names: pl.Schema) -> dict[str, tuple[pl.Expr, str]]:
+    """Row rules: (predicate, what a breaking row means), by rule name."""
+    cols = schema.columns
+    order = pl.col(schema.order_column)
+    rules = {"null_item": (pl.col(cols.item).is_null(), f"item column {cols.item!r} holds null ids")}
+    if schema.order_is_rank:
+        rules["bad_rank"] = (order < 1, f"rank column {schema.order_column!r} holds ranks below 1")
+    elif names[schema.order_column].is_float():
+        rules["bad_score"] = (
+            ~order.is_finite(),
+            f"score column {schema.order_column!r} holds NaN or infinite scores",
+        )
+    if schema.has_relevance and names[cols.relevance].is_float():
+        grade = pl.col(cols.relevance)
+        rules["bad_grade"] = (
+            grade.is_nan(),
+            f"relevance column {cols.relevance!r} holds NaN grades (use null for unjudged)",
+        )
+    return rules
+
+
+CODE = PREFIX + "code"  # per query: the first broken row rule, as the highest bit set (0: none)
+
+
+def window_columns(schema: ResolvedSchema, names: pl.Schema, keys: tuple[str, ...]) -> list[pl.Expr]:
+    """Per-row window columns, per query: the first rule broken and the number of duplicate rows.
+
+    Each row's broken rules are bits of one code, the first rule the highest
+    bit, so the query's maximum code has the first rule any row breaks as its
+    highest bit: one window for every rule (three window sums cost 0.1 s more
+    at 10M rows).
+    """
+    rules = list(_rules(schema, names).values())
+    code = pl.lit(0, dtype=pl.UInt8)
+    for i, (pred, _) in enumerate(rules):
+        code = code | (pred.fill_null(value=False).cast(pl.UInt8) * (1 << (len(rules) - 1 - i)))
+    distinct = pl.col(schema.columns.item).hash().n_unique().over(keys)
+    return [
+        code.max().over(keys).alias(CODE),
+        (pl.len().over(keys) - distinct).cast(pl.UInt32).alias(PREFIX + "duplicates"),
+    ]
+
+
+JUDGED_RETRIEVED = "__prm_judged_retrieved"  # per query: retrieved items with a judgment (grade >= 0)
+
+
+def diagnostic_columns(schema: ResolvedSchema, keys: tuple[str, ...]) -> list[pl.Expr]:
+    """Per-row window counts the warnings of a degenerate evaluation read."""
+    if not schema.has_relevance:
+        return []
+    judged = (pl.col(schema.columns.relevance).fill_nan(None) >= 0).fill_null(value=False)
+    retrieved = pl.col(schema.order_column).is_not_null()
+    return [(judged & retrieved).sum().over(keys).cast(pl.UInt32).alias(JUDGED_RETRIEVED)]
+
+
+def _where(keys: tuple[str, ...], names: pl.Schema) -> pl.Expr:
+    """``model='x', query='q1'``: the query as its keys' values."""
+    parts: list[pl.Expr] = []
+    for i, key in enumerate(keys):
+        text = pl.col(key).first().cast(pl.String).fill_null("null")
+        quoted = pl.format("'{}'", text) if names[key] in (pl.String, pl.Categorical) else text
+        parts.extend([pl.lit(f"{', ' if i else ''}{key}="), quoted])
+    return pl.concat_str(parts)
+
+
+def message(schema: ResolvedSchema, names: pl.Schema, keys: tuple[str, ...]) -> pl.Expr:
+    """Per query (an aggregation): the first broken rule in words, or null."""
+    where = _where(keys, names)
+    out: pl.Expr = pl.lit(None, dtype=pl.String)
+    code = pl.col(CODE).first()
+    rules = list(_rules(schema, names).values())
+    for i, (_, words) in reversed(list(enumerate(rules))):
+        first_broken = code >= (1 << (len(rules) - 1 - i))  # a rule before it would set a higher bit
+        out = (
+            pl.when(first_broken)
+            .then(pl.format(f"{words} in {{}} (prm.validate names the rows)", where))
+            .otherwise(out)
+        )
+    dupes = pl.col(PREFIX + "duplicates").first()
+    stacked = [c for c in names if c.lower() in _RUN_LIKE and c not in keys]
+    hint = f"; if the frame stacks several runs, pass by={stacked[0]!r}" if stacked else ""
+    ids = ", ".join(keys) + ", item"
+    out = (
+        pl.when(dupes > 0)
+        .then(
+            pl.format(f"{{}} duplicate ({ids}) row(s) in {{}}{hint} (prm.validate names them)", dupes, where)
+        )
+        .otherwise(out)
+    )
+    for key in reversed(keys):
+        role = "query" if key == schema.columns.query else "by"
+        what = "ids" if role == "query" else "values"
+        out = (
+            pl.when(pl.col(key).first().is_null())
+            .then(pl.lit(f"{role} column {key!r} holds null {what}"))
+            .otherwise(out)
+        )
+    return out.alias(MESSAGE)
+
+
+def guard(per_query: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
+    """`per_query` whose `columns` fail at collect() on the first query with a message.
+
+    Guard every column the population filter reads: a filter on an unguarded
+    column would be pushed below the guard and skip the queries it drops.
+    """
+    failing = _errors.in_plan(pl.col(MESSAGE))
+    schema = per_query.collect_schema()
+    guarded = [pl.coalesce(failing, pl.col(c)).cast(schema[c]).alias(c) for c in columns]
+    return per_query.with_columns(guarded).drop(MESSAGE)

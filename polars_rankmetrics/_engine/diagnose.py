@@ -1,0 +1,123 @@
+"""Warnings for results that are numbers but probably not the ones meant (issue: loud degenerate results).
+
+A DataFrame evaluation carries a few hidden counts through its own plan
+(no extra pass over the data), reads them after collecting and drops them:
+
+- no query evaluated (with the population counts of why: run and qrels
+  sharing no query id is the common cause);
+- every retrieved item unjudged in a `by` group (every metric is 0);
+- coverage with the default catalog at 1.0, which it is by construction
+  when `k` covers every list.
+
+A LazyFrame's plan cannot warn when it runs (its expressions are pure);
+:func:`polars_rankmetrics.population` gives the same counts on request.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+
+import polars as pl
+
+from polars_rankmetrics._engine.checks import JUDGED_RETRIEVED
+
+__all__ = ["JUDGED_RETRIEVED", "hidden", "warn", "warn_empty"]
+from polars_rankmetrics._engine.plan import Requested
+from polars_rankmetrics._spec import CatalogSpec
+from polars_rankmetrics.exceptions import RankMetricsWarning
+
+QUERIES = "__prm_diag_queries"
+
+
+def hidden(*, has_relevance: bool) -> list[pl.Expr]:
+    """The aggregations carried beside the metrics, one row per `by` group."""
+    out = [pl.len().alias(QUERIES)]
+    if has_relevance:
+        out.append(pl.col(JUDGED_RETRIEVED).sum().alias(JUDGED_RETRIEVED))
+    return out
+
+
+def warn(
+    result: pl.DataFrame,
+    metrics: Requested,
+    keys_by: Sequence[str],
+    *,
+    per_query: bool,
+    longest_list: Callable[[], int],
+) -> pl.DataFrame:
+    """Warn about degenerate results and return `result` without the hidden columns.
+
+    `longest_list` gives the length of the longest ranked list (read only when
+    a default-catalog coverage is 1.0, to tell whether it is so by construction).
+    """
+    hidden_columns = [c for c in (QUERIES, JUDGED_RETRIEVED) if c in result.columns]
+    if per_query and JUDGED_RETRIEVED in result.columns:
+        groups = result.group_by(list(keys_by)).agg(pl.col(JUDGED_RETRIEVED).sum()) if keys_by else None
+        total = result[JUDGED_RETRIEVED].sum() if groups is None else None
+        _warn_unjudged(groups, total, result.height, keys_by)
+    elif JUDGED_RETRIEVED in result.columns:
+        unjudged = result.filter((pl.col(JUDGED_RETRIEVED) == 0) & (pl.col(QUERIES) > 0))
+        if unjudged.height:
+            where = _groups(unjudged, keys_by)
+            queries = int(unjudged[QUERIES].sum())
+            msg = (
+                f"every retrieved item is unjudged{where} ({queries} evaluated queries): "
+                "every metric reads 0; are the run's item ids spelled as the judgments' are?"
+            )
+            warnings.warn(msg, RankMetricsWarning, stacklevel=4)
+    for name, metric in metrics:
+        default_catalog = metric.name == "coverage" and metric.side("catalog") is None
+        if isinstance(metric.spec, CatalogSpec) and default_catalog and name in result.columns:
+            full = result.filter(pl.col(name) == 1.0)
+            if full.height and (metric.k is None or metric.k >= longest_list()):
+                msg = (
+                    f"{name} is 1.0{_groups(full, keys_by)} by construction: with the default catalog "
+                    "(the items "
+                    "ranked in the group) every ranked item is recommended when k covers every list; "
+                    "pass catalog= (the items that could be recommended)"
+                )
+                warnings.warn(msg, RankMetricsWarning, stacklevel=4)
+    return result.drop(hidden_columns)
+
+
+def _warn_unjudged(groups: pl.DataFrame | None, total: object, height: int, keys_by: Sequence[str]) -> None:
+    if groups is not None:
+        empty = groups.filter(pl.col(JUDGED_RETRIEVED) == 0)
+        if empty.height:
+            msg = f"every retrieved item is unjudged{_groups(empty, keys_by)}: every metric reads 0"
+            warnings.warn(msg, RankMetricsWarning, stacklevel=5)
+    elif height and total == 0:
+        msg = f"every retrieved item is unjudged ({height} evaluated queries): every metric reads 0"
+        warnings.warn(msg, RankMetricsWarning, stacklevel=5)
+
+
+def _groups(frame: pl.DataFrame, keys_by: Sequence[str]) -> str:
+    if not keys_by:
+        return ""
+    shown = [", ".join(f"{k}={row[k]!r}" for k in keys_by) for row in frame.head(5).iter_rows(named=True)]
+    more = f" and {frame.height - 5} more" if frame.height > 5 else ""
+    return f" in {'; '.join(shown)}{more}"
+
+
+def warn_empty(population: pl.DataFrame) -> None:
+    """Warn that no query was evaluated, saying why from the population counts."""
+    counts = {c: int(population[c].sum()) for c in ("queries", "run_only", "qrels_only")}
+    if counts["run_only"] and counts["qrels_only"]:
+        why = (
+            f"the run and the judgments share no query id ({counts['run_only']} queries only in the run, "
+            f"{counts['qrels_only']} only in the judgments; ids are compared as values: '01' is not '1')"
+        )
+    elif counts["run_only"]:
+        why = f"none of the {counts['queries']} queries has a judged row"
+    elif counts["qrels_only"]:
+        why = (
+            f"none of the {counts['queries']} judged queries retrieved an item (missing='zero' scores them 0)"
+        )
+    else:
+        why = "the frame holds no query"
+    warnings.warn(
+        f"no query was evaluated: {why}; prm.population(frame) counts each case",
+        RankMetricsWarning,
+        stacklevel=4,
+    )

@@ -1,0 +1,195 @@
+"""The plan: rank once, then every requested metric's per-query value from the prepared frame."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import polars as pl
+
+from polars_rankmetrics._engine import checks
+from polars_rankmetrics._engine.prepare import Prepared, prepare
+from polars_rankmetrics._errors import parameter
+from polars_rankmetrics._kernel import (
+    NUM_JUDGED,
+    NUM_LISTED,
+    NUM_REL,
+    NUM_RET,
+    RANK,
+    VALUE,
+    GainColumns,
+    Rows,
+    gain_columns,
+    gain_key,
+)
+from polars_rankmetrics._registry import parse
+from polars_rankmetrics._schema import Columns, resolve_schema
+from polars_rankmetrics._spec import CatalogSpec, Metric, QuerySpec, TableSpec
+from polars_rankmetrics.conventions import Conventions, Gain
+from polars_rankmetrics.exceptions import InvalidParameterError
+
+MetricLike = str | Metric
+Requested = list[tuple[str, Metric]]  # (output column, metric)
+
+DTYPES: dict[str, pl.DataType] = {"int": pl.Int64(), "float": pl.Float64(), "str": pl.String()}
+
+N_JUDGED = "__prm_n_judged"
+N_RETRIEVED = "__prm_n_retrieved"
+N_RELEVANT = "__prm_n_relevant"
+WEIGHT = "__prm_weight_"  # + metric name: a query's weight under the "weighted" aggregate
+
+
+def requested(metrics: MetricLike | Sequence[MetricLike]) -> Requested:
+    """The metrics asked for, each with its output column (the name as written)."""
+    if isinstance(metrics, (str, Metric)):
+        metrics = [metrics]
+    out: Requested = []
+    for m in metrics:
+        metric = parse(m)
+        out.append((m if isinstance(m, str) else str(metric), metric))
+    names = [name for name, _ in out]
+    if not out:
+        raise parameter("metrics", "at least one metric, e.g. ['ndcg@10', 'map']", [])
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise parameter("metrics", "unique names", f"{', '.join(map(repr, dupes))} more than once")
+    return out
+
+
+def catalog_names(metrics: Requested) -> list[str]:
+    """The output columns of the catalog-scope metrics among `metrics`."""
+    return [name for name, m in metrics if isinstance(m.spec, CatalogSpec)]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The prepared frame and what the requested metrics compute from it."""
+
+    keys: tuple[str, ...]
+    per_query: pl.LazyFrame  # one row per (by..., query): population counts, query-scope metrics
+    catalog: list[tuple[str, pl.LazyFrame]]  # catalog-scope metrics: (name, frame of by..., name)
+
+
+def _gain_columns(
+    metrics: Requested, conventions: Conventions
+) -> tuple[dict[str, tuple[Gain, GainColumns]], dict[str, GainColumns]]:
+    """One gain column (and ideal order) per distinct gain convention among the metrics."""
+    gains: dict[str, tuple[Gain, GainColumns]] = {}
+    columns_of: dict[str, GainColumns] = {}
+    for name, metric in metrics:
+        spec: Gain = metric.gain() or conventions.gain
+        key = gain_key(spec)
+        if metric.spec.graded and key not in gains:
+            gains[key] = (spec, gain_columns(spec, len(gains)))
+        columns_of[name] = gains[key][1] if metric.spec.graded else gain_columns(spec, -1)
+    return gains, columns_of
+
+
+def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
+    lf: pl.LazyFrame,
+    columns: Columns,
+    by: tuple[str, ...],
+    conventions: Conventions,
+    metrics: Requested,
+    *,
+    check: bool = False,
+    diagnose: bool = False,
+) -> Plan:
+    """Rank once, then build every metric's computation over the one prepared frame.
+
+    With `check`, the plan also checks the data (:mod:`_engine.checks`) and fails at
+    collect() on the first query that breaks the frame contract. With `diagnose`,
+    the per-query frame also counts each query's judged retrieved items
+    (:data:`checks.JUDGED_RETRIEVED`), which the degenerate-result warnings read.
+    """
+    queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
+    catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
+    schema = resolve_schema(lf.collect_schema(), columns, by, need_relevance=bool(queries) or not catalogs)
+    reserved = {name for name, _ in metrics} & {*by, columns.query}
+    if reserved:
+        raise parameter(
+            "metrics", f"names other than the key columns ({min(reserved)!r} is one)", min(reserved)
+        )
+    needs = set().union(*(m.spec.needs for _, m in metrics)) | ({"item"} if catalogs else set())
+    gains, columns_of = _gain_columns(metrics, conventions)
+
+    keys = (*schema.by, columns.query)
+    # Every metric reads the prepared frame through the same view: the columns prepare adds.
+    view = {name: Rows.prepared(columns_of[name], keys) for name, _ in metrics}
+
+    # Per-row columns some families add after the ranking (ERR's survival product), each once.
+    extra = [
+        e
+        for n, m in metrics
+        if isinstance(m.spec, QuerySpec) and m.spec.rows
+        for e in m.spec.rows(m, view[n])
+    ]
+    rows = list({e.meta.output_name(): e for e in extra}.values())
+
+    keep: pl.Expr | None = None
+    if not metrics:
+        keep = pl.lit(value=False)  # population counts only: one row per query is enough
+    elif all(m.spec.keep is not None for _, m in metrics):
+        keep = pl.any_horizontal([m.spec.keep(m, view[n]) for n, m in metrics if m.spec.keep is not None])
+    names = lf.collect_schema()
+
+    def row_checks(keys: tuple[str, ...]) -> list[pl.Expr]:
+        found = checks.window_columns(schema, names, keys) if check else []
+        return found + (checks.diagnostic_columns(schema, keys) if diagnose else [])
+
+    prepared = prepare(lf, schema, conventions, needs, gains, rows, keep, row_checks)
+    if catalogs:
+        # Query-scope and catalog metrics both read the prepared frame: compute it once
+        # (10M rows, four catalog metrics: 51 -> 34 CPU-s in memory, 31 -> 19 streaming).
+        prepared = Prepared(frame=prepared.frame.cache(), keys=prepared.keys)
+    values: list[pl.Expr] = []
+    tables: list[tuple[str, pl.LazyFrame]] = []
+    for name, metric in queries:
+        dtype = DTYPES[metric.spec.kind]
+        if isinstance(metric.spec, TableSpec):
+            table = metric.spec.table(metric, columns_of[name], prepared.frame, prepared.keys)
+            tables.append((name, table.select(*prepared.keys, pl.col(VALUE).cast(dtype).alias(name))))
+        elif isinstance(metric.spec, QuerySpec):
+            values.append(metric.spec.value(metric, view[name]).cast(dtype).alias(name))
+            if metric.spec.weight is not None:  # the "weighted" aggregate reads it
+                values.append(metric.spec.weight(metric, view[name]).cast(pl.Float64).alias(WEIGHT + name))
+    per_query = prepared.frame.group_by(prepared.keys).agg(
+        pl.col(NUM_JUDGED).first().alias(N_JUDGED),
+        pl.col(NUM_LISTED if conventions.judged_only else NUM_RET).first().alias(N_RETRIEVED),
+        pl.col(NUM_REL).first().alias(N_RELEVANT),
+        *values,
+        *([checks.message(schema, names, prepared.keys)] if check else []),
+        *([pl.col(checks.JUDGED_RETRIEVED).first()] if diagnose and schema.has_relevance else []),
+    )
+    if check:
+        per_query = checks.guard(per_query, N_JUDGED, N_RETRIEVED)
+    for name, table in tables:
+        # Tables cover the queries with an ideal list; every other query scores 0.
+        per_query = per_query.join(table, on=list(prepared.keys), how="left")
+        per_query = per_query.with_columns(pl.col(name).fill_null(0.0))
+    catalog = []
+    if catalogs:
+        lists = prepared.frame.filter(pl.col(RANK).is_not_null())
+        for name, metric in catalogs:
+            assert isinstance(metric.spec, CatalogSpec)
+            value = metric.spec.catalog(metric, lists, by, columns.query).select(
+                *by, pl.col(VALUE).alias(name)
+            )
+            catalog.append((name, value))
+    return Plan(keys=prepared.keys, per_query=per_query, catalog=catalog)
+
+
+def evaluated(conventions: Conventions) -> pl.Expr:
+    """Whether a per-query row counts: judged, and (unless ``missing="zero"``) retrieved something."""
+    judged = pl.col(N_JUDGED) > 0
+    if conventions.missing == "zero":
+        return judged
+    return judged & (pl.col(N_RETRIEVED) > 0)
+
+
+def refuse_catalog(metrics: Requested, why: str) -> None:
+    """Raise if `metrics` holds a catalog-scope metric, saying `why` it cannot be computed here."""
+    names = catalog_names(metrics)
+    if names:
+        msg = f"{', '.join(map(repr, names))} {why}"
+        raise InvalidParameterError(msg)

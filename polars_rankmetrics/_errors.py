@@ -1,0 +1,128 @@
+"""Every error message, worded once (narwhals-style factories with a hint).
+
+The same fault gives the same class and the same words wherever it is
+found: a bad parameter of a metric, of the conventions or of a function, a
+column that is missing or of the wrong type, a name that is not a metric,
+and the data errors found inside a plan. Modules raise what these return.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+
+import polars as pl
+
+from polars_rankmetrics.exceptions import (
+    ColumnNotFoundError,
+    ColumnTypeError,
+    InvalidDataError,
+    InvalidParameterError,
+    RankMetricsError,
+    TrecFormatError,
+    UnknownMetricError,
+)
+
+IN_PLAN_PREFIX = "polars_rankmetrics: "
+"""Data errors raised inside a lazy plan carry this prefix; :func:`from_polars` finds it."""
+
+
+def parameter(name: str, expected: str, got: object, *, metric: str | None = None) -> InvalidParameterError:
+    """A parameter outside its domain: ```p` of metric 'rbp' must be in (0, 1), got 2.0``."""
+    where = f"`{name}`" if metric is None else f"`{name}` of metric {metric!r}"
+    return InvalidParameterError(f"{where} must be {expected}, got {got!r}")
+
+
+def missing_parameter(name: str, expected: str, *, metric: str) -> InvalidParameterError:
+    """A parameter without a default that was not given."""
+    return InvalidParameterError(f"metric {metric!r} needs `{name}`, {expected}: write {metric}({name}=...)")
+
+
+def choice(name: str, choices: Iterable[object], got: object) -> InvalidParameterError:
+    """A parameter that must be one of a few values."""
+    valid = ", ".join(repr(c) for c in choices)
+    return InvalidParameterError(f"`{name}` must be one of {valid}, got {got!r}")
+
+
+def closest(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
+    """The candidates closest to `name` (case-insensitive), best first."""
+    pool = list(dict.fromkeys(candidates))
+    lowered = {c.lower(): c for c in pool}
+    hits = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.6)
+    return [lowered[h] for h in hits]
+
+
+def unknown_metric(name: str, valid: list[str]) -> UnknownMetricError:
+    """A name that is no metric: the closest valid names first, then all of them."""
+    near = closest(name, valid)
+    hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
+    return UnknownMetricError(f"unknown metric {name!r}{hint} Valid names: {', '.join(valid)}")
+
+
+CONTRACT_ROLES = ("query", "item", "score", "rank", "relevance")
+
+
+def column_not_found(
+    name: str, role: str, schema: Iterable[str], where: str = "the frame"
+) -> ColumnNotFoundError:
+    """A column is absent: name its role, a close match, how to rename, and the columns present."""
+    present = list(schema)
+    near = closest(name, present, n=1)
+    if role in CONTRACT_ROLES:
+        target = repr(near[0]) if near else "..."
+        hint = f" (rename with prm.Columns({role}={target}))"
+    else:
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+    shown = ", ".join(map(repr, present))
+    return ColumnNotFoundError(f"{role} column {name!r} not found{hint}; {where} has columns: {shown}")
+
+
+def column_type(name: str, role: str, expected: str, dtype: object) -> ColumnTypeError:
+    """A column of a dtype the evaluation cannot use."""
+    return ColumnTypeError(f"{role} column {name!r} must be {expected}, got dtype {dtype}")
+
+
+IN_PLAN_COLUMN = "polars_rankmetrics data error"
+
+
+def in_plan(message: pl.Expr, error: type[RankMetricsError] = InvalidDataError) -> pl.Expr:
+    """An expression that fails inside the plan with `message`, surfacing at collect().
+
+    Polars has no expression that raises, so a strict cast of the message to
+    a number does: Polars raises ``InvalidOperationError: conversion from
+    `str` to `f64` failed in column 'polars_rankmetrics data error' for 1 out
+    of 1 values: ["polars_rankmetrics: <message>"]``. The library's own
+    collect (:func:`polars_rankmetrics.collect`, and every DataFrame
+    evaluation) turns that into :class:`InvalidDataError` with the message
+    alone (:func:`from_polars`).
+    """
+    tagged = (
+        pl.lit(IN_PLAN_PREFIX)
+        if error is InvalidDataError
+        else pl.lit(f"{IN_PLAN_PREFIX}[{error.__name__}] ")
+    )
+    return (tagged + message).alias(IN_PLAN_COLUMN).cast(pl.Float64, strict=True)
+
+
+_QUOTED = re.compile(re.escape(IN_PLAN_PREFIX) + r'(.*?)"(?:\]|, ")', re.DOTALL)
+
+
+_TAGGED = {cls.__name__: cls for cls in (TrecFormatError,)}
+
+
+def from_polars(err: Exception) -> RankMetricsError | None:
+    """The library's error inside a Polars error raised by :func:`in_plan`, or None."""
+    text = str(err)
+    found = _QUOTED.search(text)
+    if found is not None:
+        body = found.group(1).strip()
+    else:
+        start = text.find(IN_PLAN_PREFIX)
+        if start < 0:
+            return None
+        body = text[start + len(IN_PLAN_PREFIX) :].strip().rstrip("\"'").strip()
+    tag = re.match(r"\[(\w+)\] ", body)
+    if tag and tag.group(1) in _TAGGED:
+        return _TAGGED[tag.group(1)](body[tag.end() :])
+    return InvalidDataError(body)

@@ -1,0 +1,216 @@
+"""The bottom layer: the internal columns, the view of a query's rows that metrics read, exact sums.
+
+Metrics (``metrics/``) read their inputs from a :class:`Rows` view, never
+from column names: the engine (``_engine/``) hands them the view of its
+prepared frame (:meth:`Rows.prepared`, these columns), the public
+expression builders (``polars_rankmetrics.expr``) a view computed inline
+from one query's rows. This module imports only the conventions' types, so
+neither layer needs the other to know them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import polars as pl
+
+from polars_rankmetrics.conventions import Gain
+
+RANK = "__prm_rank"  # 1-based retrieval rank within depth; null when not retrieved
+REL = "__prm_rel"  # judged relevant: grade >= relevance_level and grade >= 0
+GRADE = "__prm_grade"  # the relevance grade, null when outside the pool
+HIT_RANK = "__prm_hit_rank"  # rank of a retrieved relevant item among those items
+JUDGED_RANK = "__prm_judged_rank"  # rank of a retrieved judged (grade >= 0) item among those
+POOL_RANK = "__prm_pool_rank"  # rank of a retrieved pooled (non-null grade) item among those
+NUM_REL = "__prm_num_rel"  # the query's number of relevant items, on every row
+NUM_NONREL = "__prm_num_nonrel"  # the query's number of judged non-relevant items, on every row
+NUM_RET = "__prm_num_ret"  # the query's number of retrieved items (within depth), on every row
+NUM_JUDGED = "__prm_num_judged"  # the query's number of rows with a grade, on every row
+NUM_LISTED = "__prm_num_listed"  # the query's number of retrieved items before -J: who counts as retrieved
+ITEM = "__prm_item"  # the item id, for catalog metrics
+
+NEEDS = frozenset(
+    {"grade", "hit_rank", "judged_rank", "pool_rank", "num_nonrel", "gain", "ideal_rank", "item"}
+)
+
+
+def gain_key(gain: Gain) -> str:
+    """A stable text key for a gain convention, used to name its columns."""
+    if isinstance(gain, str):
+        return gain
+    return ",".join(f"{float(k)!r}={float(v)!r}" for k, v in sorted(gain.items()))
+
+
+@dataclass(frozen=True)
+class GainColumns:
+    """The columns of one gain convention: the gain of each row and its ideal rank."""
+
+    gain: str
+    ideal_rank: str
+
+
+def gain_columns(gain: Gain, index: int) -> GainColumns:
+    """Column names for the `index`-th gain convention of an evaluation."""
+    del gain  # the names depend only on the index; kept for readability at call sites
+    return GainColumns(gain=f"__prm_gain_{index}", ideal_rank=f"__prm_ideal_rank_{index}")
+
+
+@dataclass(frozen=True)
+class Rows:
+    """One query's rows as a metric reads them: every input of a query-scope metric.
+
+    Each attribute is a per-row expression (the counts are the same on
+    every row of a query); a metric's value aggregates them (``sum``,
+    ``first``, ``max``...) to one value per query. Two views exist:
+
+    - :meth:`prepared`, evaluate's: the columns of the prepared frame,
+      computed once per evaluation by ``_engine.prepare`` (windows per
+      query, in any row order);
+    - the group view of ``polars_rankmetrics.expr``: the same quantities
+      computed inline from the rows of one group, put in rank order first
+      (`keys` is None).
+
+    Attributes
+    ----------
+    rank
+        1-based retrieval rank within depth (UInt32); null when not retrieved.
+    rel
+        Relevant: ``grade >= relevance_level`` and ``grade >= 0`` (never null).
+    grade
+        The relevance grade as Float64; null outside the judgment pool.
+    hit_rank, judged_rank, pool_rank
+        The rank of a retrieved relevant / judged (grade >= 0) / pooled
+        (non-null grade) item among those items; null for the others.
+    num_rel, num_nonrel, num_ret
+        The query's relevant items, judged non-relevant items (retrieved or
+        not) and retrieved items (within depth).
+    gain, ideal_rank
+        The gain of the metric's gain convention (0 for unjudged and
+        negative grades) and the position of a positive gain in the ideal
+        ordering (null for the others).
+    keys
+        The prepared frame's window keys; None for a view whose rows are
+        one query already in rank order.
+    """
+
+    rank: pl.Expr
+    rel: pl.Expr
+    grade: pl.Expr
+    hit_rank: pl.Expr
+    judged_rank: pl.Expr
+    pool_rank: pl.Expr
+    num_rel: pl.Expr
+    num_nonrel: pl.Expr
+    num_ret: pl.Expr
+    gain: pl.Expr
+    ideal_rank: pl.Expr
+    keys: tuple[str, ...] | None = None
+
+    @classmethod
+    def prepared(cls, gain: GainColumns | None = None, keys: tuple[str, ...] = ()) -> Rows:
+        """Evaluate's view: the prepared frame's columns (`gain`: the metric's gain columns)."""
+        names = gain or gain_columns("linear", 0)
+        return cls(
+            rank=pl.col(RANK),
+            rel=pl.col(REL),
+            grade=pl.col(GRADE),
+            hit_rank=pl.col(HIT_RANK),
+            judged_rank=pl.col(JUDGED_RANK),
+            pool_rank=pl.col(POOL_RANK),
+            num_rel=pl.col(NUM_REL),
+            num_nonrel=pl.col(NUM_NONREL),
+            num_ret=pl.col(NUM_RET),
+            gain=pl.col(names.gain),
+            ideal_rank=pl.col(names.ideal_rank),
+            keys=keys,
+        )
+
+    def in_rank_order(self, running: pl.Expr) -> pl.Expr:
+        """`running` (a cumulative expression: ``cum_prod``...) computed over the rows in rank order.
+
+        Unretrieved rows come last. In the prepared view it is a window per
+        query ordered by rank, for a per-row column of the prepare stage
+        (see :meth:`column`); in a group view the rows are in rank order
+        already.
+        """
+        if self.keys is None:
+            return running
+        last = pl.lit(2**31, dtype=pl.UInt32)  # unretrieved rows after every rank
+        return running.over(list(self.keys), order_by=self.rank.fill_null(last))
+
+    def column(self, name: str, expr: pl.Expr) -> pl.Expr:
+        """A per-row quantity that needs its own window: the column `name` the engine added, or `expr` inline.
+
+        The engine adds ``expr.alias(name)`` from the spec's ``rows`` hook
+        before it aggregates (windows cannot run inside an aggregation); a
+        group view evaluates `expr` in place. Both read the same formula.
+        """
+        return expr if self.keys is None else pl.col(name)
+
+
+VALUE = "__prm_value"  # a table or catalog metric's value column, per (keys...)
+
+
+_FIXED_POINT = 2.0**64
+
+
+def fixed_point_sum(terms: pl.Expr) -> pl.Expr:
+    """The exact integer state of :func:`exact_sum`: the terms scaled by 2**64, as an Int128 sum.
+
+    States of disjoint row sets add up exactly (in Polars, or in Spark as
+    Decimal(38, 0)); :func:`from_fixed_point` turns a total into the float
+    :func:`exact_sum` gives for all the rows at once, bit for bit.
+    """
+    return (terms.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128).sum()
+
+
+def from_fixed_point(total: pl.Expr) -> pl.Expr:
+    """The float of an Int128 fixed-point total (see :func:`fixed_point_sum`)."""
+    return total.cast(pl.Float64) / _FIXED_POINT
+
+
+def exact_sum(terms: pl.Expr) -> pl.Expr:
+    """Sum of floats that does not depend on row order, engine or partitioning.
+
+    A float sum depends on the order of its terms, and neither a group_by
+    nor the streaming engine keeps row order. Each term is scaled by 2**64
+    and truncated to an Int128 (error below 2**-64 per term), the integers
+    are summed exactly, and the total is converted back: the same rows give
+    the same bits, whatever their order. Null terms are skipped: mask terms
+    with ``pl.when(mask).then(term)``, not ``term.filter(mask)``, which makes
+    the streaming engine fall back to the in-memory one.
+    """
+    return from_fixed_point(fixed_point_sum(terms))
+
+
+def exact_sum_horizontal(terms: list[pl.Expr]) -> pl.Expr:
+    """Row-wise sum of float columns, exact and independent of the engine (see :func:`exact_sum`)."""
+    scaled = [(t.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128) for t in terms]
+    return pl.sum_horizontal(scaled).cast(pl.Float64) / _FIXED_POINT
+
+
+def power(base: float, exponent: pl.Expr) -> pl.Expr:
+    """``base ** exponent`` for a constant base, the same bits however many values there are.
+
+    Polars's ``pow`` takes a repeated-multiplication path when the exponent
+    is a single value (one query alone) and libm's ``pow`` for a column: 0.9**4
+    came out one ulp apart. ``exp(exponent * ln(base))`` is elementwise for
+    every length.
+    """
+    return (exponent.cast(pl.Float64) * math.log(base)).exp()
+
+
+def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
+    """``numerator / denominator`` as Float64, 0 where the denominator is 0; a true division.
+
+    Polars divides a column by a literal as a multiplication by the literal's
+    reciprocal (3 * (1/5) = 0.6000000000000001) but a single group's value by
+    true division (0.6): a value would then depend on which other queries
+    share the call. A literal denominator is made a column (``+ 0 * len()``,
+    exact) so every query gets trec_eval's true quotient, alone or together.
+    """
+    den = denominator.cast(pl.Float64)
+    if denominator.meta.is_literal(allow_aliasing=True):
+        den = den + pl.len().cast(pl.Float64) * 0.0
+    return pl.when(den > 0).then(numerator.cast(pl.Float64) / den).otherwise(0.0)

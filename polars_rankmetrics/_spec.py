@@ -1,0 +1,342 @@
+"""Typed metric specs and the :class:`Metric` value: what a metric is, checked once.
+
+A metric family is one of three small typed specs:
+
+- :class:`QuerySpec`: a value per query from one aggregation over the
+  prepared rows of the query (most metrics);
+- :class:`TableSpec`: a value per query from a frame of the prepared rows
+  (measures no single aggregation expresses: G, ndcg_rel, Rndcg);
+- :class:`CatalogSpec`: a value per `by` group from every ranked list
+  (coverage, personalization...).
+
+Each declares its parameters as :class:`Param` with a type and a domain;
+:class:`Metric` checks every value against it when it is built, so nothing
+downstream re-checks or forgets to. A metric's canonical name writes its
+non-default parameters by name (``err(max_grade=3)@20``, ``rbp(p=0.8)``);
+the registry also reads the short positional forms (``rbp(0.8)``).
+
+This module knows no metric: the metric modules build specs, the registry
+lists them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from numbers import Real
+from typing import ClassVar, Literal
+
+import polars as pl
+
+from polars_rankmetrics import _errors
+from polars_rankmetrics._kernel import GainColumns, Rows
+from polars_rankmetrics._validation import check_gain, check_k
+
+Aggregate = Literal["mean", "sum", "gmean", "none", "weighted"]
+Scope = Literal["query", "catalog"]
+KRule = Literal["optional", "required", "none"]
+Kind = Literal["float", "int", "str"]
+ParamKind = Literal["float", "floats", "gain", "side"]
+
+
+class SideInput:
+    """Data a metric reads besides the evaluation frame: a catalog, item features, popularity.
+
+    Compared by identity, and left out of the metric's name: the name says
+    what is computed, the side input is data like the frame itself.
+    """
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"SideInput({type(self.value).__name__})"
+
+
+GainPairs = tuple[tuple[float, float], ...]
+ParamValue = float | tuple[float, ...] | GainPairs | SideInput | None
+
+
+@dataclass(frozen=True)
+class Interval:
+    """The domain of a number: bounds, open or closed, and whether it must be whole."""
+
+    low: float = -math.inf
+    high: float = math.inf
+    low_open: bool = False
+    high_open: bool = False
+    integer: bool = False
+
+    def __contains__(self, value: float) -> bool:
+        """Whether `value` lies in the interval."""
+        above = value > self.low if self.low_open else value >= self.low
+        below = value < self.high if self.high_open else value <= self.high
+        return above and below and (not self.integer or value == int(value))
+
+    def __str__(self) -> str:
+        """The domain in words: ``in (0, 1)``, ``a positive integer``, ``a real number``."""
+        if self.integer and self.low == 1 and self.high == math.inf:
+            return "a positive integer"
+        what = "an integer" if self.integer else "a real number"
+        if self.low == -math.inf and self.high == math.inf:
+            return what
+        if self.high == math.inf:
+            return f"{what} {'>' if self.low_open else '>='} {_number(self.low)}"
+        if self.low == -math.inf:
+            return f"{what} {'<' if self.high_open else '<='} {_number(self.high)}"
+        left, right = "(" if self.low_open else "[", ")" if self.high_open else "]"
+        return f"{what} in {left}{_number(self.low)}, {_number(self.high)}{right}"
+
+
+ANY = Interval()
+POSITIVE = Interval(low=0.0, low_open=True)
+UNIT = Interval(low=0.0, high=1.0)
+OPEN_UNIT = Interval(low=0.0, high=1.0, low_open=True, high_open=True)
+COUNT = Interval(low=1.0, integer=True)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a metric family: name, default, kind and domain.
+
+    Kinds: ``float`` (one number in `domain`), ``floats`` (numbers, each in
+    `domain`; `length` fixes how many; only as the last parameter), ``gain``
+    (a ``{grade: gain}`` mapping, or None for the evaluation's ``gain``
+    convention) and ``side`` (a frame, Series or number the metric reads;
+    never part of the name). A default of None for a ``float`` means the
+    parameter must be given.
+    """
+
+    name: str
+    default: ParamValue
+    kind: ParamKind = "float"
+    domain: Interval = ANY
+    length: int | None = None
+
+    def check(self, value: object, metric: str) -> ParamValue:
+        """Return `value` normalised (floats as float, lists as tuples), or raise InvalidParameterError."""
+        if self.kind == "side":
+            return value if isinstance(value, SideInput) or value is None else SideInput(value)
+        if value is None and self.default is None:
+            return None
+        if self.kind == "float":
+            return self._number(value, metric)
+        if self.kind == "floats":
+            values = (value,) if isinstance(value, (int, float)) else value
+            if not isinstance(values, (tuple, list)) or not values:
+                raise _errors.parameter(self.name, "a non-empty list of numbers", value, metric=metric)
+            if self.length is not None and len(values) != self.length:
+                raise _errors.parameter(self.name, f"{self.length} numbers", value, metric=metric)
+            return tuple(self._number(v, metric) for v in values)
+        if isinstance(value, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in value):
+            value = dict(value)  # the normalised form: parse() and a Metric's own params give it
+        gain = check_gain(value)
+        if isinstance(gain, str):
+            raise _errors.parameter(self.name, "a {grade: gain} mapping or None", value, metric=metric)
+        return tuple(sorted((float(g), float(v)) for g, v in gain.items()))
+
+    def _number(self, value: object, metric: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, Real) or value != value:  # noqa: PLR0124  (NaN)
+            raise _errors.parameter(self.name, str(self.domain), value, metric=metric)
+        number = float(value)
+        if number not in self.domain:
+            raise _errors.parameter(self.name, str(self.domain), value, metric=metric)
+        return number
+
+    def format(self, value: ParamValue) -> str:
+        """The value as its canonical name writes it: ``p=0.8``, ``1=3,2=9``."""
+        if self.kind == "gain":
+            pairs: GainPairs = value  # type: ignore[assignment]  # checked by `check`
+            return ",".join(f"{_number(g)}={_number(v)}" for g, v in pairs)
+        if self.kind == "floats":
+            numbers: tuple[float, ...] = value  # type: ignore[assignment]
+            return f"{self.name}=" + ",".join(_number(v) for v in numbers)
+        return f"{self.name}={_number(value)}"  # type: ignore[arg-type]
+
+
+PerQuery = Callable[["Metric", Rows], pl.Expr]
+RowColumns = Callable[["Metric", Rows], list[pl.Expr]]
+Table = Callable[["Metric", GainColumns, pl.LazyFrame, tuple[str, ...]], pl.LazyFrame]
+CatalogFrame = Callable[["Metric", pl.LazyFrame, tuple[str, ...], str], pl.LazyFrame]
+Keep = Callable[["Metric", Rows], pl.Expr]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MetricSpec:
+    """What every metric family declares.
+
+    Attributes
+    ----------
+    name
+        The canonical name (``ndcg``); `aliases` are other accepted spellings
+        and `trec` trec_eval's (``"P_{k}"`` takes a cutoff,
+        ``"iprec_at_recall_{x}"`` the first parameter).
+    function
+        The constructor's name, ``prm.<function>`` and ``df.rank.<function>``
+        (the canonical name unless it is no Python name or shadows one).
+    aggregate
+        How per-query values combine: mean, sum (counts), gmean (trec_eval's
+        gm_*), weighted (a ratio of sums), none (text).
+    k
+        Whether the family takes a cutoff: optional, required or none.
+    needs
+        Prepared columns beyond the basic ones (``hit_rank``, ``gain``...).
+    keep
+        The rows the family reads (a predicate over the :class:`Rows` view
+        of the prepared frame); None means every row.
+    """
+
+    name: str
+    function: str = ""
+    aggregate: Aggregate = "mean"
+    k: KRule = "optional"
+    needs: frozenset[str] = frozenset()
+    kind: Kind = "float"
+    aliases: tuple[str, ...] = ()
+    trec: tuple[str, ...] = ()
+    params: tuple[Param, ...] = ()
+    keep: Keep | None = None
+    scope: ClassVar[Scope] = "query"
+
+    @property
+    def python_name(self) -> str:
+        """The constructor's name."""
+        return self.function or self.name
+
+    @property
+    def graded(self) -> bool:
+        """Whether the family reads gains (and so has a gain convention)."""
+        return "gain" in self.needs
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuerySpec(MetricSpec):
+    """A per-query metric: one aggregation over the query's rows, read through a :class:`Rows` view.
+
+    `value` (and `weight`) receive the view and return one aggregation: the
+    engine passes the view of its prepared frame, ``polars_rankmetrics.expr``
+    the view of one group's rows, so both compute the one definition.
+    `rows` lists the per-row columns the prepared view needs besides the
+    ranking (ordered windows such as ERR's survival product, each read
+    through :meth:`Rows.column`); `weight` gives each query's weight under
+    the ``weighted`` aggregate: ``sum(value * weight) / sum(weight)``.
+    """
+
+    value: PerQuery
+    rows: RowColumns | None = None
+    weight: PerQuery | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableSpec(MetricSpec):
+    """A per-query metric computed as a frame of (keys..., VALUE) from the prepared frame."""
+
+    table: Table
+
+
+@dataclass(frozen=True, kw_only=True)
+class CatalogSpec(MetricSpec):
+    """A catalog-scope metric: a frame of (by..., VALUE) from every ranked list.
+
+    `catalog` receives the metric, the ranked lists, the `by` keys and the
+    query column's name.
+    """
+
+    catalog: CatalogFrame
+    scope: ClassVar[Scope] = "catalog"
+
+
+@dataclass(frozen=True, init=False, eq=True)
+class Metric:
+    """A metric with its parameters, checked when built; ``str(metric)`` is its canonical name.
+
+    Build one with a constructor (``prm.ndcg(10)``) or :func:`parse`.
+
+    Examples
+    --------
+    >>> m = prm.parse("ndcg_cut_10")
+    >>> m, str(m), m.k
+    (Metric('ndcg@10'), 'ndcg@10', 10)
+    >>> str(prm.parse("iprec_at_recall_0.10")), str(prm.rbp(p=0.8)), str(prm.parse("err(3)@20"))
+    ('iprec_at_recall(recall=0.1)', 'rbp(p=0.8)', 'err(max_grade=3)@20')
+    """
+
+    spec: MetricSpec
+    k: int | None
+    params: tuple[ParamValue, ...]
+
+    def __init__(self, spec: MetricSpec, k: int | None = None, **params: object) -> None:
+        """Check the cutoff and every parameter against `spec`."""
+        check_k(k)
+        if spec.k == "required" and k is None:
+            raise _errors.parameter("k", f"a positive integer: write {spec.name}@k", None, metric=spec.name)
+        if spec.k == "none" and k is not None:
+            raise _errors.parameter("k", f"None ({spec.name} takes no cutoff)", k, metric=spec.name)
+        known = {p.name for p in spec.params}
+        unknown = sorted(set(params) - known)
+        if unknown:
+            expected = f"one of {', '.join(sorted(known))}" if known else "absent (it takes no parameter)"
+            raise _errors.parameter(unknown[0], expected, params[unknown[0]], metric=spec.name)
+        values = tuple(p.check(params.get(p.name, p.default), spec.name) for p in spec.params)
+        for p, v in zip(spec.params, values, strict=True):
+            if p.kind == "float" and v is None:
+                raise _errors.missing_parameter(p.name, str(p.domain), metric=spec.name)
+        object.__setattr__(self, "spec", spec)
+        object.__setattr__(self, "k", k)
+        object.__setattr__(self, "params", values)
+
+    @property
+    def name(self) -> str:
+        """The family's canonical name (``ndcg`` for ``ndcg@10``)."""
+        return self.spec.name
+
+    def _value(self, name: str) -> ParamValue:
+        for spec, value in zip(self.spec.params, self.params, strict=True):
+            if spec.name == name:
+                return value
+        raise _errors.parameter(name, "a parameter of the metric", name, metric=self.spec.name)
+
+    def number(self, name: str) -> float:
+        """The value of the number parameter `name`."""
+        value = self._value(name)
+        if not isinstance(value, float):
+            raise _errors.parameter(name, "a number parameter", value, metric=self.spec.name)
+        return value
+
+    def numbers(self, name: str) -> tuple[float, ...]:
+        """The value of the list parameter `name`."""
+        value = self._value(name)
+        if not isinstance(value, tuple) or not all(isinstance(v, float) for v in value):
+            raise _errors.parameter(name, "a list parameter", value, metric=self.spec.name)
+        return value  # type: ignore[return-value]  # a tuple of floats, checked above
+
+    def side(self, name: str) -> object:
+        """The data of the side input `name`, or None when it was not given."""
+        value = self._value(name)
+        return value.value if isinstance(value, SideInput) else None
+
+    def gain(self) -> Mapping[float, float] | None:
+        """The metric's own gain mapping, or None to use the evaluation's."""
+        for spec, value in zip(self.spec.params, self.params, strict=True):
+            if spec.kind == "gain" and isinstance(value, tuple):
+                return {float(g): float(v) for g, v in value}  # type: ignore[misc]
+        return None
+
+    def __str__(self) -> str:
+        """The canonical name: ``ndcg@10``, ``rbp(p=0.8)``, ``ndcg(1=3,2=9)@10``."""
+        shown = [
+            p.format(v)
+            for p, v in zip(self.spec.params, self.params, strict=True)
+            if p.kind != "side" and v != p.default and v is not None
+        ]
+        text = self.spec.name + (f"({','.join(shown)})" if shown else "")
+        return text if self.k is None else f"{text}@{self.k}"
+
+    def __repr__(self) -> str:
+        """``Metric('ndcg@10')``."""
+        return f"Metric({str(self)!r})"
+
+
+def _number(value: float) -> str:
+    return repr(int(value)) if value == int(value) else repr(value)

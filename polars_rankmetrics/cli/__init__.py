@@ -1,0 +1,98 @@
+"""The ``rankmetrics`` command: trec_eval's command line and output, byte for byte, and a demo.
+
+``rankmetrics QRELS RUN [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS] ...]``
+prints what ``trec_eval`` 10.0 prints for the same arguments: every measure
+of its ``all_trec`` set (and ``dcg``), with trec_eval's parameter syntax,
+line names, measure order and number formats. ``rankmetrics demo``
+evaluates the bundled trec_eval test collection; ``rankmetrics compare
+QRELS RUN RUN [RUN...]`` tests runs against each other and prints a table.
+
+Modules: ``_args`` (the command line), ``_measures`` (trec_eval's measure
+table), ``_specs`` (``-m`` specs into output lines), ``_format`` (trec_eval's
+number formats and line layout), ``_run`` (the evaluation and the demo),
+``_compare`` (the ``compare`` subcommand).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+import polars_rankmetrics as prm
+from polars_rankmetrics.cli._args import PROG, UNSUPPORTED_FLAGS, parser
+from polars_rankmetrics.cli._compare import compare
+from polars_rankmetrics.cli._measures import MEASURES, NICKNAMES, NOT_SUPPORTED, Line, Measure
+from polars_rankmetrics.cli._run import DEMO_METRICS, demo, evaluate
+from polars_rankmetrics.cli._specs import parse_measures
+
+__all__ = [
+    "DEMO_METRICS",
+    "MEASURES",
+    "NICKNAMES",
+    "NOT_SUPPORTED",
+    "UNSUPPORTED_FLAGS",
+    "Line",
+    "Measure",
+    "main",
+    "parse_measures",
+]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``rankmetrics`` command.
+
+    ``rankmetrics QRELS RUN [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS] ...]``
+    prints exactly what trec_eval 10.0 prints for the same arguments:
+    ``name<TAB>query-or-all<TAB>value``, the name padded to 22 characters,
+    in trec_eval's measure order, queries ordered by id as text.
+    ``rankmetrics demo`` evaluates the bundled trec_eval test collection
+    and prints a table.
+
+    Parameters
+    ----------
+    argv
+        The arguments after the program name; None reads ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        The exit status: 0 on success; 1 when a file is malformed or
+        missing, a measure is unknown, a flag's value is out of its domain
+        (``-M 0``) or no query could be evaluated; 2 for a usage error or a
+        trec_eval flag the command does not support (``-N``). Every message
+        goes to stderr, prefixed ``rankmetrics:``, naming what was typed.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics.cli import main
+    >>> qrels, run = prm.demo_path("qrels.test"), prm.demo_path("results.test")
+    >>> main([str(qrels), str(run), "-m", "map", "-m", "P.5", "-mndcg.1=3,2=9"])
+    map                   	all	0.1785
+    P_5                   	all	0.2667
+    ndcg_1=3,2=9          	all	0.4021
+    0
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        # ---- Subcommand dispatch, the one place: the first argument names a subcommand, a
+        # function (its arguments) -> exit status, run inside this try so that its errors print
+        # as `rankmetrics: ...`. Name a new one in _args.parser's usage too. ----
+        if args[:1] == ["demo"]:
+            return demo(args[1:])
+        if args[:1] == ["compare"]:
+            return compare(args[1:])
+        # ---- End of subcommand dispatch: anything else is trec_eval's command line. ----
+        lines = evaluate(parser().parse_args(args))
+    except (prm.RankMetricsError, OSError, ModuleNotFoundError) as err:  # the last: an extra not installed
+        print(f"{PROG}: {err}", file=sys.stderr)  # noqa: T201
+        return 1
+    except SystemExit as err:  # argparse: --help (0) or a usage error (2)
+        return err.code if isinstance(err.code, int) else 2
+    try:
+        sys.stdout.write("".join(lines))
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as trec_eval does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0

@@ -1,0 +1,242 @@
+"""evaluate() and population(): the public entry points over the engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+import polars as pl
+
+from polars_rankmetrics import _engine
+from polars_rankmetrics._engine import MetricLike, diagnose
+from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics.checks import validate
+from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.exceptions import InvalidDataError
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from polars_rankmetrics.conventions import ConventionOptions
+
+__all__ = ["MetricLike", "collect", "evaluate", "population"]
+
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+
+def evaluate(  # noqa: PLR0913
+    frame: FrameT,
+    metrics: MetricLike | Sequence[MetricLike],
+    *,
+    by: str | Sequence[str] | None = None,
+    per_query: bool = False,
+    columns: Columns | None = None,
+    conventions: Conventions | str | None = None,
+    check: bool = True,
+    **overrides: Unpack[ConventionOptions],
+) -> FrameT:
+    """Evaluate rankings: many metrics and cutoffs, per `by` group, in one lazy plan.
+
+    The ranking is computed once for every metric requested; every metric
+    is a pure Polars expression, so the plan runs on the in-memory and the
+    streaming engine alike.
+
+    Parameters
+    ----------
+    frame
+        One row per (query, item): query, item, score or rank, relevance;
+        see :class:`Columns`. Build it from a run and judgments with
+        :func:`join_run_qrels`. A pandas DataFrame, pyarrow Table or any
+        Arrow-stream object (``__arrow_c_stream__``) is converted once and
+        evaluated as a Polars DataFrame.
+    metrics
+        Names (``"ndcg@10"``, trec_eval's ``"P_10"``) or :class:`Metric`
+        objects. Output columns are named as written.
+    by
+        Grouping keys (run, model, segment): every metric is computed per
+        group and per query inside it.
+    per_query
+        Return one row per (by..., query) instead of one per `by` group.
+    columns
+        Column names of the frame; defaults to ``Columns()``.
+    conventions
+        The base conventions: None (trec_eval 10.0's), a preset name
+        (``"trec_eval"``) or a :class:`Conventions`.
+    check
+        Check the data inside the evaluation's own plan, on every path
+        (DataFrame, LazyFrame, scan): null query, item or by ids, NaN or
+        infinite scores, ranks below 1, NaN grades, duplicate (by..., query,
+        item) rows. A DataFrame raises :class:`InvalidDataError` naming the
+        column, the value and the query; a LazyFrame's plan fails when it is
+        collected (Polars' ``InvalidOperationError`` carrying the same
+        message; :func:`collect` raises it as :class:`InvalidDataError`).
+        The checks share the ranking's windows: a few percent of the time.
+    **overrides
+        Convention fields that override the base: ``depth``,
+        ``relevance_level``, ``missing``, ``gain``, ``judged_only`` (see
+        :class:`Conventions`); ``preset`` names the base like `conventions`.
+
+    Returns
+    -------
+    pl.DataFrame or pl.LazyFrame
+        The same frame type as `frame`. Aggregated: one row per `by` group
+        (sorted by it), each metric aggregated by its own rule (mean, or sum
+        for counts). Per query: by-keys, query, then the metrics, sorted.
+        Only evaluated queries count (see :func:`population`).
+
+    Raises
+    ------
+    RankMetricsError
+        Missing or mistyped columns, a bad parameter, an unknown metric name
+        (the message lists the valid ones) or, with `check`, bad data.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "d"],
+    ...     "score": [0.9, 0.5, 0.1, 0.8, 0.2], "relevance": [0, 1, 1, 1, None]})
+    >>> prm.evaluate(df, ["ndcg@10", "P_1", "recip_rank"]).with_columns(pl.all().round(4))
+    shape: (1, 3)
+    ┌─────────┬─────┬────────────┐
+    │ ndcg@10 ┆ P_1 ┆ recip_rank │
+    │ ---     ┆ --- ┆ ---        │
+    │ f64     ┆ f64 ┆ f64        │
+    ╞═════════╪═════╪════════════╡
+    │ 0.8467  ┆ 0.5 ┆ 0.75       │
+    └─────────┴─────┴────────────┘
+    """
+    frame = as_polars(frame, "frame")
+    cols = columns or Columns()
+    keys_by = normalise_by(by)
+    resolved = Conventions.resolve(conventions, **overrides)
+    requested = _engine.requested(metrics)
+    if per_query:
+        _engine.refuse_catalog(
+            requested, "describe(s) a whole set of lists, not one query: evaluate it without per_query=True"
+        )
+    eager = isinstance(frame, pl.DataFrame)  # only an eager evaluation can warn (diagnose.py)
+    plan = _engine.build(frame.lazy(), cols, keys_by, resolved, requested, check=check, diagnose=eager)
+    per_q = plan.per_query.filter(_engine.evaluated(resolved))
+    carried = eager and diagnose.JUDGED_RETRIEVED in per_q.collect_schema()
+    scoped = any(name not in _engine.catalog_names(requested) for name, _ in requested)
+    if per_query:
+        names = [name for name, _ in requested] + ([diagnose.JUDGED_RETRIEVED] if carried else [])
+        out = per_q.select(*plan.keys, *names).sort(plan.keys)
+    else:
+        extra = diagnose.hidden(has_relevance=carried) if eager and scoped else []
+        out = _engine.aggregated(per_q, requested, keys_by, [part for _, part in plan.catalog], extra)
+    if isinstance(frame, pl.LazyFrame):
+        return out
+    try:
+        result = _engine.collect(out)
+    except InvalidDataError:
+        if not check:
+            raise
+        # The exact check names the offending rows; it passes when the error is another
+        # in-plan one (a side input's) or two item ids' hashes collided: evaluate unchecked.
+        validate(frame, columns=cols, by=keys_by)
+        return evaluate(
+            frame, metrics, by=by, per_query=per_query, columns=columns, conventions=resolved, check=False
+        )
+    if result.is_empty() and not frame.is_empty() and scoped:
+        diagnose.warn_empty(population(frame, by=by, columns=columns, conventions=resolved))
+    return diagnose.warn(
+        result, requested, keys_by, per_query=per_query, longest_list=_longest(frame, cols, keys_by)
+    )
+
+
+def _longest(frame: pl.DataFrame, cols: Columns, keys_by: tuple[str, ...]) -> Callable[[], int]:
+    """The length of the longest ranked list of `frame`, computed when asked."""
+
+    def longest() -> int:
+        order = pl.col(cols.rank if cols.rank in frame.columns else cols.score)
+        lengths = frame.lazy().filter(order.is_not_null()).group_by([*keys_by, cols.query]).len()
+        return int(lengths.select(pl.col("len").max()).collect().item() or 0)
+
+    return longest
+
+
+def population(
+    frame: FrameT,
+    *,
+    by: str | Sequence[str] | None = None,
+    columns: Columns | None = None,
+    conventions: Conventions | str | None = None,
+    **overrides: Unpack[ConventionOptions],
+) -> FrameT:
+    """Count the queries in each case of the population rules, per `by` group.
+
+    Parameters
+    ----------
+    frame
+        The evaluation frame, as for :func:`evaluate`.
+    by, columns, conventions, **overrides
+        As for :func:`evaluate`.
+
+    Returns
+    -------
+    pl.DataFrame or pl.LazyFrame
+        by-keys, then ``queries`` (all), ``evaluated`` (the queries metrics
+        average over), ``no_relevant`` (evaluated, no relevant item: they
+        score 0), ``qrels_only`` (judged, nothing retrieved: skipped, or
+        evaluated with ``missing="zero"``) and ``run_only`` (no judged row:
+        never evaluated).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 3, 4], "item": ["a", "b", "a", "a", "a"],
+    ...     "score": [0.9, 0.5, 0.3, None, 0.2], "relevance": [1, 0, 0, 1, None]})
+    >>> prm.population(df)
+    shape: (1, 5)
+    ┌─────────┬───────────┬─────────────┬────────────┬──────────┐
+    │ queries ┆ evaluated ┆ no_relevant ┆ qrels_only ┆ run_only │
+    │ ---     ┆ ---       ┆ ---         ┆ ---        ┆ ---      │
+    │ u32     ┆ u32       ┆ u32         ┆ u32        ┆ u32      │
+    ╞═════════╪═══════════╪═════════════╪════════════╪══════════╡
+    │ 4       ┆ 2         ┆ 1           ┆ 1          ┆ 1        │
+    └─────────┴───────────┴─────────────┴────────────┴──────────┘
+    """
+    frame = as_polars(frame, "frame")
+    keys_by = normalise_by(by)
+    resolved = Conventions.resolve(conventions, **overrides)
+    per_q = _engine.build(frame.lazy(), columns or Columns(), keys_by, resolved, []).per_query
+    counts = _engine.population_counts(per_q, resolved)
+    out = per_q.group_by(keys_by).agg(counts).sort(keys_by) if keys_by else per_q.select(counts)
+    return _engine.finish_frame(out, frame)
+
+
+def collect(lf: pl.LazyFrame, **kwargs: object) -> pl.DataFrame:
+    """Collect a plan this library built, raising its data errors as :class:`InvalidDataError`.
+
+    A LazyFrame that :func:`evaluate` returned checks its data when it runs;
+    Polars' own ``collect()`` reports a failed check as its
+    ``InvalidOperationError`` (with the library's message inside). This
+    collects the same way and raises the library's error with the message alone.
+
+    Parameters
+    ----------
+    lf
+        The plan, e.g. ``prm.evaluate(pl.scan_parquet(...), [...])``.
+    **kwargs
+        Passed to :meth:`polars.LazyFrame.collect` (``engine="streaming"``...).
+
+    Returns
+    -------
+    pl.DataFrame
+
+    Raises
+    ------
+    InvalidDataError
+        The data breaks the frame contract; the message names the column,
+        the rule and the query.
+
+    Examples
+    --------
+    >>> lf = pl.LazyFrame({"query": [1, 1], "item": ["a", "b"],
+    ...     "score": [0.9, float("nan")], "relevance": [1, 0]})
+    >>> prm.collect(prm.evaluate(lf, ["ndcg@10"]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_rankmetrics.exceptions.InvalidDataError: score column 'score' holds NaN or infinite scores ...
+    """
+    return _engine.collect(lf, **kwargs)

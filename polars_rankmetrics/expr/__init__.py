@@ -1,0 +1,178 @@
+"""Ranking metrics as plain Polars expressions, for your own ``group_by``, ``over`` and ``select``.
+
+Each builder returns a ``pl.Expr`` that aggregates the rows of the current
+group, taken as one query, to the metric's value:
+
+>>> from polars_rankmetrics import expr as rx
+>>> df = pl.DataFrame({"query": ["q1", "q1", "q1", "q2", "q2"],
+...     "item": ["a", "b", "c", "a", "d"], "score": [0.9, 0.5, 0.1, 0.8, None],
+...     "relevance": [0, 1, 1, 0, 1]})
+>>> df.group_by("query", maintain_order=True).agg(rx.ndcg(2), rx.average_precision(), pl.len())
+shape: (2, 4)
+┌───────┬──────────┬──────────┬─────┐
+│ query ┆ ndcg@2   ┆ map      ┆ len │
+│ ---   ┆ ---      ┆ ---      ┆ --- │
+│ str   ┆ f64      ┆ f64      ┆ u32 │
+╞═══════╪══════════╪══════════╪═════╡
+│ q1    ┆ 0.386853 ┆ 0.583333 ┆ 3   │
+│ q2    ┆ 0.0      ┆ 0.0      ┆ 2   │
+└───────┴──────────┴──────────┴─────┘
+>>> df.with_columns(rx.precision(2).over("query"))  # the query's value on each of its rows
+shape: (5, 5)
+┌───────┬──────┬───────┬───────────┬─────────────┐
+│ query ┆ item ┆ score ┆ relevance ┆ precision@2 │
+│ ---   ┆ ---  ┆ ---   ┆ ---       ┆ ---         │
+│ str   ┆ str  ┆ f64   ┆ i64       ┆ f64         │
+╞═══════╪══════╪═══════╪═══════════╪═════════════╡
+│ q1    ┆ a    ┆ 0.9   ┆ 0         ┆ 0.5         │
+│ q1    ┆ b    ┆ 0.5   ┆ 1         ┆ 0.5         │
+│ q1    ┆ c    ┆ 0.1   ┆ 1         ┆ 0.5         │
+│ q2    ┆ a    ┆ 0.8   ┆ 0         ┆ 0.0         │
+│ q2    ┆ d    ┆ null  ┆ 1         ┆ 0.0         │
+└───────┴──────┴───────┴───────────┴─────────────┘
+>>> df.filter(pl.col("query") == "q1").select(rx.reciprocal_rank(), rx.recall(2))  # one query
+shape: (1, 2)
+┌─────┬──────────┐
+│ mrr ┆ recall@2 │
+│ --- ┆ ---      │
+│ f64 ┆ f64      │
+╞═════╪══════════╡
+│ 0.5 ┆ 0.5      │
+└─────┴──────────┘
+
+The values are ``prm.evaluate(df, metrics, by=..., per_query=True)``'s for
+every query evaluate counts, bit for bit: a builder runs the metric's own
+definition (its registry spec) on a view of the group's rows computed
+inline, where evaluate runs it on its shared ranking (a hypothesis test
+ties the two for every builder). Names are the canonical metric names
+(``ndcg@10``, ``rbp(p=0.8)``, ``ndcg(1=3,2=9)@10``), so ``.alias`` is
+optional.
+
+Conventions (trec_eval's, as evaluate's defaults): rows are ranked by
+``score`` descending, or by ``rank`` ascending when ``rank=`` names a rank
+column; ties are broken by the item's text descending (integer ids are
+compared as text: ``"9"`` before ``"10"``). A null score (or rank) is an
+item judged but not retrieved: it counts for R and for the ideal ranking.
+A null relevance is an unjudged item, a negative one pooled but unjudged.
+``relevance_level``, ``depth`` and ``judged_only`` are the one-query
+conventions of :class:`~polars_rankmetrics.Conventions`; the graded
+builders (``dcg``, ``ndcg``) also take ``gain`` ("linear", "exponential" or
+a ``{grade: gain}`` mapping). Column names default to ``prm.Columns()``'s
+and are keywords: ``item=``, ``score=`` or ``rank=``, ``relevance=``.
+
+Population: a group without a judged row (no non-null relevance) gets
+null, where evaluate leaves the query out. A judged group that retrieved
+nothing gets the metric's value for an empty ranking (0 for most), which
+evaluate reports only with ``missing="zero"``. Over queries, aggregate with
+evaluate: it knows each metric's rule (mean, sum, geometric mean, ratio of
+sums for ``mpr``) and sums exactly.
+
+Builders, one per metric computed from one query's rows (every
+``QuerySpec`` of the registry): ``precision``, ``recall``, ``f1``,
+``hit_rate``, ``relative_precision``, ``set_map``, ``utility``,
+``r_precision``, ``reciprocal_rank``, ``average_precision``, ``gm_map``
+(per query: AP), ``bing``, ``dcg``, ``ndcg``, ``iprec_at_recall``,
+``eleven_point_average``, ``rprec_mult``, ``bpref``, ``gm_bpref`` (per
+query: bpref), ``infap``, ``unjudged``, ``num_nonrel_judged_ret``, ``rbp``,
+``rbp_resid``, ``err``, ``num_ret``, ``num_rel``, ``num_rel_ret``,
+``num_q``, ``relstring``, ``mar``, ``map_capped``, ``mpr`` (per query: the
+user's own ratio). Not here: ``g``, ``ndcg_rel`` and ``rndcg`` (trec_eval
+walks the ranking and the ideal ranking in step: evaluate joins two
+projections of the frame, which no single aggregation expresses) and the
+catalog metrics (``coverage``, ``gini``, ``entropy``, ``personalization``,
+``intra_list_similarity``, ``novelty``), which read every ranked list, not
+one query's rows.
+
+Engines: each builder sorts the group's rows once (``sort_by`` inside the
+aggregation) and reads them in order (``implode().list.eval(...)``), so the
+sort runs once however often the metric reads the ranks. Polars 2.1's
+streaming engine runs no order-dependent aggregation in its streaming
+group-by: every builder's aggregation falls back to the in-memory engine
+(an in-memory-map node in ``show_graph(engine="streaming",
+plan_stage="physical")``), the rest of the plan streams. evaluate ranks with
+windows and keeps its whole plan on the streaming engine;
+``benchmarks/bench_expr.py`` measures both.
+
+Errors: a parameter outside its domain raises
+:class:`~polars_rankmetrics.InvalidParameterError` when the expression is
+built. Column dtypes are unknown until the plan runs: a non-numeric score,
+rank or relevance column fails at ``collect()`` with Polars'
+``InvalidOperationError``, whose expression names the builder and the
+column (``polars_rankmetrics.expr.ndcg: the relevance column 'relevance'
+must be numeric``). Data checks (duplicate items, NaN scores) are
+evaluate's; run ``prm.validate(df)`` on frames you aggregate here.
+"""
+
+from __future__ import annotations
+
+from polars_rankmetrics.expr._builders import (
+    average_precision,
+    bing,
+    bpref,
+    dcg,
+    eleven_point_average,
+    err,
+    f1,
+    gm_bpref,
+    gm_map,
+    hit_rate,
+    infap,
+    iprec_at_recall,
+    map_capped,
+    mar,
+    mpr,
+    ndcg,
+    num_nonrel_judged_ret,
+    num_q,
+    num_rel,
+    num_rel_ret,
+    num_ret,
+    precision,
+    r_precision,
+    rbp,
+    rbp_resid,
+    recall,
+    reciprocal_rank,
+    relative_precision,
+    relstring,
+    rprec_mult,
+    set_map,
+    unjudged,
+    utility,
+)
+
+__all__ = [
+    "average_precision",
+    "bing",
+    "bpref",
+    "dcg",
+    "eleven_point_average",
+    "err",
+    "f1",
+    "gm_bpref",
+    "gm_map",
+    "hit_rate",
+    "infap",
+    "iprec_at_recall",
+    "map_capped",
+    "mar",
+    "mpr",
+    "ndcg",
+    "num_nonrel_judged_ret",
+    "num_q",
+    "num_rel",
+    "num_rel_ret",
+    "num_ret",
+    "precision",
+    "r_precision",
+    "rbp",
+    "rbp_resid",
+    "recall",
+    "reciprocal_rank",
+    "relative_precision",
+    "relstring",
+    "rprec_mult",
+    "set_map",
+    "unjudged",
+    "utility",
+]

@@ -1,0 +1,150 @@
+"""The group view: one group's rows as a query, read by the metrics' own definitions.
+
+:func:`query_expr` turns a :class:`~polars_rankmetrics.Metric` into one
+``pl.Expr`` that aggregates the rows of the current group (a
+``group_by().agg()`` group, an ``over()`` window, a whole frame in
+``select``):
+
+1. the group's (grade, retrieved) pairs become one struct column, sorted
+   once in trec_eval's order: score descending (or rank ascending), ties
+   broken by the item's text descending, unretrieved rows last;
+2. that sorted column is imploded to one list and ``list.eval`` reads it,
+   so the sort runs once however often the metric reads the ranks;
+3. inside, a :class:`~polars_rankmetrics._kernel.Rows` view computes the
+   ranks as running counts of the sorted rows, the per-query counts as
+   sums, the gains and the ideal order as ``_engine.prepare`` defines them,
+   and the metric's spec computes its value from that view, exactly as
+   evaluate's plan does from the prepared frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import polars as pl
+
+from polars_rankmetrics import _errors
+from polars_rankmetrics._engine.plan import DTYPES
+from polars_rankmetrics._engine.prepare import gain_expr, ideal_order, relevance_classes
+from polars_rankmetrics._kernel import Rows
+from polars_rankmetrics._spec import Metric, QuerySpec
+from polars_rankmetrics.conventions import Conventions, Gain
+
+__all__ = ["group_rows", "own_gain", "query_expr", "sorted_rows"]
+
+_GRADE, _LISTED = "grade", "listed"
+
+
+def _numeric(column: str, role: str, where: str) -> pl.Expr:
+    """`column` unchanged if numeric; a Polars error naming `where` at collect time otherwise.
+
+    ``is_nan`` accepts every integer and float dtype (and Null) and rejects
+    strings, booleans, dates and decimals; it is null exactly where the value
+    is, so the expression is the column itself (NaN stays NaN).
+    """
+    value = pl.col(column)
+    # The alias names us in Polars' message ("This error occurred in the following expression").
+    probe = value.alias(f"{where}: the {role} column {column!r} must be numeric").is_nan()
+    return pl.when(probe.is_null()).then(None).otherwise(value)
+
+
+def sorted_rows(metric: Metric, order: str, *, by_rank: bool, item: str, relevance: str) -> pl.Expr:
+    """The group's rows as a struct of (grade, listed), in trec_eval's order, unretrieved last."""
+    where = f"polars_rankmetrics.expr.{metric.spec.python_name}"
+    key = _numeric(order, "rank" if by_rank else "score", where)
+    grade = _numeric(relevance, "relevance", where).cast(pl.Float64)
+    rows = pl.struct(grade.alias(_GRADE), key.is_not_null().alias(_LISTED))
+    item_text = pl.col(item).cast(pl.String)
+    return rows.sort_by([key, item_text], descending=[not by_rank, True], nulls_last=True)
+
+
+def _running(mask: pl.Expr) -> pl.Expr:
+    """1, 2, ... over the rows where `mask` holds (in row order); null elsewhere."""
+    return pl.when(mask).then(mask.cum_sum().cast(pl.UInt32))
+
+
+def group_rows(conventions: Conventions, gain: Gain) -> Rows:
+    """The view of one query's rows, sorted in rank order, as the elements of a list (``pl.element()``)."""
+    grade = pl.element().struct.field(_GRADE)
+    listed = pl.element().struct.field(_LISTED)
+    judged, relevant = relevance_classes(grade, conventions.relevance_level)
+    depth = conventions.depth
+    # The listed rows come first, in trec_eval's order: a row's position is its rank in the full list.
+    position = pl.int_range(1, pl.len() + 1, dtype=pl.UInt32)
+    within_depth = listed if depth is None else listed & (position <= depth)
+    if conventions.judged_only:
+        # trec_eval -J after -M: cut the full list at the depth, then rank the judged items left.
+        rank = _running(within_depth & judged)
+    else:
+        rank = pl.when(within_depth).then(position)
+    ranked = rank.is_not_null()
+
+    def per_row(count: pl.Expr) -> pl.Expr:
+        # A count on every row, as the prepared frame's window columns: arithmetic between a
+        # column and a count then runs column by column, as in evaluate (a scalar divisor would
+        # be applied as a multiplication by its reciprocal, one ulp off).
+        return pl.when(position > 0).then(count.cast(pl.UInt32))
+
+    gains = gain_expr(grade, gain)
+    return Rows(
+        rank=rank,
+        rel=relevant,
+        grade=grade,
+        hit_rank=_running(relevant & ranked),
+        judged_rank=_running(judged & ranked),
+        pool_rank=_running(grade.is_not_null() & ranked),
+        num_rel=per_row(relevant.sum()),
+        num_nonrel=per_row((judged & ~relevant).sum()),
+        num_ret=per_row(ranked.sum()),
+        gain=gains,
+        ideal_rank=ideal_order(gains),
+        keys=None,
+    )
+
+
+def own_gain(gain: Gain) -> Mapping[float, float] | None:
+    """A builder's `gain` as the metric's own mapping (shown in its name), or None for a convention name."""
+    return gain if isinstance(gain, Mapping) else None
+
+
+def _column_name(value: object, role: str) -> str:
+    if not isinstance(value, str):
+        raise _errors.parameter(role, "a column name (str)", value)
+    return value
+
+
+def query_expr(  # noqa: PLR0913  (the columns and conventions, each named)
+    metric: Metric,
+    *,
+    item: str,
+    score: str,
+    rank: str | None,
+    relevance: str,
+    relevance_level: float,
+    depth: int | None,
+    judged_only: bool,
+    gain: Gain = "linear",
+) -> pl.Expr:
+    """`metric`'s value for the rows of the current group as one query, named ``str(metric)``.
+
+    Null for a group without a judged row (a query evaluate does not
+    evaluate). Parameters are checked here; column dtypes when the plan runs.
+    """
+    spec = metric.spec
+    if not isinstance(spec, QuerySpec):  # pragma: no cover  (the builders only pass query specs)
+        msg = f"{metric} is not computed from one query's rows"
+        raise TypeError(msg)
+    for name, role in ((item, "item"), (score, "score"), (relevance, "relevance")):
+        _column_name(name, role)
+    if rank is not None:
+        _column_name(rank, "rank")
+    conventions = Conventions(
+        depth=depth, relevance_level=relevance_level, judged_only=judged_only, gain=gain
+    )
+    own: Mapping[float, float] | None = metric.gain()
+    view = group_rows(conventions, own or conventions.gain)
+    value = spec.value(metric, view).cast(DTYPES[spec.kind])
+    # trec_eval evaluates no query without a judgment: say so with a null, not a 0.
+    value = pl.when(view.grade.is_not_null().any()).then(value)
+    rows = sorted_rows(metric, rank or score, by_rank=rank is not None, item=item, relevance=relevance)
+    return rows.implode().list.eval(value).list.first().alias(str(metric))

@@ -1,0 +1,115 @@
+"""Shared plan pieces of the catalog-scope metrics: group keys, top-k rows, side inputs, in-plan errors.
+
+Side inputs (a catalog, item features, item popularity) are data beside the
+frame. A DataFrame or Series side input is checked when the metric is built;
+what can only be checked against the ranked lists (an item without features
+or popularity, an item outside the catalog) is checked inside the lazy plan,
+and the evaluation fails with :class:`InvalidDataError` naming an example item.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics import _errors
+from polars_rankmetrics._kernel import ITEM, NUM_RET, VALUE
+from polars_rankmetrics.exceptions import (
+    ColumnNotFoundError,
+    ColumnTypeError,
+    InvalidDataError,
+    InvalidParameterError,
+)
+from polars_rankmetrics.metrics._core import PREPARED, within
+
+GROUP = "__prm_group"  # a constant key standing in for `by` when there is none
+COUNT = "__prm_count"  # top-k lists holding an item
+SIZE = "__prm_size"  # a list's length within the cutoff
+BAD = "__prm_bad"  # text of an offending item (data error) or null
+DUP = "__prm_dup"  # rows of a side input with the same item id
+NONZERO = "__prm_nonzero"  # the item's feature vector is not all zeros
+INFO = "__prm_self_information"
+FEATURE = "__prm_feature_"  # + index: a feature, normalised to unit length
+
+
+# --- shared plan pieces ----------------------------------------------------------------------------
+
+
+def keyed(lists: pl.LazyFrame, by: tuple[str, ...]) -> tuple[pl.LazyFrame, list[str]]:
+    """The lists with a group key column, and the group keys.
+
+    With no `by`, a constant column stands in as the key: a global rank or
+    aggregation would fall back to the in-memory engine, a keyed one streams.
+    """
+    if by:
+        return lists, list(by)
+    return lists.with_columns(pl.lit(value=True).alias(GROUP)), [GROUP]
+
+
+def top_rows(lists: pl.LazyFrame, keys: list[str], k: int | None) -> pl.LazyFrame:
+    """The top-k rows of every list, with the list's length within the cutoff on each row.
+
+    The length is ``min(k, NUM_RET)``, the prepared per-list count of retrieved items (within
+    depth): no second window over the lists.
+    """
+    top = lists.filter(within(PREPARED, k)) if k is not None else lists
+    size = pl.col(NUM_RET) if k is None else pl.min_horizontal(pl.col(NUM_RET), pl.lit(k, dtype=pl.UInt32))
+    return top.select(*keys, ITEM, size.alias(SIZE))
+
+
+def item_text(item: pl.Expr | None = None) -> pl.Expr:
+    """An item id as quoted text, for messages."""
+    return pl.format("'{}'", (pl.col(ITEM) if item is None else item).cast(pl.String))
+
+
+def finish(out: pl.LazyFrame, by: tuple[str, ...], value: pl.Expr, *bad: str) -> pl.LazyFrame:
+    """The (by..., VALUE) frame, failing on the first group that names an offending item."""
+    if bad:
+        value = pl.coalesce(_errors.in_plan(pl.coalesce(*(pl.col(b) for b in bad))), value)
+    return out.select(*by, value.cast(pl.Float64).alias(VALUE))
+
+
+def as_lazy(value: object, what: str) -> pl.LazyFrame:
+    if isinstance(value, pl.LazyFrame):
+        return value
+    if isinstance(value, pl.DataFrame):
+        return value.lazy()
+    if isinstance(value, pl.Series):
+        return value.to_frame().lazy()
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return pl.Series(what, list(value)).to_frame().lazy()
+    msg = f"`{what}` must be a polars DataFrame, LazyFrame or Series, got {type(value).__name__}"
+    raise InvalidParameterError(msg)
+
+
+def first_column(frame: pl.LazyFrame, what: str) -> str:
+    names = frame.collect_schema().names()
+    if not names:
+        msg = f"`{what}` has no columns: its first column must hold the item ids"
+        raise ColumnNotFoundError(msg)
+    return names[0]
+
+
+def same_dtype(side: pl.Expr, side_dtype: pl.DataType, item_dtype: pl.DataType, what: str) -> pl.Expr:
+    """The side input's item ids in the frame's item dtype, or a clear error."""
+    if side_dtype == item_dtype:
+        return side
+    both_int = side_dtype.is_integer() and item_dtype.is_integer()
+    both_text = side_dtype in (pl.String, pl.Categorical) and item_dtype in (pl.String, pl.Categorical)
+    if both_int or both_text:
+        return side.cast(item_dtype)
+    msg = f"the item ids of `{what}` are {side_dtype} but the frame's items are {item_dtype}"
+    raise ColumnTypeError(msg)
+
+
+def check_eager(frame: pl.LazyFrame, value: object, item: str, what: str, *, unique: bool) -> None:
+    """Check a side input given as a DataFrame or Series now: null ids, duplicate ids."""
+    if not isinstance(value, (pl.DataFrame, pl.Series)):
+        return
+    ids = frame.select(item).collect()[item]
+    if ids.null_count():
+        msg = f"`{what}` holds null item ids in its first column {item!r}"
+        raise InvalidDataError(msg)
+    if unique and ids.is_duplicated().any():
+        example = ids.filter(ids.is_duplicated())[0]
+        msg = f"`{what}` holds item {example!r} more than once; give one row per item"
+        raise InvalidDataError(msg)

@@ -1,0 +1,292 @@
+"""Catalog-scope distribution metrics: coverage, the Gini index and the entropy of recommendation counts.
+
+Each is one value per `by` group from every ranked list (judged or not), from per-item counts;
+every node of the plan streams.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from polars_rankmetrics import _errors
+from polars_rankmetrics._kernel import ITEM, exact_sum
+from polars_rankmetrics._spec import CatalogSpec, Metric, Param
+from polars_rankmetrics.metrics._core import PREPARED, keep_retrieved, keep_top, within
+from polars_rankmetrics.metrics._side import (
+    BAD,
+    COUNT,
+    as_lazy,
+    check_eager,
+    finish,
+    first_column,
+    item_text,
+    keyed,
+    same_dtype,
+)
+
+_CATALOG = Param("catalog", None, "side")
+
+
+def _catalog(value: object) -> int | pl.LazyFrame | None:
+    """None (the items ranked in the group), a catalog size, or a frame of (ITEM) without duplicates."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 1:
+            raise _errors.parameter("catalog", "a frame, a sequence of item ids or a positive integer", value)
+        return value
+    frame = as_lazy(value, "catalog")
+    item = first_column(frame, "catalog")
+    check_eager(frame, value, item, "catalog", unique=False)
+    return frame.select(pl.col(item).alias(ITEM)).unique()
+
+
+def _catalog_items(catalog: pl.LazyFrame, lists: pl.LazyFrame) -> pl.LazyFrame:
+    """The catalog's distinct ids in the frame's item dtype, flagged as present."""
+    item_dtype = lists.collect_schema()[ITEM]
+    ids = same_dtype(pl.col(ITEM), catalog.collect_schema()[ITEM], item_dtype, "catalog")
+    return catalog.select(ids, pl.lit(value=True).alias("__prm_in_catalog"))
+
+
+def _item_counts(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...]) -> tuple[pl.LazyFrame, list[str]]:
+    """Per (group, ranked item): how many top-k lists hold it (0 if ranked only below k).
+
+    With a catalog frame, recommended items outside it are flagged in `BAD`.
+    """
+    frame, keys = keyed(lists, by)
+    counts = frame.group_by(*keys, ITEM).agg(within(PREPARED, metric.k).sum().alias(COUNT))
+    catalog = _catalog(metric.side("catalog"))
+    if isinstance(catalog, pl.LazyFrame):
+        counts = counts.join(_catalog_items(catalog, lists), on=ITEM, how="left")
+        outside = (pl.col(COUNT) > 0) & pl.col("__prm_in_catalog").is_null()
+        bad = pl.when(outside).then(pl.format("item {} is recommended but not in `catalog`", item_text()))
+        counts = counts.with_columns(bad.alias(BAD)).drop("__prm_in_catalog")
+    else:
+        counts = counts.with_columns(pl.lit(None, dtype=pl.String).alias(BAD))
+    return counts, keys
+
+
+def _catalog_size(
+    metric: Metric, per_group: pl.LazyFrame, lists: pl.LazyFrame
+) -> tuple[pl.LazyFrame, pl.Expr]:
+    """`per_group` with the catalog size as an expression (n: items ranked in the group by default)."""
+    catalog = _catalog(metric.side("catalog"))
+    if catalog is None:
+        return per_group, pl.col("__prm_ranked")
+    if isinstance(catalog, int):
+        too_small = pl.col("__prm_recommended") > catalog
+        bad = pl.when(too_small).then(
+            pl.format(
+                "{} distinct items are recommended but `catalog` is {} items",
+                "__prm_recommended",
+                pl.lit(catalog),
+            )
+        )
+        return per_group.with_columns(pl.coalesce(BAD, bad).alias(BAD)), pl.lit(catalog, dtype=pl.Int64)
+    size = _catalog_items(catalog, lists).select(pl.len().alias("__prm_catalog"))
+    return per_group.join(size, how="cross"), pl.col("__prm_catalog")
+
+
+def _coverage(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
+    counts, keys = _item_counts(metric, lists, by)
+    per_group = counts.group_by(keys).agg(
+        (pl.col(COUNT) > 0).sum().alias("__prm_recommended"),
+        pl.len().alias("__prm_ranked"),
+        pl.col(BAD).min(),
+    )
+    per_group, n = _catalog_size(metric, per_group, lists)
+    value = pl.col("__prm_recommended").cast(pl.Float64) / n.cast(pl.Float64)
+    return finish(per_group, by, value, BAD)
+
+
+def _gini(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
+    counts, keys = _item_counts(metric, lists, by)
+    # Twice the (average) rank of each count among the group's ranked items, ascending: an integer.
+    twice_rank = (pl.col(COUNT).rank("average").over(keys) * 2).cast(pl.Int128)
+    counts = counts.with_columns(twice_rank.alias("__prm_twice_rank"))  # a window outside the agg streams
+    per_group = counts.group_by(keys).agg(
+        (pl.col("__prm_twice_rank") * pl.col(COUNT).cast(pl.Int128)).sum().alias("__prm_a"),
+        pl.col(COUNT).cast(pl.Int128).sum().alias("__prm_total"),
+        (pl.col(COUNT) > 0).sum().alias("__prm_recommended"),
+        pl.len().alias("__prm_ranked"),
+        pl.col(BAD).min(),
+    )
+    per_group, n = _catalog_size(metric, per_group, lists)
+    # Sorted ascending c_1 <= ... <= c_n over the catalog: G = sum (2i - n - 1) c_i / (n sum c).
+    # Catalog items never ranked count 0 and sit below every ranked item: shift ranks by their number.
+    n = n.cast(pl.Int128)
+    total = pl.col("__prm_total")
+    a = pl.col("__prm_a") + 2 * (n - pl.col("__prm_ranked").cast(pl.Int128)) * total
+    numerator = (a - (n + 1) * total).cast(pl.Float64)
+    value = pl.when(total > 0).then(numerator / (n * total).cast(pl.Float64))
+    return finish(per_group, by, value, BAD)
+
+
+def _entropy(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
+    frame, keys = keyed(lists, by)
+    top = frame.filter(within(PREPARED, metric.k)) if metric.k is not None else frame
+    counts = top.group_by(*keys, ITEM).agg(pl.len().cast(pl.Float64).alias(COUNT))
+    c = pl.col(COUNT)
+    per_group = counts.group_by(keys).agg(
+        c.sum().alias("__prm_total"), exact_sum(c * c.log(2)).alias("__prm_clogc")
+    )
+    # H = -sum p log2 p with p = c / C, which is log2 C - sum(c log2 c) / C.
+    total = pl.col("__prm_total")
+    value = pl.max_horizontal(total.log(2) - pl.col("__prm_clogc") / total, pl.lit(0.0))
+    return finish(per_group, by, value)
+
+
+COVERAGE = CatalogSpec(name="coverage", params=(_CATALOG,), catalog=_coverage, keep=keep_retrieved)
+GINI = CatalogSpec(
+    name="gini", aliases=("gini_index",), params=(_CATALOG,), catalog=_gini, keep=keep_retrieved
+)
+ENTROPY = CatalogSpec(name="entropy", aliases=("shannon_entropy",), catalog=_entropy, keep=keep_top)
+SPECS = (COVERAGE, GINI, ENTROPY)
+
+Catalog = pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | int | None
+
+
+def coverage(k: int | None = None, *, catalog: Catalog = None) -> Metric:
+    """Catalog coverage: the share of the catalog that appears in at least one top-`k` list.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole lists.
+    catalog
+        The items that could be recommended: a Series or a sequence of item
+        ids, a DataFrame or LazyFrame whose first column holds them
+        (duplicates count once, nulls are an error), or the catalog's size as
+        an int. None (the default) takes the distinct items ranked anywhere,
+        at any rank, in the lists of the `by` group.
+
+    Returns
+    -------
+    Metric
+        ``coverage@k``, one value in [0, 1] per `by` group (catalog scope).
+
+    Raises
+    ------
+    InvalidParameterError
+        A catalog size below 1, or a catalog that is not a frame, Series or size.
+    InvalidDataError
+        A catalog frame with null ids.
+
+    Notes
+    -----
+    A recommended item outside a catalog frame is an error, found when the
+    plan runs (its message names the item); a catalog size smaller than the
+    number of distinct items recommended is too. This is recmetrics'
+    ``prediction_coverage`` as a share rather than a rounded percentage.
+
+    References
+    ----------
+    Ge, Delgado-Battenfeld and Jannach (2010), "Beyond accuracy: evaluating
+    recommender systems by coverage and serendipity", RecSys.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "a", "c"],
+    ...     "score": [0.9, 0.5, 0.8, 0.1]})
+    >>> catalog = pl.Series(["a", "b", "c", "d"])
+    >>> prm.evaluate(df, [prm.coverage(1), prm.coverage(2, catalog=catalog)]).with_columns(pl.all().round(4))
+    shape: (1, 2)
+    ┌────────────┬────────────┐
+    │ coverage@1 ┆ coverage@2 │
+    │ ---        ┆ ---        │
+    │ f64        ┆ f64        │
+    ╞════════════╪════════════╡
+    │ 0.3333     ┆ 0.75       │
+    └────────────┴────────────┘
+    """
+    _catalog(catalog)
+    return Metric(COVERAGE, k, catalog=catalog)
+
+
+def gini(k: int | None = None, *, catalog: Catalog = None) -> Metric:
+    """Gini index of how often each catalog item is recommended in the top `k`.
+
+    With the catalog's recommendation counts sorted ascending
+    ``c_1 <= ... <= c_n`` (items never recommended count 0),
+    ``G = sum_i (2i - n - 1) c_i / (n sum_i c_i)``: 0 when every item is
+    recommended equally often, ``1 - 1/n`` when one item takes every slot.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole lists.
+    catalog
+        As for :func:`coverage`: the default takes the items ranked anywhere
+        in the group's lists (those ranked only below `k` count 0).
+
+    Returns
+    -------
+    Metric
+        ``gini@k``, one value per `by` group (catalog scope); lower is more
+        even.
+
+    Notes
+    -----
+    The positions ``i`` come from a rank of the counts (ties take their
+    average rank, which leaves G unchanged), not from a sort. The formula is
+    RecBole's ``GiniIndex`` (no ``n / (n - 1)`` correction).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "a", "c"],
+    ...     "score": [0.9, 0.5, 0.8, 0.1]})
+    >>> prm.evaluate(df, [prm.gini(1), prm.gini(2)]).with_columns(pl.all().round(4))
+    shape: (1, 2)
+    ┌────────┬────────┐
+    │ gini@1 ┆ gini@2 │
+    │ ---    ┆ ---    │
+    │ f64    ┆ f64    │
+    ╞════════╪════════╡
+    │ 0.6667 ┆ 0.1667 │
+    └────────┴────────┘
+    """
+    _catalog(catalog)
+    return Metric(GINI, k, catalog=catalog)
+
+
+def entropy(k: int | None = None) -> Metric:
+    """Shannon entropy, in bits, of the distribution of top-`k` recommendations over items.
+
+    ``H = -sum_i p_i log2 p_i`` with ``p_i`` the share of all top-`k` slots
+    that item ``i`` fills; items never recommended add nothing, so no catalog
+    is needed. ``log2(n)`` when ``n`` items are recommended equally often, 0
+    when one item takes every slot.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole lists.
+
+    Returns
+    -------
+    Metric
+        ``entropy@k``, one value per `by` group (catalog scope); higher is
+        more diverse.
+
+    Notes
+    -----
+    RecBole's ``ShannonEntropy`` is another quantity: natural logarithm,
+    divided by the number of distinct items recommended.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "a", "c"],
+    ...     "score": [0.9, 0.5, 0.8, 0.1]})
+    >>> prm.evaluate(df, [prm.entropy(1), prm.entropy(2)])
+    shape: (1, 2)
+    ┌───────────┬───────────┐
+    │ entropy@1 ┆ entropy@2 │
+    │ ---       ┆ ---       │
+    │ f64       ┆ f64       │
+    ╞═══════════╪═══════════╡
+    │ 0.0       ┆ 1.5       │
+    └───────────┴───────────┘
+    """
+    return Metric(ENTROPY, k)

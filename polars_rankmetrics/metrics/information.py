@@ -1,0 +1,209 @@
+"""Catalog-scope novelty: the mean self-information of recommended items (popularity from a frame)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics import _errors
+from polars_rankmetrics._kernel import ITEM, exact_sum
+from polars_rankmetrics._spec import CatalogSpec, Metric, Param
+from polars_rankmetrics.exceptions import (
+    ColumnNotFoundError,
+    ColumnTypeError,
+    InvalidDataError,
+    InvalidParameterError,
+)
+from polars_rankmetrics.metrics._core import keep_top
+from polars_rankmetrics.metrics._side import (
+    BAD,
+    COUNT,
+    DUP,
+    INFO,
+    SIZE,
+    as_lazy,
+    check_eager,
+    finish,
+    item_text,
+    keyed,
+    same_dtype,
+    top_rows,
+)
+
+
+def _popularity(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
+    """One row per item: the item, its self-information -log2(count / n_users), duplicates and errors."""
+    popularity, n_users, interactions = (metric.side(n) for n in ("popularity", "n_users", "interactions"))
+    if interactions is not None:
+        if popularity is not None or n_users is not None:
+            msg = "give novelty either `interactions` or `popularity` with `n_users`, not both"
+            raise InvalidParameterError(msg)
+        frame = as_lazy(interactions, "interactions")
+        names = frame.collect_schema().names()
+        if len(names) < 2:
+            msg = f"`interactions` needs a user column then an item column; it has columns {names}"
+            raise ColumnNotFoundError(msg)
+        user, item = names[0], names[1]
+        pairs = frame.select(user, item).unique()
+        counts = pairs.group_by(item).agg(pl.len().alias(COUNT))
+        users = frame.select(pl.col(user).n_unique().alias("__prm_users"))
+        table = counts.join(users, how="cross").select(pl.col(item).alias("__prm_id"), COUNT, "__prm_users")
+        side_dtype = frame.collect_schema()[item]
+    else:
+        if popularity is None or n_users is None:
+            msg = (
+                "novelty needs item popularity: use prm.novelty(k, popularity=frame_of_item_and_count, "
+                "n_users=...) or prm.novelty(k, interactions=frame_of_user_and_item)"
+            )
+            raise InvalidParameterError(msg)
+        if isinstance(n_users, bool) or not isinstance(n_users, int) or n_users < 1:
+            raise _errors.parameter("n_users", "a positive integer", n_users, metric="novelty")
+        frame = as_lazy(popularity, "popularity")
+        schema = frame.collect_schema()
+        names = schema.names()
+        if len(names) < 2 or not schema[names[1]].is_numeric():
+            msg = f"`popularity` needs the item id then a numeric count column; it has schema {dict(schema)}"
+            raise ColumnTypeError(msg)
+        item, count = names[0], names[1]
+        check_eager(frame, popularity, item, "popularity", unique=True)
+        if isinstance(popularity, pl.DataFrame):
+            bad = popularity.filter(
+                (pl.col(count) <= 0) | (pl.col(count) > n_users) | pl.col(count).is_null()
+            )
+            if len(bad):
+                msg = (
+                    f"`popularity` gives item {bad[item][0]!r} the count {bad[count][0]!r}: every count "
+                    f"must be between 1 and n_users={n_users} (an item nobody interacted with has "
+                    "infinite self-information)"
+                )
+                raise InvalidDataError(msg)
+        table = frame.select(
+            pl.col(item).alias("__prm_id"), pl.col(count).alias(COUNT), pl.lit(n_users).alias("__prm_users")
+        )
+        side_dtype = schema[item]
+    ids = pl.col("__prm_id")
+    if item_dtype is not None:  # None: checking the inputs before any frame is known
+        ids = same_dtype(ids, side_dtype, item_dtype, "popularity")
+    n_item, n_all = pl.col(COUNT).cast(pl.Float64), pl.col("__prm_users").cast(pl.Float64)
+    count_error = pl.when(n_item.is_null() | (n_item <= 0) | (n_item > n_all)).then(
+        pl.format(
+            "item {} has popularity count {} outside [1, n_users={}]", item_text(ids), COUNT, "__prm_users"
+        )
+    )
+    # recmetrics: self-information -log2(pop[i] / u) of each recommended item.
+    return table.select(
+        ids.alias(ITEM),
+        (-(n_item / n_all).log(2)).alias(INFO),
+        pl.len().over("__prm_id").alias(DUP),
+        count_error.alias("__prm_count_error"),
+    )
+
+
+def _novelty(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
+    table = _popularity(metric, lists.collect_schema()[ITEM])
+    frame, keys = keyed(lists, by)
+    joined = top_rows(frame, keys, metric.k).join(table, on=ITEM, how="left")
+    source = "`popularity`" if metric.side("popularity") is not None else "`interactions`"
+    missing = pl.when(pl.col(DUP).is_null()).then(
+        pl.format(
+            f"item {{}} of the ranked lists has no row in {source} (a cold-start item: its "
+            "self-information is undefined; drop it from the lists or add its interactions)",
+            item_text(),
+        )
+    )
+    duplicated = pl.when(pl.col(DUP) > 1).then(
+        pl.format("`popularity` holds item {} more than once", item_text())
+    )
+    size = pl.col(SIZE).cast(pl.Float64)
+    # Mean self-information per list (each item weighs 1/|L|), then the mean over lists.
+    per_group = joined.group_by(keys).agg(
+        exact_sum(pl.col(INFO) / size).alias("__prm_sum"),
+        exact_sum(1.0 / size).round().alias("__prm_lists"),
+        pl.coalesce(missing, duplicated, "__prm_count_error").min().alias(BAD),
+    )
+    value = pl.col("__prm_sum") / pl.col("__prm_lists")
+    return finish(per_group, by, value, BAD)
+
+
+NOVELTY = CatalogSpec(
+    name="novelty", params=(Param("popularity", None, "side"), Param("n_users", None, "side"),
+    Param("interactions", None, "side")), catalog=_novelty, keep=keep_top,
+)  # fmt: skip
+SPECS = (NOVELTY,)
+
+
+def novelty(
+    k: int | None = None,
+    *,
+    popularity: pl.DataFrame | pl.LazyFrame | None = None,
+    n_users: int | None = None,
+    interactions: pl.DataFrame | pl.LazyFrame | None = None,
+) -> Metric:
+    """Novelty: the mean self-information ``-log2(p_i)`` of the recommended items.
+
+    ``p_i`` is item ``i``'s popularity: the share of users who interacted
+    with it. Each list's mean over its top-`k` items, then the mean over
+    lists (Zhou et al., 2010; recmetrics' ``novelty``). Higher means less
+    popular, more novel recommendations.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole lists.
+    popularity
+        One row per item: the item id, then its count of interacting users
+        (recmetrics' ``pop``); give `n_users` with it.
+    n_users
+        The number of users the counts are out of (recmetrics' ``u``).
+    interactions
+        Instead of `popularity` and `n_users`: a frame of (user, item)
+        interactions, the user id in the first column and the item id in the
+        second. An item's count is its number of distinct users; `n_users`
+        the number of distinct users.
+
+    Returns
+    -------
+    Metric
+        ``novelty@k``, one value per `by` group (catalog scope).
+
+    Raises
+    ------
+    InvalidParameterError
+        Neither `popularity` with `n_users` nor `interactions`, or both.
+    InvalidDataError
+        A popularity DataFrame with null or duplicate items or a count
+        outside ``[1, n_users]``. Found when the plan runs: a ranked item
+        without popularity, or (for a LazyFrame) such a count or duplicate;
+        the message names the item.
+
+    Notes
+    -----
+    recmetrics divides each list's sum by the requested list length ``n``;
+    here it is divided by the list's own length within `k`. The two agree
+    whenever every list holds `k` items, recmetrics' assumption.
+
+    References
+    ----------
+    Zhou, Kuscsik, Liu, Medo, Wakeling and Zhang (2010), "Solving the
+    apparent diversity-accuracy dilemma of recommender systems", PNAS 107(10).
+
+    Examples
+    --------
+    Of 8 users, 4 interacted with ``a``, 2 with ``b`` and 1 with ``c``:
+
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "a", "c"],
+    ...     "score": [0.9, 0.5, 0.8, 0.1]})
+    >>> pop = pl.DataFrame({"item": ["a", "b", "c"], "users": [4, 2, 1]})
+    >>> prm.evaluate(df, [prm.novelty(1, popularity=pop, n_users=8),
+    ...     prm.novelty(2, popularity=pop, n_users=8)])
+    shape: (1, 2)
+    ┌───────────┬───────────┐
+    │ novelty@1 ┆ novelty@2 │
+    │ ---       ┆ ---       │
+    │ f64       ┆ f64       │
+    ╞═══════════╪═══════════╡
+    │ 1.0       ┆ 1.75      │
+    └───────────┴───────────┘
+    """
+    metric = Metric(NOVELTY, k, popularity=popularity, n_users=n_users, interactions=interactions)
+    _popularity(metric, None)  # checks the inputs now; the item dtype is checked with the frame
+    return metric

@@ -1,0 +1,43 @@
+"""Every builder of ``polars_rankmetrics.expr``, with parameter variants, under given conventions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from polars_rankmetrics import expr as rx
+
+GAIN_MAP = {1: 3.0, 2: 9.0, 3: 0.5}
+
+
+def builders(*, gain: Any = "linear", **options: Any) -> list[pl.Expr]:  # noqa: ANN401  (any builder keyword)
+    """One expression per (builder, parameters) case; `options` are the columns and conventions."""
+    o = options
+    g = {"gain": gain, **o}
+    return [
+        rx.precision(1, **o), rx.precision(5, **o), rx.precision(**o),
+        rx.recall(3, **o), rx.recall(**o),
+        rx.f1(2, **o), rx.f1(**o),
+        rx.hit_rate(1, **o), rx.hit_rate(**o),
+        rx.relative_precision(3, **o), rx.relative_precision(**o),
+        rx.set_map(**o), rx.utility(**o), rx.utility(2, -0.5, 0.3, 0.1, **o), rx.r_precision(**o),
+        rx.reciprocal_rank(**o), rx.reciprocal_rank(2, **o),
+        rx.average_precision(**o), rx.average_precision(3, **o), rx.gm_map(**o), rx.bing(**o),
+        rx.dcg(3, **g), rx.dcg(**g), rx.ndcg(3, **g), rx.ndcg(**g), rx.ndcg(5, **{**o, "gain": GAIN_MAP}),
+        rx.iprec_at_recall(0.0, **o), rx.iprec_at_recall(0.35, **o),
+        rx.eleven_point_average(**o), rx.eleven_point_average([0.2, 0.9], **o),
+        rx.rprec_mult(0.5, **o), rx.rprec_mult(2.0, **o),
+        rx.bpref(**o), rx.gm_bpref(**o), rx.infap(**o), rx.unjudged(3, **o), rx.num_nonrel_judged_ret(**o),
+        rx.rbp(**o), rx.rbp(0.5, **o), rx.rbp_resid(**o), rx.rbp_resid(0.8, **o),
+        rx.err(**o), rx.err(3, max_grade=2.5, **o),
+        rx.num_ret(**o), rx.num_rel(**o), rx.num_rel_ret(**o), rx.num_q(**o),
+        rx.relstring(**o), rx.relstring(4, **o),
+        rx.mar(3, **o), rx.map_capped(2, **o),
+        rx.mpr(**o), rx.mpr(missing_items="ignore", **o), rx.mpr(missing_items="random", n_items=40, **o),
+    ]  # fmt: skip
+
+
+def names(exprs: list[pl.Expr]) -> list[str]:
+    """The output names: the metrics' canonical names, which evaluate reads too."""
+    return [e.meta.output_name() for e in exprs]

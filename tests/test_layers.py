@@ -1,0 +1,123 @@
+"""The house rules of the package's structure (CONTRIBUTING.md): one-way layers, small modules."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "polars_rankmetrics"
+MAX_LINES = 500
+GENERATED = "_namespace"  # written by tools/gen_namespace.py; each family module is small anyway
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Every package module `path` imports at run time, deferred imports included.
+
+    Imports under ``if TYPE_CHECKING:`` are for annotations only and never run.
+    """
+    tree = ast.parse(path.read_text())
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skip.update(id(n) for child in node.body for n in ast.walk(child))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("polars_rankmetrics"))
+        elif (
+            isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("polars_rankmetrics")
+        ):
+            # `from polars_rankmetrics import _errors` names a submodule; the root runs first anyway.
+            if node.module != "polars_rankmetrics":
+                found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets = {t for t in _imports(path) if t in modules}
+        # Importing a.b runs the package a's __init__ too.
+        closure = set(targets)
+        for t in targets:
+            parts = t.split(".")
+            closure.update(".".join(parts[:i]) for i in range(2, len(parts)))
+        # A module's own packages run before it whatever it imports: not an edge of its own.
+        own = {".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 1)}
+        graph[name] = {t for t in closure if t in modules and t != name and t not in own}
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_no_import_cycle_deferred_imports_included() -> None:
+    """No package module imports, directly or through others, one that imports it back."""
+    cycle = _cycle(_graph())
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+def test_metric_modules_do_not_import_the_layers_above() -> None:
+    """Metrics know specs and the kernel; the registry, engine and entry points know metrics, never back."""
+    above = (
+        "polars_rankmetrics._registry",
+        "polars_rankmetrics._engine",
+        "polars_rankmetrics.evaluation",
+        "polars_rankmetrics.namespace",
+        "polars_rankmetrics.chunked",
+        "polars_rankmetrics.cli",
+    )
+    graph = _graph()
+    for name, targets in graph.items():
+        if name.startswith("polars_rankmetrics.metrics") or name in (
+            "polars_rankmetrics._spec",
+            "polars_rankmetrics._kernel",
+        ):
+            bad = sorted(t for t in targets if t.startswith(above))
+            assert not bad, f"{name} imports {bad}"
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    """The detector itself works: a two-module loop is reported."""
+    assert _cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_package_module_over_500_lines(path: Path) -> None:
+    """Modules small enough to hold in one's head."""
+    assert len(path.read_text().splitlines()) <= MAX_LINES
