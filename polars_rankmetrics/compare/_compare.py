@@ -257,8 +257,11 @@ def _tested(  # noqa: PLR0913
     values = paired.values  # (metrics, queries, systems)
     n_metrics, n, _ = values.shape
     n_pairs = len(pairs)
-    # deltas[q, m * n_pairs + p]: metric m, pair p, query q (metric-major columns).
-    deltas = (values[:, :, pairs[:, 0]] - values[:, :, pairs[:, 1]]).transpose(1, 0, 2).reshape(n, -1)
+    # deltas[q, m * n_pairs + p]: metric m, pair p, query q (metric-major columns). Each column is
+    # contiguous (Fortran order), so that numpy reduces it the same way whatever the other columns.
+    deltas = np.asfortranarray(
+        (values[:, :, pairs[:, 0]] - values[:, :, pairs[:, 1]]).transpose(1, 0, 2).reshape(n, -1)
+    )
     rng = np.random.default_rng(seed)
     if test == "tukey":
         result = _stats.tukey(values, pairs, alpha, n_resamples, rng)
