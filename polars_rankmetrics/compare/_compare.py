@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Literal
 
 import polars as pl
 
+from polars_rankmetrics import _errors
 from polars_rankmetrics._validation import check_choice, check_real
 from polars_rankmetrics.compare._deps import require
-from polars_rankmetrics.exceptions import InvalidParameterError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -55,24 +55,19 @@ def _check_parameters(  # noqa: PLR0913
     missing: str,
 ) -> float:
     if not isinstance(by, str):
-        msg = f"`by` must be the name of the column naming the system, got {by!r}"
-        raise InvalidParameterError(msg)
+        raise _errors.parameter("by", "the name of the column naming the system", by)
     if by in OUTPUT_COLUMNS:
-        msg = f"`by` column {by!r} clashes with an output column of compare; rename it"
-        raise InvalidParameterError(msg)
+        raise _errors.parameter("by", "a column name other than compare's output columns (rename it)", by)
     check_choice(test, "test", TESTS)
     check_choice(correction, "correction", ("holm", "bonferroni", "bh", None))
     check_choice(missing, "missing", ("error", "zero", "intersect"))
     level = check_real(alpha, "alpha")
     if not 0 < level < 1:
-        msg = f"`alpha` must be in (0, 1), got {alpha!r}"
-        raise InvalidParameterError(msg)
+        raise _errors.parameter("alpha", "in (0, 1)", alpha)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, Integral) or n_resamples < 1:
-        msg = f"`n_resamples` must be a positive integer, got {n_resamples!r}"
-        raise InvalidParameterError(msg)
+        raise _errors.parameter("n_resamples", "a positive integer", n_resamples)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0):
-        msg = f"`seed` must be a non-negative integer or None, got {seed!r}"
-        raise InvalidParameterError(msg)
+        raise _errors.parameter("seed", "a non-negative integer or None", seed)
     return level
 
 

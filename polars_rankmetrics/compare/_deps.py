@@ -5,10 +5,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-EXTRA = 'pip install "polars-rankmetrics[compare]"'
 
-
-def require(module: str, feature: str) -> ModuleType:
+def require(module: str, feature: str, extra: str = "compare") -> ModuleType:
     """Import `module`, or raise ModuleNotFoundError naming the extra that installs it.
 
     Parameters
@@ -17,6 +15,9 @@ def require(module: str, feature: str) -> ModuleType:
         The module to import (``"scipy.stats"``, ``"great_tables"``).
     feature
         What needs it, for the message (``"prm.compare(test='t')"``).
+    extra
+        The extra that installs it: ``"compare"`` (numpy, scipy,
+        great_tables) or ``"plot"`` (altair, vl-convert-python).
 
     Returns
     -------
@@ -32,5 +33,5 @@ def require(module: str, feature: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError:
         top = module.partition(".")[0]
-        msg = f"{feature} needs {top}, an optional dependency: {EXTRA}"
+        msg = f'{feature} needs {top}, an optional dependency: pip install "polars-rankmetrics[{extra}]"'
         raise ModuleNotFoundError(msg, name=top) from None

@@ -15,12 +15,9 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from polars_rankmetrics.exceptions import (
-    ColumnNotFoundError,
-    ColumnTypeError,
-    InvalidDataError,
-    InvalidParameterError,
-)
+from polars_rankmetrics import _errors
+from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidDataError, InvalidParameterError
 
 Missing = Literal["error", "zero", "intersect"]
 MISSING: tuple[Missing, ...] = ("error", "zero", "intersect")
@@ -69,10 +66,9 @@ def metric_columns(
 ) -> tuple[str, ...]:
     """The metric columns to compare: those named, or every numeric column but `by` and `query`."""
     names = schema.names()
-    for role, column in (("by", by), ("query", query)):
+    for role, column in (("`by`", by), ("`query`", query)):
         if column not in schema:
-            msg = f"{role} column {column!r} not found; the frame has columns: {_quote(names, len(names))}"
-            raise ColumnNotFoundError(msg)
+            raise _errors.column_not_found(column, role, names)
     if by == query:
         msg = f"`by` and `query` must be different columns, got {by!r} for both"
         raise InvalidParameterError(msg)
@@ -87,7 +83,7 @@ def metric_columns(
         msg = "`metrics` is empty: name at least one metric column, or pass None for all"
         raise InvalidParameterError(msg)
     for metric in chosen:
-        _check_metric(schema, metric, by, query, numeric)
+        _check_metric(schema, metric, by, query)
     dupes = sorted({m for m in chosen if chosen.count(m) > 1})
     if dupes:
         msg = f"metric names must be unique, got {_quote(dupes)} more than once"
@@ -95,16 +91,14 @@ def metric_columns(
     return chosen
 
 
-def _check_metric(schema: pl.Schema, metric: str, by: str, query: str, numeric: list[str]) -> None:
+def _check_metric(schema: pl.Schema, metric: str, by: str, query: str) -> None:
     if metric in (by, query):
         msg = f"metric {metric!r} is the {'by' if metric == by else 'query'} column"
         raise InvalidParameterError(msg)
     if metric not in schema:
-        msg = f"metric column {metric!r} not found; the metric columns are: {_quote(numeric, len(numeric))}"
-        raise ColumnNotFoundError(msg)
+        raise _errors.column_not_found(metric, "metric", schema.names())
     if not schema[metric].is_numeric():
-        msg = f"metric column {metric!r} is {schema[metric]}, not numeric"
-        raise ColumnTypeError(msg)
+        raise _errors.column_type(metric, "metric", "numeric", schema[metric])
 
 
 def _check_rows(df: pl.DataFrame, by: str, query: str, metrics: tuple[str, ...]) -> None:
@@ -151,8 +145,11 @@ def pair(
     metrics: str | Sequence[str] | None,
     missing: Missing,
 ) -> Paired:
-    """Collect `frame` and pair its values by query across systems (see ``compare`` for the policy)."""
-    lf = frame.lazy()
+    """Collect `frame` and pair its values by query across systems (see ``compare`` for the policy).
+
+    `frame` may be any frame :func:`polars_rankmetrics._inputs.as_polars` takes (pandas, pyarrow...).
+    """
+    lf = as_polars(frame, "per_query").lazy()
     chosen = metric_columns(lf.collect_schema(), by, query, metrics)
     df = lf.select(by, query, *chosen).collect()
     _check_rows(df, by, query, chosen)

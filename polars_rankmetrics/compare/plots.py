@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from polars_rankmetrics import _errors
+from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics.compare._deps import require
-from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
-from polars_rankmetrics.plots import _altair, _save
+from polars_rankmetrics.exceptions import ColumnNotFoundError
 
 if TYPE_CHECKING:
     import altair as alt
@@ -27,7 +28,19 @@ if TYPE_CHECKING:
 __all__ = ["deltas", "metric_at_k"]
 
 _OUTCOMES = ["win", "tie", "loss"]
+_SUFFIXES = (".png", ".svg", ".html", ".json")
 _COLOURS = ["#2ca02c", "#9e9e9e", "#d62728"]
+
+
+def _save(chart: alt.TopLevelMixin, path: str | Path | None) -> None:
+    """Save `chart` at `path` if given, in the format its suffix names (PNG and SVG through vl-convert)."""
+    if path is None:
+        return
+    if Path(path).suffix.lower() not in _SUFFIXES:
+        raise _errors.parameter("path", f"a file name ending in {', '.join(_SUFFIXES)}", str(path))
+    if Path(path).suffix.lower() in (".png", ".svg"):
+        require("vl_convert", f"saving a chart as {Path(path).suffix.lower()}", extra="plot")
+    chart.save(str(path))
 
 
 def deltas(  # noqa: PLR0913
@@ -88,7 +101,7 @@ def deltas(  # noqa: PLR0913
     >>> [(row["query"], row["outcome"]) for row in chart.data.values]
     [('q1', 'win'), ('q3', 'tie'), ('q2', 'loss')]
     """
-    altair = _altair()
+    altair = require("altair", "plots.deltas", extra="plot")
     require("numpy", "plots.deltas")
     from polars_rankmetrics.compare._paired import pair  # noqa: PLC0415  (needs numpy)
 
@@ -143,8 +156,7 @@ def deltas(  # noqa: PLR0913
         .facet(row=altair.Row("system:N", title=None))
         .properties(title=title or f"{metric}: per-query delta against {baseline}")
     )
-    if path is not None:  # plots._save takes the single-view charts; a facet saves the same way
-        chart.save(str(path))
+    _save(chart, path)
     return chart
 
 
@@ -197,11 +209,10 @@ def metric_at_k(
     >>> sorted({row["k"] for row in plots.metric_at_k(evaluation, by="run").data.values})
     [1, 5]
     """
-    altair = _altair()
-    if not metric:
-        msg = "`metric` must be a metric's name before '@', such as 'ndcg'"
-        raise InvalidParameterError(msg)
-    lf = evaluation.lazy()
+    altair = require("altair", "plots.metric_at_k", extra="plot")
+    if not isinstance(metric, str) or not metric:
+        raise _errors.parameter("metric", "a metric's name before '@', such as 'ndcg'", metric)
+    lf = as_polars(evaluation, "evaluation").lazy()
     names = lf.collect_schema().names()
     pattern = re.compile(rf"{re.escape(metric)}@(\d+)")
     cutoffs = {c: int(m.group(1)) for c in names if (m := pattern.fullmatch(c))}
