@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-from compare.compare_data import GRID
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_rankmetrics as prm
+from compare.compare_data import GRID
 from polars_rankmetrics.compare._compare import TESTS
 
 RESAMPLES = 199  # small: the properties hold for any number of resamples
@@ -76,7 +76,9 @@ def test_compare_adding_a_constant_changes_only_the_means(
     for column in ("delta", "ci_low", "ci_high", "effect_size"):
         left, right = before[column].to_list(), after[column].to_list()
         assert [v is None for v in left] == [v is None for v in right]
-        assert [v for v in left if v is not None] == pytest.approx([v for v in right if v is not None], abs=1e-9)
+        assert [v for v in left if v is not None] == pytest.approx(
+            [v for v in right if v is not None], abs=1e-9
+        )
 
 
 @settings(max_examples=25, deadline=None)
