@@ -96,10 +96,19 @@ def deltas(  # noqa: PLR0913
     --------
     >>> from polars_rankmetrics.compare import plots
     >>> per_query = pl.DataFrame({"run": ["a"] * 3 + ["b"] * 3, "query": ["q1", "q2", "q3"] * 2,
-    ...     "map": [0.1, 0.5, 0.3, 0.4, 0.2, 0.3]})
+    ...     "map": [0.125, 0.5, 0.25, 0.5, 0.25, 0.25]})
     >>> chart = plots.deltas(per_query, by="run", baseline="a", metric="map")
-    >>> [(row["query"], row["outcome"]) for row in chart.data.values]
-    [('q1', 'win'), ('q3', 'tie'), ('q2', 'loss')]
+    >>> pl.DataFrame(chart.data.values)  # what the bars show; chart.save("wins.png") draws them
+    shape: (3, 7)
+    ┌────────┬───────┬───────┬────────────────┬───────┬──────────┬─────────┐
+    │ system ┆ query ┆ value ┆ baseline_value ┆ delta ┆ position ┆ outcome │
+    │ ---    ┆ ---   ┆ ---   ┆ ---            ┆ ---   ┆ ---      ┆ ---     │
+    │ str    ┆ str   ┆ f64   ┆ f64            ┆ f64   ┆ i64      ┆ str     │
+    ╞════════╪═══════╪═══════╪════════════════╪═══════╪══════════╪═════════╡
+    │ b      ┆ q1    ┆ 0.5   ┆ 0.125          ┆ 0.375 ┆ 1        ┆ win     │
+    │ b      ┆ q3    ┆ 0.25  ┆ 0.25           ┆ 0.0   ┆ 2        ┆ tie     │
+    │ b      ┆ q2    ┆ 0.25  ┆ 0.5            ┆ -0.25 ┆ 3        ┆ loss    │
+    └────────┴───────┴───────┴────────────────┴───────┴──────────┴─────────┘
     """
     altair = require("altair", "plots.deltas", extra="plot")
     require("numpy", "plots.deltas")
@@ -206,8 +215,18 @@ def metric_at_k(
     --------
     >>> from polars_rankmetrics.compare import plots
     >>> evaluation = pl.DataFrame({"run": ["a", "b"], "ndcg@1": [0.2, 0.4], "ndcg@5": [0.3, 0.5]})
-    >>> sorted({row["k"] for row in plots.metric_at_k(evaluation, by="run").data.values})
-    [1, 5]
+    >>> pl.DataFrame(plots.metric_at_k(evaluation, by="run").data.values)  # the points plotted
+    shape: (4, 3)
+    ┌────────┬─────┬───────┐
+    │ system ┆ k   ┆ value │
+    │ ---    ┆ --- ┆ ---   │
+    │ str    ┆ i64 ┆ f64   │
+    ╞════════╪═════╪═══════╡
+    │ a      ┆ 1   ┆ 0.2   │
+    │ a      ┆ 5   ┆ 0.3   │
+    │ b      ┆ 1   ┆ 0.4   │
+    │ b      ┆ 5   ┆ 0.5   │
+    └────────┴─────┴───────┘
     """
     altair = require("altair", "plots.metric_at_k", extra="plot")
     if not isinstance(metric, str) or not metric:
