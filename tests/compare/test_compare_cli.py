@@ -8,6 +8,7 @@ with ``-c``: query 302, which the truncated run lacks, scores 0).
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -150,3 +151,16 @@ def test_top_level_help_names_the_subcommand(capsys: pytest.CaptureFixture[str])
     status, out, _ = _run(["--help"], capsys)
     assert status == 0
     assert "rankmetrics compare QRELS RUN RUN" in out
+
+
+def test_readme_compare_example_is_what_the_command_prints(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's `rankmetrics compare` example, run in the bundled data's folder, prints what it shows."""
+    text = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"```\n\$ rankmetrics compare (.*)\n((?:.*\n)*?)```", text)
+    assert found is not None
+    flags, shown = found.groups()
+    monkeypatch.chdir(prm.demo_path("qrels.test").parent)
+    status, out, _ = _run(["compare", *flags.split()], capsys)
+    assert (status, out) == (0, shown)
