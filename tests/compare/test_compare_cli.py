@@ -164,3 +164,20 @@ def test_readme_compare_example_is_what_the_command_prints(
     monkeypatch.chdir(prm.demo_path("qrels.test").parent)
     status, out, _ = _run(["compare", *flags.split()], capsys)
     assert (status, out) == (0, shown)
+
+
+def test_missing_zero_counts_every_judged_query_as_trec_eval_c(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A judged query that no run retrieved: with --missing zero it scores 0 for both (n = 4), as -c does."""
+    qrels = tmp_path / "qrels"
+    qrels.write_text(Path(QRELS).read_text() + "999 0 nowhere 1\n")
+    argv = ["compare", str(qrels), FULL, TRUNC, "-m", "map", "--missing", "zero", "--format", "csv"]
+    status, out, err = _run(argv, capsys)
+    assert (status, err) == (0, "")
+    row = pl.read_csv(io.StringIO(out)).row(0, named=True)
+    assert row["n"] == 4
+    full, trunc = _reference("out.test.aq"), _reference("out.test.aqc")
+    # trec_eval -c averages over the 4 judged queries: the 3 queries' sum over 4.
+    assert row["baseline_mean"] == pytest.approx(3 * full["map", "all"] / 4, abs=1e-4)
+    assert row["mean"] == pytest.approx(3 * trunc["map", "all"] / 4, abs=1e-4)
