@@ -91,8 +91,9 @@ def _comparison(args: argparse.Namespace) -> pl.DataFrame:
     # --missing zero is trec_eval's -c: every judged query counts, 0 for a run that retrieved nothing
     # for it, even when no run retrieved anything for it (compare alone sees only the queries some
     # run has).
-    complete = "zero" if args.missing == "zero" else "skip"
-    per_query = prm.evaluate(frame, metrics, by="run", per_query=True, missing=complete)
+    per_query = prm.evaluate(
+        frame, metrics, by="run", per_query=True, missing="zero" if args.missing == "zero" else "skip"
+    )
     return prm.compare(
         per_query,
         by="run",
