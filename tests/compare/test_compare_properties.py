@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_rankmetrics as prm
-from compare.compare_data import GRID
+from compare.compare_data import GRID, random_frame
 from polars_rankmetrics.compare._compare import TESTS
 
 RESAMPLES = 199  # small: the properties hold for any number of resamples
@@ -116,3 +116,22 @@ def test_compare_seed_changes_the_draws(test: str) -> None:
     second = prm.compare(df, by="run", test=test, seed=2, n_resamples=2000)  # type: ignore[arg-type]
     assert first["p_value"].item() != second["p_value"].item()
     assert first["p_value"].item() == pytest.approx(second["p_value"].item(), abs=0.05)
+
+
+@pytest.mark.parametrize("test", ["randomization", "bootstrap", "t"])
+def test_compare_bits_do_not_depend_on_the_other_comparisons_at_size(test: str) -> None:
+    """One metric alone, or the baseline's comparisons alone, have the bits they have among all.
+
+    300 queries, 6 systems, 3 metrics: matrix products past BLAS's small-size paths.
+    """
+    df = random_frame(300, 6, metrics=("m", "k", "j"), seed=4, shift=0.01)
+    common = {"by": "system", "test": test, "seed": 9, "n_resamples": 700, "correction": None}
+    every = prm.compare(df, **common)  # type: ignore[arg-type]
+    alone = prm.compare(df, metrics="k", **common)  # type: ignore[arg-type]
+    assert_frame_equal(every.filter(pl.col("metric") == "k"), alone, check_exact=True)
+    against = prm.compare(df, baseline="s0", **common)  # type: ignore[arg-type]
+    assert_frame_equal(
+        every.filter(pl.col("baseline") == "s0").sort("metric", "system"),
+        against.sort("metric", "system"),
+        check_exact=True,
+    )
