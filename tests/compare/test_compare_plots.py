@@ -157,3 +157,9 @@ def test_an_unknown_suffix_is_refused(tmp_path: Path) -> None:
     with pytest.raises(prm.InvalidParameterError, match=r"`path` must be a file name ending in .png"):
         plots.metric_at_k(EVALUATION, by="run", path=tmp_path / "curve.pdf")
     assert not (tmp_path / "curve.pdf").exists()
+
+
+def test_the_plots_are_in_prm_plots_too() -> None:
+    """prm.plots holds the comparison plots beside long_tail and coverage."""
+    assert prm.plots.deltas is plots.deltas
+    assert prm.plots.metric_at_k is plots.metric_at_k
