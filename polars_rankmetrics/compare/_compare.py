@@ -102,8 +102,10 @@ def compare(  # noqa: PLR0913
     ----------
     per_query
         One row per (system, query), one column per metric: what
-        ``prm.evaluate(frame, metrics, by=by, per_query=True)`` returns. Row
-        order does not matter; values are paired by query.
+        ``prm.evaluate(frame, metrics, by=by, per_query=True)`` returns: a
+        Polars DataFrame or LazyFrame, or a pandas DataFrame, pyarrow Table
+        or other Arrow-stream frame. Row order does not matter; values are
+        paired by query.
     by
         The column naming the system (run, model...).
     baseline
@@ -166,6 +168,8 @@ def compare(  # noqa: PLR0913
 
     Raises
     ------
+    InvalidInputError
+        `per_query` is not a frame.
     ColumnNotFoundError
         `by`, `query` or a metric column is not in the frame.
     ColumnTypeError
