@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -187,3 +188,14 @@ def test_the_generated_builders_are_current() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("name", rx.__all__)
+def test_every_builder_has_a_numpydoc_docstring_whose_example_prints_a_frame(name: str) -> None:
+    doc = inspect.getdoc(getattr(rx, name)) or ""
+    titles = re.findall(r"^(\w[\w ]*)\n-+$", doc, flags=re.MULTILINE)
+    expected = ["Parameters", "Returns", "Raises", "See Also", "Examples"]
+    assert [t for t in titles if t in expected] == expected, titles
+    example = doc.split("Examples\n--------\n", 1)[1]
+    assert f"rx.{name}(" in example
+    assert re.search(r"^shape: \(\d+, \d+\)$", example, flags=re.MULTILINE)
