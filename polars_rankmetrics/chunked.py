@@ -106,7 +106,9 @@ def evaluate_chunked(  # noqa: PLR0913
     Parquet, the five everyday metrics, peak RSS under 512 MiB); a chunk
     cannot be smaller than its largest query, so one huge query can exceed
     the budget. The budget is a target for the process's peak RSS, not a
-    hard cap.
+    hard cap, and it counts only the evaluation's own memory: a DataFrame
+    passed in is already resident, and ``per_query=True`` keeps every
+    query's row until the end.
 
     Files sorted (or grouped) by query are faster: Parquet row-group
     statistics let each chunk skip the row groups of other ranges. Unsorted
