@@ -1,0 +1,93 @@
+"""evaluate() on a Spark DataFrame: Spark moves rows and sums states, Polars computes every number."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import polars as pl
+from pyspark.sql import Column, DataFrame
+from pyspark.sql import functions as F  # noqa: N812  (pyspark's own convention)
+from pyspark.sql.pandas.types import to_arrow_schema
+
+from polars_rankmetrics import _engine, _errors
+from polars_rankmetrics._engine import MetricLike
+from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.spark._arrow import polars_schema, spark_schema
+from polars_rankmetrics.spark._worker import Finish, Partition, exact_columns
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from polars_rankmetrics.conventions import ConventionOptions
+
+__all__ = ["run"]
+
+
+def col(name: str) -> Column:
+    """A column by its exact name (dots and backticks in it quoted)."""
+    return F.col("`" + name.replace("`", "``") + "`")
+
+
+def _needed(sdf: DataFrame, cols: Columns, by: tuple[str, ...]) -> list[str]:
+    """The input columns the evaluation reads: only they are shuffled."""
+    wanted = [*by, cols.query, cols.item, cols.score, cols.rank, cols.relevance]
+    return [name for name in dict.fromkeys(wanted) if name in sdf.columns]
+
+
+def run(  # noqa: PLR0913
+    sdf: DataFrame,
+    metrics: MetricLike | Sequence[MetricLike],
+    *,
+    by: str | Sequence[str] | None,
+    per_query: bool,
+    columns: Columns | None,
+    conventions: Conventions | str | None,
+    check: bool,
+    buckets: int | None,
+    **overrides: Unpack[ConventionOptions],
+) -> DataFrame:
+    """The lazy Spark plan of :func:`polars_rankmetrics.spark.evaluate` (see there)."""
+    if not isinstance(sdf, DataFrame):
+        raise _errors.parameter("sdf", "a pyspark.sql.DataFrame", type(sdf).__name__)
+    if buckets is not None and (isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1):
+        raise _errors.parameter("buckets", "a positive integer or None", buckets)
+    cols = columns or Columns()
+    keys_by = normalise_by(by)
+    resolved = Conventions.resolve(conventions, **overrides)
+    requested = _engine.requested(metrics)
+    _engine.refuse_catalog(
+        requested,
+        "read(s) every list at once, which the Spark adapter does not compute yet: "
+        "collect the top-k rows and use prm.evaluate on them",
+    )
+    sdf = sdf.select(*(col(name) for name in _needed(sdf, cols, keys_by)))
+    worker = Partition(requested, cols, keys_by, resolved, per_query, check, polars_schema(sdf.schema))
+    # The dry run: the worker on no rows, on the driver, raises the schema, metric and
+    # parameter errors before any job and gives the output's types.
+    out_schema = spark_schema(worker.compute(pl.DataFrame(schema=worker.schema_in)))
+    worker = dataclasses.replace(worker, schema_out=to_arrow_schema(out_schema))
+    keys = [col(name) for name in (*keys_by, cols.query)]
+    parts = sdf.repartition(buckets, *keys) if buckets else sdf.repartition(*keys)
+    mapped = parts.mapInArrow(worker, out_schema)
+    if per_query:
+        return mapped
+    # States: Spark sums each (counts as Int64, exact sums as Decimal(38, 0)), then one Polars finish.
+    names = [name for name in mapped.columns if name not in keys_by]
+    carried = [f"c{i}" for i in range(len(names))]  # metric names may hold dots: Spark sees c0, c1, ...
+    summed = mapped.groupBy(*(col(name) for name in keys_by)).agg(
+        *(F.sum(col(name)).alias(alias) for name, alias in zip(names, carried, strict=True))
+    )
+    exact = exact_columns(polars_schema(out_schema))
+    finish = Finish(
+        requested,
+        keys_by,
+        names=(*keys_by, *names),
+        exact=tuple(name for name in names if name in exact),
+        schema_in=polars_schema(summed.schema),
+    )
+    final_schema = spark_schema(finish.compute(pl.DataFrame(schema=finish.schema_in)))
+    finish = dataclasses.replace(finish, schema_out=to_arrow_schema(final_schema))
+    return summed.coalesce(1).mapInArrow(finish, final_schema)

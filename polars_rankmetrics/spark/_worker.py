@@ -1,0 +1,104 @@
+"""The functions Spark runs in its Python workers: one whole partition in, Polars frames out.
+
+Each is a frozen dataclass, pickled by reference to this module (polars and
+polars-rankmetrics must be installed on every executor) and called by
+``mapInArrow`` with an iterator over a partition's Arrow batches. A query's
+rows must reach one call together: the adapter repartitions by (by...,
+query) and each call reads its whole partition before computing anything
+(Arrow batches alone cut queries in two).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import polars as pl
+import pyarrow as pa
+
+from polars_rankmetrics import _engine
+from polars_rankmetrics._schema import Columns
+from polars_rankmetrics.checks import validate
+from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.exceptions import InvalidDataError
+from polars_rankmetrics.spark._arrow import EXACT, arrow_batches, polars_frame, spark_frame
+
+__all__ = ["Finish", "Partition"]
+
+
+@dataclass(frozen=True)
+class Partition:
+    """One partition's per-query rows (`per_query`) or its mergeable states per `by` group."""
+
+    requested: _engine.Requested
+    columns: Columns
+    by: tuple[str, ...]
+    conventions: Conventions
+    per_query: bool
+    check: bool
+    schema_in: pl.Schema  # the Polars schema of the rows Spark sends
+    schema_out: pa.Schema | None = None  # the Arrow schema Spark was told (set once derived)
+
+    def compute(self, df: pl.DataFrame) -> pl.DataFrame:
+        """The partition's output frame, in Spark's types; the library's errors on bad data."""
+        try:
+            return spark_frame(self._compute(df, check=self.check))
+        except InvalidDataError:
+            if not self.check:
+                raise
+            # As evaluate does: the exact check names the rows; if it passes, the in-plan
+            # error was a hash collision of two item ids: compute unchecked.
+            validate(df, columns=self.columns, by=self.by)
+            return spark_frame(self._compute(df, check=False))
+
+    def _compute(self, df: pl.DataFrame, *, check: bool) -> pl.DataFrame:
+        plan = _engine.build(df.lazy(), self.columns, self.by, self.conventions, self.requested, check=check)
+        per_q = plan.per_query.filter(_engine.evaluated(self.conventions))
+        if self.per_query:
+            out = per_q.select(*plan.keys, *(name for name, _ in self.requested))
+        else:
+            out = _engine.states(per_q, self.requested, self.by)
+        return _engine.collect(out)
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        """Spark's side: the whole partition in, the output batches cast to :attr:`schema_out` out."""
+        df = polars_frame(batches, self.schema_in)
+        if df.is_empty():
+            return iter(())
+        with warnings.catch_warnings():  # a worker has no one to warn: evaluate warns on the driver
+            warnings.simplefilter("ignore")
+            out = self.compute(df)
+        assert self.schema_out is not None
+        return arrow_batches(out, self.schema_out)
+
+
+@dataclass(frozen=True)
+class Finish:
+    """The metrics from the states Spark summed per `by` group, in one last Polars call."""
+
+    requested: _engine.Requested
+    by: tuple[str, ...]
+    names: tuple[str, ...]  # the state columns' names (Spark carries them as c0, c1, ...)
+    exact: tuple[str, ...]  # those holding Int128 sums (Decimal(38, 0) in Spark)
+    schema_in: pl.Schema
+    schema_out: pa.Schema | None = None
+
+    def compute(self, summed: pl.DataFrame) -> pl.DataFrame:
+        """One row per `by` group: the metrics, as evaluate aggregates them."""
+        states = summed.rename(dict(zip(summed.columns, self.names, strict=True)))
+        states = states.with_columns(pl.col(self.exact).cast(pl.Int128))
+        # Spark's global sum gives one row of nulls for no rows: merge drops it, as it drops empty groups.
+        merged = _engine.merge(states.lazy(), self.requested, self.by)
+        out = _engine.finish(merged, self.requested, self.by).drop(_engine.QUERIES)
+        return spark_frame(_engine.collect(out.sort(self.by) if self.by else out))
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        """Spark's side: every summed state in (one partition), the metrics out."""
+        assert self.schema_out is not None
+        return arrow_batches(self.compute(polars_frame(batches, self.schema_in)), self.schema_out)
+
+
+def exact_columns(schema: pl.Schema) -> tuple[str, ...]:
+    """The columns of a states frame in Spark's types that hold exact sums."""
+    return tuple(name for name, dtype in schema.items() if dtype == EXACT)
