@@ -14,9 +14,19 @@ from collections.abc import Iterable, Iterator
 import polars as pl
 import pyarrow as pa
 from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F  # noqa: N812  (pyspark's own convention)
 from pyspark.sql.types import StructType
 
-__all__ = ["EXACT", "arrow_batches", "polars_frame", "polars_schema", "spark_frame", "spark_schema"]
+__all__ = [
+    "EXACT",
+    "arrow_batches",
+    "polars_frame",
+    "polars_schema",
+    "positional",
+    "spark_frame",
+    "spark_schema",
+]
 
 EXACT = pl.Decimal(38, 0)  # how an Int128 exact sum travels: Spark sums Decimal(38, 0) exactly
 
@@ -57,10 +67,21 @@ def polars_schema(schema: StructType) -> pl.Schema:
 
 
 def polars_frame(batches: Iterable[pa.RecordBatch], schema: pl.Schema) -> pl.DataFrame:
-    """All of `batches` (a whole partition) as one frame; an empty frame of `schema` if there are none."""
+    """All of `batches` (a whole partition) as one frame with the names of `schema`.
+
+    Spark sends the columns under positional names (see :func:`positional`);
+    an empty frame of `schema` if there are no batches.
+    """
     chunks = list(batches)
     if not chunks:
         return pl.DataFrame(schema=schema)
-    df = pl.from_arrow(pa.Table.from_batches(chunks))
+    df = pl.from_arrow(pa.Table.from_batches(chunks).rename_columns(list(schema)))
     assert isinstance(df, pl.DataFrame)
     return df
+
+
+def positional(sdf: DataFrame) -> DataFrame:
+    """`sdf` with its columns named c0, c1, ...: pyspark's mapInArrow cannot pass a column named ``a.b``."""
+    return sdf.select(
+        *(F.col(f"`{name.replace('`', '``')}`").alias(f"c{i}") for i, name in enumerate(sdf.columns))
+    )

@@ -15,7 +15,7 @@ from polars_rankmetrics import _engine, _errors
 from polars_rankmetrics._engine import MetricLike
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.conventions import Conventions
-from polars_rankmetrics.spark._arrow import polars_schema, spark_schema
+from polars_rankmetrics.spark._arrow import polars_schema, positional, spark_schema
 from polars_rankmetrics.spark._worker import Finish, Partition, exact_columns
 
 if TYPE_CHECKING:
@@ -71,23 +71,17 @@ def run(  # noqa: PLR0913
     worker = dataclasses.replace(worker, schema_out=to_arrow_schema(out_schema))
     keys = [col(name) for name in (*keys_by, cols.query)]
     parts = sdf.repartition(buckets, *keys) if buckets else sdf.repartition(*keys)
-    mapped = parts.mapInArrow(worker, out_schema)
+    mapped = positional(parts).mapInArrow(worker, out_schema)
     if per_query:
         return mapped
     # States: Spark sums each (counts as Int64, exact sums as Decimal(38, 0)), then one Polars finish.
-    names = [name for name in mapped.columns if name not in keys_by]
-    carried = [f"c{i}" for i in range(len(names))]  # metric names may hold dots: Spark sees c0, c1, ...
+    states = polars_schema(out_schema)
+    names = [name for name in states if name not in keys_by]
     summed = mapped.groupBy(*(col(name) for name in keys_by)).agg(
-        *(F.sum(col(name)).alias(alias) for name, alias in zip(names, carried, strict=True))
+        *(F.sum(col(name)).alias(name) for name in names)
     )
-    exact = exact_columns(polars_schema(out_schema))
-    finish = Finish(
-        requested,
-        keys_by,
-        names=(*keys_by, *names),
-        exact=tuple(name for name in names if name in exact),
-        schema_in=polars_schema(summed.schema),
-    )
+    # Spark sums Int64 to Int64 and Decimal(38, 0) to Decimal(38, 0): the states' own types.
+    finish = Finish(requested, keys_by, exact_columns(states), polars_schema(summed.schema))
     final_schema = spark_schema(finish.compute(pl.DataFrame(schema=finish.schema_in)))
     finish = dataclasses.replace(finish, schema_out=to_arrow_schema(final_schema))
-    return summed.coalesce(1).mapInArrow(finish, final_schema)
+    return positional(summed.coalesce(1)).mapInArrow(finish, final_schema)

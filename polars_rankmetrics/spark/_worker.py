@@ -79,15 +79,13 @@ class Finish:
 
     requested: _engine.Requested
     by: tuple[str, ...]
-    names: tuple[str, ...]  # the state columns' names (Spark carries them as c0, c1, ...)
-    exact: tuple[str, ...]  # those holding Int128 sums (Decimal(38, 0) in Spark)
-    schema_in: pl.Schema
+    exact: tuple[str, ...]  # the state columns holding Int128 sums (Decimal(38, 0) in Spark)
+    schema_in: pl.Schema  # by keys, then the summed states under their names
     schema_out: pa.Schema | None = None
 
     def compute(self, summed: pl.DataFrame) -> pl.DataFrame:
         """One row per `by` group: the metrics, as evaluate aggregates them."""
-        states = summed.rename(dict(zip(summed.columns, self.names, strict=True)))
-        states = states.with_columns(pl.col(self.exact).cast(pl.Int128))
+        states = summed.with_columns(pl.col(self.exact).cast(pl.Int128))
         # Spark's global sum gives one row of nulls for no rows: merge drops it, as it drops empty groups.
         merged = _engine.merge(states.lazy(), self.requested, self.by)
         out = _engine.finish(merged, self.requested, self.by).drop(_engine.QUERIES)

@@ -1,0 +1,30 @@
+"""One local[2] SparkSession for every Spark test (start-up costs about 20 s), small Arrow batches."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from pyspark.sql import SparkSession
+
+# Below the longest generated list (lists.py): a partition's batches cut queries in two,
+# which a route reading batch by batch would get wrong.
+MAX_RECORDS_PER_BATCH = 7
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[SparkSession]:
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("polars-rankmetrics tests")
+        .config("spark.sql.execution.arrow.maxRecordsPerBatch", str(MAX_RECORDS_PER_BATCH))
+        .config("spark.sql.shuffle.partitions", "3")
+        .config("spark.default.parallelism", "2")
+        .config("spark.executorEnv.POLARS_MAX_THREADS", "1")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("FATAL")
+    yield session
+    session.stop()
