@@ -66,7 +66,7 @@ def _shuffle_bytes(spark: object) -> int:
         return sum(stage["shuffleWriteBytes"] for stage in json.load(response))
 
 
-def main() -> None:  # noqa: PLR0915
+def main() -> None:
     """Time the four paths; write the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Iterator
 
 import polars as pl
 import pyarrow as pa
-from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F  # noqa: N812  (pyspark's own convention)
+from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
 from pyspark.sql.types import StructType
 
 __all__ = [
@@ -40,7 +40,7 @@ def _spark_dtype(dtype: pl.DataType) -> pl.DataType:
 
 
 def spark_frame(df: pl.DataFrame) -> pl.DataFrame:
-    """`df` with every column in a type Spark's Arrow bridge takes (Int128 -> Decimal(38, 0), UIntN -> Int64)."""
+    """`df` in types Spark's Arrow bridge takes: Int128 as Decimal(38, 0), unsigned as Int64."""
     casts = {name: _spark_dtype(dtype) for name, dtype in df.schema.items() if _spark_dtype(dtype) != dtype}
     return df.cast(casts) if casts else df  # type: ignore[arg-type]
 

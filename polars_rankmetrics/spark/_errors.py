@@ -20,7 +20,9 @@ __all__ = ["from_spark", "reraised"]
 
 T = TypeVar("T")
 
-_RAISED = re.compile(r"polars_rankmetrics\.exceptions\.(\w+): (.*?)(?:\n\s*\n|\n\s*at |\n\s*SQLSTATE|\Z)", re.DOTALL)
+_RAISED = re.compile(
+    r"polars_rankmetrics\.exceptions\.(\w+): (.*?)(?:\n\s*\n|\n\s*at |\n\s*SQLSTATE|\Z)", re.DOTALL
+)
 
 
 def from_spark(err: BaseException) -> RankMetricsError | None:

@@ -5,11 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from lists import MAX_RECORDS_PER_BATCH
 from pyspark.sql import SparkSession
-
-# Below the longest generated list (lists.py): a partition's batches cut queries in two,
-# which a route reading batch by batch would get wrong.
-MAX_RECORDS_PER_BATCH = 7
 
 
 @pytest.fixture(scope="session")

@@ -41,7 +41,7 @@ def _jobs(spark: SparkSession) -> int:
         (["coverage@10"], {}, InvalidParameterError, "coverage@10"),
     ],
 )
-def test_bad_requests_fail_on_the_driver_before_any_job(
+def test_bad_requests_fail_on_the_driver_before_any_job(  # noqa: PLR0913, PLR0917  (the cases' fields)
     spark: SparkSession, sdf: object, metrics: list[str], kwargs: dict[str, object], error: type, match: str
 ) -> None:
     before = _jobs(spark)
@@ -101,8 +101,8 @@ def test_check_false_skips_the_checks(spark: SparkSession) -> None:
     assert prm_spark.collect(prm_spark.evaluate(sdf, ["map"], by="model", check=False)).height == 2
 
 
-def test_other_spark_errors_pass_through(spark: SparkSession, sdf: object) -> None:
-    def boom(batches: object) -> object:
+def test_other_spark_errors_pass_through(sdf: object) -> None:
+    def boom(_batches: object) -> object:
         raise ZeroDivisionError("not ours")
 
     with pytest.raises(PythonException, match="not ours"):

@@ -7,15 +7,14 @@ a query's rows must still reach one worker call together.
 
 from __future__ import annotations
 
-import polars as pl
 import pytest
-from conftest import MAX_RECORDS_PER_BATCH
-from lists import LONGEST, frame
+from lists import LONGEST, MAX_RECORDS_PER_BATCH, frame
 from polars.testing import assert_frame_equal
 from pyspark.sql import SparkSession
 
 import polars_rankmetrics as prm
 from polars_rankmetrics import spark as prm_spark
+from polars_rankmetrics._engine import requested
 from polars_rankmetrics._registry import SPECS
 from polars_rankmetrics._spec import QuerySpec, TableSpec
 
@@ -50,7 +49,7 @@ def test_the_lists_are_longer_than_the_arrow_batches() -> None:
 
 
 def test_every_aggregate_rule_is_covered() -> None:
-    rules = {prm.evaluate.__globals__["_engine"].requested(n)[0][1].spec.aggregate for n in NAMES}
+    rules = {metric.spec.aggregate for _, metric in requested(NAMES)}
     assert {"mean", "gmean", "sum", "weighted"} <= rules
 
 
