@@ -100,12 +100,11 @@ def test_conventions_columns_and_buckets_reach_the_workers(spark: SparkSession) 
 
 def test_no_rows_give_evaluates_empty_frames(spark: SparkSession) -> None:
     df = frame(15, "int", ("model",)).clear()
-    sdf = spark.createDataFrame(
-        df.to_arrow(), schema="model string, query long, item long, score double, relevance long"
-    )
-    for per_query in (True, False):
-        expected = prm.evaluate(df, ["map", "num_q"], by="model", per_query=per_query)
-        got = prm_spark.collect(prm_spark.evaluate(sdf, ["map", "num_q"], by="model", per_query=per_query))
+    schema = "model string, query long, item long, score double, relevance long"
+    sdf = spark.createDataFrame(df.to_arrow(), schema=schema)
+    for by, per_query in (("model", True), ("model", False), (None, False)):
+        expected = prm.evaluate(df, ["map", "num_q"], by=by, per_query=per_query)
+        got = prm_spark.collect(prm_spark.evaluate(sdf, ["map", "num_q"], by=by, per_query=per_query))
         assert_frame_equal(got, expected)
 
 
