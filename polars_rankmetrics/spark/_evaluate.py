@@ -10,13 +10,14 @@ import polars as pl
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F  # noqa: N812  (pyspark's own convention)
 from pyspark.sql.pandas.types import to_arrow_schema
+from pyspark.sql.types import StructType
 
 from polars_rankmetrics import _engine, _errors
 from polars_rankmetrics._engine import MetricLike
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.spark._arrow import polars_schema, positional, spark_schema
-from polars_rankmetrics.spark._worker import Finish, Partition, exact_columns
+from polars_rankmetrics.spark._worker import CatalogFinish, Finish, Partition, exact_columns
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -58,22 +59,48 @@ def run(  # noqa: PLR0913
     keys_by = normalise_by(by)
     resolved = Conventions.resolve(conventions, **overrides)
     requested = _engine.requested(metrics)
-    _engine.refuse_catalog(
-        requested,
-        "read(s) every list at once, which the Spark adapter does not compute yet: "
-        "collect the top-k rows and use prm.evaluate on them",
-    )
-    sdf = sdf.select(*(col(name) for name in _needed(sdf, cols, keys_by)))
-    worker = Partition(requested, cols, keys_by, resolved, per_query, check, polars_schema(sdf.schema))
-    # The dry run: the worker on no rows, on the driver, raises the schema, metric and
-    # parameter errors before any job and gives the output's types.
-    out_schema = spark_schema(worker.compute(pl.DataFrame(schema=worker.schema_in)))
-    worker = dataclasses.replace(worker, schema_out=to_arrow_schema(out_schema))
-    keys = [col(name) for name in (*keys_by, cols.query)]
-    parts = sdf.repartition(buckets, *keys) if buckets else sdf.repartition(*keys)
-    mapped = positional(parts).mapInArrow(worker, out_schema)
     if per_query:
+        _engine.refuse_catalog(
+            requested, "describe(s) a whole set of lists, not one query: evaluate it without per_query=True"
+        )
+    catalogs = [(n, m) for n, m in requested if n in _engine.catalog_names(requested)]
+    scoped = [(n, m) for n, m in requested if n not in _engine.catalog_names(requested)]
+    sdf = sdf.select(*(col(name) for name in _needed(sdf, cols, keys_by)))
+    keys = [col(name) for name in (*keys_by, cols.query)]
+    parts = positional(sdf.repartition(buckets, *keys) if buckets else sdf.repartition(*keys))
+    schema_in = polars_schema(sdf.schema)
+    results: list[DataFrame] = []
+    if scoped or not catalogs:
+        results.append(
+            _scoped(parts, Partition(scoped, cols, keys_by, resolved, per_query, check, schema_in))
+        )
+    if catalogs:
+        results.append(
+            _catalog(parts, Partition(catalogs, cols, keys_by, resolved, False, check, schema_in, lists=True))
+        )
+    out = results[0]
+    if len(results) > 1:
+        # Catalog metrics cover every ranked list, so a group may lack query-scope results.
+        out = out.join(results[1], on=list(keys_by), how="full") if keys_by else out.crossJoin(results[1])
+        out = out.select(*(col(name) for name in (*keys_by, *(name for name, _ in requested))))
+        out = out.orderBy(*(col(name) for name in keys_by)) if keys_by else out
+    return out
+
+
+def _dry_run(worker: Partition) -> tuple[Partition, StructType]:
+    """The worker on no rows, on the driver: the library's schema, metric and parameter errors
+    before any job, and the output's Spark schema."""
+    schema = spark_schema(worker.compute(pl.DataFrame(schema=worker.schema_in)))
+    return dataclasses.replace(worker, schema_out=to_arrow_schema(schema)), schema
+
+
+def _scoped(parts: DataFrame, worker: Partition) -> DataFrame:
+    """Per-query rows, or the query-scope metrics per `by` group from states Spark sums."""
+    worker, out_schema = _dry_run(worker)
+    mapped = parts.mapInArrow(worker, out_schema)
+    if worker.per_query:
         return mapped
+    keys_by = worker.by
     # States: Spark sums each (counts as Int64, exact sums as Decimal(38, 0)), then one Polars finish.
     states = polars_schema(out_schema)
     names = [name for name in states if name not in keys_by]
@@ -81,7 +108,18 @@ def run(  # noqa: PLR0913
         *(F.sum(col(name)).alias(name) for name in names)
     )
     # Spark sums Int64 to Int64 and Decimal(38, 0) to Decimal(38, 0): the states' own types.
-    finish = Finish(requested, keys_by, exact_columns(states), polars_schema(summed.schema))
+    finish = Finish(worker.requested, keys_by, exact_columns(states), polars_schema(summed.schema))
     final_schema = spark_schema(finish.compute(pl.DataFrame(schema=finish.schema_in)))
     finish = dataclasses.replace(finish, schema_out=to_arrow_schema(final_schema))
     return positional(summed.coalesce(1)).mapInArrow(finish, final_schema)
+
+
+def _catalog(parts: DataFrame, worker: Partition) -> DataFrame:
+    """The catalog metrics per `by` group: ranked lists from the workers, one Polars call over them all."""
+    lists = worker.lists_frame(pl.DataFrame(schema=worker.schema_in))  # Polars' own types
+    worker, lists_schema = _dry_run(worker)
+    mapped = parts.mapInArrow(worker, lists_schema)
+    finish = CatalogFinish(worker.requested, worker.by, worker.columns.query, lists.schema)
+    final_schema = spark_schema(finish.compute(lists))
+    finish = dataclasses.replace(finish, schema_out=to_arrow_schema(final_schema))
+    return positional(mapped.coalesce(1)).mapInArrow(finish, final_schema)

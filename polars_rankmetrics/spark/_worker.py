@@ -18,18 +18,24 @@ import polars as pl
 import pyarrow as pa
 
 from polars_rankmetrics import _engine
+from polars_rankmetrics._kernel import VALUE
 from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._spec import CatalogSpec
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError
 from polars_rankmetrics.spark._arrow import EXACT, arrow_batches, polars_frame, spark_frame
 
-__all__ = ["Finish", "Partition"]
+__all__ = ["CatalogFinish", "Finish", "Partition", "exact_columns"]
 
 
 @dataclass(frozen=True)
 class Partition:
-    """One partition's per-query rows (`per_query`) or its mergeable states per `by` group."""
+    """One partition's per-query rows (`per_query`), its mergeable states per `by` group, or its ranked lists.
+
+    With `lists`, `requested` holds catalog metrics only and the output is the ranked rows they
+    read (each query ranks alone, so every partition's lists are those of the whole frame).
+    """
 
     requested: _engine.Requested
     columns: Columns
@@ -39,6 +45,7 @@ class Partition:
     check: bool
     schema_in: pl.Schema  # the Polars schema of the rows Spark sends
     schema_out: pa.Schema | None = None  # the Arrow schema Spark was told (set once derived)
+    lists: bool = False
 
     def compute(self, df: pl.DataFrame) -> pl.DataFrame:
         """The partition's output frame, in Spark's types; the library's errors on bad data."""
@@ -52,7 +59,17 @@ class Partition:
             validate(df, columns=self.columns, by=self.by)
             return spark_frame(self._compute(df, check=False))
 
+    def lists_frame(self, df: pl.DataFrame) -> pl.DataFrame:
+        """The ranked rows the catalog metrics read, in Polars' types (checked like the rest)."""
+        if self.check and not df.is_empty():
+            validate(df, columns=self.columns, by=self.by)
+        plan = _engine.build(df.lazy(), self.columns, self.by, self.conventions, self.requested)
+        assert plan.lists is not None
+        return _engine.collect(plan.lists)
+
     def _compute(self, df: pl.DataFrame, *, check: bool) -> pl.DataFrame:
+        if self.lists:
+            return self.lists_frame(df)
         plan = _engine.build(df.lazy(), self.columns, self.by, self.conventions, self.requested, check=check)
         per_q = plan.per_query.filter(_engine.evaluated(self.conventions))
         if self.per_query:
@@ -93,6 +110,32 @@ class Finish:
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         """Spark's side: every summed state in (one partition), the metrics out."""
+        assert self.schema_out is not None
+        return arrow_batches(self.compute(polars_frame(batches, self.schema_in)), self.schema_out)
+
+
+@dataclass(frozen=True)
+class CatalogFinish:
+    """The catalog metrics from every partition's ranked lists, in one last Polars call."""
+
+    requested: _engine.Requested  # catalog metrics only
+    by: tuple[str, ...]
+    query: str
+    schema_in: pl.Schema  # the lists' Polars types (Spark carries unsigned counts as Int64)
+    schema_out: pa.Schema | None = None
+
+    def compute(self, lists: pl.DataFrame) -> pl.DataFrame:
+        """One row per `by` group: the catalog metrics, as evaluate computes them."""
+        frame = lists.cast(dict(self.schema_in)).lazy()  # type: ignore[arg-type]
+        parts = []
+        for name, metric in self.requested:
+            assert isinstance(metric.spec, CatalogSpec)
+            value = metric.spec.catalog(metric, frame, self.by, self.query)
+            parts.append(value.select(*self.by, pl.col(VALUE).alias(name)))
+        return spark_frame(_engine.collect(_engine.aggregated(frame, self.requested, self.by, parts)))
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        """Spark's side: every ranked list in (one partition), the catalog metrics out."""
         assert self.schema_out is not None
         return arrow_batches(self.compute(polars_frame(batches, self.schema_in)), self.schema_out)
 

@@ -38,7 +38,8 @@ def _jobs(spark: SparkSession) -> int:
         (["map"], {"by": "missing_key"}, ColumnNotFoundError, "missing_key"),
         (["map"], {"gain": "nope"}, InvalidParameterError, "gain"),
         (["map"], {"buckets": 0}, InvalidParameterError, "buckets"),
-        (["coverage@10"], {}, InvalidParameterError, "coverage@10"),
+        (["coverage@10"], {"per_query": True}, InvalidParameterError, "coverage@10"),
+        (["ils@10"], {}, InvalidParameterError, "features"),
     ],
 )
 def test_bad_requests_fail_on_the_driver_before_any_job(  # noqa: PLR0913, PLR0917  (the cases' fields)
