@@ -52,8 +52,10 @@ def evaluate(  # noqa: PLR0913
         frame contract (query, item, score or rank, relevance; see :class:`Columns`).
         Only the columns the evaluation reads are shuffled.
     metrics
-        Names or :class:`Metric` objects, as for :func:`polars_rankmetrics.evaluate`;
-        query-scope metrics only (catalog metrics such as coverage are refused).
+        Names or :class:`Metric` objects, as for :func:`polars_rankmetrics.evaluate`.
+        Catalog metrics (coverage, gini, entropy, personalization, novelty,
+        intra-list similarity) are computed from every partition's ranked
+        top-k rows in one last Polars call, so those rows must fit one task.
     by, per_query, columns, conventions, **overrides
         As for :func:`polars_rankmetrics.evaluate`.
     check
@@ -77,7 +79,8 @@ def evaluate(  # noqa: PLR0913
     ------
     RankMetricsError
         Before any Spark job: missing or mistyped columns, a bad parameter,
-        an unknown or catalog metric (a dry run of the worker on no rows, on the driver).
+        an unknown metric, a catalog metric with `per_query` (a dry run of the
+        worker on no rows, on the driver).
 
     Examples
     --------

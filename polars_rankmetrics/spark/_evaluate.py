@@ -76,7 +76,19 @@ def run(  # noqa: PLR0913
         )
     if catalogs:
         results.append(
-            _catalog(parts, Partition(catalogs, cols, keys_by, resolved, False, check, schema_in, lists=True))
+            _catalog(
+                parts,
+                Partition(
+                    catalogs,
+                    cols,
+                    keys_by,
+                    resolved,
+                    per_query=False,
+                    check=check,
+                    schema_in=schema_in,
+                    lists=True,
+                ),
+            )
         )
     out = results[0]
     if len(results) > 1:
@@ -88,8 +100,10 @@ def run(  # noqa: PLR0913
 
 
 def _dry_run(worker: Partition) -> tuple[Partition, StructType]:
-    """The worker on no rows, on the driver: the library's schema, metric and parameter errors
-    before any job, and the output's Spark schema."""
+    """The worker on no rows, on the driver, and the output's Spark schema.
+
+    It raises the library's schema, metric and parameter errors before any job.
+    """
     schema = spark_schema(worker.compute(pl.DataFrame(schema=worker.schema_in)))
     return dataclasses.replace(worker, schema_out=to_arrow_schema(schema)), schema
 
