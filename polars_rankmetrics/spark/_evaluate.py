@@ -66,30 +66,17 @@ def run(  # noqa: PLR0913
     catalogs = [(n, m) for n, m in requested if n in _engine.catalog_names(requested)]
     scoped = [(n, m) for n, m in requested if n not in _engine.catalog_names(requested)]
     sdf = sdf.select(*(col(name) for name in _needed(sdf, cols, keys_by)))
+    schema_in = polars_schema(sdf.schema)
+    # The dry runs come first: a bad request fails here, before Spark sees a plan.
+    workers = []
+    if scoped or not catalogs:
+        workers.append(_dry_run(Partition(scoped, cols, keys_by, resolved, per_query, check, schema_in)))
+    if catalogs:
+        lists = Partition(catalogs, cols, keys_by, resolved, False, check, schema_in, lists=True)  # noqa: FBT003
+        workers.append(_dry_run(lists))
     keys = [col(name) for name in (*keys_by, cols.query)]
     parts = positional(sdf.repartition(buckets, *keys) if buckets else sdf.repartition(*keys))
-    schema_in = polars_schema(sdf.schema)
-    results: list[DataFrame] = []
-    if scoped or not catalogs:
-        results.append(
-            _scoped(parts, Partition(scoped, cols, keys_by, resolved, per_query, check, schema_in))
-        )
-    if catalogs:
-        results.append(
-            _catalog(
-                parts,
-                Partition(
-                    catalogs,
-                    cols,
-                    keys_by,
-                    resolved,
-                    per_query=False,
-                    check=check,
-                    schema_in=schema_in,
-                    lists=True,
-                ),
-            )
-        )
+    results = [(_catalog if w.lists else _scoped)(parts, w, schema) for w, schema in workers]
     out = results[0]
     if len(results) > 1:
         # Catalog metrics cover every ranked list, so a group may lack query-scope results.
@@ -108,9 +95,8 @@ def _dry_run(worker: Partition) -> tuple[Partition, StructType]:
     return dataclasses.replace(worker, schema_out=to_arrow_schema(schema)), schema
 
 
-def _scoped(parts: DataFrame, worker: Partition) -> DataFrame:
+def _scoped(parts: DataFrame, worker: Partition, out_schema: StructType) -> DataFrame:
     """Per-query rows, or the query-scope metrics per `by` group from states Spark sums."""
-    worker, out_schema = _dry_run(worker)
     mapped = parts.mapInArrow(worker, out_schema)
     if worker.per_query:
         return mapped
@@ -128,10 +114,9 @@ def _scoped(parts: DataFrame, worker: Partition) -> DataFrame:
     return positional(summed.coalesce(1)).mapInArrow(finish, final_schema)
 
 
-def _catalog(parts: DataFrame, worker: Partition) -> DataFrame:
+def _catalog(parts: DataFrame, worker: Partition, lists_schema: StructType) -> DataFrame:
     """The catalog metrics per `by` group: ranked lists from the workers, one Polars call over them all."""
     lists = worker.lists_frame(pl.DataFrame(schema=worker.schema_in))  # Polars' own types
-    worker, lists_schema = _dry_run(worker)
     mapped = parts.mapInArrow(worker, lists_schema)
     finish = CatalogFinish(worker.requested, worker.by, worker.columns.query, lists.schema)
     final_schema = spark_schema(finish.compute(lists))
