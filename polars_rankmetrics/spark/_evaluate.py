@@ -121,4 +121,5 @@ def _catalog(parts: DataFrame, worker: Partition, lists_schema: StructType) -> D
     finish = CatalogFinish(worker.requested, worker.by, worker.columns.query, lists.schema)
     final_schema = spark_schema(finish.compute(lists))
     finish = dataclasses.replace(finish, schema_out=to_arrow_schema(final_schema))
-    return positional(mapped.coalesce(1)).mapInArrow(finish, final_schema)
+    # repartition(1), not coalesce(1): a coalesce would pull the workers' ranking into that one task too.
+    return positional(mapped.repartition(1)).mapInArrow(finish, final_schema)
