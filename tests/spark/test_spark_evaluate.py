@@ -7,6 +7,7 @@ a query's rows must still reach one worker call together.
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 from lists import LONGEST, MAX_RECORDS_PER_BATCH, frame
 from polars.testing import assert_frame_equal
@@ -117,3 +118,15 @@ def test_the_result_is_lazy_with_evaluates_types(spark: SparkSession) -> None:
         ("ndcg@10", "double"),
         ("num_q", "bigint"),
     ]
+
+
+def test_ranks_in_place_of_scores(spark: SparkSession) -> None:
+    df = frame(17, "int", ("model",)).with_columns(
+        rank=pl.col("score").rank("ordinal", descending=True).over("model", "query").cast(pl.Int64)
+    )
+    df = df.with_columns(rank=pl.when(pl.col("score").is_not_null()).then("rank")).drop("score")
+    expected = prm.evaluate(df, NAMES, by="model", per_query=True)
+    got = prm_spark.collect(
+        prm_spark.evaluate(spark.createDataFrame(df.to_arrow()), NAMES, by="model", per_query=True)
+    )
+    assert_frame_equal(got.sort("model", "query"), expected, check_exact=True)
