@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -11,6 +13,8 @@ from pyspark.sql import SparkSession
 
 @pytest.fixture(scope="session")
 def spark() -> Iterator[SparkSession]:
+    # Workers run PYSPARK_PYTHON (else `python3` on PATH): the interpreter running the tests.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session = (
         SparkSession.builder.master("local[2]")
         .appName("polars-rankmetrics tests")
