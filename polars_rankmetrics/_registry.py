@@ -175,7 +175,7 @@ def _build(spec: MetricSpec, k: int | None, params: Mapping[str, object], name: 
 
 
 def parse(name: str | Metric) -> Metric:
-    """Return the metric a name spells: canonical (``ndcg@10``), an alias, ranx's, ir_measures' or trec_eval's.
+    """Return the metric a name spells: ours (``ndcg@10``), an alias, ranx's, ir_measures' or trec_eval's.
 
     Parameters
     ----------
