@@ -45,6 +45,16 @@ def choice(name: str, choices: Iterable[object], got: object) -> InvalidParamete
     return InvalidParameterError(f"`{name}` must be one of {valid}, got {got!r}")
 
 
+def tie_policy(metric: str, policy: str, defined: Iterable[str], why: str = "") -> InvalidParameterError:
+    """A tie policy a metric does not define: name both, say why, list the metrics that define it."""
+    valid = ", ".join(sorted(defined))
+    reason = f" ({why})" if why else ""
+    return InvalidParameterError(
+        f"ties={policy!r} is not defined for metric {metric!r}{reason}; use ties='text' for it, "
+        f"or evaluate it separately. ties={policy!r} is defined for: {valid}"
+    )
+
+
 def closest(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
     """The candidates closest to `name` (case-insensitive), best first."""
     pool = list(dict.fromkeys(candidates))

@@ -116,6 +116,16 @@ def _by_spelling() -> Mapping[str, MetricSpec]:
     return {**{spelled: specs()[family] for spelled, family in SPELLINGS.items()}, **ours}
 
 
+def _trec_match(name: str) -> tuple[MetricSpec, dict[str, str]] | None:
+    """The trec_eval name `name` spells (report name ``P_5`` or ``-m`` form ``P.5``) and its groups."""
+    for spelled in [s for s in (name, dotted(name)) if s is not None]:
+        for pattern, spec in _trec_patterns():
+            match = pattern.fullmatch(spelled)
+            if match:
+                return spec, match.groupdict()
+    return None
+
+
 def _number(text: str, name: str) -> float:
     try:
         return float(text)
@@ -206,15 +216,13 @@ def parse(name: str | Metric) -> Metric:
     if not isinstance(name, str):
         msg = f"a metric is a name or a prm.Metric, got {name!r}"
         raise UnknownMetricError(msg)
-    trec_name = dotted(name) or name  # trec_eval's -m spelling: P.5 is P_5
-    for pattern, spec in _trec_patterns():
-        match = pattern.fullmatch(trec_name)
-        if match:
-            groups = match.groupdict()
-            k = int(groups["k"]) if groups.get("k") else None
-            first = next((p.name for p in spec.params if p.kind == "float"), None)
-            level = {first: float(groups["x"])} if groups.get("x") and first else {}
-            return _build(spec, k, level, name)
+    trec = _trec_match(name)
+    if trec is not None:
+        spec, groups = trec
+        k = int(groups["k"]) if groups.get("k") else None
+        first = next((p.name for p in spec.params if p.kind == "float"), None)
+        level = {first: float(groups["x"])} if groups.get("x") and first else {}
+        return _build(spec, k, level, name)
     match = _CANONICAL.match(name)
     found = _by_spelling().get(match.group("name")) if match else None
     if match is None or found is None:

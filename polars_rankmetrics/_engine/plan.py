@@ -9,7 +9,7 @@ import polars as pl
 
 from polars_rankmetrics._engine import checks
 from polars_rankmetrics._engine.prepare import Prepared, prepare
-from polars_rankmetrics._errors import parameter
+from polars_rankmetrics._errors import parameter, tie_policy
 from polars_rankmetrics._kernel import (
     NUM_JUDGED,
     NUM_LISTED,
@@ -27,6 +27,7 @@ from polars_rankmetrics._schema import Columns, resolve_schema
 from polars_rankmetrics._spec import CatalogSpec, Metric, QuerySpec, TableSpec
 from polars_rankmetrics.conventions import Conventions, Gain
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.metrics import _ties
 
 MetricLike = str | Metric
 Requested = list[tuple[str, Metric]]  # (output column, metric)
@@ -85,6 +86,18 @@ def _gain_columns(
     return gains, columns_of
 
 
+def check_ties(metrics: Requested, conventions: Conventions) -> None:
+    """Raise unless every metric defines the conventions' tie policy (``"text"``: all of them)."""
+    policy = conventions.ties
+    if policy == "text":
+        return
+    defined = _ties.DEFINED[policy]
+    for name, metric in metrics:
+        family = metric.spec.name
+        if family not in defined:
+            raise tie_policy(name, policy, defined, _ties.UNDEFINED_WHY.get(family, ""))
+
+
 def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
     lf: pl.LazyFrame,
     columns: Columns,
@@ -102,6 +115,7 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
     the per-query frame also counts each query's judged retrieved items
     (:data:`checks.JUDGED_RETRIEVED`), which the degenerate-result warnings read.
     """
+    check_ties(metrics, conventions)
     queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
     schema = resolve_schema(lf.collect_schema(), columns, by, need_relevance=bool(queries) or not catalogs)
@@ -115,7 +129,7 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
 
     keys = (*schema.by, columns.query)
     # Every metric reads the prepared frame through the same view: the columns prepare adds.
-    view = {name: Rows.prepared(columns_of[name], keys) for name, _ in metrics}
+    view = {name: Rows.prepared(columns_of[name], keys, conventions.iprec_rule) for name, _ in metrics}
 
     # Per-row columns some families add after the ranking (ERR's survival product), each once.
     extra = [

@@ -5,7 +5,8 @@ none of them sorts or ranks again. The plan has two window stages:
 
 1. Over every row: the rank, a window rank of ``struct(score, item_text)``
    per (by..., query), trec_eval's order (score descending, ties broken by
-   the item's text descending), and the per-query counts (retrieved,
+   the item's text descending; the optimistic and pessimistic tie policies
+   put the grade before the text), and the per-query counts (retrieved,
    relevant, judged) as windows.
 2. Over the rows some requested metric reads (relevant items, items of
    non-zero gain, items within a cutoff...; each family says which): ranks
@@ -82,6 +83,19 @@ def ideal_order(gain: pl.Expr) -> pl.Expr:
     return pl.when(gain > 0).then(gain).rank("ordinal", descending=True)
 
 
+def tie_break(grade: pl.Expr, conventions: Conventions) -> list[pl.Expr]:
+    """The order inside a tie before the item text, ranked descending: the grade for the optimistic policy.
+
+    ``"optimistic"`` puts higher grades first, ``"pessimistic"`` lower ones
+    (a null grade counts lowest); ``"text"`` and ``"average"`` (whose
+    metrics read the tie groups, not this order) add nothing.
+    """
+    if conventions.ties not in {"optimistic", "pessimistic"}:
+        return []
+    lowest = grade.cast(pl.Float64).fill_null(float("-inf"))
+    return [(lowest if conventions.ties == "optimistic" else -lowest).alias("g")]
+
+
 def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over every convention)
     lf: pl.LazyFrame,
     schema: ResolvedSchema,
@@ -109,11 +123,11 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     order = pl.col(schema.order_column)
     # A struct ranked descending: higher score first, then higher item text.
     key = -order.cast(pl.Int64) if schema.order_is_rank else order
-    order_struct = pl.struct(key.alias("k"), item_text.alias("i"))
     # Catalog metrics need no judgments: without a relevance column every item is unjudged.
     grade = pl.col(cols.relevance) if schema.has_relevance else pl.lit(None, dtype=pl.Float64)
     if schema.has_relevance and schema.relevance_dtype.is_float():
         grade = grade.fill_nan(None)  # a NaN grade is bad data the checks report; it computes as unjudged
+    order_struct = pl.struct(key.alias("k"), *tie_break(grade, conventions), item_text.alias("i"))
     judged, relevant = relevance_classes(grade, conventions.relevance_level)
     retrieved = order.is_not_null()
     if conventions.judged_only:
