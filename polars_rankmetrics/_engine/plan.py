@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import polars as pl
@@ -92,10 +92,30 @@ def check_ties(metrics: Requested, conventions: Conventions) -> None:
     if policy == "text":
         return
     defined = _ties.DEFINED[policy]
+    if policy == "average" and conventions.depth is not None and conventions.judged_only:
+        # trec_eval cuts the full list at the depth before -J drops unjudged items: which judged
+        # items survive depends on where the tied unjudged ones fall, beyond a per-group closed form.
+        raise parameter(
+            "ties", "'text', 'optimistic' or 'pessimistic' with both depth and judged_only", policy
+        )
     for name, metric in metrics:
         family = metric.spec.name
         if family not in defined:
             raise tie_policy(name, policy, defined, _ties.UNDEFINED_WHY.get(family, ""))
+        gain = metric.gain() or conventions.gain
+        if policy != "average" and metric.spec.graded and not _ties.increasing(gain):
+            why = "its gains do not increase with the grade, so the grade order is not the best or worst"
+            raise tie_policy(name, policy, defined, why)
+        if policy == "average" and conventions.depth is not None and family in _ties.ORDER_FREE_WITHOUT_DEPTH:
+            why = f"with depth={conventions.depth} its value depends on which tied items the depth cuts"
+            raise tie_policy(name, policy, defined - _ties.ORDER_FREE_WITHOUT_DEPTH, why)
+
+
+def _value(spec: QuerySpec, conventions: Conventions) -> Callable[[Metric, Rows], pl.Expr]:
+    """A family's per-query value under the tie policy: its expected value under ``"average"``."""
+    if conventions.ties == "average":  # check_ties found the family in the table
+        return _ties.AVERAGE[spec.name] or spec.value
+    return spec.value
 
 
 def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
@@ -164,7 +184,7 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
             table = metric.spec.table(metric, columns_of[name], prepared.frame, prepared.keys)
             tables.append((name, table.select(*prepared.keys, pl.col(VALUE).cast(dtype).alias(name))))
         elif isinstance(metric.spec, QuerySpec):
-            values.append(metric.spec.value(metric, view[name]).cast(dtype).alias(name))
+            values.append(_value(metric.spec, conventions)(metric, view[name]).cast(dtype).alias(name))
             if metric.spec.weight is not None:  # the "weighted" aggregate reads it
                 values.append(metric.spec.weight(metric, view[name]).cast(pl.Float64).alias(WEIGHT + name))
     per_query = prepared.frame.group_by(prepared.keys).agg(

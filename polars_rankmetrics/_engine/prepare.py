@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from polars_rankmetrics._engine import ties
 from polars_rankmetrics._kernel import (
     GRADE,
     HIT_RANK,
@@ -166,6 +167,9 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
         first.append(pl.col(cols.item).alias(ITEM))
     for gain, names in gains.values():
         first.append(gain_expr(grade, gain).alias(names.gain))
+    if conventions.ties == "average":
+        group_gains = [(gain_expr(grade, gain), names.gain) for gain, names in gains.values()]
+        first.extend(ties.groups(key, retrieved, relevant, keys, group_gains))
     if checks is not None:
         first.extend(checks(keys))
     out = lf.select(*keys, *first)
@@ -175,6 +179,8 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     if keep is not None:
         # Every query keeps its top row, or all its rows when it retrieved nothing (qrels only).
         anchor = (pl.col(RANK) == 1) | pl.col(RANK).is_null() & (pl.col(NUM_RET) == 0)
+        if conventions.ties == "average":
+            keep = keep | ties.keep([names.gain for _, names in gains.values()])
         out = out.filter(keep | anchor)
 
     ranked, graded = pl.col(RANK), pl.col(GRADE)
@@ -194,6 +200,8 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
             second.append(ideal_order(pl.col(names.gain)).over(keys).alias(names.ideal_rank))
     if second:
         out = out.with_columns(second)
+    if conventions.ties == "average":
+        out = ties.within_groups(out, keys)
     if rows:
         out = out.with_columns(rows)
     return Prepared(frame=out, keys=keys)

@@ -20,7 +20,7 @@ from tie_orders import MAX_ORDERS, n_orders, over_orders, tied_queries
 
 import polars_rankmetrics as prm
 from polars_rankmetrics._registry import specs
-from polars_rankmetrics.metrics._ties import DEFINED
+from polars_rankmetrics.metrics._ties import DEFINED, ORDER_FREE_WITHOUT_DEPTH
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
 
@@ -41,7 +41,16 @@ def _names(families: frozenset[str]) -> list[str]:
 
 
 CONVENTIONS = st.sampled_from(
-    [{}, {"relevance_level": 2}, {"gain": "exponential"}, {"missing": "zero"}, {"judged_only": True}]
+    [
+        {},
+        {"relevance_level": 2},
+        {"gain": "exponential"},
+        {"gain": {1: 3.0, 2: 1.0, 3: 9.0}},
+        {"missing": "zero"},
+        {"judged_only": True},
+        {"depth": 2},
+        {"depth": 3, "judged_only": True},
+    ]
 )
 
 
@@ -49,7 +58,16 @@ Reduce = Callable[[list[float]], float]
 
 
 def _check(frame: pl.DataFrame, policy: str, conventions: dict[str, Any], reduce: Reduce) -> None:
-    names = _names(DEFINED[policy])
+    families = DEFINED[policy]
+    if policy == "average" and conventions.get("depth") and conventions.get("judged_only"):
+        with pytest.raises(prm.InvalidParameterError, match="both depth and judged_only"):
+            prm.evaluate(frame, ["ndcg"], ties=policy, **conventions)
+        return
+    if policy != "average" and isinstance(conventions.get("gain"), dict):
+        conventions = {**conventions, "gain": {1: 1.5, 2: 2.5, 3: 3.5}}  # increasing: see the test below
+    if policy == "average" and conventions.get("depth"):
+        families -= ORDER_FREE_WITHOUT_DEPTH
+    names = _names(families)
     assert names
     every = over_orders(frame, names, **conventions)
     got = prm.evaluate(frame, names, per_query=True, ties=policy, **conventions)
@@ -77,8 +95,6 @@ def test_policy_equals_every_order_reduced(
 ) -> None:
     if n_orders(frame) > MAX_ORDERS or not DEFINED[policy]:
         return
-    if policy == "average" and conventions.get("judged_only"):
-        conventions = {}
     _check(frame, policy, conventions, reduce)
 
 
@@ -102,6 +118,17 @@ def test_undefined_policy_names_metric_and_policy() -> None:
         prm.evaluate(frame, ["ndcg", "infAP"], ties="optimistic")
     with pytest.raises(prm.InvalidParameterError, match=r"`ties` must be one of"):
         prm.evaluate(frame, ["ndcg"], ties="random")  # type: ignore[arg-type]
+
+
+def test_extremes_refuse_gains_that_fall_with_the_grade() -> None:
+    frame = pl.DataFrame({"query": ["q"] * 2, "item": ["a", "b"], "score": [1.0, 1.0], "relevance": [1, 2]})
+    with pytest.raises(prm.InvalidParameterError, match=r"ties='optimistic' .* 'ndcg'.* do not increase"):
+        prm.evaluate(frame, ["P_1", "ndcg"], ties="optimistic", gain={1: 3.0, 2: 1.0})
+    # P reads no gain; an increasing mapping is accepted.
+    prm.evaluate(frame, ["P_1"], ties="optimistic", gain={1: 3.0, 2: 1.0})
+    prm.evaluate(frame, ["ndcg"], ties="pessimistic", gain={1: 1.5, 2: 2.5})
+    with pytest.raises(prm.InvalidParameterError, match="do not increase"):  # grade 3 would gain 3 < 7
+        prm.evaluate(frame, ["ndcg"], ties="pessimistic", gain={1: 3.0, 2: 7.0})
 
 
 def test_optimistic_and_pessimistic_by_hand() -> None:
