@@ -88,7 +88,18 @@ class Conventions:
 
     @classmethod
     def preset(cls, name: str) -> Conventions:
-        """Return the conventions of a named preset (``"trec_eval"``)."""
+        """Return the conventions of a named preset: another library's, as our parameters.
+
+        ``"trec_eval"`` (10.0, the default), ``"pytrec_eval"`` (trec_eval 9's
+        recall levels), ``"ir_measures"`` (also scores unanswered judged
+        queries 0), ``"ranx"`` (the same, ties by text) and ``"sklearn"``
+        (ties averaged); see :data:`PRESETS` and the README's table.
+
+        Examples
+        --------
+        >>> prm.Conventions.preset("sklearn").ties, prm.Conventions.preset("ir_measures").missing
+        ('average', 'zero')
+        """
         check_choice(name, "preset", PRESETS)
         return PRESETS[name]
 
@@ -151,4 +162,19 @@ class ConventionOptions(ReadingOptions, total=False):
     gain: Gain | None
 
 
-PRESETS: dict[str, Conventions] = {"trec_eval": Conventions()}
+PRESETS: dict[str, Conventions] = {
+    # trec_eval 10.0, the default: every convention at its default.
+    "trec_eval": Conventions(),
+    # pytrec_eval bundles trec_eval 9.0.x: iprec_at_recall (and 11pt_avg) take int(x R + 0.9) items.
+    "pytrec_eval": Conventions(iprec_rule="trec_eval_9"),
+    # ir_measures (pytrec_eval provider underneath): every judged query gets a value, the
+    # measure's default 0 when the run never answered it.
+    "ir_measures": Conventions(missing="zero", iprec_rule="trec_eval_9"),
+    # ranx (evaluate with make_comparable=True, else it raises): a judged query the run never
+    # answered scores 0 and counts. Its order inside a tie is numpy's unstable argsort of the
+    # insertion order: not reproducible, so ties stay trec_eval's text order.
+    "ranx": Conventions(missing="zero"),
+    # scikit-learn's ndcg_score / dcg_score: gains averaged over tied scores (ignore_ties=False).
+    "sklearn": Conventions(ties="average"),
+}
+"""Other libraries' conventions, each a named set of :class:`Conventions` (a table entry, not a code path)."""
