@@ -16,6 +16,8 @@ import polars as pl
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from plans import calls_python, fallback_nodes
+from polars.testing import assert_frame_equal
 from tie_orders import MAX_ORDERS, n_orders, over_orders, tied_queries
 
 import polars_rankmetrics as prm
@@ -147,3 +149,37 @@ def test_optimistic_and_pessimistic_by_hand() -> None:
         for t in ("text", "optimistic", "pessimistic")
     }
     assert values == {"text": (0.0, 0.5), "optimistic": (1.0, 1.0), "pessimistic": (0.0, 0.5)}
+
+
+POLICY_METRICS = {
+    "optimistic": ["ndcg@3", "map", "P_2", "recip_rank", "bpref", "err@3"],
+    "pessimistic": ["ndcg@3", "map", "P_2", "recip_rank", "bpref", "err@3"],
+    "average": ["ndcg@3", "map", "map@2", "P_2", "recip_rank", "success_1", "Rprec", "dcg"],
+}
+
+
+@pytest.mark.parametrize("policy", list(POLICY_METRICS))
+@given(frame=tied_queries())
+def test_every_entry_point_takes_the_policy(policy: str, frame: pl.DataFrame) -> None:
+    names = POLICY_METRICS[policy]
+    eager = prm.evaluate(frame, names, per_query=True, ties=policy)
+    conventions = prm.Conventions(ties=policy)  # type: ignore[arg-type]
+    lazy = prm.evaluate(frame.lazy(), names, per_query=True, conventions=conventions)
+    streamed = prm.collect(lazy, engine="streaming")
+    assert_frame_equal(eager, streamed)
+    chunked = prm.evaluate_chunked(frame, names, per_query=True, rows_per_chunk=3, ties=policy)
+    assert_frame_equal(eager, chunked)
+    namespace = frame.rank.evaluate(names, per_query=True, ties=policy)
+    assert_frame_equal(eager, namespace)
+    means = prm.evaluate(frame, names, ties=policy)
+    assert_frame_equal(means, prm.evaluate_chunked(frame, names, rows_per_chunk=3, ties=policy))
+
+
+@pytest.mark.parametrize("policy", list(POLICY_METRICS))
+def test_policy_plans_stream_without_fallbacks_or_python(policy: str) -> None:
+    frame = pl.LazyFrame(
+        {"query": ["q"] * 3, "item": ["a", "b", "c"], "score": [1.0, 1.0, 0.5], "relevance": [1, 0, 2]}
+    )
+    plan = prm.evaluate(frame, POLICY_METRICS[policy], per_query=True, ties=policy)
+    assert not fallback_nodes(plan)
+    assert not calls_python(plan)
