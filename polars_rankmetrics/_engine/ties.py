@@ -29,16 +29,21 @@ def groups(
 ) -> list[pl.Expr]:
     """The first stage's tie columns: s, n, rho and each gain's group mean (named after its column)."""
     tied = pl.when(retrieved).then(key)  # null for rows not retrieved: never in a group
-    group = [*keys, tied]
     start = tied.rank("min", descending=True).over(keys)
-    size = retrieved.sum().over(group).cast(pl.Float64)
+    # One window computes every sum of the group (a struct; Polars computes the repeated
+    # expression once): separate windows over the same computed partition each group again.
+    sums = [retrieved.sum().alias("n"), (relevant & retrieved).sum().alias("r")]
+    sums += [gain.sum().alias(f"g{i}") for i, (gain, _) in enumerate(gains)]
+    group = pl.struct(*sums).over([*keys, tied])
+    size = group.struct.field("n").cast(pl.Float64)
     out = [
         start.cast(pl.UInt32).alias(TIE_START),
         pl.when(retrieved).then(size).cast(pl.UInt32).alias(TIE_SIZE),
-        pl.when(retrieved).then((relevant & retrieved).sum().over(group) / size).alias(TIE_REL),
+        pl.when(retrieved).then(group.struct.field("r") / size).alias(TIE_REL),
     ]
     out.extend(
-        pl.when(retrieved).then(gain.sum().over(group) / size).alias(name + TIE_GAIN) for gain, name in gains
+        pl.when(retrieved).then(group.struct.field(f"g{i}") / size).alias(name + TIE_GAIN)
+        for i, (_, name) in enumerate(gains)
     )
     return out
 
