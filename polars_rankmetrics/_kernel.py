@@ -92,6 +92,10 @@ class Rows:
     keys
         The prepared frame's window keys; None for a view whose rows are
         one query already in rank order.
+    iprec_rule
+        How a recall level x becomes a number of relevant items in
+        ``iprec_at_recall``: ``"round"`` (trec_eval 10.0) or ``"trec_eval_9"``
+        (``int(x * R + 0.9)``); the conventions' ``iprec_rule``.
     """
 
     rank: pl.Expr
@@ -106,9 +110,12 @@ class Rows:
     gain: pl.Expr
     ideal_rank: pl.Expr
     keys: tuple[str, ...] | None = None
+    iprec_rule: str = "round"
 
     @classmethod
-    def prepared(cls, gain: GainColumns | None = None, keys: tuple[str, ...] = ()) -> Rows:
+    def prepared(
+        cls, gain: GainColumns | None = None, keys: tuple[str, ...] = (), iprec_rule: str = "round"
+    ) -> Rows:
         """Evaluate's view: the prepared frame's columns (`gain`: the metric's gain columns)."""
         names = gain or gain_columns("linear", 0)
         return cls(
@@ -124,6 +131,7 @@ class Rows:
             gain=pl.col(names.gain),
             ideal_rank=pl.col(names.ideal_rank),
             keys=keys,
+            iprec_rule=iprec_rule,
         )
 
     def in_rank_order(self, running: pl.Expr) -> pl.Expr:

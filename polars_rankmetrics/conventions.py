@@ -13,6 +13,10 @@ __all__ = ["PRESETS", "ConventionOptions", "Conventions", "ReadingOptions"]
 
 Missing = Literal["skip", "zero"]
 Gain = Literal["linear", "exponential"] | Mapping[float, float]
+Ties = Literal["text", "average", "optimistic", "pessimistic"]
+IprecRule = Literal["round", "trec_eval_9"]
+TIES: tuple[str, ...] = ("text", "average", "optimistic", "pessimistic")
+IPREC_RULES: tuple[str, ...] = ("round", "trec_eval_9")
 
 
 @dataclass(frozen=True)
@@ -42,11 +46,26 @@ class Conventions:
         ``"exponential"`` (``2**grade - 1``) or a ``{grade: gain}`` mapping
         (trec_eval ``ndcg.1=3,2=9``; unmapped grades keep their linear gain).
         Negative grades and unjudged items gain 0.
+    ties
+        How items of equal score are ordered. ``"text"``: item id text
+        descending (trec_eval's order). ``"optimistic"`` / ``"pessimistic"``:
+        higher / lower grade first (null grades lowest), then text: the best /
+        worst value any order of the tied items gives a metric that rewards
+        higher grades earlier. ``"average"``: the exact expected value over
+        every order of the tied items, in closed form (McSherry and Najork,
+        ECIR 2008), for the metrics that define one; any other metric raises
+        :class:`InvalidParameterError` naming it.
+    iprec_rule
+        How ``iprec_at_recall`` and ``11pt_avg`` turn a recall level x into a
+        number of relevant items: ``"round"`` (trec_eval 10.0: ``round(x * R)``)
+        or ``"trec_eval_9"`` (trec_eval 9.x, bundled by pytrec_eval:
+        ``int(x * R + 0.9)``).
 
     Examples
     --------
     >>> prm.Conventions(depth=100, missing="zero")
-    Conventions(depth=100, relevance_level=1.0, missing='zero', judged_only=False, gain='linear')
+    Conventions(depth=100, relevance_level=1.0, missing='zero', judged_only=False, gain='linear',
+                ties='text', iprec_rule='round')
     """
 
     depth: int | None = None
@@ -54,6 +73,8 @@ class Conventions:
     missing: Missing = "skip"
     judged_only: bool = False
     gain: Gain = field(default="linear")
+    ties: Ties = "text"
+    iprec_rule: IprecRule = "round"
 
     def __post_init__(self) -> None:
         """Check every parameter when the conventions are built."""
@@ -62,10 +83,23 @@ class Conventions:
         check_choice(self.missing, "missing", ("skip", "zero"))
         check_choice(self.judged_only, "judged_only", (False, True))
         check_gain(self.gain)
+        check_choice(self.ties, "ties", TIES)
+        check_choice(self.iprec_rule, "iprec_rule", IPREC_RULES)
 
     @classmethod
     def preset(cls, name: str) -> Conventions:
-        """Return the conventions of a named preset (``"trec_eval"``)."""
+        """Return the conventions of a named preset: another library's, as our parameters.
+
+        ``"trec_eval"`` (10.0, the default), ``"pytrec_eval"`` (trec_eval 9's
+        recall levels), ``"ir_measures"`` (also scores unanswered judged
+        queries 0), ``"ranx"`` (the same, ties by text) and ``"sklearn"``
+        (ties averaged); see :data:`PRESETS` and the README's table.
+
+        Examples
+        --------
+        >>> prm.Conventions.preset("sklearn").ties, prm.Conventions.preset("ir_measures").missing
+        ('average', 'zero')
+        """
         check_choice(name, "preset", PRESETS)
         return PRESETS[name]
 
@@ -84,7 +118,8 @@ class Conventions:
         Examples
         --------
         >>> prm.Conventions.resolve("trec_eval", depth=10)
-        Conventions(depth=10, relevance_level=1.0, missing='skip', judged_only=False, gain='linear')
+        Conventions(depth=10, relevance_level=1.0, missing='skip', judged_only=False, gain='linear',
+                    ties='text', iprec_rule='round')
         """
         preset = overrides.pop("preset", None)
         if preset is not None:
@@ -116,6 +151,8 @@ class ReadingOptions(TypedDict, total=False):
     relevance_level: float | None
     missing: Missing | None
     judged_only: bool | None
+    ties: Ties | None
+    iprec_rule: IprecRule | None
     preset: str | None
 
 
@@ -125,4 +162,19 @@ class ConventionOptions(ReadingOptions, total=False):
     gain: Gain | None
 
 
-PRESETS: dict[str, Conventions] = {"trec_eval": Conventions()}
+PRESETS: dict[str, Conventions] = {
+    # trec_eval 10.0, the default: every convention at its default.
+    "trec_eval": Conventions(),
+    # pytrec_eval bundles trec_eval 9.0.x: iprec_at_recall (and 11pt_avg) take int(x R + 0.9) items.
+    "pytrec_eval": Conventions(iprec_rule="trec_eval_9"),
+    # ir_measures (pytrec_eval provider underneath): every judged query gets a value, the
+    # measure's default 0 when the run never answered it.
+    "ir_measures": Conventions(missing="zero", iprec_rule="trec_eval_9"),
+    # ranx (evaluate with make_comparable=True, else it raises): a judged query the run never
+    # answered scores 0 and counts. Its order inside a tie is numpy's unstable argsort of the
+    # insertion order: not reproducible, so ties stay trec_eval's text order.
+    "ranx": Conventions(missing="zero"),
+    # scikit-learn's ndcg_score / dcg_score: gains averaged over tied scores (ignore_ties=False).
+    "sklearn": Conventions(ties="average"),
+}
+"""Other libraries' conventions, each a named set of :class:`Conventions` (a table entry, not a code path)."""

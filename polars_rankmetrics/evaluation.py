@@ -74,8 +74,11 @@ def evaluate(  # noqa: PLR0913
         The checks share the ranking's windows: a few percent of the time.
     **overrides
         Convention fields that override the base: ``depth``,
-        ``relevance_level``, ``missing``, ``gain``, ``judged_only`` (see
-        :class:`Conventions`); ``preset`` names the base like `conventions`.
+        ``relevance_level``, ``missing``, ``gain``, ``judged_only``,
+        ``ties`` (``"text"``, ``"average"``, ``"optimistic"``,
+        ``"pessimistic"``), ``iprec_rule`` (see :class:`Conventions`);
+        ``preset`` names the base like `conventions` (``"trec_eval"``,
+        ``"pytrec_eval"``, ``"ir_measures"``, ``"ranx"``, ``"sklearn"``).
 
     Returns
     -------
@@ -104,6 +107,22 @@ def evaluate(  # noqa: PLR0913
     ╞═════════╪═════╪════════════╡
     │ 0.8467  ┆ 0.5 ┆ 0.75       │
     └─────────┴─────┴────────────┘
+
+    Tied scores: trec_eval's text order, or the expected value over every order.
+
+    >>> tied = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [0.5, 0.5, 0.1], "relevance": [1, 0, 0]})
+    >>> pl.concat([prm.evaluate(tied, ["P_1", "mrr"], ties=t) for t in ("text", "average", "optimistic")])
+    shape: (3, 2)
+    ┌─────┬──────┐
+    │ P_1 ┆ mrr  │
+    │ --- ┆ ---  │
+    │ f64 ┆ f64  │
+    ╞═════╪══════╡
+    │ 0.0 ┆ 0.5  │
+    │ 0.5 ┆ 0.75 │
+    │ 1.0 ┆ 1.0  │
+    └─────┴──────┘
     """
     frame = as_polars(frame, "frame")
     cols = columns or Columns()
