@@ -54,7 +54,8 @@ class Conventions:
         higher grades earlier. ``"average"``: the exact expected value over
         every order of the tied items, in closed form (McSherry and Najork,
         ECIR 2008), for the metrics that define one; any other metric raises
-        :class:`InvalidParameterError` naming it.
+        :class:`InvalidParameterError` naming it. Every policy but ``"text"``
+        refuses `depth` together with `judged_only`.
     iprec_rule
         How ``iprec_at_recall`` and ``11pt_avg`` turn a recall level x into a
         number of relevant items: ``"round"`` (trec_eval 10.0: ``round(x * R)``)
