@@ -14,6 +14,7 @@ from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.curves import pr_curve
 from polars_rankmetrics.evaluation import collect, evaluate, population
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
@@ -34,6 +35,7 @@ from polars_rankmetrics.io import (
     scan_trec_run,
 )
 from polars_rankmetrics.metrics import (
+    auroc,
     average_precision,
     bing,
     bpref,
@@ -43,6 +45,8 @@ from polars_rankmetrics.metrics import (
     entropy,
     err,
     f1,
+    f_beta,
+    fallout,
     g,
     gini,
     gm_bpref,
@@ -68,6 +72,7 @@ from polars_rankmetrics.metrics import (
     rbp,
     rbp_resid,
     recall,
+    recall_at_precision,
     reciprocal_rank,
     relative_precision,
     relstring,
@@ -95,6 +100,7 @@ __all__ = [
     "RankMetricsWarning",
     "TrecFormatError",
     "UnknownMetricError",
+    "auroc",
     "average_precision",
     "bing",
     "bpref",
@@ -109,6 +115,8 @@ __all__ = [
     "evaluate_chunked",
     "expr",
     "f1",
+    "f_beta",
+    "fallout",
     "g",
     "gini",
     "gm_bpref",
@@ -133,6 +141,7 @@ __all__ = [
     "personalization",
     "plots",
     "population",
+    "pr_curve",
     "precision",
     "r_precision",
     "rbp",
@@ -140,6 +149,7 @@ __all__ = [
     "read_trec_qrels",
     "read_trec_run",
     "recall",
+    "recall_at_precision",
     "reciprocal_rank",
     "relative_precision",
     "relstring",

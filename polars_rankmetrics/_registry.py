@@ -23,6 +23,7 @@ from polars_rankmetrics._spec import Metric, MetricSpec, Param, ParamValue
 from polars_rankmetrics.exceptions import UnknownMetricError
 from polars_rankmetrics.metrics import (
     binary,
+    classification,
     counts,
     cumulative,
     distribution,
@@ -53,6 +54,7 @@ SPECS: tuple[MetricSpec, ...] = (
     *distribution.SPECS,
     *similarity.SPECS,
     *information.SPECS,
+    *classification.SPECS,
 )
 """Every metric family, in the order the docs list them."""
 

@@ -15,6 +15,7 @@ from polars_rankmetrics.expr._builders.binary import (
     relative_precision,
 )
 from polars_rankmetrics.expr._builders.binary_2 import set_map, utility
+from polars_rankmetrics.expr._builders.classification import auroc, f_beta, fallout, recall_at_precision
 from polars_rankmetrics.expr._builders.counts import num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.expr._builders.graded import dcg, ndcg
 from polars_rankmetrics.expr._builders.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
@@ -25,6 +26,7 @@ from polars_rankmetrics.expr._builders.text import relstring
 from polars_rankmetrics.expr._builders.user import err, rbp, rbp_resid
 
 __all__ = [
+    "auroc",
     "average_precision",
     "bing",
     "bpref",
@@ -32,6 +34,8 @@ __all__ = [
     "eleven_point_average",
     "err",
     "f1",
+    "f_beta",
+    "fallout",
     "gm_bpref",
     "gm_map",
     "hit_rate",
@@ -51,6 +55,7 @@ __all__ = [
     "rbp",
     "rbp_resid",
     "recall",
+    "recall_at_precision",
     "reciprocal_rank",
     "relative_precision",
     "relstring",
