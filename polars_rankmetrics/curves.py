@@ -97,9 +97,9 @@ def pr_curve(  # noqa: PLR0913
     └─────┴───────────┴────────┘
     """
     frame = as_polars(frame, "frame")
-    ks = cutoffs(ks)
-    keys = list(normalise_by(by)) + ([(columns or Columns()).query] if per_query else [])
-    metrics = [m for k in ks for m in (precision(k), recall(k))]
+    chosen = cutoffs(ks)
+    keys: list[str] = list(normalise_by(by)) + ([(columns or Columns()).query] if per_query else [])
+    metrics = [m for k in chosen for m in (precision(k), recall(k))]
     wide = evaluate(
         frame, metrics, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,
         **overrides,
@@ -111,6 +111,6 @@ def pr_curve(  # noqa: PLR0913
             pl.col(f"precision@{k}").alias("precision"),
             pl.col(f"recall@{k}").alias("recall"),
         )
-        for k in ks
+        for k in chosen
     ]
-    return pl.concat(parts, how="vertical").sort([*keys, "k"])  # type: ignore[return-value]
+    return pl.concat(parts, how="vertical").sort([*keys, "k"])
