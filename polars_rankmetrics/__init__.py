@@ -15,6 +15,7 @@ from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.curves import pr_curve
+from polars_rankmetrics.diversity import evaluate_diversity, join_intents, read_ndeval_qrels
 from polars_rankmetrics.evaluation import collect, evaluate, population
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
@@ -113,6 +114,7 @@ __all__ = [
     "err",
     "evaluate",
     "evaluate_chunked",
+    "evaluate_diversity",
     "expr",
     "f1",
     "f_beta",
@@ -125,6 +127,7 @@ __all__ = [
     "infap",
     "intra_list_similarity",
     "iprec_at_recall",
+    "join_intents",
     "join_run_qrels",
     "map_capped",
     "mar",
@@ -146,6 +149,7 @@ __all__ = [
     "r_precision",
     "rbp",
     "rbp_resid",
+    "read_ndeval_qrels",
     "read_trec_qrels",
     "read_trec_run",
     "recall",
