@@ -82,7 +82,8 @@ def parse_diversity(name: str) -> DiversityMetric:
     family = _SPELLINGS.get(match.group("name"), match.group("name")) if match else None
     if match is None or family not in _CUTOFF | _WHOLE:
         valid = sorted(_CUTOFF | _WHOLE)
-        msg = f"unknown diversity metric {name!r}; valid: {', '.join(valid)} (with @k for {', '.join(sorted(_CUTOFF))})"
+        cutoff = ", ".join(sorted(_CUTOFF))
+        msg = f"unknown diversity metric {name!r}; valid: {', '.join(valid)} (with @k for {cutoff})"
         raise UnknownMetricError(msg)
     k = int(match.group("k")) if match.group("k") else None
     if family in _CUTOFF and (k is None or k < 1):
@@ -93,7 +94,7 @@ def parse_diversity(name: str) -> DiversityMetric:
 
 
 def read_ndeval_qrels(source: str | Path) -> pl.DataFrame:
-    """Read ndeval's intent qrels: ``query intent item relevance`` per line, whitespace-separated.
+    r"""Read ndeval's intent qrels: ``query intent item relevance`` per line, whitespace-separated.
 
     Parameters
     ----------
@@ -115,7 +116,7 @@ def read_ndeval_qrels(source: str | Path) -> pl.DataFrame:
     --------
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "qrels.ndeval"
-    >>> _ = path.write_text("1 1 d1 1\\n1 2 d1 0\\n1 2 d2 2\\n")
+    >>> _ = path.write_text("1 1 d1 1\n1 2 d1 0\n1 2 d2 2\n")
     >>> prm.read_ndeval_qrels(path)
     shape: (3, 4)
     ┌───────┬────────┬──────┬───────────┐
@@ -131,7 +132,9 @@ def read_ndeval_qrels(source: str | Path) -> pl.DataFrame:
     lines = pl.Series("line", Path(source).read_text().splitlines(), dtype=pl.String)
     lines = lines.filter(lines.str.strip_chars() != "")
     fields = lines.to_frame().select(
-        pl.col("line").str.extract_groups(_LINE.pattern).struct.rename_fields(["query", "intent", "item", "rel"])
+        pl.col("line")
+        .str.extract_groups(_LINE.pattern)
+        .struct.rename_fields(["query", "intent", "item", "rel"])
     )
     table = fields.unnest("line").with_columns(pl.col("rel").cast(pl.Int64, strict=False).alias("relevance"))
     bad = table.with_row_index().filter(pl.col("query").is_null() | pl.col("relevance").is_null())
@@ -218,8 +221,15 @@ def _rows(frame: pl.LazyFrame, cols: Columns, order: str, level: float) -> tuple
     return ranked, pairs
 
 
+def _power(base: float, exponent: pl.Expr) -> pl.Expr:
+    """``base ** exponent`` for a constant base in [0, 1], 0 ** 0 being 1 (ndeval multiplies gains down)."""
+    if base == 0:
+        return pl.when(exponent == 0).then(1.0).otherwise(0.0)
+    return power(base, exponent)
+
+
 def _ideal_gains(pairs: pl.DataFrame, steps: int, alpha: float) -> pl.DataFrame:
-    """ndeval's greedy ideal: (query, position, gain) for the first `steps` positions of every query.
+    """Ndeval's greedy ideal: (query, position, gain) for the first `steps` positions of every query.
 
     Each step places, in every query at once, the unplaced item of the highest
     gain given the items placed (ties to the greater item id), as ndeval's idealResult.
@@ -231,7 +241,7 @@ def _ideal_gains(pairs: pl.DataFrame, steps: int, alpha: float) -> pl.DataFrame:
         open_ = placed.filter(~pl.col("__placed")).join(seen, on=[_Q, _J])
         if open_.is_empty():
             break
-        scores = open_.group_by(_Q, _I).agg(exact_sum(power(1.0 - alpha, pl.col(_C))).alias(_GAIN))
+        scores = open_.group_by(_Q, _I).agg(exact_sum(_power(1.0 - alpha, pl.col(_C))).alias(_GAIN))
         best = scores.group_by(_Q).agg(
             pl.col(_I).sort_by([_GAIN, _I], descending=[True, True]).first(), pl.col(_GAIN).max()
         )
@@ -249,19 +259,46 @@ def _ideal_gains(pairs: pl.DataFrame, steps: int, alpha: float) -> pl.DataFrame:
     return pl.concat(out)
 
 
-def _discounted(gains: pl.LazyFrame | pl.DataFrame, metric: DiversityMetric, beta: float) -> pl.Expr:
+def _discounted(metric: DiversityMetric, beta: float) -> pl.Expr:
     """The raw sum a measure normalises: discounted gains (dcg), gains over rank (err), or rbp's."""
-    del gains
     rank, gain = pl.col(_RANK).cast(pl.Float64), pl.col(_GAIN)
     within = pl.col(_RANK) <= (metric.k or 0)
     if metric.name == "alpha_ndcg":
         return exact_sum(pl.when(within).then(gain * math.log(2.0) / (rank + 1.0).log()))
     if metric.name in ("err_ia", "nerr_ia"):
         return exact_sum(pl.when(within).then(gain / rank))
-    return exact_sum(gain * power(beta, pl.col(_RANK) - 1))
+    return exact_sum(gain * _power(beta, pl.col(_RANK) - 1))
 
 
-def evaluate_diversity(  # noqa: C901, PLR0913  (one branch per measure)
+def _measure(name: str, m: DiversityMetric, alpha: float, beta: float) -> pl.Expr:
+    """One query's value of `m` from its retrieved relevant pairs (and the ideal's sums, `__ideal_<name>`)."""
+    a = pl.col("__a").first()
+    within = pl.col(_RANK) <= (m.k or 0)
+    if m.name == "p_ia":
+        return within.sum().cast(pl.Float64) / (a * float(m.k or 1))
+    if m.name == "strec":
+        return pl.col(_J).filter(within).n_unique().cast(pl.Float64) / a
+    if m.name == "map_ia":
+        return exact_sum((pl.col(_C) + 1.0) / pl.col(_RANK).cast(pl.Float64) / pl.col("__nrel")) / a
+    if m.name == "nrbp":
+        return _discounted(m, beta) * (1.0 - (1.0 - alpha) * beta) / a
+    if m.name == "err_ia":
+        k = m.k or 1
+        ideal_ideal = sum((1.0 - alpha) ** i / (i + 1) for i in range(k))
+        return _discounted(m, beta) / (a * ideal_ideal if k > 1 else pl.lit(1.0))
+    # Normalised by the greedy ideal: alpha_ndcg, nerr_ia, nnrbp (0 where the run gains nothing, as ndeval).
+    value = _discounted(_raw(m), beta)
+    return pl.when(value != 0).then(value / pl.col("__ideal_" + name).first())
+
+
+def _raw(m: DiversityMetric) -> DiversityMetric:
+    """The unnormalised sum behind a greedy-ideal measure: DCG, ERR or RBP's."""
+    if m.name == "alpha_ndcg":
+        return m
+    return DiversityMetric("err_ia", m.k) if m.name == "nerr_ia" else m
+
+
+def evaluate_diversity(  # noqa: PLR0913  (checks, then one plan)
     frame: pl.DataFrame | pl.LazyFrame,
     metrics: str | Sequence[str],
     *,
@@ -310,14 +347,14 @@ def evaluate_diversity(  # noqa: C901, PLR0913  (one branch per measure)
     >>> frame = pl.DataFrame({"query": ["1"] * 5, "item": ["d1", "d1", "d2", "d3", "d4"],
     ...     "score": [3.0, 3.0, 2.0, 1.0, None], "intent": ["a", "b", "a", None, "b"],
     ...     "relevance": [1, 1, 1, None, 1]})
-    >>> prm.evaluate_diversity(frame, ["alpha_ndcg@2", "p_ia@2", "strec@1", "map_ia"])
+    >>> prm.evaluate_diversity(frame, ["alpha_ndcg@3", "p_ia@2", "strec@1", "map_ia"])
     shape: (1, 4)
     ┌──────────────┬────────┬─────────┬────────┐
-    │ alpha_ndcg@2 ┆ p_ia@2 ┆ strec@1 ┆ map_ia │
+    │ alpha_ndcg@3 ┆ p_ia@2 ┆ strec@1 ┆ map_ia │
     │ ---          ┆ ---    ┆ ---     ┆ ---    │
     │ f64          ┆ f64    ┆ f64     ┆ f64    │
     ╞══════════════╪════════╪═════════╪════════╡
-    │ 0.863499     ┆ 0.75   ┆ 1.0     ┆ 0.75   │
+    │ 0.902552     ┆ 0.75   ┆ 1.0     ┆ 0.75   │
     └──────────────┴────────┴─────────┴────────┘
     """
     names = [metrics] if isinstance(metrics, str) else list(metrics)
@@ -344,41 +381,20 @@ def evaluate_diversity(  # noqa: C901, PLR0913  (one branch per measure)
     hits = pairs.join(ranked, on=[_Q, _I]).with_columns(
         (pl.col(_RANK).rank("ordinal").over(_Q, _J) - 1).alias(_C)
     )
-    hits = hits.with_columns(power(1.0 - alpha, pl.col(_C)).alias(_GAIN)).join(per_intent, on=[_Q, _J])
+    hits = hits.with_columns(_power(1.0 - alpha, pl.col(_C)).alias(_GAIN)).join(per_intent, on=[_Q, _J])
 
     deepest = max((m.k or 0 for _, m in parsed if m.name in ("alpha_ndcg", "nerr_ia")), default=0)
     if any(m.name == "nnrbp" for _, m in parsed):
         deepest = max(deepest, int(pairs.select(pl.col(_I).n_unique().over(_Q).max()).collect().item() or 0))
     ideal = _ideal_gains(pairs.collect(), deepest, alpha).lazy() if deepest else None
 
-    a = pl.col("__a").first()
-    values: list[pl.Expr] = []
-    for name, m in parsed:
-        within = pl.col(_RANK) <= (m.k or 0)
-        if m.name == "p_ia":
-            value = within.sum().cast(pl.Float64) / (a * float(m.k or 1))
-        elif m.name == "strec":
-            value = pl.col(_J).filter(within).n_unique().cast(pl.Float64) / a
-        elif m.name == "map_ia":
-            value = exact_sum((pl.col(_C) + 1.0) / pl.col(_RANK).cast(pl.Float64) / pl.col("__nrel")) / a
-        elif m.name == "nrbp":
-            value = _discounted(hits, m, beta) * (1.0 - (1.0 - alpha) * beta) / a
-        elif m.name == "err_ia":
-            k = m.k or 1
-            ideal_ideal = sum((1.0 - alpha) ** i / (i + 1) for i in range(k))
-            value = _discounted(hits, m, beta) / (a * ideal_ideal if k > 1 else pl.lit(1.0))
-        else:  # normalised by the greedy ideal: alpha_ndcg, nerr_ia, nnrbp
-            raw = DiversityMetric("alpha_ndcg" if m.name == "alpha_ndcg" else "err_ia", m.k)
-            spec = raw if m.name != "nnrbp" else m
-            value = _discounted(hits, spec, beta)
-            value = pl.when(value != 0).then(value / pl.col("__ideal_" + name).first())
-        values.append(value.alias(name))
-    ideal_columns: list[pl.Expr] = []
-    for name, m in parsed:
-        if m.name in ("alpha_ndcg", "nerr_ia", "nnrbp"):
-            raw = DiversityMetric("alpha_ndcg" if m.name == "alpha_ndcg" else "err_ia", m.k)
-            ideal_columns.append(_discounted(hits, raw if m.name != "nnrbp" else m, beta).alias("__ideal_" + name))
-    base = population.join(n_intents, on=_Q, how="left").with_columns(a.fill_null(0.0))
+    values = [_measure(name, m, alpha, beta).alias(name) for name, m in parsed]
+    ideal_columns = [
+        _discounted(_raw(m), beta).alias("__ideal_" + name)
+        for name, m in parsed
+        if m.name in ("alpha_ndcg", "nerr_ia", "nnrbp")
+    ]
+    base = population.join(n_intents, on=_Q, how="left").with_columns(pl.col("__a").fill_null(0.0))
     if ideal is not None and ideal_columns:
         base = base.join(ideal.group_by(_Q).agg(ideal_columns), on=_Q, how="left")
     rows = base.join(hits, on=_Q, how="left")
