@@ -13,6 +13,7 @@ from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
+from polars_rankmetrics.compare import compare, table, table_markdown
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.curves import pr_curve
 from polars_rankmetrics.diversity import evaluate_diversity, join_intents, read_ndeval_qrels
@@ -106,6 +107,7 @@ __all__ = [
     "bing",
     "bpref",
     "collect",
+    "compare",
     "coverage",
     "dcg",
     "demo_path",
@@ -162,6 +164,8 @@ __all__ = [
     "scan_trec_qrels",
     "scan_trec_run",
     "set_map",
+    "table",
+    "table_markdown",
     "unjudged",
     "utility",
     "valid_names",

@@ -1,4 +1,8 @@
-"""Plots with Altair: the long tail of item popularity, coverage against k, the precision-recall curve.
+"""Plots with Altair: item popularity's long tail, coverage against k, the precision-recall curve, comparisons.
+
+``deltas`` (per-query wins and losses against a baseline) and ``metric_at_k``
+(metric@k curves) live in :mod:`polars_rankmetrics.compare.plots`; they are
+here too, beside the others.
 
 Altair is an optional dependency: ``pip install "polars-rankmetrics[plot]"``
 (it brings ``altair`` and, to save PNG files, ``vl-convert-python``). Each
@@ -18,6 +22,7 @@ import polars as pl
 from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics._validation import check_k
+from polars_rankmetrics.compare.plots import deltas, metric_at_k
 from polars_rankmetrics.curves import pr_curve as pr_curve_frame
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidParameterError
@@ -27,7 +32,7 @@ from polars_rankmetrics.metrics.distribution import coverage as coverage_metric
 if TYPE_CHECKING:
     import altair as alt
 
-__all__ = ["coverage", "long_tail", "pr_curve"]
+__all__ = ["coverage", "deltas", "long_tail", "metric_at_k", "pr_curve"]
 
 
 def _altair() -> Any:  # noqa: ANN401  (the module, typed only where altair is installed)

@@ -17,6 +17,7 @@ import inspect
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,9 +83,20 @@ relevance_level, depth, judged_only
 RAISES_DOC = """Raises
 ------
 InvalidParameterError
-    A parameter outside its domain, when the expression is built."""
+    When the expression is built: a parameter outside its domain, or a
+    column name that is not a string.
+polars.exceptions.InvalidOperationError
+    When the plan runs: a score, rank or relevance column that is not
+    numeric (the message names this builder and the column)."""
 
-MAX_PER_MODULE = 6  # builders per generated module: each stays well under 500 lines
+SCOPE_NOTE = (
+    "As an expression, the value is the current group's (a ``group_by`` group,"
+    " an ``over`` window, the frame in ``select``) taken as one query: evaluate's"
+    " per-query value. Aggregating over queries is evaluate's (its rule for this"
+    " metric is given above)."
+)
+
+MAX_PER_MODULE = 5  # builders per generated module: each stays well under 500 lines
 
 _EXTRA = {"recsys": "from polars_rankmetrics.metrics.recsys import MissingItems\n"}
 
@@ -169,14 +181,22 @@ def _doc(fn: object, spec: QuerySpec) -> str:
         params = _without_entry(params, "gain")
         params = (params + "\n" + GAIN_DOC).strip("\n")
     params = (params + "\n" + OPTIONS_DOC).strip("\n")
-    returns = (
-        "pl.Expr\n"
-        f"    An aggregation named {_name_pattern(spec)}: the group's rows as one\n"
-        "    query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a\n"
-        "    group without a judged row."
+    returns = "pl.Expr\n" + textwrap.fill(
+        f"An aggregation named {_name_pattern(spec)}: the group's rows as one query, as"
+        " ``prm.evaluate(..., per_query=True)`` gives it; null for a group without a judged row.",
+        width=76,
+        initial_indent="    ",
+        subsequent_indent="    ",
+        break_on_hyphens=False,
     )
-    text = parts[""] + "\n\nParameters\n----------\n" + params + "\n\nReturns\n-------\n" + returns
+    summary = parts[""] + "\n\n" + textwrap.fill(SCOPE_NOTE, width=76, break_on_hyphens=False)
+    text = summary + "\n\nParameters\n----------\n" + params + "\n\nReturns\n-------\n" + returns
     text += "\n\n" + RAISES_DOC
+    text += (
+        "\n\nSee Also\n--------\n"
+        f"polars_rankmetrics.metrics.{spec.python_name} : The same metric for"
+        " :func:`polars_rankmetrics.evaluate`."
+    )
     for title in ("Notes", "References"):
         if title in parts:
             text += f"\n\n{title}\n{'-' * len(title)}\n{parts[title]}"

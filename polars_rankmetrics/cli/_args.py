@@ -1,4 +1,4 @@
-"""The command line: trec_eval's flags, and the ``demo`` subcommand's."""
+"""The command line: trec_eval's flags, and the ``demo`` and ``compare`` subcommands'."""
 
 from __future__ import annotations
 
@@ -9,8 +9,17 @@ from typing import NoReturn
 
 import polars_rankmetrics as prm
 from polars_rankmetrics.cli._measures import supported
+from polars_rankmetrics.compare._compare import TESTS
 
-__all__ = ["PROG", "UNSUPPORTED_FLAGS", "demo_parser", "parser"]
+__all__ = [
+    "COMPARE_FORMATS",
+    "DEFAULT_COMPARE_MEASURES",
+    "PROG",
+    "UNSUPPORTED_FLAGS",
+    "compare_parser",
+    "demo_parser",
+    "parser",
+]
 
 PROG = "rankmetrics"
 
@@ -74,11 +83,13 @@ def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         usage=f"{PROG} [-h] [-v] [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS]] QRELS RUN\n"
-        f"       {PROG} demo",
+        f"       {PROG} demo\n"
+        f"       {PROG} compare QRELS RUN RUN [RUN ...] [-m MEASURE] [--test T] [--baseline RUN] ...",
         description=(
             "Evaluate a TREC run against judgments and print exactly what trec_eval 10.0 prints "
             "(measure, query or 'all', value). "
-            f"'{PROG} demo' evaluates trec_eval's bundled test collection."
+            f"'{PROG} demo' evaluates trec_eval's bundled test collection; "
+            f"'{PROG} compare' tests runs against each other ('{PROG} compare -h')."
         ),
         epilog=f"trec_eval's flags {', '.join(short for short, _ in UNSUPPORTED_FLAGS)} are not supported.",
     )
@@ -120,3 +131,41 @@ def demo_parser() -> argparse.ArgumentParser:
         prog=f"{PROG} demo",
         description="Evaluate NIST trec_eval's test collection (bundled) and print a table.",
     )
+
+
+DEFAULT_COMPARE_MEASURES = ("map", "ndcg_cut.10")
+COMPARE_FORMATS = ("markdown", "latex", "html", "csv")
+
+
+def compare_parser() -> argparse.ArgumentParser:
+    """The parser of ``rankmetrics compare QRELS RUN RUN [RUN ...]`` and its options."""
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} compare",
+        description=(
+            "Evaluate TREC runs per query on the same judgments, test every run against the baseline "
+            "(or every pair) and print a table of the means with significant differences marked."
+        ),
+    )
+    add = parser.add_argument
+    add("qrels", metavar="QRELS", type=Path, help="judgments: query iteration docno relevance")
+    add("runs", metavar="RUN", type=Path, nargs="+", help="two or more runs: query Q0 docno rank score runid")
+    add(
+        "-m", "--measure", action="append", dest="measures", metavar="MEASURE", default=None,
+        help="a metric: map, P_10, ndcg@10, or trec_eval's ndcg_cut.10, P.5,10; repeatable "
+        f"(default: {' '.join(DEFAULT_COMPARE_MEASURES)})",
+    )  # fmt: skip
+    add("--test", choices=TESTS, default="t", help="the paired test (default: t)")
+    add(
+        "--correction", choices=("holm", "bonferroni", "bh", "none"), default="holm",
+        help="correction over each metric's comparisons (default: holm)",
+    )  # fmt: skip
+    add("--baseline", default=None, help="the run the others are compared with (default: every pair)")
+    add("--alpha", type=float, default=0.05, help="significance level (default: 0.05)")
+    add("--seed", type=int, default=None, help="seed of the resampling tests")
+    add("--resamples", type=int, default=10_000, help="resamples of the resampling tests (default: 10000)")
+    add(
+        "--missing", choices=("error", "zero", "intersect"), default="error",
+        help="a judged query a run did not retrieve: error, score 0 (trec_eval -c), or drop it",
+    )  # fmt: skip
+    add("--format", choices=COMPARE_FORMATS, default="markdown", help="output format (default: markdown)")
+    return parser

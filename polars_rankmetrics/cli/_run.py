@@ -14,12 +14,12 @@ from polars_rankmetrics.cli._format import query_rows, summary_rows
 from polars_rankmetrics.cli._measures import Line
 from polars_rankmetrics.cli._specs import parse_measures
 
-__all__ = ["DEMO_METRICS", "demo", "evaluate"]
+__all__ = ["DEMO_METRICS", "demo", "evaluate", "read_file"]
 
 DEMO_METRICS = ("ndcg@10", "map", "mrr", "P_10", "recall@100", "num_rel_ret")
 
 
-def _read(reader: Callable[[Path], pl.DataFrame], path: Path) -> pl.DataFrame:
+def read_file(reader: Callable[[Path], pl.DataFrame], path: Path) -> pl.DataFrame:
     """Read a TREC file; an error Polars raises on it (a directory, binary data) names the file."""
     try:
         return reader(path)
@@ -61,8 +61,8 @@ def evaluate(args: argparse.Namespace) -> list[str]:
         A file that cannot be opened.
     """
     lines = parse_measures(args.measures or ["official"])
-    qrels = _read(prm.read_trec_qrels, args.qrels)
-    run = _read(prm.read_trec_run, args.run)
+    qrels = read_file(prm.read_trec_qrels, args.qrels)
+    run = read_file(prm.read_trec_run, args.run)
     runid = run["run"][-1] if run.height else ""  # trec_eval keeps the last line's run id
     frame = prm.join_run_qrels(run.drop("run"), qrels)
     summary, *per_query = _values(frame, lines, args)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import ast
+import inspect
+import re
 import subprocess
 import sys
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 
 import polars as pl
@@ -57,6 +60,80 @@ def test_a_non_numeric_column_fails_in_the_plan_naming_the_builder(column: str, 
     message = rf"polars_rankmetrics\.expr\.ndcg: the {column} column '{column}' must be numeric"
     with pytest.raises(pl.exceptions.InvalidOperationError, match=message):
         frame.group_by("query").agg(rx.ndcg(10))
+
+
+_WITH_K = [n for n in rx.__all__ if "k" in inspect.signature(getattr(rx, n)).parameters]
+_REQUIRED = {
+    "iprec_at_recall": (0.5,),
+    "rprec_mult": (1.0,),
+    "map_capped": (3,),
+    "mar": (3,),
+    "unjudged": (3,),
+}
+
+
+def _build(name: str, **options: object) -> pl.Expr:
+    builder: Callable[..., pl.Expr] = getattr(rx, name)
+    return builder(*_REQUIRED.get(name, ()), **options)
+
+
+@pytest.mark.parametrize("name", _WITH_K)
+@pytest.mark.parametrize("k", [0, -1, 2.5, True, "10"])
+def test_a_cutoff_below_one_or_not_an_integer_fails_at_build_time(name: str, k: object) -> None:
+    with pytest.raises(prm.InvalidParameterError, match=r"`k` must be a positive integer"):
+        getattr(rx, name)(k)
+
+
+@pytest.mark.parametrize("name", rx.__all__)
+@pytest.mark.parametrize("column", ["item", "score", "rank", "relevance"])
+@pytest.mark.parametrize("bad", [1, ["relevance"], pl.col("relevance")], ids=["int", "list", "expr"])
+def test_a_column_name_that_is_not_a_string_fails_at_build_time(name: str, column: str, bad: object) -> None:
+    with pytest.raises(prm.InvalidParameterError, match=rf"`{column}` must be a column name \(str\)"):
+        _build(name, **{column: bad})
+
+
+_CONTEXTS: dict[str, Callable[[pl.DataFrame, pl.Expr], object]] = {
+    "group_by": lambda df, e: df.group_by("query").agg(e),
+    "streaming": lambda df, e: df.lazy().group_by("query").agg(e).collect(engine="streaming"),
+    "over": lambda df, e: df.with_columns(e.over("query")),
+    "select": lambda df, e: df.select(e),
+}
+
+
+@pytest.mark.parametrize("name", rx.__all__)
+@pytest.mark.parametrize("context", list(_CONTEXTS))
+def test_a_string_relevance_column_fails_when_the_plan_runs_naming_the_builder(
+    name: str, context: str
+) -> None:
+    """Dtypes are known only at run time: Polars' error, whose expression names our builder and column."""
+    frame = FRAME.with_columns(pl.col("relevance").cast(pl.String))
+    expr = _build(name)  # building it is fine: the columns are not known yet
+    message = rf"polars_rankmetrics\.expr\.{name}: the relevance column 'relevance' must be numeric"
+    with pytest.raises(pl.exceptions.InvalidOperationError, match=message):
+        _CONTEXTS[context](frame, expr)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        pl.Series([date(2024, 1, 1), date(2024, 1, 2)]),
+        pl.Series([1, 0]).cast(pl.Decimal(10, 2)),
+        pl.Series([[1], [0]]),
+    ],
+    ids=["date", "decimal", "list"],
+)
+def test_other_non_numeric_relevance_dtypes_fail_naming_the_builder(values: pl.Series) -> None:
+    frame = FRAME.with_columns(values.alias("relevance"))
+    message = r"polars_rankmetrics\.expr\.ndcg: the relevance column 'relevance' must be numeric"
+    with pytest.raises(pl.exceptions.InvalidOperationError, match=message):
+        frame.group_by("query").agg(rx.ndcg(3))
+
+
+def test_a_string_rank_column_fails_naming_the_builder_and_the_rank_column() -> None:
+    frame = FRAME.with_columns(place=pl.Series(["1", "2"]))
+    message = r"polars_rankmetrics\.expr\.average_precision: the rank column 'place' must be numeric"
+    with pytest.raises(pl.exceptions.InvalidOperationError, match=message):
+        frame.group_by("query").agg(rx.average_precision(rank="place"))
 
 
 def test_numeric_dtypes_of_every_width_give_the_same_values() -> None:
@@ -111,3 +188,14 @@ def test_the_generated_builders_are_current() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("name", rx.__all__)
+def test_every_builder_has_a_numpydoc_docstring_whose_example_prints_a_frame(name: str) -> None:
+    doc = inspect.getdoc(getattr(rx, name)) or ""
+    titles = re.findall(r"^(\w[\w ]*)\n-+$", doc, flags=re.MULTILINE)
+    expected = ["Parameters", "Returns", "Raises", "See Also", "Examples"]
+    assert [t for t in titles if t in expected] == expected, titles
+    example = doc.split("Examples\n--------\n", 1)[1]
+    assert f"rx.{name}(" in example
+    assert re.search(r"^shape: \(\d+, \d+\)$", example, flags=re.MULTILINE)

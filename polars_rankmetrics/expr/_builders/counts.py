@@ -27,6 +27,11 @@ def num_q(
 ) -> pl.Expr:
     """Number of evaluated queries (1 per query; summed over queries).
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     item, score, rank, relevance
@@ -39,14 +44,22 @@ def num_q(
     Returns
     -------
     pl.Expr
-        An aggregation named ``num_q``: the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``num_q``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.num_q : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------
@@ -89,6 +102,11 @@ def num_rel(
 ) -> pl.Expr:
     """Number of relevant items, retrieved or not, summed over queries.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     item, score, rank, relevance
@@ -101,14 +119,22 @@ def num_rel(
     Returns
     -------
     pl.Expr
-        An aggregation named ``num_rel``: the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``num_rel``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.num_rel : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------
@@ -149,6 +175,11 @@ def num_rel_ret(
 ) -> pl.Expr:
     """Number of relevant items retrieved (within `depth`), summed over queries.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     item, score, rank, relevance
@@ -161,14 +192,22 @@ def num_rel_ret(
     Returns
     -------
     pl.Expr
-        An aggregation named ``num_rel_ret``: the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``num_rel_ret``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.num_rel_ret : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------
@@ -209,6 +248,11 @@ def num_ret(
 ) -> pl.Expr:
     """Number of retrieved items (within `depth`), summed over queries.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     item, score, rank, relevance
@@ -221,14 +265,22 @@ def num_ret(
     Returns
     -------
     pl.Expr
-        An aggregation named ``num_ret``: the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``num_ret``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.num_ret : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------

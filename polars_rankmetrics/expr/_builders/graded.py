@@ -33,6 +33,11 @@ def dcg(
     Gains follow the ``gain`` convention of :func:`evaluate` (the grade by
     default); unjudged items and negative grades gain 0.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     k
@@ -53,14 +58,22 @@ def dcg(
     Returns
     -------
     pl.Expr
-        An aggregation named ``dcg@k`` (``dcg`` without a cutoff): the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``dcg@k`` (``dcg`` without a cutoff): the group's
+        rows as one query, as ``prm.evaluate(..., per_query=True)`` gives it;
+        null for a group without a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.dcg : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------
@@ -108,6 +121,11 @@ def ndcg(
     discount. The ideal ranking orders every judged item of the query by
     gain, retrieved or not, as trec_eval does. 0 when the ideal DCG is 0.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     k
@@ -128,14 +146,22 @@ def ndcg(
     Returns
     -------
     pl.Expr
-        An aggregation named ``ndcg@k`` (``ndcg`` without a cutoff): the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``ndcg@k`` (``ndcg`` without a cutoff): the group's
+        rows as one query, as ``prm.evaluate(..., per_query=True)`` gives it;
+        null for a group without a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.ndcg : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------

@@ -30,6 +30,11 @@ def eleven_point_average(
 ) -> pl.Expr:
     """Interpolated precision averaged over recall levels (11-point average by default).
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     recalls
@@ -44,14 +49,22 @@ def eleven_point_average(
     Returns
     -------
     pl.Expr
-        An aggregation named ``11pt_avg``: the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``11pt_avg``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.eleven_point_average : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------
@@ -93,6 +106,11 @@ def iprec_at_recall(
 ) -> pl.Expr:
     """Interpolated precision at a recall level: the highest precision at any recall >= it.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     recall
@@ -107,14 +125,22 @@ def iprec_at_recall(
     Returns
     -------
     pl.Expr
-        An aggregation named ``iprec_at_recall``: the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``iprec_at_recall``: the group's rows as one query,
+        as ``prm.evaluate(..., per_query=True)`` gives it; null for a group
+        without a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.iprec_at_recall : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------
@@ -156,6 +182,11 @@ def rprec_mult(
 ) -> pl.Expr:
     """Precision at a multiple of R: at rank ``int(multiple * R + 0.9)``.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     multiple
@@ -170,14 +201,22 @@ def rprec_mult(
     Returns
     -------
     pl.Expr
-        An aggregation named ``rprec_mult``: the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``rprec_mult``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.rprec_mult : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------

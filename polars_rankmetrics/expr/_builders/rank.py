@@ -32,6 +32,11 @@ def average_precision(
     divided by R, the query's number of relevant items retrieved or not (as
     trec_eval's ``map`` and ``map_cut_k``); 0 when R is 0.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     k
@@ -46,14 +51,22 @@ def average_precision(
     Returns
     -------
     pl.Expr
-        An aggregation named ``map@k`` (``map`` without a cutoff): the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``map@k`` (``map`` without a cutoff): the group's
+        rows as one query, as ``prm.evaluate(..., per_query=True)`` gives it;
+        null for a group without a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.average_precision : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------
@@ -96,6 +109,11 @@ def bing(
 
     Summed over the relevant retrieved items and divided by R.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     item, score, rank, relevance
@@ -108,14 +126,22 @@ def bing(
     Returns
     -------
     pl.Expr
-        An aggregation named ``bing``: the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``bing``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.bing : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------
@@ -158,6 +184,11 @@ def gm_map(
 
     Each query's AP is floored at 1e-5 before the mean of logs, as trec_eval does.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     item, score, rank, relevance
@@ -170,14 +201,22 @@ def gm_map(
     Returns
     -------
     pl.Expr
-        An aggregation named ``gm_map``: the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``gm_map``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.gm_map : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------
@@ -220,6 +259,11 @@ def reciprocal_rank(
 ) -> pl.Expr:
     """Reciprocal rank of the first relevant item in the top `k`; 0 if none.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     k
@@ -234,14 +278,22 @@ def reciprocal_rank(
     Returns
     -------
     pl.Expr
-        An aggregation named ``mrr@k`` (``mrr`` without a cutoff): the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``mrr@k`` (``mrr`` without a cutoff): the group's
+        rows as one query, as ``prm.evaluate(..., per_query=True)`` gives it;
+        null for a group without a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.reciprocal_rank : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------

@@ -35,6 +35,11 @@ def map_capped(
     scores 1 even when the user has more than `k` relevant items. trec_eval's
     ``map_cut_k`` (``map@k``) divides by R instead. 0 when R is 0.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     k
@@ -49,14 +54,22 @@ def map_capped(
     Returns
     -------
     pl.Expr
-        An aggregation named ``map_capped@k``: the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``map_capped@k``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.map_capped : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Notes
     -----
@@ -108,6 +121,11 @@ def mar(
     ``_ark``); 0 when R is 0. This is the same number as trec_eval's
     ``map_cut_k`` (``map@k`` here), under recmetrics' name.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     k
@@ -122,14 +140,22 @@ def mar(
     Returns
     -------
     pl.Expr
-        An aggregation named ``mar@k``: the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``mar@k``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.mar : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------
@@ -178,6 +204,11 @@ def mpr(
     user's list of ``n`` ranked items: 0 at the top, 1 at the bottom (0 when
     ``n`` is 1). Lower is better; a random ranking scores about 0.5.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     missing_items
@@ -199,14 +230,23 @@ def mpr(
     Returns
     -------
     pl.Expr
-        An aggregation named ``mpr``, ``mpr_ignore`` or ``mpr_random(n_items=...)``: the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``mpr``, ``mpr_ignore`` or
+        ``mpr_random(n_items=...)``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.mpr : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Notes
     -----

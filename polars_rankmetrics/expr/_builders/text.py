@@ -32,6 +32,11 @@ def relstring(
     item outside the judgment pool (null grade), ``.`` for a pooled but
     unjudged one (negative grade). Per query only: the aggregate is null.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     k
@@ -46,14 +51,22 @@ def relstring(
     Returns
     -------
     pl.Expr
-        An aggregation named ``relstring@k`` (``relstring`` without a cutoff): the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``relstring@k`` (``relstring`` without a cutoff):
+        the group's rows as one query, as ``prm.evaluate(..., per_query=True)``
+        gives it; null for a group without a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.relstring : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------

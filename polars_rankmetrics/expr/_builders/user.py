@@ -34,6 +34,11 @@ def err(
     Unjudged items and negative grades stop no one; grades above
     `max_grade` count as `max_grade`.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     k
@@ -50,14 +55,22 @@ def err(
     Returns
     -------
     pl.Expr
-        An aggregation named ``err@k`` (``err`` without a cutoff): the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``err@k`` (``err`` without a cutoff): the group's
+        rows as one query, as ``prm.evaluate(..., per_query=True)`` gives it;
+        null for a group without a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.err : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------
@@ -103,6 +116,11 @@ def rbp(
     query's highest grade when it exceeds 1. Its residual, the mass left to
     unjudged items and the unseen tail, is :func:`rbp_resid`.
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     p
@@ -117,14 +135,22 @@ def rbp(
     Returns
     -------
     pl.Expr
-        An aggregation named ``rbp``: the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``rbp``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.rbp : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------
@@ -169,6 +195,11 @@ def rbp_resid(
     ``p**n + (1 - p) * sum over unjudged ranks i of p**(i - 1)`` for a list of
     n items; 0 when every retrieved item is judged (trec_eval ``rbp_resid``).
 
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
     Parameters
     ----------
     p
@@ -183,14 +214,22 @@ def rbp_resid(
     Returns
     -------
     pl.Expr
-        An aggregation named ``rbp_resid``: the group's rows as one
-        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
-        group without a judged row.
+        An aggregation named ``rbp_resid``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
 
     Raises
     ------
     InvalidParameterError
-        A parameter outside its domain, when the expression is built.
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.rbp_resid : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------

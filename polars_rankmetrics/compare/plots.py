@@ -1,0 +1,262 @@
+"""Plots for comparing systems with Altair: per-query wins and losses, metric@k curves.
+
+Altair is an optional dependency: ``pip install "polars-rankmetrics[plot]"``
+(with ``vl-convert-python`` to save PNG and SVG). As in
+:mod:`polars_rankmetrics.plots`, each function computes its numbers with
+Polars, returns an Altair chart and, given a `path`, saves it there
+(``.png``, ``.svg``, ``.html`` or ``.json``, by the file's suffix).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from polars_rankmetrics import _errors
+from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics.compare._deps import require
+from polars_rankmetrics.exceptions import ColumnNotFoundError
+
+if TYPE_CHECKING:
+    import altair as alt
+
+    from polars_rankmetrics.compare._paired import Missing
+
+__all__ = ["deltas", "metric_at_k"]
+
+_OUTCOMES = ["win", "tie", "loss"]
+_SUFFIXES = (".png", ".svg", ".html", ".json")
+_COLOURS = ["#2ca02c", "#9e9e9e", "#d62728"]
+
+
+def _save(chart: alt.TopLevelMixin, path: str | Path | None) -> None:
+    """Save `chart` at `path` if given, in the format its suffix names (PNG and SVG through vl-convert)."""
+    if path is None:
+        return
+    if Path(path).suffix.lower() not in _SUFFIXES:
+        raise _errors.parameter("path", f"a file name ending in {', '.join(_SUFFIXES)}", str(path))
+    if Path(path).suffix.lower() in (".png", ".svg"):
+        require("vl_convert", f"saving a chart as {Path(path).suffix.lower()}", extra="plot")
+    chart.save(str(path))
+
+
+def deltas(  # noqa: PLR0913
+    per_query: pl.DataFrame | pl.LazyFrame,
+    *,
+    by: str,
+    baseline: object,
+    metric: str,
+    query: str = "query",
+    missing: Missing = "error",
+    title: str | None = None,
+    path: str | Path | None = None,
+) -> alt.FacetChart:
+    """Plot each query's delta against the baseline for one metric, sorted: the win/loss chart.
+
+    Parameters
+    ----------
+    per_query
+        One row per (system, query), as for :func:`~polars_rankmetrics.compare`.
+    by
+        The column naming the system.
+    baseline
+        The system the others are compared with.
+    metric
+        The metric column.
+    query
+        The query column.
+    missing
+        The policy for a query some system lacks, as for
+        :func:`~polars_rankmetrics.compare`.
+    title
+        The chart's title; None writes the metric and the baseline.
+    path
+        Where to save the chart (``.png``, ``.svg``, ``.html``, ``.json``).
+
+    Returns
+    -------
+    altair.FacetChart
+        One row of bars per system other than the baseline: a bar per query,
+        its height the system's value minus the baseline's, queries sorted
+        from the largest win to the largest loss; green for a win, red for a
+        loss, grey for a tie. The tooltip gives the query, both values and
+        the delta.
+
+    Raises
+    ------
+    ImportError
+        Altair (or numpy) is not installed.
+    RankMetricsError
+        As :func:`~polars_rankmetrics.compare` for the same arguments.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics.compare import plots
+    >>> per_query = pl.DataFrame({"run": ["a"] * 3 + ["b"] * 3, "query": ["q1", "q2", "q3"] * 2,
+    ...     "map": [0.125, 0.5, 0.25, 0.5, 0.25, 0.25]})
+    >>> chart = plots.deltas(per_query, by="run", baseline="a", metric="map")
+    >>> pl.DataFrame(chart.data.values)  # what the bars show; chart.save("wins.png") draws them
+    shape: (3, 7)
+    ┌────────┬───────┬───────┬────────────────┬───────┬──────────┬─────────┐
+    │ system ┆ query ┆ value ┆ baseline_value ┆ delta ┆ position ┆ outcome │
+    │ ---    ┆ ---   ┆ ---   ┆ ---            ┆ ---   ┆ ---      ┆ ---     │
+    │ str    ┆ str   ┆ f64   ┆ f64            ┆ f64   ┆ i64      ┆ str     │
+    ╞════════╪═══════╪═══════╪════════════════╪═══════╪══════════╪═════════╡
+    │ b      ┆ q1    ┆ 0.5   ┆ 0.125          ┆ 0.375 ┆ 1        ┆ win     │
+    │ b      ┆ q3    ┆ 0.25  ┆ 0.25           ┆ 0.0   ┆ 2        ┆ tie     │
+    │ b      ┆ q2    ┆ 0.25  ┆ 0.5            ┆ -0.25 ┆ 3        ┆ loss    │
+    └────────┴───────┴───────┴────────────────┴───────┴──────────┴─────────┘
+    """
+    altair = require("altair", "plots.deltas", extra="plot")
+    require("numpy", "plots.deltas")
+    from polars_rankmetrics.compare._paired import pair  # noqa: PLC0415  (needs numpy)
+
+    paired = pair(per_query, by=by, query=query, metrics=[metric], missing=missing)
+    base = paired.index(baseline)
+    values = paired.values[0]  # (queries, systems)
+    systems = paired.systems.to_list()
+    frames = [
+        pl.DataFrame(
+            {
+                "system": [str(systems[s])] * paired.queries.len(),
+                "query": paired.queries.cast(pl.String),
+                "value": values[:, s],
+                "baseline_value": values[:, base],
+                "delta": values[:, s] - values[:, base],
+            }
+        )
+        for s in range(len(systems))
+        if s != base
+    ]
+    table = (
+        pl.concat(frames)
+        .sort(["system", "delta", "query"], descending=[False, True, False])
+        .with_columns(
+            pl.int_range(1, pl.len() + 1).over("system").alias("position"),
+            pl.when(pl.col("delta") > 0)
+            .then(pl.lit("win"))
+            .when(pl.col("delta") < 0)
+            .then(pl.lit("loss"))
+            .otherwise(pl.lit("tie"))
+            .alias("outcome"),
+        )
+    )
+    chart: alt.FacetChart = (
+        altair.Chart(altair.Data(values=table.to_dicts()))
+        .mark_bar()
+        .encode(
+            x=altair.X(
+                "position:O", title="queries, largest win first", axis=altair.Axis(labels=False, ticks=False)
+            ),
+            y=altair.Y("delta:Q", title=f"{metric} minus {baseline}"),
+            color=altair.Color("outcome:N", scale=altair.Scale(domain=_OUTCOMES, range=_COLOURS), title=None),
+            tooltip=[
+                "query:N",
+                "system:N",
+                altair.Tooltip("value:Q", format=".4f", title=metric),
+                altair.Tooltip("baseline_value:Q", format=".4f", title=f"{metric} of {baseline}"),
+                altair.Tooltip("delta:Q", format="+.4f"),
+            ],
+        )
+        .properties(width=480, height=160)
+        .facet(row=altair.Row("system:N", title=None))
+        .properties(title=title or f"{metric}: per-query delta against {baseline}")
+    )
+    _save(chart, path)
+    return chart
+
+
+def metric_at_k(
+    evaluation: pl.DataFrame | pl.LazyFrame,
+    metric: str = "ndcg",
+    *,
+    by: str,
+    title: str | None = None,
+    path: str | Path | None = None,
+) -> alt.Chart:
+    """Plot a metric against its cutoff k, one line per system: ``ndcg@1``, ..., ``ndcg@k``.
+
+    Parameters
+    ----------
+    evaluation
+        An aggregated evaluation, one row per system: the `by` column and
+        columns ``{metric}@{k}``, as ``prm.evaluate(frame, ["ndcg@1", ...,
+        "ndcg@20"], by=by)`` returns.
+    metric
+        The metric's name before ``@`` (``"ndcg"``, ``"precision"``,
+        ``"recall"``...). Every column ``{metric}@{k}`` is plotted.
+    by
+        The column naming the system.
+    title
+        The chart's title; None writes ``{metric}@k``.
+    path
+        Where to save the chart (``.png``, ``.svg``, ``.html``, ``.json``).
+
+    Returns
+    -------
+    altair.Chart
+        The metric (y) against k (x), a line with a point per cutoff for
+        each system; the tooltip gives the system, k and the value.
+
+    Raises
+    ------
+    ImportError
+        Altair is not installed.
+    ColumnNotFoundError
+        `by` is not a column, or no column is named ``{metric}@{k}`` (the
+        message lists the columns).
+    InvalidParameterError
+        `metric` is empty.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics.compare import plots
+    >>> evaluation = pl.DataFrame({"run": ["a", "b"], "ndcg@1": [0.2, 0.4], "ndcg@5": [0.3, 0.5]})
+    >>> pl.DataFrame(plots.metric_at_k(evaluation, by="run").data.values)  # the points plotted
+    shape: (4, 3)
+    ┌────────┬─────┬───────┐
+    │ system ┆ k   ┆ value │
+    │ ---    ┆ --- ┆ ---   │
+    │ str    ┆ i64 ┆ f64   │
+    ╞════════╪═════╪═══════╡
+    │ a      ┆ 1   ┆ 0.2   │
+    │ a      ┆ 5   ┆ 0.3   │
+    │ b      ┆ 1   ┆ 0.4   │
+    │ b      ┆ 5   ┆ 0.5   │
+    └────────┴─────┴───────┘
+    """
+    altair = require("altair", "plots.metric_at_k", extra="plot")
+    if not isinstance(metric, str) or not metric:
+        raise _errors.parameter("metric", "a metric's name before '@', such as 'ndcg'", metric)
+    lf = as_polars(evaluation, "evaluation").lazy()
+    names = lf.collect_schema().names()
+    pattern = re.compile(rf"{re.escape(metric)}@(\d+)")
+    cutoffs = {c: int(m.group(1)) for c in names if (m := pattern.fullmatch(c))}
+    if by not in names or not cutoffs:
+        what = f"by column {by!r}" if by not in names else f"a column {metric}@k"
+        msg = f"{what} not found; the frame has columns: {', '.join(map(repr, names))}"
+        raise ColumnNotFoundError(msg)
+    long = (
+        lf.select(pl.col(by).cast(pl.String).alias("system"), *cutoffs)
+        .unpivot(index="system", on=list(cutoffs), variable_name="column", value_name="value")
+        .with_columns(pl.col("column").replace_strict(cutoffs, return_dtype=pl.Int64).alias("k"))
+        .sort("system", "k")
+        .select("system", "k", "value")
+        .collect()
+    )
+    chart: alt.Chart = (
+        altair.Chart(altair.Data(values=long.to_dicts()))
+        .mark_line(point=True)
+        .encode(
+            x=altair.X("k:Q", title="k (cutoff)"),
+            y=altair.Y("value:Q", title=f"{metric}@k"),
+            color=altair.Color("system:N", title=by),
+            tooltip=["system:N", "k:Q", altair.Tooltip("value:Q", format=".4f", title=f"{metric}@k")],
+        )
+        .properties(title=title or f"{metric}@k", width=420, height=280)
+    )
+    _save(chart, path)
+    return chart
