@@ -1,4 +1,4 @@
-"""Plots with Altair: item popularity's long tail, coverage against k, the precision-recall curve, comparisons.
+"""Plots with Altair: popularity's long tail, coverage against k, the precision-recall curve, comparisons.
 
 ``deltas`` (per-query wins and losses against a baseline) and ``metric_at_k``
 (metric@k curves) live in :mod:`polars_rankmetrics.compare.plots`; they are
