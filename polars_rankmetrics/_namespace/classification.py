@@ -155,8 +155,8 @@ class ClassificationMethods(Generic[FrameT]):
 
     def recall_at_precision(
         self,
-        precision: float,
         k: int | None = None,
+        precision: float | None = None,
         *,
         by: str | Sequence[str] | None = None,
         per_query: bool = False,
@@ -175,10 +175,10 @@ class ClassificationMethods(Generic[FrameT]):
 
         Parameters
         ----------
-        precision
-            The minimum precision, in [0, 1].
         k
             The deepest cutoff considered; None allows the whole list.
+        precision
+            The minimum precision, in [0, 1]; required.
         by, per_query, columns, conventions, check, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
@@ -188,5 +188,5 @@ class ClassificationMethods(Generic[FrameT]):
             The frame's type; see :func:`polars_rankmetrics.recall_at_precision`
             and :func:`polars_rankmetrics.evaluate`.
         """
-        metric = metrics.recall_at_precision(precision, k)
+        metric = metrics.recall_at_precision(k, precision)
         return self._one(metric, by, per_query, columns, conventions, check, overrides)

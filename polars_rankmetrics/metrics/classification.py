@@ -219,7 +219,7 @@ def auroc() -> Metric:
     return Metric(AUROC)
 
 
-def recall_at_precision(precision: float, k: int | None = None) -> Metric:
+def recall_at_precision(k: int | None = None, precision: float | None = None) -> Metric:
     """Recall at a fixed precision: the highest recall@j, j <= k, whose precision@j reaches `precision`.
 
     ``max {hits@j / R : j <= k, hits@j / j >= precision}``, 0 when no
@@ -230,10 +230,10 @@ def recall_at_precision(precision: float, k: int | None = None) -> Metric:
 
     Parameters
     ----------
-    precision
-        The minimum precision, in [0, 1].
     k
         The deepest cutoff considered; None allows the whole list.
+    precision
+        The minimum precision, in [0, 1]; required.
 
     Returns
     -------
@@ -244,7 +244,7 @@ def recall_at_precision(precision: float, k: int | None = None) -> Metric:
     --------
     >>> df = pl.DataFrame({"query": [1, 1, 1, 1, 1], "item": ["a", "b", "c", "d", "e"],
     ...     "score": [0.9, 0.5, 0.4, 0.1, None], "relevance": [1, 0, 1, 1, 1]})
-    >>> at_70, at_50 = prm.recall_at_precision(0.7), prm.recall_at_precision(0.5, 3)
+    >>> at_70, at_50 = prm.recall_at_precision(precision=0.7), prm.recall_at_precision(3, precision=0.5)
     >>> str(at_70), str(at_50)
     ('recall_at_precision(precision=0.7)', 'recall_at_precision(precision=0.5)@3')
     >>> prm.evaluate(df, [at_70, at_50]).rename({str(at_70): "at_70", str(at_50): "at_50@3"})

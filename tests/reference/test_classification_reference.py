@@ -131,9 +131,9 @@ def test_f_beta_fallout_auroc_match_their_references(frame: pl.DataFrame, beta: 
 
 @given(frame=eval_frames(), p=st.sampled_from([0.0, 0.2, 1 / 3, 0.5, 2 / 3, 0.75, 1.0]))
 def test_recall_at_precision_matches_torchmetrics_reference(frame: pl.DataFrame, p: float) -> None:
-    metrics = [prm.recall_at_precision(p, k) for k in CUTOFFS]
+    metrics = [prm.recall_at_precision(k, precision=p) for k in CUTOFFS]
     want = {
-        query: {str(prm.recall_at_precision(p, k)): recall_at_precision(q, k, p) for k in CUTOFFS}
+        query: {str(prm.recall_at_precision(k, precision=p)): recall_at_precision(q, k, p) for k in CUTOFFS}
         for query, q in queries(frame).items()
     }
     assert_close(ours(frame, metrics), want)

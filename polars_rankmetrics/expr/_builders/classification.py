@@ -268,8 +268,8 @@ def fallout(
 
 
 def recall_at_precision(
-    precision: float,
     k: int | None = None,
+    precision: float | None = None,
     *,
     item: str = "item",
     score: str = "score",
@@ -294,10 +294,10 @@ def recall_at_precision(
 
     Parameters
     ----------
-    precision
-        The minimum precision, in [0, 1].
     k
         The deepest cutoff considered; None allows the whole list.
+    precision
+        The minimum precision, in [0, 1]; required.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
         replaces `score` when given. Null score: judged, not retrieved; null
@@ -330,7 +330,7 @@ def recall_at_precision(
     >>> from polars_rankmetrics import expr as rx
     >>> df = pl.DataFrame({"query": [1, 1, 1, 1, 1], "item": ["a", "b", "c", "d", "e"],
     ...     "score": [0.9, 0.5, 0.4, 0.1, None], "relevance": [1, 0, 1, 1, 1]})
-    >>> df.group_by("query", maintain_order=True).agg(rx.recall_at_precision(0.7).round(4))
+    >>> df.group_by("query", maintain_order=True).agg(rx.recall_at_precision(precision=0.7).round(4))
     shape: (1, 2)
     ┌───────┬─────────────────────────────────┐
     │ query ┆ recall_at_precision(precision=… │
@@ -341,7 +341,7 @@ def recall_at_precision(
     └───────┴─────────────────────────────────┘
     """
     return query_expr(
-        metrics.recall_at_precision(precision, k),
+        metrics.recall_at_precision(k, precision),
         item=item,
         score=score,
         rank=rank,
