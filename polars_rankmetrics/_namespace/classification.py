@@ -45,6 +45,7 @@ class ClassificationMethods(Generic[FrameT]):
     def auroc(
         self,
         *,
+        max_fpr: float = 1.0,
         by: str | Sequence[str] | None = None,
         per_query: bool = False,
         columns: Columns | None = None,
@@ -66,6 +67,10 @@ class ClassificationMethods(Generic[FrameT]):
 
         Parameters
         ----------
+        max_fpr
+            Below 1, the area over false-positive rates up to `max_fpr` only,
+            standardised as scikit-learn's ``roc_auc_score(max_fpr=...)`` (McClish
+            1989): 0.5 for a random ranking, 1 for a perfect one.
         by, per_query, columns, conventions, check, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
@@ -75,7 +80,7 @@ class ClassificationMethods(Generic[FrameT]):
             The frame's type; see :func:`polars_rankmetrics.auroc`
             and :func:`polars_rankmetrics.evaluate`.
         """
-        metric = metrics.auroc()
+        metric = metrics.auroc(max_fpr=max_fpr)
         return self._one(metric, by, per_query, columns, conventions, check, overrides)
 
     def f_beta(

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._kernel import Rows, ratio
-from polars_rankmetrics._spec import POSITIVE, UNIT, Metric, Param, QuerySpec
+from polars_rankmetrics._kernel import Rows, exact_sum, ratio
+from polars_rankmetrics._spec import POSITIVE, UNIT, Interval, Metric, Param, QuerySpec
 from polars_rankmetrics.metrics._core import (
     hits,
     keep_grade,
@@ -61,21 +61,47 @@ FALLOUT = QuerySpec(
 )
 
 
-def _auroc(_m: Metric, rows: Rows) -> pl.Expr:
+def _auroc(m: Metric, rows: Rows) -> pl.Expr:
     # Mann-Whitney: twice the pairs (relevant above non-relevant) plus the tied pairs, counted in
     # integers. A retrieved relevant item is above every judged non-relevant item but those retrieved
     # before it (judged_rank - hit_rank of them); unretrieved judged items tie below every retrieved one.
     retrieved = rows.rank.is_not_null()
     n_nonrel = rows.num_nonrel.first().cast(pl.Int64)
     n_rel = num_relevant(rows).cast(pl.Int64)
+    rel_ret = (rows.rel & retrieved).sum().cast(pl.Int64)
+    nonrel_ret = (_judged_nonrel(rows) & retrieved).sum().cast(pl.Int64)
+    nonrel_above = (rows.judged_rank - rows.hit_rank).cast(pl.Int64)
+    max_fpr = m.number("max_fpr")
+    if max_fpr < 1.0:
+        return _partial_auroc(rows, max_fpr, (n_rel, n_nonrel, rel_ret, nonrel_ret), nonrel_above)
     # Per-row arithmetic only (the count on every row, not its first()): mixing a group's scalar with
     # row values inside the aggregation sends the streaming engine to its in-memory fallback.
-    below = rows.num_nonrel.cast(pl.Int64) - (rows.judged_rank - rows.hit_rank).cast(pl.Int64)
+    below = rows.num_nonrel.cast(pl.Int64) - nonrel_above
     above = pl.when(rows.rel & retrieved).then(below)
-    rel_missed = n_rel - (rows.rel & retrieved).sum().cast(pl.Int64)
-    nonrel_missed = n_nonrel - (_judged_nonrel(rows) & retrieved).sum().cast(pl.Int64)
-    twice = 2 * above.sum() + rel_missed * nonrel_missed
+    twice = 2 * above.sum() + (n_rel - rel_ret) * (n_nonrel - nonrel_ret)
     return ratio(twice, 2 * n_rel * n_nonrel)
+
+
+def _partial_auroc(
+    rows: Rows, f: float, counts: tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr], nonrel_above: pl.Expr
+) -> pl.Expr:
+    """scikit-learn's roc_auc_score(max_fpr=f): the ROC area over fpr <= f, McClish-standardised.
+
+    The ROC curve of the ranking climbs 1/P at each retrieved relevant item (at fpr = non-relevant
+    above / N) and runs right 1/N at each retrieved non-relevant one; the unretrieved judged items,
+    tied, join (N_ret/N, P_ret/P) to (1, 1) by a straight line, as sklearn's one threshold for them.
+    """
+    n_rel, n_nonrel, rel_ret, nonrel_ret = (c.cast(pl.Float64) for c in counts)
+    at = nonrel_above.cast(pl.Float64) / rows.num_nonrel.cast(pl.Float64)  # each climb's fpr
+    climbing = rows.rel & rows.rank.is_not_null() & (rows.num_nonrel > 0)  # no ROC curve without N
+    climbs = exact_sum(pl.when(climbing).then((f - at).clip(lower_bound=0.0)))
+    x0, y0 = nonrel_ret / n_nonrel, rel_ret / n_rel
+    slope = (1.0 - y0) / (1.0 - x0)
+    tail = pl.when((x0 < f) & (x0 < 1.0)).then(slope * (f - x0) * (f - x0) / 2.0).otherwise(0.0)
+    area = climbs / n_rel + tail
+    low, high = f * f / 2.0, f
+    standardised = 0.5 * (1.0 + (area - low) / (high - low))
+    return pl.when((n_rel > 0) & (n_nonrel > 0)).then(standardised).otherwise(0.0)
 
 
 AUROC = QuerySpec(
@@ -83,6 +109,7 @@ AUROC = QuerySpec(
     k="none",
     aliases=("AUROC", "RetrievalAUROC", "roc_auc"),
     needs=frozenset({"grade", "num_nonrel", "hit_rank", "judged_rank"}),
+    params=(Param("max_fpr", 1.0, domain=Interval(low=0.0, high=1.0, low_open=True)),),
     keep=keep_grade(lambda grade: grade >= 0),
     value=_auroc,
 )
@@ -184,7 +211,7 @@ def fallout(k: int | None = None) -> Metric:
     return Metric(FALLOUT, k)
 
 
-def auroc() -> Metric:
+def auroc(*, max_fpr: float = 1.0) -> Metric:
     """Area under the ROC curve of each query's ranking, averaged over queries.
 
     The probability that a relevant judged item is ranked above a judged
@@ -197,26 +224,33 @@ def auroc() -> Metric:
     non-relevant items (torchmetrics' ``RetrievalAUROC``, its default
     ``empty_target_action="neg"``).
 
+    Parameters
+    ----------
+    max_fpr
+        Below 1, the area over false-positive rates up to `max_fpr` only,
+        standardised as scikit-learn's ``roc_auc_score(max_fpr=...)`` (McClish
+        1989): 0.5 for a random ranking, 1 for a perfect one.
+
     Returns
     -------
     Metric
-        ``auroc``, averaged over queries.
+        ``auroc`` or ``auroc(max_fpr=...)``, averaged over queries.
 
     Examples
     --------
     >>> df = pl.DataFrame({"query": [1, 1, 1, 1, 1], "item": ["a", "b", "c", "d", "e"],
     ...     "score": [0.9, 0.5, 0.1, None, 0.3], "relevance": [1, 0, 1, 0, None]})
-    >>> prm.evaluate(df, [prm.auroc()], per_query=True)
-    shape: (1, 2)
-    ┌───────┬───────┐
-    │ query ┆ auroc │
-    │ ---   ┆ ---   │
-    │ i64   ┆ f64   │
-    ╞═══════╪═══════╡
-    │ 1     ┆ 0.75  │
-    └───────┴───────┘
+    >>> prm.evaluate(df, [prm.auroc(), prm.auroc(max_fpr=0.5)], per_query=True)
+    shape: (1, 3)
+    ┌───────┬───────┬────────────────────┐
+    │ query ┆ auroc ┆ auroc(max_fpr=0.5) │
+    │ ---   ┆ ---   ┆ ---                │
+    │ i64   ┆ f64   ┆ f64                │
+    ╞═══════╪═══════╪════════════════════╡
+    │ 1     ┆ 0.75  ┆ 0.666667           │
+    └───────┴───────┴────────────────────┘
     """
-    return Metric(AUROC)
+    return Metric(AUROC, max_fpr=max_fpr)
 
 
 def recall_at_precision(k: int | None = None, precision: float | None = None) -> Metric:

@@ -106,23 +106,32 @@ def recall_at_precision(q: Query, k: int | None, min_precision: float) -> float:
     return max((r for p, r in zip(precision, recall, strict=True) if p >= min_precision), default=0.0)
 
 
-def auroc(q: Query) -> float:
+def auroc(q: Query, max_fpr: float | None = None) -> float:
     judged = [(g, -float(i)) for i, g in enumerate(q.ranked) if g is not None and g >= 0]
     judged += [(g, -math.inf) for g in q.unretrieved if g is not None and g >= 0]
     labels = [int(g >= 1) for g, _ in judged]
     if len(set(labels)) < 2:
         return 0.0
-    return float(roc_auc_score(labels, [s if s != -math.inf else -1e9 for _, s in judged]))
+    return float(roc_auc_score(labels, [s if s != -math.inf else -1e9 for _, s in judged], max_fpr=max_fpr))
 
 
-@given(frame=eval_frames(), beta=st.sampled_from([0.5, 1.0, 2.0, 0.25]))
-def test_f_beta_fallout_auroc_match_their_references(frame: pl.DataFrame, beta: float) -> None:
-    metrics = [prm.f_beta(k, beta=beta) for k in CUTOFFS] + [prm.fallout(k) for k in CUTOFFS] + [prm.auroc()]
+@given(
+    frame=eval_frames(),
+    beta=st.sampled_from([0.5, 1.0, 2.0, 0.25]),
+    max_fpr=st.sampled_from([0.05, 0.2, 1 / 3, 0.5, 0.9]),
+)
+def test_f_beta_fallout_auroc_match_their_references(
+    frame: pl.DataFrame, beta: float, max_fpr: float
+) -> None:
+    partial = prm.auroc(max_fpr=max_fpr)
+    metrics = [prm.f_beta(k, beta=beta) for k in CUTOFFS] + [prm.fallout(k) for k in CUTOFFS]
+    metrics += [prm.auroc(), partial]
     want = {
         query: {
             **{str(prm.f_beta(k, beta=beta)): f_beta(q, k, beta) for k in CUTOFFS},
             **{str(prm.fallout(k)): fallout(q, k) for k in CUTOFFS},
             "auroc": auroc(q),
+            str(partial): auroc(q, max_fpr),
         }
         for query, q in queries(frame).items()
     }

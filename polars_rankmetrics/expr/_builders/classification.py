@@ -17,6 +17,7 @@ __all__ = ["auroc", "f_beta", "fallout", "recall_at_precision"]
 
 def auroc(
     *,
+    max_fpr: float = 1.0,
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -44,6 +45,10 @@ def auroc(
 
     Parameters
     ----------
+    max_fpr
+        Below 1, the area over false-positive rates up to `max_fpr` only,
+        standardised as scikit-learn's ``roc_auc_score(max_fpr=...)`` (McClish
+        1989): 0.5 for a random ranking, 1 for a perfect one.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
         replaces `score` when given. Null score: judged, not retrieved; null
@@ -87,7 +92,7 @@ def auroc(
     └───────┴───────┘
     """
     return query_expr(
-        metrics.auroc(),
+        metrics.auroc(max_fpr=max_fpr),
         item=item,
         score=score,
         rank=rank,
