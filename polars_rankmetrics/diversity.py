@@ -46,7 +46,7 @@ import polars as pl
 from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._kernel import exact_sum, power
-from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.exceptions import TrecFormatError, UnknownMetricError
 
 __all__ = ["evaluate_diversity", "join_intents", "read_ndeval_qrels"]
@@ -145,7 +145,13 @@ def read_ndeval_qrels(source: str | Path) -> pl.DataFrame:
     return table.select("query", "intent", "item", "relevance")
 
 
-def join_intents(run: pl.DataFrame, qrels: pl.DataFrame, *, columns: Columns | None = None) -> pl.DataFrame:
+def join_intents(
+    run: pl.DataFrame,
+    qrels: pl.DataFrame,
+    *,
+    by: str | Sequence[str] | None = None,
+    columns: Columns | None = None,
+) -> pl.DataFrame:
     """Join a run to intent qrels: one row per (query, item, intent); intent null for unjudged items.
 
     Parameters
@@ -154,6 +160,9 @@ def join_intents(run: pl.DataFrame, qrels: pl.DataFrame, *, columns: Columns | N
         query, item, score (or rank).
     qrels
         query, intent, item, relevance (:func:`read_ndeval_qrels`).
+    by
+        Columns of `run` telling runs apart (a model): the judgments are
+        joined to each run's rows.
     columns
         Column names of both; defaults to ``Columns()``.
 
@@ -184,39 +193,48 @@ def join_intents(run: pl.DataFrame, qrels: pl.DataFrame, *, columns: Columns | N
     cols = columns or Columns()
     run, qrels = as_polars(run, "run"), as_polars(qrels, "qrels")
     order = cols.rank if cols.rank in run.columns else cols.score
-    keys = [cols.query, cols.item]
+    keys_by = list(normalise_by(by))
+    keys = [*keys_by, cols.query, cols.item]
     for name in [*keys, order]:
         if name not in run.columns:
             raise _errors.column_not_found(name, "run", run.columns)
-    for name in [*keys, cols.intent, cols.relevance]:
+    for name in [cols.query, cols.item, cols.intent, cols.relevance]:
         if name not in qrels.columns:
             raise _errors.column_not_found(name, "qrels", qrels.columns)
-    joined = run.select(*keys, order).join(
-        qrels.select(*keys, cols.intent, cols.relevance), on=keys, how="full", coalesce=True
-    )
+    judged = qrels.select(cols.query, cols.item, cols.intent, cols.relevance)
+    if keys_by:  # every run is judged by the same qrels
+        judged = run.select(keys_by).unique().join(judged, how="cross")
+    joined = run.select(*keys, order).join(judged, on=keys, how="full", coalesce=True)
     return joined.select(*keys, order, cols.intent, cols.relevance)
 
 
-def _rows(frame: pl.LazyFrame, cols: Columns, order: str, level: float) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-    """(ranked items: query, item, rank) and (relevant pairs: query, intent, item) of a diversity frame."""
+def _key(keys: list[str]) -> pl.Expr:
+    """One column for a ranking's keys: the query, or a struct of (by..., query)."""
+    return pl.struct(keys) if len(keys) > 1 else pl.col(keys[0])
+
+
+def _rows(
+    frame: pl.LazyFrame, cols: Columns, order: str, level: float, keys: list[str]
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """(ranked items: key, item, rank) and (relevant pairs: key, intent, item) of a diversity frame."""
     text = pl.col(cols.item).cast(pl.String)
     key = -pl.col(order).cast(pl.Float64) if order == cols.rank else pl.col(order).cast(pl.Float64)
     ranked = (
         frame.filter(pl.col(order).is_not_null())
-        .group_by(cols.query, cols.item)
+        .group_by(*keys, cols.item)
         .agg(key.max().alias("__key"), text.first().alias(_I))
         .select(
-            pl.col(cols.query).alias(_Q),
+            _key(keys).alias(_Q),
             _I,
-            pl.struct("__key", _I).rank("ordinal", descending=True).over(cols.query).alias(_RANK),
+            pl.struct("__key", _I).rank("ordinal", descending=True).over(keys).alias(_RANK),
         )
     )
     judged = frame.filter(pl.col(cols.intent).is_not_null() & pl.col(cols.relevance).is_not_null())
     pairs = (
-        judged.group_by(cols.query, cols.intent, cols.item)
+        judged.group_by(*keys, cols.intent, cols.item)
         .agg((pl.col(cols.relevance).max() >= level).alias("__rel"))
         .filter("__rel")
-        .select(pl.col(cols.query).alias(_Q), pl.col(cols.intent).cast(pl.String).alias(_J), text.alias(_I))
+        .select(_key(keys).alias(_Q), pl.col(cols.intent).cast(pl.String).alias(_J), text.alias(_I))
     )
     return ranked, pairs
 
@@ -298,13 +316,14 @@ def _raw(m: DiversityMetric) -> DiversityMetric:
     return DiversityMetric("err_ia", m.k) if m.name == "nerr_ia" else m
 
 
-def evaluate_diversity(  # noqa: PLR0913  (checks, then one plan)
+def evaluate_diversity(  # noqa: C901, PLR0913  (checks, then one plan)
     frame: pl.DataFrame | pl.LazyFrame,
     metrics: str | Sequence[str],
     *,
     alpha: float = 0.5,
     beta: float = 0.5,
     relevance_level: float = 1,
+    by: str | Sequence[str] | None = None,
     per_query: bool = False,
     columns: Columns | None = None,
 ) -> pl.DataFrame:
@@ -326,6 +345,10 @@ def evaluate_diversity(  # noqa: PLR0913  (checks, then one plan)
         patience (NRBP), 0.5 each by default.
     relevance_level
         Judgments ``>=`` it are relevant (ndeval: any positive judgment).
+    by
+        Grouping keys (a run, a model): each group's rankings evaluated
+        against its own rows (:func:`join_intents` with `by` copies the
+        judgments to every group).
     per_query
         One row per query instead of the mean over queries.
     columns
@@ -335,7 +358,8 @@ def evaluate_diversity(  # noqa: PLR0913  (checks, then one plan)
     -------
     pl.DataFrame
         The mean of each measure over the queries both judged and retrieved
-        (ndeval's population), or one row per such query, sorted.
+        (ndeval's population) per `by` group, or one row per such (by...,
+        query), sorted.
 
     Raises
     ------
@@ -368,14 +392,14 @@ def evaluate_diversity(  # noqa: PLR0913  (checks, then one plan)
     lf = as_polars(frame, "frame").lazy()
     schema = lf.collect_schema()
     order = cols.rank if cols.rank in schema else cols.score
-    for name in (cols.query, cols.item, order, cols.intent, cols.relevance):
+    keys_by = normalise_by(by)
+    for name in (*keys_by, cols.query, cols.item, order, cols.intent, cols.relevance):
         if name not in schema:
             raise _errors.column_not_found(name, "diversity frame", schema.names())
-    ranked, pairs = _rows(lf, cols, order, relevance_level)
+    keys = [*keys_by, cols.query]
+    ranked, pairs = _rows(lf, cols, order, relevance_level, keys)
     judged_queries = lf.filter(pl.col(cols.intent).is_not_null() & pl.col(cols.relevance).is_not_null())
-    population = (
-        judged_queries.select(pl.col(cols.query).alias(_Q)).unique().join(ranked.select(_Q).unique(), on=_Q)
-    )
+    population = judged_queries.select(_key(keys).alias(_Q)).unique().join(ranked.select(_Q).unique(), on=_Q)
     n_intents = pairs.group_by(_Q).agg(pl.col(_J).n_unique().cast(pl.Float64).alias("__a"))
     per_intent = pairs.group_by(_Q, _J).agg(pl.len().cast(pl.Float64).alias("__nrel"))
     hits = pairs.join(ranked, on=[_Q, _I]).with_columns(
@@ -402,9 +426,14 @@ def evaluate_diversity(  # noqa: PLR0913  (checks, then one plan)
         [v.fill_null(0.0).alias(n) for v, (n, _) in zip(values, parsed, strict=True)]
     )
     per_q = per_q.join(base.select(_Q, "__a"), on=_Q).select(
-        pl.col(_Q).alias(cols.query),
+        pl.col(_Q) if keys_by else pl.col(_Q).alias(cols.query),
         *(pl.when(pl.col("__a") > 0).then(pl.col(n)).otherwise(0.0).alias(n) for n in names),
     )
+    if keys_by:
+        per_q = per_q.unnest(_Q)
     if per_query:
-        return per_q.sort(cols.query).collect()
-    return per_q.select(*(exact_sum(pl.col(n)) / pl.len() for n in names)).collect()
+        return per_q.sort(keys).collect()
+    means = [exact_sum(pl.col(n)) / pl.len() for n in names]
+    if keys_by:
+        return per_q.group_by(keys_by).agg(means).sort(keys_by).collect()
+    return per_q.select(means).collect()

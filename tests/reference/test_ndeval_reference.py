@@ -105,3 +105,31 @@ def test_names_and_errors() -> None:
         prm.evaluate_diversity(frame, ["nrbp"], alpha=1.5)
     with pytest.raises(prm.ColumnNotFoundError, match="intent"):
         prm.evaluate_diversity(frame.drop("intent"), ["nrbp"])
+
+
+@settings(max_examples=max(10, settings().max_examples // 4))
+@given(data=intent_data())
+def test_by_model_matches_pyndeval_run_by_run(data: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+    run, qrels = data
+    runs = pl.concat(
+        [run.with_columns(model=pl.lit("a")), run.with_columns(model=pl.lit("b"), score=-pl.col("score"))]
+    )
+    frame = prm.join_intents(runs, qrels, by="model")
+    got = prm.evaluate_diversity(frame, OURS, by="model", per_query=True)
+    for model in ("a", "b"):
+        one = runs.filter(pl.col("model") == model).drop("model")
+        want = theirs(one, qrels, 0.5, 0.5)
+        rows = {
+            r.pop("query"): r
+            for r in got.filter(pl.col("model") == model).drop("model").iter_rows(named=True)
+        }
+        assert rows.keys() == want.keys()
+        for query, values in want.items():
+            for name, value in values.items():
+                expected = 0.0 if math.isnan(value) else value
+                assert math.isclose(rows[query][name], expected, abs_tol=TOLERANCE), (model, query, name)
+    means = prm.evaluate_diversity(frame, OURS, by="model")
+    per_query = got.group_by("model").agg(pl.col(OURS).mean()).sort("model")
+    for name in OURS:
+        for mean, reference in zip(means[name], per_query[name], strict=True):
+            assert math.isclose(mean, reference, abs_tol=TOLERANCE), name
