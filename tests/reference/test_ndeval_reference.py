@@ -133,3 +133,14 @@ def test_by_model_matches_pyndeval_run_by_run(data: tuple[pl.DataFrame, pl.DataF
     for name in OURS:
         for mean, reference in zip(means[name], per_query[name], strict=True):
             assert math.isclose(mean, reference, abs_tol=TOLERANCE), name
+
+
+def test_join_run_qrels_keeps_the_intent() -> None:
+    run = pl.DataFrame({"query": ["1", "1"], "item": ["d1", "d3"], "score": [2.0, 1.0]})
+    qrels = pl.DataFrame({"query": ["1", "1", "1"], "intent": ["1", "2", "2"], "item": ["d1", "d1", "d2"],
+                          "relevance": [1, 1, 0]})  # fmt: skip
+    joined = prm.join_run_qrels(run, qrels).sort("item", "intent")
+    assert joined.to_dict(as_series=False) == {
+        "query": ["1", "1", "1", "1"], "item": ["d1", "d1", "d2", "d3"], "score": [2.0, 2.0, None, 1.0],
+        "intent": ["1", "2", "2", None], "relevance": [1, 1, 0, None],
+    }  # fmt: skip
