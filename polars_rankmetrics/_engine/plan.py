@@ -68,6 +68,7 @@ class Plan:
     keys: tuple[str, ...]
     per_query: pl.LazyFrame  # one row per (by..., query): population counts, query-scope metrics
     catalog: list[tuple[str, pl.LazyFrame]]  # catalog-scope metrics: (name, frame of by..., name)
+    lists: pl.LazyFrame | None = None  # the ranked rows catalog metrics read (None without them)
 
 
 def _gain_columns(
@@ -168,6 +169,7 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
         per_query = per_query.join(table, on=list(prepared.keys), how="left")
         per_query = per_query.with_columns(pl.col(name).fill_null(0.0))
     catalog = []
+    lists = None
     if catalogs:
         lists = prepared.frame.filter(pl.col(RANK).is_not_null())
         for name, metric in catalogs:
@@ -176,7 +178,7 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
                 *by, pl.col(VALUE).alias(name)
             )
             catalog.append((name, value))
-    return Plan(keys=prepared.keys, per_query=per_query, catalog=catalog)
+    return Plan(keys=prepared.keys, per_query=per_query, catalog=catalog, lists=lists)
 
 
 def evaluated(conventions: Conventions) -> pl.Expr:

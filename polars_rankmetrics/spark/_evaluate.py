@@ -1,0 +1,125 @@
+"""evaluate() on a Spark DataFrame: Spark moves rows and sums states, Polars computes every number."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import polars as pl
+from pyspark.sql import Column, DataFrame
+from pyspark.sql import functions as F  # noqa: N812  (pyspark's own convention)
+from pyspark.sql.pandas.types import to_arrow_schema
+from pyspark.sql.types import StructType
+
+from polars_rankmetrics import _engine, _errors
+from polars_rankmetrics._engine import MetricLike
+from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.spark._arrow import polars_schema, positional, spark_schema
+from polars_rankmetrics.spark._worker import CatalogFinish, Finish, Partition, exact_columns
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from polars_rankmetrics.conventions import ConventionOptions
+
+__all__ = ["run"]
+
+
+def col(name: str) -> Column:
+    """A column by its exact name (dots and backticks in it quoted)."""
+    return F.col("`" + name.replace("`", "``") + "`")
+
+
+def _needed(sdf: DataFrame, cols: Columns, by: tuple[str, ...]) -> list[str]:
+    """The input columns the evaluation reads: only they are shuffled."""
+    wanted = [*by, cols.query, cols.item, cols.score, cols.rank, cols.relevance]
+    return [name for name in dict.fromkeys(wanted) if name in sdf.columns]
+
+
+def run(  # noqa: PLR0913
+    sdf: DataFrame,
+    metrics: MetricLike | Sequence[MetricLike],
+    *,
+    by: str | Sequence[str] | None,
+    per_query: bool,
+    columns: Columns | None,
+    conventions: Conventions | str | None,
+    check: bool,
+    buckets: int | None,
+    **overrides: Unpack[ConventionOptions],
+) -> DataFrame:
+    """The lazy Spark plan of :func:`polars_rankmetrics.spark.evaluate` (see there)."""
+    if not isinstance(sdf, DataFrame):
+        raise _errors.parameter("sdf", "a pyspark.sql.DataFrame", type(sdf).__name__)
+    if buckets is not None and (isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1):
+        raise _errors.parameter("buckets", "a positive integer or None", buckets)
+    cols = columns or Columns()
+    keys_by = normalise_by(by)
+    resolved = Conventions.resolve(conventions, **overrides)
+    requested = _engine.requested(metrics)
+    if per_query:
+        _engine.refuse_catalog(
+            requested, "describe(s) a whole set of lists, not one query: evaluate it without per_query=True"
+        )
+    catalogs = [(n, m) for n, m in requested if n in _engine.catalog_names(requested)]
+    scoped = [(n, m) for n, m in requested if n not in _engine.catalog_names(requested)]
+    sdf = sdf.select(*(col(name) for name in _needed(sdf, cols, keys_by)))
+    schema_in = polars_schema(sdf.schema)
+    # The dry runs come first: a bad request fails here, before Spark sees a plan.
+    workers = []
+    if scoped or not catalogs:
+        workers.append(_dry_run(Partition(scoped, cols, keys_by, resolved, per_query, check, schema_in)))
+    if catalogs:
+        lists = Partition(catalogs, cols, keys_by, resolved, False, check, schema_in, lists=True)  # noqa: FBT003
+        workers.append(_dry_run(lists))
+    keys = [col(name) for name in (*keys_by, cols.query)]
+    parts = positional(sdf.repartition(buckets, *keys) if buckets else sdf.repartition(*keys))
+    results = [(_catalog if w.lists else _scoped)(parts, w, schema) for w, schema in workers]
+    out = results[0]
+    if len(results) > 1:
+        # Catalog metrics cover every ranked list, so a group may lack query-scope results.
+        out = out.join(results[1], on=list(keys_by), how="full") if keys_by else out.crossJoin(results[1])
+        out = out.select(*(col(name) for name in (*keys_by, *(name for name, _ in requested))))
+        out = out.orderBy(*(col(name) for name in keys_by)) if keys_by else out
+    return out
+
+
+def _dry_run(worker: Partition) -> tuple[Partition, StructType]:
+    """The worker on no rows, on the driver, and the output's Spark schema.
+
+    It raises the library's schema, metric and parameter errors before any job.
+    """
+    schema = spark_schema(worker.compute(pl.DataFrame(schema=worker.schema_in)))
+    return dataclasses.replace(worker, schema_out=to_arrow_schema(schema)), schema
+
+
+def _scoped(parts: DataFrame, worker: Partition, out_schema: StructType) -> DataFrame:
+    """Per-query rows, or the query-scope metrics per `by` group from states Spark sums."""
+    mapped = parts.mapInArrow(worker, out_schema)
+    if worker.per_query:
+        return mapped
+    keys_by = worker.by
+    # States: Spark sums each (counts as Int64, exact sums as Decimal(38, 0)), then one Polars finish.
+    states = polars_schema(out_schema)
+    names = [name for name in states if name not in keys_by]
+    summed = mapped.groupBy(*(col(name) for name in keys_by)).agg(
+        *(F.sum(col(name)).alias(name) for name in names)
+    )
+    # Spark sums Int64 to Int64 and Decimal(38, 0) to Decimal(38, 0): the states' own types.
+    finish = Finish(worker.requested, keys_by, exact_columns(states), polars_schema(summed.schema))
+    final_schema = spark_schema(finish.compute(pl.DataFrame(schema=finish.schema_in)))
+    finish = dataclasses.replace(finish, schema_out=to_arrow_schema(final_schema))
+    return positional(summed.coalesce(1)).mapInArrow(finish, final_schema)
+
+
+def _catalog(parts: DataFrame, worker: Partition, lists_schema: StructType) -> DataFrame:
+    """The catalog metrics per `by` group: ranked lists from the workers, one Polars call over them all."""
+    lists = worker.lists_frame(pl.DataFrame(schema=worker.schema_in))  # Polars' own types
+    mapped = parts.mapInArrow(worker, lists_schema)
+    finish = CatalogFinish(worker.requested, worker.by, worker.columns.query, lists.schema)
+    final_schema = spark_schema(finish.compute(lists))
+    finish = dataclasses.replace(finish, schema_out=to_arrow_schema(final_schema))
+    # repartition(1), not coalesce(1): a coalesce would pull the workers' ranking into that one task too.
+    return positional(mapped.repartition(1)).mapInArrow(finish, final_schema)

@@ -1,0 +1,145 @@
+"""The functions Spark runs in its Python workers: one whole partition in, Polars frames out.
+
+Each is a frozen dataclass, pickled by reference to this module (polars and
+polars-rankmetrics must be installed on every executor) and called by
+``mapInArrow`` with an iterator over a partition's Arrow batches. A query's
+rows must reach one call together: the adapter repartitions by (by...,
+query) and each call reads its whole partition before computing anything
+(Arrow batches alone cut queries in two).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import polars as pl
+import pyarrow as pa
+
+from polars_rankmetrics import _engine
+from polars_rankmetrics._kernel import VALUE
+from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._spec import CatalogSpec
+from polars_rankmetrics.checks import validate
+from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.exceptions import InvalidDataError
+from polars_rankmetrics.spark._arrow import EXACT, arrow_batches, polars_frame, spark_frame
+
+__all__ = ["CatalogFinish", "Finish", "Partition", "exact_columns"]
+
+
+@dataclass(frozen=True)
+class Partition:
+    """One partition's per-query rows (`per_query`), its mergeable states per `by` group, or its ranked lists.
+
+    With `lists`, `requested` holds catalog metrics only and the output is the ranked rows they
+    read (each query ranks alone, so every partition's lists are those of the whole frame).
+    """
+
+    requested: _engine.Requested
+    columns: Columns
+    by: tuple[str, ...]
+    conventions: Conventions
+    per_query: bool
+    check: bool
+    schema_in: pl.Schema  # the Polars schema of the rows Spark sends
+    schema_out: pa.Schema | None = None  # the Arrow schema Spark was told (set once derived)
+    lists: bool = False
+
+    def compute(self, df: pl.DataFrame) -> pl.DataFrame:
+        """The partition's output frame, in Spark's types; the library's errors on bad data."""
+        try:
+            return spark_frame(self._compute(df, check=self.check))
+        except InvalidDataError:
+            if not self.check:
+                raise
+            # As evaluate does: the exact check names the rows; if it passes, the in-plan
+            # error was a hash collision of two item ids: compute unchecked.
+            validate(df, columns=self.columns, by=self.by)
+            return spark_frame(self._compute(df, check=False))
+
+    def lists_frame(self, df: pl.DataFrame) -> pl.DataFrame:
+        """The ranked rows the catalog metrics read, in Polars' types (checked like the rest)."""
+        if self.check and not df.is_empty():
+            validate(df, columns=self.columns, by=self.by)
+        plan = _engine.build(df.lazy(), self.columns, self.by, self.conventions, self.requested)
+        assert plan.lists is not None
+        return _engine.collect(plan.lists)
+
+    def _compute(self, df: pl.DataFrame, *, check: bool) -> pl.DataFrame:
+        if self.lists:
+            return self.lists_frame(df)
+        plan = _engine.build(df.lazy(), self.columns, self.by, self.conventions, self.requested, check=check)
+        per_q = plan.per_query.filter(_engine.evaluated(self.conventions))
+        if self.per_query:
+            out = per_q.select(*plan.keys, *(name for name, _ in self.requested))
+        else:
+            out = _engine.states(per_q, self.requested, self.by)
+        return _engine.collect(out)
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        """Spark's side: the whole partition in, the output batches cast to :attr:`schema_out` out."""
+        df = polars_frame(batches, self.schema_in)
+        if df.is_empty():
+            return iter(())
+        with warnings.catch_warnings():  # a worker has no one to warn: evaluate warns on the driver
+            warnings.simplefilter("ignore")
+            out = self.compute(df)
+        assert self.schema_out is not None
+        return arrow_batches(out, self.schema_out)
+
+
+@dataclass(frozen=True)
+class Finish:
+    """The metrics from the states Spark summed per `by` group, in one last Polars call."""
+
+    requested: _engine.Requested
+    by: tuple[str, ...]
+    exact: tuple[str, ...]  # the state columns holding Int128 sums (Decimal(38, 0) in Spark)
+    schema_in: pl.Schema  # by keys, then the summed states under their names
+    schema_out: pa.Schema | None = None
+
+    def compute(self, summed: pl.DataFrame) -> pl.DataFrame:
+        """One row per `by` group: the metrics, as evaluate aggregates them."""
+        states = summed.with_columns(pl.col(self.exact).cast(pl.Int128))
+        # Spark's global sum gives one row of nulls for no rows: merge drops it, as it drops empty groups.
+        merged = _engine.merge(states.lazy(), self.requested, self.by)
+        out = _engine.finish(merged, self.requested, self.by).drop(_engine.QUERIES)
+        return spark_frame(_engine.collect(out.sort(self.by) if self.by else out))
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        """Spark's side: every summed state in (one partition), the metrics out."""
+        assert self.schema_out is not None
+        return arrow_batches(self.compute(polars_frame(batches, self.schema_in)), self.schema_out)
+
+
+@dataclass(frozen=True)
+class CatalogFinish:
+    """The catalog metrics from every partition's ranked lists, in one last Polars call."""
+
+    requested: _engine.Requested  # catalog metrics only
+    by: tuple[str, ...]
+    query: str
+    schema_in: pl.Schema  # the lists' Polars types (Spark carries unsigned counts as Int64)
+    schema_out: pa.Schema | None = None
+
+    def compute(self, lists: pl.DataFrame) -> pl.DataFrame:
+        """One row per `by` group: the catalog metrics, as evaluate computes them."""
+        frame = lists.cast(dict(self.schema_in)).lazy()  # type: ignore[arg-type]
+        parts = []
+        for name, metric in self.requested:
+            assert isinstance(metric.spec, CatalogSpec)
+            value = metric.spec.catalog(metric, frame, self.by, self.query)
+            parts.append(value.select(*self.by, pl.col(VALUE).alias(name)))
+        return spark_frame(_engine.collect(_engine.aggregated(frame, self.requested, self.by, parts)))
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        """Spark's side: every ranked list in (one partition), the catalog metrics out."""
+        assert self.schema_out is not None
+        return arrow_batches(self.compute(polars_frame(batches, self.schema_in)), self.schema_out)
+
+
+def exact_columns(schema: pl.Schema) -> tuple[str, ...]:
+    """The columns of a states frame in Spark's types that hold exact sums."""
+    return tuple(name for name, dtype in schema.items() if dtype == EXACT)

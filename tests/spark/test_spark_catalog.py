@@ -1,0 +1,64 @@
+"""Catalog metrics on Spark equal evaluate's (issue 16): ranked lists from the workers, one Polars finish."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from lists import frame
+from polars.testing import assert_frame_equal
+from pyspark.sql import SparkSession
+
+import polars_rankmetrics as prm
+from polars_rankmetrics import spark as prm_spark
+from polars_rankmetrics.exceptions import InvalidDataError, InvalidParameterError
+
+pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
+
+
+def _metrics(df: pl.DataFrame) -> list[object]:
+    items = df.select(pl.col("item").unique().sort())
+    popularity = items.with_columns(count=(pl.int_range(pl.len()) % 7 + 1).cast(pl.Int64))
+    features = items.with_columns(
+        f1=(pl.int_range(pl.len()) % 3).cast(pl.Float64), f2=(pl.int_range(pl.len()) % 5 - 2).cast(pl.Float64)
+    )
+    return [
+        "ndcg@10",
+        "coverage@10",
+        "gini@10",
+        "entropy",
+        "personalization@5",
+        "map",
+        prm.novelty(10, popularity=popularity, n_users=8),
+        prm.intra_list_similarity(5, features=features),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("seed", "ids", "by"),
+    [
+        pytest.param(31, "str", ("model", "split.name"), id="str-two-by"),
+        pytest.param(32, "int", (), id="int-no-by"),
+    ],
+)
+def test_catalog_metrics_equal_evaluate(
+    spark: SparkSession, seed: int, ids: str, by: tuple[str, ...]
+) -> None:
+    df = frame(seed, ids, by, queries=16)  # type: ignore[arg-type]
+    metrics = _metrics(df)
+    expected = prm.evaluate(df, metrics, by=by or None)  # type: ignore[arg-type]
+    got = prm_spark.collect(prm_spark.evaluate(spark.createDataFrame(df.to_arrow()), metrics, by=by or None))  # type: ignore[arg-type]
+    assert_frame_equal(got, expected, check_exact=True)
+
+
+def test_catalog_metrics_alone_and_checked(spark: SparkSession) -> None:
+    df = frame(33, "int", ("model",), queries=8)
+    sdf = spark.createDataFrame(df.to_arrow())
+    expected = prm.evaluate(df, ["coverage@10", "gini@10"], by="model")
+    assert_frame_equal(
+        prm_spark.collect(prm_spark.evaluate(sdf, ["coverage@10", "gini@10"], by="model")), expected
+    )
+    with pytest.raises(InvalidParameterError, match="coverage@10"):
+        prm_spark.evaluate(sdf, ["coverage@10"], by="model", per_query=True)
+    duplicated = spark.createDataFrame(pl.concat([df, df.tail(1)]).to_arrow())
+    with pytest.raises(InvalidDataError, match="duplicate"):
+        prm_spark.collect(prm_spark.evaluate(duplicated, ["coverage@10"], by="model"))
