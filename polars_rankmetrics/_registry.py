@@ -24,6 +24,7 @@ from polars_rankmetrics._spellings import SPELLINGS, dotted
 from polars_rankmetrics.exceptions import UnknownMetricError
 from polars_rankmetrics.metrics import (
     binary,
+    classification,
     counts,
     cumulative,
     distribution,
@@ -54,6 +55,7 @@ SPECS: tuple[MetricSpec, ...] = (
     *distribution.SPECS,
     *similarity.SPECS,
     *information.SPECS,
+    *classification.SPECS,
 )
 """Every metric family, in the order the docs list them."""
 
