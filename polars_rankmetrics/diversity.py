@@ -47,17 +47,13 @@ from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._kernel import exact_sum, power
 from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics._spellings import DIVERSITY_SPELLINGS
 from polars_rankmetrics.exceptions import TrecFormatError, UnknownMetricError
 
 __all__ = ["evaluate_diversity", "join_intents", "read_ndeval_qrels"]
 
 _CUTOFF = frozenset({"alpha_ndcg", "err_ia", "nerr_ia", "p_ia", "strec"})
 _WHOLE = frozenset({"nrbp", "nnrbp", "map_ia"})
-_SPELLINGS = {  # ndeval's and ir_measures' names
-    "alpha-nDCG": "alpha_ndcg", "alpha_nDCG": "alpha_ndcg", "ERR-IA": "err_ia", "ERR_IA": "err_ia",
-    "nERR-IA": "nerr_ia", "nERR_IA": "nerr_ia", "NRBP": "nrbp", "nNRBP": "nnrbp", "P-IA": "p_ia",
-    "P_IA": "p_ia", "MAP-IA": "map_ia", "MAP_IA": "map_ia", "StRecall": "strec",
-}  # fmt: skip
 _NAME = re.compile(r"^(?P<name>[A-Za-z_-]+)(?:@(?P<k>\d+))?$")
 _LINE = re.compile(r"^\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s*$")
 
@@ -79,7 +75,7 @@ class DiversityMetric:
 def parse_diversity(name: str) -> DiversityMetric:
     """The measure `name` spells: ours (``alpha_ndcg@10``), ndeval's (``alpha-nDCG@10``) or ir_measures'."""
     match = _NAME.match(name) if isinstance(name, str) else None
-    family = _SPELLINGS.get(match.group("name"), match.group("name")) if match else None
+    family = DIVERSITY_SPELLINGS.get(match.group("name"), match.group("name")) if match else None
     if match is None or family not in _CUTOFF | _WHOLE:
         valid = sorted(_CUTOFF | _WHOLE)
         cutoff = ", ".join(sorted(_CUTOFF))
