@@ -15,8 +15,14 @@ Missing = Literal["skip", "zero"]
 Gain = Literal["linear", "exponential"] | Mapping[float, float]
 Ties = Literal["text", "average", "optimistic", "pessimistic"]
 IprecRule = Literal["round", "trec_eval_9"]
+Judgments = Literal["all", "retrieved"]
+ApDenominator = Literal["relevant", "min_k_relevant", "found"]
+NoRelevant = Literal["count", "skip"]
 TIES: tuple[str, ...] = ("text", "average", "optimistic", "pessimistic")
 IPREC_RULES: tuple[str, ...] = ("round", "trec_eval_9")
+JUDGMENTS: tuple[str, ...] = ("all", "retrieved")
+AP_DENOMINATORS: tuple[str, ...] = ("relevant", "min_k_relevant", "found")
+NO_RELEVANT: tuple[str, ...] = ("count", "skip")
 
 
 @dataclass(frozen=True)
@@ -61,12 +67,30 @@ class Conventions:
         number of relevant items: ``"round"`` (trec_eval 10.0: ``round(x * R)``)
         or ``"trec_eval_9"`` (trec_eval 9.x, bundled by pytrec_eval:
         ``int(x * R + 0.9)``).
+    judgments
+        Which judgments define the relevant set R and the ideal ranking:
+        ``"all"`` (trec_eval: every judged item, retrieved or not) or
+        ``"retrieved"`` (scikit-learn, torchmetrics: only the items the run
+        ranked; judgments of items it never retrieved are ignored).
+    ap_denominator
+        What average precision at a cutoff k divides by: ``"relevant"``
+        (trec_eval's ``map_cut``: R), ``"min_k_relevant"`` (min(k, R):
+        recmetrics' ``mapk``, Microsoft Recommenders' ``map_at_k``) or
+        ``"found"`` (the relevant items found in the top k: torchmetrics'
+        ``RetrievalMAP(top_k=k)``). Without a cutoff, ``"found"`` divides by
+        the relevant items retrieved.
+    no_relevant
+        A judged query without a relevant item: ``"count"`` (trec_eval: it
+        gets its value, 0 for most metrics, and counts in the mean) or
+        ``"skip"`` (Microsoft Recommenders: users without a relevant item
+        are not evaluated).
 
     Examples
     --------
     >>> prm.Conventions(depth=100, missing="zero")
     Conventions(depth=100, relevance_level=1.0, missing='zero', judged_only=False, gain='linear',
-                ties='text', iprec_rule='round')
+                ties='text', iprec_rule='round', judgments='all', ap_denominator='relevant',
+                no_relevant='count')
     """
 
     depth: int | None = None
@@ -76,6 +100,9 @@ class Conventions:
     gain: Gain = field(default="linear")
     ties: Ties = "text"
     iprec_rule: IprecRule = "round"
+    judgments: Judgments = "all"
+    ap_denominator: ApDenominator = "relevant"
+    no_relevant: NoRelevant = "count"
 
     def __post_init__(self) -> None:
         """Check every parameter when the conventions are built."""
@@ -86,6 +113,9 @@ class Conventions:
         check_gain(self.gain)
         check_choice(self.ties, "ties", TIES)
         check_choice(self.iprec_rule, "iprec_rule", IPREC_RULES)
+        check_choice(self.judgments, "judgments", JUDGMENTS)
+        check_choice(self.ap_denominator, "ap_denominator", AP_DENOMINATORS)
+        check_choice(self.no_relevant, "no_relevant", NO_RELEVANT)
 
     @classmethod
     def preset(cls, name: str) -> Conventions:
@@ -93,8 +123,11 @@ class Conventions:
 
         ``"trec_eval"`` (10.0, the default), ``"pytrec_eval"`` (trec_eval 9's
         recall levels), ``"ir_measures"`` (also scores unanswered judged
-        queries 0), ``"ranx"`` (the same, ties by text) and ``"sklearn"``
-        (ties averaged); see :data:`PRESETS` and the README's table.
+        queries 0), ``"ranx"`` (the same, ties by text), ``"sklearn"`` (ties
+        averaged, R from the candidates), ``"torchmetrics"`` (the same, AP at
+        k over the relevant found) and ``"recommenders"`` (AP at k over
+        min(k, R), users without a relevant item skipped); see :data:`PRESETS`
+        and the README's table.
 
         Examples
         --------
@@ -120,7 +153,8 @@ class Conventions:
         --------
         >>> prm.Conventions.resolve("trec_eval", depth=10)
         Conventions(depth=10, relevance_level=1.0, missing='skip', judged_only=False, gain='linear',
-                    ties='text', iprec_rule='round')
+                    ties='text', iprec_rule='round', judgments='all', ap_denominator='relevant',
+                    no_relevant='count')
         """
         preset = overrides.pop("preset", None)
         if preset is not None:
@@ -154,6 +188,9 @@ class ReadingOptions(TypedDict, total=False):
     judged_only: bool | None
     ties: Ties | None
     iprec_rule: IprecRule | None
+    judgments: Judgments | None
+    ap_denominator: ApDenominator | None
+    no_relevant: NoRelevant | None
     preset: str | None
 
 
@@ -175,7 +212,18 @@ PRESETS: dict[str, Conventions] = {
     # answered scores 0 and counts. Its order inside a tie is numpy's unstable argsort of the
     # insertion order: not reproducible, so ties stay trec_eval's text order.
     "ranx": Conventions(missing="zero"),
-    # scikit-learn's ndcg_score / dcg_score: gains averaged over tied scores (ignore_ties=False).
-    "sklearn": Conventions(ties="average"),
+    # scikit-learn's ndcg_score / dcg_score: gains averaged over tied scores (ignore_ties=False);
+    # the ideal list from the candidates it is given.
+    "sklearn": Conventions(ties="average", judgments="retrieved"),
+    # torchmetrics' retrieval metrics (1.x) at their defaults: R and the ideal list from the
+    # candidates (a target it never saw does not exist for it); nDCG averages tied scores (its other
+    # metrics take torch.topk's order of a tie, which is not reproducible: the expectation here);
+    # RetrievalMAP(top_k=k) divides by the relevant items found in the top k; a query without a
+    # relevant target scores 0 and counts (empty_target_action="neg").
+    "torchmetrics": Conventions(ties="average", judgments="retrieved", ap_denominator="found"),
+    # Microsoft Recommenders' python_evaluation (precision_at_k, recall_at_k, ndcg_at_k, map_at_k)
+    # and recmetrics' mapk: map_at_k divides by min(k, R); only users with a relevant item and a
+    # prediction are evaluated (the ground truth holds the relevant items only).
+    "recommenders": Conventions(ap_denominator="min_k_relevant", no_relevant="skip"),
 }
 """Other libraries' conventions, each a named set of :class:`Conventions` (a table entry, not a code path)."""

@@ -103,6 +103,20 @@ def check_ties(metrics: Requested, conventions: Conventions) -> None:
         family = metric.spec.name
         if family not in defined:
             raise tie_policy(name, policy, defined, _ties.UNDEFINED_WHY.get(family, ""))
+        if (
+            policy == "average"
+            and family == "map"
+            and metric.k is not None
+            and conventions.ap_denominator == "found"
+        ):
+            # The relevant items found in the top k vary with the order of a tie across the cutoff:
+            # the expectation of the ratio has no closed form.
+            msg = (
+                f"ties='average' is not defined for {name!r} with ap_denominator='found' (the number of "
+                "relevant items found at the cutoff depends on the order of the ties); use ties='text', "
+                "or average precision without a cutoff"
+            )
+            raise InvalidParameterError(msg)
         gain = metric.gain() or conventions.gain
         if policy != "average" and metric.spec.graded and not _ties.increasing(gain):
             why = "its gains do not increase with the grade, so the grade order is not the best or worst"
@@ -150,7 +164,10 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
 
     keys = (*schema.by, columns.query)
     # Every metric reads the prepared frame through the same view: the columns prepare adds.
-    view = {name: Rows.prepared(columns_of[name], keys, conventions.iprec_rule) for name, _ in metrics}
+    view = {
+        name: Rows.prepared(columns_of[name], keys, conventions.iprec_rule, conventions.ap_denominator)
+        for name, _ in metrics
+    }
 
     # Per-row columns some families add after the ranking (ERR's survival product), each once.
     extra = [
@@ -216,8 +233,14 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
 
 
 def evaluated(conventions: Conventions) -> pl.Expr:
-    """Whether a per-query row counts: judged, and (unless ``missing="zero"``) retrieved something."""
+    """Whether a per-query row counts: judged, retrieved something, holding a relevant item.
+
+    A query that retrieved nothing counts under ``missing="zero"``; one without a relevant item
+    counts unless ``no_relevant="skip"``.
+    """
     judged = pl.col(N_JUDGED) > 0
+    if conventions.no_relevant == "skip":
+        judged = judged & (pl.col(N_RELEVANT) > 0)
     if conventions.missing == "zero":
         return judged
     return judged & (pl.col(N_RETRIEVED) > 0)
