@@ -52,6 +52,9 @@ CONVENTIONS = st.sampled_from(
         {"judged_only": True},
         {"depth": 2},
         {"depth": 3, "judged_only": True},
+        {"judgments": "retrieved"},
+        {"ap_denominator": "min_k_relevant", "no_relevant": "skip"},
+        {"ap_denominator": "found", "judgments": "retrieved"},
     ]
 )
 
@@ -70,6 +73,11 @@ def _check(frame: pl.DataFrame, policy: str, conventions: dict[str, Any], reduce
     if policy == "average" and conventions.get("depth"):
         families -= ORDER_FREE_WITHOUT_DEPTH
     names = _names(families)
+    if policy == "average" and conventions.get("ap_denominator") == "found":
+        # The relevant items found at a cutoff depend on the order of a tie across it.
+        with pytest.raises(prm.InvalidParameterError, match="ap_denominator='found'"):
+            prm.evaluate(frame, ["map@3"], ties=policy, **conventions)
+        names.remove("map@3")
     assert names
     every = over_orders(frame, names, **conventions)
     got = prm.evaluate(frame, names, per_query=True, ties=policy, **conventions)
