@@ -45,17 +45,30 @@ def choice(name: str, choices: Iterable[object], got: object) -> InvalidParamete
     return InvalidParameterError(f"`{name}` must be one of {valid}, got {got!r}")
 
 
+def tie_policy(metric: str, policy: str, defined: Iterable[str], why: str = "") -> InvalidParameterError:
+    """A tie policy a metric does not define: name both, say why, list the metrics that define it."""
+    valid = ", ".join(sorted(defined))
+    reason = f" ({why})" if why else ""
+    return InvalidParameterError(
+        f"ties={policy!r} is not defined for metric {metric!r}{reason}; use ties='text' for it, "
+        f"or evaluate it separately. ties={policy!r} is defined for: {valid}"
+    )
+
+
 def closest(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
     """The candidates closest to `name` (case-insensitive), best first."""
     pool = list(dict.fromkeys(candidates))
-    lowered = {c.lower(): c for c in pool}
+    lowered: dict[str, str] = {}
+    for c in pool:  # the first spelling of a name wins ('ndcg@k' before ir_measures' 'nDCG@k')
+        lowered.setdefault(c.lower(), c)
     hits = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.6)
     return [lowered[h] for h in hits]
 
 
 def unknown_metric(name: str, valid: list[str]) -> UnknownMetricError:
     """A name that is no metric: the closest valid names first, then all of them."""
-    near = closest(name, valid)
+    # A cutoff as typed ("P_10x") is compared in the list's placeholder form ("P_kx" is close to "P_k").
+    near = list(dict.fromkeys([*closest(name, valid), *closest(re.sub(r"\d+", "k", name), valid)]))[:3]
     hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
     return UnknownMetricError(f"unknown metric {name!r}{hint} Valid names: {', '.join(valid)}")
 

@@ -92,6 +92,13 @@ class Rows:
     keys
         The prepared frame's window keys; None for a view whose rows are
         one query already in rank order.
+    iprec_rule
+        How a recall level x becomes a number of relevant items in
+        ``iprec_at_recall``: ``"round"`` (trec_eval 10.0) or ``"trec_eval_9"``
+        (``int(x * R + 0.9)``); the conventions' ``iprec_rule``.
+    ap_denominator
+        What average precision at a cutoff divides by: ``"relevant"`` (R),
+        ``"min_k_relevant"`` or ``"found"``; the conventions' ``ap_denominator``.
     """
 
     rank: pl.Expr
@@ -106,9 +113,17 @@ class Rows:
     gain: pl.Expr
     ideal_rank: pl.Expr
     keys: tuple[str, ...] | None = None
+    iprec_rule: str = "round"
+    ap_denominator: str = "relevant"
 
     @classmethod
-    def prepared(cls, gain: GainColumns | None = None, keys: tuple[str, ...] = ()) -> Rows:
+    def prepared(
+        cls,
+        gain: GainColumns | None = None,
+        keys: tuple[str, ...] = (),
+        iprec_rule: str = "round",
+        ap_denominator: str = "relevant",
+    ) -> Rows:
         """Evaluate's view: the prepared frame's columns (`gain`: the metric's gain columns)."""
         names = gain or gain_columns("linear", 0)
         return cls(
@@ -124,6 +139,8 @@ class Rows:
             gain=pl.col(names.gain),
             ideal_rank=pl.col(names.ideal_rank),
             keys=keys,
+            iprec_rule=iprec_rule,
+            ap_denominator=ap_denominator,
         )
 
     def in_rank_order(self, running: pl.Expr) -> pl.Expr:

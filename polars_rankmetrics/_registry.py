@@ -20,9 +20,11 @@ from collections.abc import Mapping
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._spec import Metric, MetricSpec, Param, ParamValue
+from polars_rankmetrics._spellings import DIVERSITY_SPELLINGS, SPELLINGS, dotted
 from polars_rankmetrics.exceptions import UnknownMetricError
 from polars_rankmetrics.metrics import (
     binary,
+    classification,
     counts,
     cumulative,
     distribution,
@@ -53,6 +55,7 @@ SPECS: tuple[MetricSpec, ...] = (
     *distribution.SPECS,
     *similarity.SPECS,
     *information.SPECS,
+    *classification.SPECS,
 )
 """Every metric family, in the order the docs list them."""
 
@@ -85,10 +88,13 @@ def valid_names() -> list[str]:
                 if spec.k != "none":
                     canonical.append(f"{form}@k")
         trec.extend(t.replace("{k}", "k") for t in spec.trec)
-    return list(dict.fromkeys([*canonical, *trec]))
+    others = [
+        f"{spelled}@k" if specs()[family].k != "none" else spelled for spelled, family in SPELLINGS.items()
+    ]
+    return list(dict.fromkeys([*canonical, *trec, *others]))
 
 
-_CANONICAL = re.compile(r"^(?P<name>[A-Za-z_0-9]+?)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>-?\d+))?$")
+_CANONICAL = re.compile(r"^(?P<name>[A-Za-z_0-9-]+?)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>-?\d+))?$")
 _PLACEHOLDERS = {"{k}": r"(?P<k>\d+)", "{x}": r"(?P<x>\d*\.?\d+)"}
 _NAMED = re.compile(r"^(?P<key>[A-Za-z_]\w*)\s*=\s*(?P<value>.*)$")
 _PAIR = re.compile(r"^(?P<grade>[-+]?[\d.eE+-]+)\s*=\s*(?P<gain>.*)$")
@@ -108,7 +114,18 @@ def _trec_patterns() -> list[tuple[re.Pattern[str], MetricSpec]]:
 
 @functools.cache
 def _by_spelling() -> Mapping[str, MetricSpec]:
-    return {spelled: spec for spec in SPECS for spelled in (spec.name, *spec.aliases)}
+    ours = {spelled: spec for spec in SPECS for spelled in (spec.name, *spec.aliases)}
+    return {**{spelled: specs()[family] for spelled, family in SPELLINGS.items()}, **ours}
+
+
+def _trec_match(name: str) -> tuple[MetricSpec, dict[str, str]] | None:
+    """The trec_eval name `name` spells (report name ``P_5`` or ``-m`` form ``P.5``) and its groups."""
+    for spelled in [s for s in (name, dotted(name)) if s is not None]:
+        for pattern, spec in _trec_patterns():
+            match = pattern.fullmatch(spelled)
+            if match:
+                return spec, match.groupdict()
+    return None
 
 
 def _number(text: str, name: str) -> float:
@@ -170,7 +187,7 @@ def _build(spec: MetricSpec, k: int | None, params: Mapping[str, object], name: 
 
 
 def parse(name: str | Metric) -> Metric:
-    """Return the metric a name spells: canonical (``ndcg@10``), an alias, or trec_eval's (``ndcg_cut_10``).
+    """Return the metric a name spells: ours (``ndcg@10``), an alias, ranx's, ir_measures' or trec_eval's.
 
     Parameters
     ----------
@@ -193,23 +210,31 @@ def parse(name: str | Metric) -> Metric:
     --------
     >>> [str(prm.parse(n)) for n in ["P_10", "recip_rank", "map_cut_100", "Rprec", "ndcg@5", "rbp(0.8)"]]
     ['precision@10', 'mrr', 'map@100', 'r_precision', 'ndcg@5', 'rbp(p=0.8)']
+    >>> [str(prm.parse(n)) for n in ["nDCG@10", "AP", "RR@10", "R@100", "ndcg_cut.10", "P.5"]]
+    ['ndcg@10', 'map', 'mrr@10', 'recall@100', 'ndcg@10', 'precision@5']
     """
     if isinstance(name, Metric):
         return name
     if not isinstance(name, str):
         msg = f"a metric is a name or a prm.Metric, got {name!r}"
         raise UnknownMetricError(msg)
-    for pattern, spec in _trec_patterns():
-        match = pattern.fullmatch(name)
-        if match:
-            groups = match.groupdict()
-            k = int(groups["k"]) if groups.get("k") else None
-            first = next((p.name for p in spec.params if p.kind == "float"), None)
-            level = {first: float(groups["x"])} if groups.get("x") and first else {}
-            return _build(spec, k, level, name)
+    trec = _trec_match(name)
+    if trec is not None:
+        spec, groups = trec
+        k = int(groups["k"]) if groups.get("k") else None
+        first = next((p.name for p in spec.params if p.kind == "float"), None)
+        level = {first: float(groups["x"])} if groups.get("x") and first else {}
+        return _build(spec, k, level, name)
     match = _CANONICAL.match(name)
     found = _by_spelling().get(match.group("name")) if match else None
     if match is None or found is None:
+        base = name.split("@", 1)[0]
+        if base in DIVERSITY_SPELLINGS or base in DIVERSITY_SPELLINGS.values():
+            msg = (
+                f"{name!r} is an intent-aware (diversity) metric: evaluate it with "
+                "prm.evaluate_diversity on a frame with an intent column"
+            )
+            raise UnknownMetricError(msg)
         raise _errors.unknown_metric(name, valid_names())
     text, cutoff = match.group("params"), match.group("k")
     if cutoff is not None and int(cutoff) < 1:

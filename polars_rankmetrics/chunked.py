@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from polars_rankmetrics import _engine, _errors
-from polars_rankmetrics._engine import MetricLike
+from polars_rankmetrics._engine import Aggregation, MetricLike
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._progress import Progress, reporter
 from polars_rankmetrics._schema import Columns, normalise_by
@@ -83,6 +83,7 @@ def evaluate_chunked(  # noqa: PLR0913
     conventions: Conventions | str | None = None,
     check: bool = True,
     progress: bool | Progress | None = None,
+    aggregate: Aggregation = "mean",
     **overrides: Unpack[ConventionOptions],
 ) -> pl.DataFrame:
     """Evaluate data larger than memory, one range of queries at a time, within a memory budget.
@@ -143,6 +144,13 @@ def evaluate_chunked(  # noqa: PLR0913
         chunk; nothing otherwise. True: that bar, or one line per chunk on
         stderr when no bar can be drawn. False: nothing. A callable is called
         with (chunk, chunks, rows so far, seconds so far) after each chunk.
+    aggregate
+        As for :func:`evaluate`, but "median": "min", "max" and "std"
+        merge exactly across chunks (extremes; exact integer sums of the
+        values and their squares), the same bits as :func:`evaluate`. A
+        median is no mergeable state (the median of the chunks' medians is
+        not the median), so ``"median"`` raises InvalidParameterError: use
+        ``per_query=True`` and take the median of its rows.
 
     Returns
     -------
@@ -185,6 +193,7 @@ def evaluate_chunked(  # noqa: PLR0913
         "read(s) every list at once and cannot be chunked by query: "
         "use prm.evaluate(lazy_frame, ...).collect(engine='streaming')",
     )
+    _engine.check_aggregate(aggregate, per_query=per_query, merged="chunk by chunk")
     lf = frame.lazy()
     keys = _engine.build(lf, cols, keys_by, resolved, requested).keys  # checks the schema before any pass
     if rows_per_chunk is None:
@@ -201,7 +210,11 @@ def evaluate_chunked(  # noqa: PLR0913
             plan = _engine.build(chunk, cols, keys_by, resolved, requested, check=check)
             per_q = plan.per_query.filter(_engine.evaluated(resolved))
             # Per query: the chunk's rows; aggregated: its mergeable states (a row per `by` group).
-            out = per_q.select(*keys, *names) if per_query else _engine.states(per_q, requested, keys_by)
+            out = (
+                per_q.select(*keys, *names)
+                if per_query
+                else _engine.states(per_q, requested, keys_by, how=aggregate)
+            )
             parts.append(_engine.collect(out, engine="streaming"))
             done += rows
             report(i, ranges.height, done, time.perf_counter() - started)
@@ -214,7 +227,9 @@ def evaluate_chunked(  # noqa: PLR0913
         return pl.concat(parts, how="vertical").sort(keys)
     if not parts:
         empty = _engine.build(lf, cols, keys_by, resolved, requested).per_query
-        parts.append(_engine.collect(_engine.states(empty, requested, keys_by), engine="streaming"))
-    merged = _engine.merge(pl.concat(parts, how="vertical").lazy(), requested, keys_by)
-    out = _engine.finish(merged, requested, keys_by).drop(_engine.QUERIES)
+        parts.append(
+            _engine.collect(_engine.states(empty, requested, keys_by, how=aggregate), engine="streaming")
+        )
+    merged = _engine.merge(pl.concat(parts, how="vertical").lazy(), requested, keys_by, how=aggregate)
+    out = _engine.finish(merged, requested, keys_by, how=aggregate).drop(_engine.QUERIES)
     return _engine.collect(out.sort(keys_by) if keys_by else out)

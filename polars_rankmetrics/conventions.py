@@ -13,6 +13,16 @@ __all__ = ["PRESETS", "ConventionOptions", "Conventions", "ReadingOptions"]
 
 Missing = Literal["skip", "zero"]
 Gain = Literal["linear", "exponential"] | Mapping[float, float]
+Ties = Literal["text", "average", "optimistic", "pessimistic"]
+IprecRule = Literal["round", "trec_eval_9"]
+Judgments = Literal["all", "retrieved"]
+ApDenominator = Literal["relevant", "min_k_relevant", "found"]
+NoRelevant = Literal["count", "skip"]
+TIES: tuple[str, ...] = ("text", "average", "optimistic", "pessimistic")
+IPREC_RULES: tuple[str, ...] = ("round", "trec_eval_9")
+JUDGMENTS: tuple[str, ...] = ("all", "retrieved")
+AP_DENOMINATORS: tuple[str, ...] = ("relevant", "min_k_relevant", "found")
+NO_RELEVANT: tuple[str, ...] = ("count", "skip")
 
 
 @dataclass(frozen=True)
@@ -42,11 +52,45 @@ class Conventions:
         ``"exponential"`` (``2**grade - 1``) or a ``{grade: gain}`` mapping
         (trec_eval ``ndcg.1=3,2=9``; unmapped grades keep their linear gain).
         Negative grades and unjudged items gain 0.
+    ties
+        How items of equal score are ordered. ``"text"``: item id text
+        descending (trec_eval's order). ``"optimistic"`` / ``"pessimistic"``:
+        higher / lower grade first (null grades lowest), then text: the best /
+        worst value any order of the tied items gives a metric that rewards
+        higher grades earlier. ``"average"``: the exact expected value over
+        every order of the tied items, in closed form (McSherry and Najork,
+        ECIR 2008), for the metrics that define one; any other metric raises
+        :class:`InvalidParameterError` naming it. Every policy but ``"text"``
+        refuses `depth` together with `judged_only`.
+    iprec_rule
+        How ``iprec_at_recall`` and ``11pt_avg`` turn a recall level x into a
+        number of relevant items: ``"round"`` (trec_eval 10.0: ``round(x * R)``)
+        or ``"trec_eval_9"`` (trec_eval 9.x, bundled by pytrec_eval:
+        ``int(x * R + 0.9)``).
+    judgments
+        Which judgments define the relevant set R and the ideal ranking:
+        ``"all"`` (trec_eval: every judged item, retrieved or not) or
+        ``"retrieved"`` (scikit-learn, torchmetrics: only the items the run
+        ranked; judgments of items it never retrieved are ignored).
+    ap_denominator
+        What average precision at a cutoff k divides by: ``"relevant"``
+        (trec_eval's ``map_cut``: R), ``"min_k_relevant"`` (min(k, R):
+        recmetrics' ``mapk``, Microsoft Recommenders' ``map_at_k``) or
+        ``"found"`` (the relevant items found in the top k: torchmetrics'
+        ``RetrievalMAP(top_k=k)``). Without a cutoff, ``"found"`` divides by
+        the relevant items retrieved.
+    no_relevant
+        A judged query without a relevant item: ``"count"`` (trec_eval: it
+        gets its value, 0 for most metrics, and counts in the mean) or
+        ``"skip"`` (Microsoft Recommenders: users without a relevant item
+        are not evaluated).
 
     Examples
     --------
     >>> prm.Conventions(depth=100, missing="zero")
-    Conventions(depth=100, relevance_level=1.0, missing='zero', judged_only=False, gain='linear')
+    Conventions(depth=100, relevance_level=1.0, missing='zero', judged_only=False, gain='linear',
+                ties='text', iprec_rule='round', judgments='all', ap_denominator='relevant',
+                no_relevant='count')
     """
 
     depth: int | None = None
@@ -54,6 +98,11 @@ class Conventions:
     missing: Missing = "skip"
     judged_only: bool = False
     gain: Gain = field(default="linear")
+    ties: Ties = "text"
+    iprec_rule: IprecRule = "round"
+    judgments: Judgments = "all"
+    ap_denominator: ApDenominator = "relevant"
+    no_relevant: NoRelevant = "count"
 
     def __post_init__(self) -> None:
         """Check every parameter when the conventions are built."""
@@ -62,10 +111,29 @@ class Conventions:
         check_choice(self.missing, "missing", ("skip", "zero"))
         check_choice(self.judged_only, "judged_only", (False, True))
         check_gain(self.gain)
+        check_choice(self.ties, "ties", TIES)
+        check_choice(self.iprec_rule, "iprec_rule", IPREC_RULES)
+        check_choice(self.judgments, "judgments", JUDGMENTS)
+        check_choice(self.ap_denominator, "ap_denominator", AP_DENOMINATORS)
+        check_choice(self.no_relevant, "no_relevant", NO_RELEVANT)
 
     @classmethod
     def preset(cls, name: str) -> Conventions:
-        """Return the conventions of a named preset (``"trec_eval"``)."""
+        """Return the conventions of a named preset: another library's, as our parameters.
+
+        ``"trec_eval"`` (10.0, the default), ``"pytrec_eval"`` (trec_eval 9's
+        recall levels), ``"ir_measures"`` (also scores unanswered judged
+        queries 0), ``"ranx"`` (the same, ties by text), ``"sklearn"`` (ties
+        averaged, R from the candidates), ``"torchmetrics"`` (the same, AP at
+        k over the relevant found) and ``"recommenders"`` (AP at k over
+        min(k, R), users without a relevant item skipped); see :data:`PRESETS`
+        and the README's table.
+
+        Examples
+        --------
+        >>> prm.Conventions.preset("sklearn").ties, prm.Conventions.preset("ir_measures").missing
+        ('average', 'zero')
+        """
         check_choice(name, "preset", PRESETS)
         return PRESETS[name]
 
@@ -84,7 +152,9 @@ class Conventions:
         Examples
         --------
         >>> prm.Conventions.resolve("trec_eval", depth=10)
-        Conventions(depth=10, relevance_level=1.0, missing='skip', judged_only=False, gain='linear')
+        Conventions(depth=10, relevance_level=1.0, missing='skip', judged_only=False, gain='linear',
+                    ties='text', iprec_rule='round', judgments='all', ap_denominator='relevant',
+                    no_relevant='count')
         """
         preset = overrides.pop("preset", None)
         if preset is not None:
@@ -116,6 +186,11 @@ class ReadingOptions(TypedDict, total=False):
     relevance_level: float | None
     missing: Missing | None
     judged_only: bool | None
+    ties: Ties | None
+    iprec_rule: IprecRule | None
+    judgments: Judgments | None
+    ap_denominator: ApDenominator | None
+    no_relevant: NoRelevant | None
     preset: str | None
 
 
@@ -125,4 +200,30 @@ class ConventionOptions(ReadingOptions, total=False):
     gain: Gain | None
 
 
-PRESETS: dict[str, Conventions] = {"trec_eval": Conventions()}
+PRESETS: dict[str, Conventions] = {
+    # trec_eval 10.0, the default: every convention at its default.
+    "trec_eval": Conventions(),
+    # pytrec_eval bundles trec_eval 9.0.x: iprec_at_recall (and 11pt_avg) take int(x R + 0.9) items.
+    "pytrec_eval": Conventions(iprec_rule="trec_eval_9"),
+    # ir_measures (pytrec_eval provider underneath): every judged query gets a value, the
+    # measure's default 0 when the run never answered it.
+    "ir_measures": Conventions(missing="zero", iprec_rule="trec_eval_9"),
+    # ranx (evaluate with make_comparable=True, else it raises): a judged query the run never
+    # answered scores 0 and counts. Its order inside a tie is numpy's unstable argsort of the
+    # insertion order: not reproducible, so ties stay trec_eval's text order.
+    "ranx": Conventions(missing="zero"),
+    # scikit-learn's ndcg_score / dcg_score: gains averaged over tied scores (ignore_ties=False);
+    # the ideal list from the candidates it is given.
+    "sklearn": Conventions(ties="average", judgments="retrieved"),
+    # torchmetrics' retrieval metrics (1.x) at their defaults: R and the ideal list from the
+    # candidates (a target it never saw does not exist for it); nDCG averages tied scores (its other
+    # metrics take torch.topk's order of a tie, which is not reproducible: the expectation here);
+    # RetrievalMAP(top_k=k) divides by the relevant items found in the top k; a query without a
+    # relevant target scores 0 and counts (empty_target_action="neg").
+    "torchmetrics": Conventions(ties="average", judgments="retrieved", ap_denominator="found"),
+    # Microsoft Recommenders' python_evaluation (precision_at_k, recall_at_k, ndcg_at_k, map_at_k)
+    # and recmetrics' mapk: map_at_k divides by min(k, R); only users with a relevant item and a
+    # prediction are evaluated (the ground truth holds the relevant items only).
+    "recommenders": Conventions(ap_denominator="min_k_relevant", no_relevant="skip"),
+}
+"""Other libraries' conventions, each a named set of :class:`Conventions` (a table entry, not a code path)."""

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import polars as pl
 
 from polars_rankmetrics._engine import checks
 from polars_rankmetrics._engine.prepare import Prepared, prepare
-from polars_rankmetrics._errors import parameter
+from polars_rankmetrics._errors import parameter, tie_policy
 from polars_rankmetrics._kernel import (
     NUM_JUDGED,
     NUM_LISTED,
@@ -27,6 +27,7 @@ from polars_rankmetrics._schema import Columns, resolve_schema
 from polars_rankmetrics._spec import CatalogSpec, Metric, QuerySpec, TableSpec
 from polars_rankmetrics.conventions import Conventions, Gain
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.metrics import _ties
 
 MetricLike = str | Metric
 Requested = list[tuple[str, Metric]]  # (output column, metric)
@@ -86,6 +87,52 @@ def _gain_columns(
     return gains, columns_of
 
 
+def check_ties(metrics: Requested, conventions: Conventions) -> None:
+    """Raise unless every metric defines the conventions' tie policy (``"text"``: all of them)."""
+    policy = conventions.ties
+    if policy == "text":
+        return
+    defined = _ties.DEFINED[policy]
+    if conventions.depth is not None and conventions.judged_only:
+        # trec_eval cuts the full list at the depth before -J drops unjudged items: which judged
+        # items survive depends on where the tied unjudged ones fall. No closed form averages
+        # that, and no one grade order extremises it (an unjudged item pushing a judged one out
+        # of the depth raises precision but can lower nDCG when non-relevant grades gain).
+        raise parameter("ties", "'text' with both depth and judged_only", policy)
+    for name, metric in metrics:
+        family = metric.spec.name
+        if family not in defined:
+            raise tie_policy(name, policy, defined, _ties.UNDEFINED_WHY.get(family, ""))
+        if (
+            policy == "average"
+            and family == "map"
+            and metric.k is not None
+            and conventions.ap_denominator == "found"
+        ):
+            # The relevant items found in the top k vary with the order of a tie across the cutoff:
+            # the expectation of the ratio has no closed form.
+            msg = (
+                f"ties='average' is not defined for {name!r} with ap_denominator='found' (the number of "
+                "relevant items found at the cutoff depends on the order of the ties); use ties='text', "
+                "or average precision without a cutoff"
+            )
+            raise InvalidParameterError(msg)
+        gain = metric.gain() or conventions.gain
+        if policy != "average" and metric.spec.graded and not _ties.increasing(gain):
+            why = "its gains do not increase with the grade, so the grade order is not the best or worst"
+            raise tie_policy(name, policy, defined, why)
+        if policy == "average" and conventions.depth is not None and family in _ties.ORDER_FREE_WITHOUT_DEPTH:
+            why = f"with depth={conventions.depth} its value depends on which tied items the depth cuts"
+            raise tie_policy(name, policy, defined - _ties.ORDER_FREE_WITHOUT_DEPTH, why)
+
+
+def _value(spec: QuerySpec, conventions: Conventions) -> Callable[[Metric, Rows], pl.Expr]:
+    """A family's per-query value under the tie policy: its expected value under ``"average"``."""
+    if conventions.ties == "average":  # check_ties found the family in the table
+        return _ties.AVERAGE[spec.name] or spec.value
+    return spec.value
+
+
 def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
     lf: pl.LazyFrame,
     columns: Columns,
@@ -103,6 +150,7 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
     the per-query frame also counts each query's judged retrieved items
     (:data:`checks.JUDGED_RETRIEVED`), which the degenerate-result warnings read.
     """
+    check_ties(metrics, conventions)
     queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
     schema = resolve_schema(lf.collect_schema(), columns, by, need_relevance=bool(queries) or not catalogs)
@@ -116,7 +164,10 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
 
     keys = (*schema.by, columns.query)
     # Every metric reads the prepared frame through the same view: the columns prepare adds.
-    view = {name: Rows.prepared(columns_of[name], keys) for name, _ in metrics}
+    view = {
+        name: Rows.prepared(columns_of[name], keys, conventions.iprec_rule, conventions.ap_denominator)
+        for name, _ in metrics
+    }
 
     # Per-row columns some families add after the ranking (ERR's survival product), each once.
     extra = [
@@ -151,7 +202,7 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
             table = metric.spec.table(metric, columns_of[name], prepared.frame, prepared.keys)
             tables.append((name, table.select(*prepared.keys, pl.col(VALUE).cast(dtype).alias(name))))
         elif isinstance(metric.spec, QuerySpec):
-            values.append(metric.spec.value(metric, view[name]).cast(dtype).alias(name))
+            values.append(_value(metric.spec, conventions)(metric, view[name]).cast(dtype).alias(name))
             if metric.spec.weight is not None:  # the "weighted" aggregate reads it
                 values.append(metric.spec.weight(metric, view[name]).cast(pl.Float64).alias(WEIGHT + name))
     per_query = prepared.frame.group_by(prepared.keys).agg(
@@ -182,8 +233,14 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
 
 
 def evaluated(conventions: Conventions) -> pl.Expr:
-    """Whether a per-query row counts: judged, and (unless ``missing="zero"``) retrieved something."""
+    """Whether a per-query row counts: judged, retrieved something, holding a relevant item.
+
+    A query that retrieved nothing counts under ``missing="zero"``; one without a relevant item
+    counts unless ``no_relevant="skip"``.
+    """
     judged = pl.col(N_JUDGED) > 0
+    if conventions.no_relevant == "skip":
+        judged = judged & (pl.col(N_RELEVANT) > 0)
     if conventions.missing == "zero":
         return judged
     return judged & (pl.col(N_RETRIEVED) > 0)

@@ -5,7 +5,8 @@ none of them sorts or ranks again. The plan has two window stages:
 
 1. Over every row: the rank, a window rank of ``struct(score, item_text)``
    per (by..., query), trec_eval's order (score descending, ties broken by
-   the item's text descending), and the per-query counts (retrieved,
+   the item's text descending; the optimistic and pessimistic tie policies
+   put the grade before the text), and the per-query counts (retrieved,
    relevant, judged) as windows.
 2. Over the rows some requested metric reads (relevant items, items of
    non-zero gain, items within a cutoff...; each family says which): ranks
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from polars_rankmetrics._engine import ties
 from polars_rankmetrics._kernel import (
     GRADE,
     HIT_RANK,
@@ -82,6 +84,19 @@ def ideal_order(gain: pl.Expr) -> pl.Expr:
     return pl.when(gain > 0).then(gain).rank("ordinal", descending=True)
 
 
+def tie_break(grade: pl.Expr, conventions: Conventions) -> list[pl.Expr]:
+    """The order inside a tie before the item text, ranked descending: the grade for the optimistic policy.
+
+    ``"optimistic"`` puts higher grades first, ``"pessimistic"`` lower ones
+    (a null grade counts lowest); ``"text"`` and ``"average"`` (whose
+    metrics read the tie groups, not this order) add nothing.
+    """
+    if conventions.ties not in {"optimistic", "pessimistic"}:
+        return []
+    lowest = grade.cast(pl.Float64).fill_null(float("-inf"))
+    return [(lowest if conventions.ties == "optimistic" else -lowest).alias("g")]
+
+
 def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over every convention)
     lf: pl.LazyFrame,
     schema: ResolvedSchema,
@@ -109,11 +124,14 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     order = pl.col(schema.order_column)
     # A struct ranked descending: higher score first, then higher item text.
     key = -order.cast(pl.Int64) if schema.order_is_rank else order
-    order_struct = pl.struct(key.alias("k"), item_text.alias("i"))
     # Catalog metrics need no judgments: without a relevance column every item is unjudged.
     grade = pl.col(cols.relevance) if schema.has_relevance else pl.lit(None, dtype=pl.Float64)
     if schema.has_relevance and schema.relevance_dtype.is_float():
         grade = grade.fill_nan(None)  # a NaN grade is bad data the checks report; it computes as unjudged
+    if conventions.judgments == "retrieved":
+        # scikit-learn's and torchmetrics' R and ideal list: judgments of items never ranked do not count.
+        grade = pl.when(order.is_not_null()).then(grade)
+    order_struct = pl.struct(key.alias("k"), *tie_break(grade, conventions), item_text.alias("i"))
     judged, relevant = relevance_classes(grade, conventions.relevance_level)
     retrieved = order.is_not_null()
     if conventions.judged_only:
@@ -152,6 +170,9 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
         first.append(pl.col(cols.item).alias(ITEM))
     for gain, names in gains.values():
         first.append(gain_expr(grade, gain).alias(names.gain))
+    if conventions.ties == "average":
+        group_gains = [(gain_expr(grade, gain), names.gain) for gain, names in gains.values()]
+        first.extend(ties.groups(key, retrieved, relevant, keys, group_gains))
     if checks is not None:
         first.extend(checks(keys))
     out = lf.select(*keys, *first)
@@ -161,6 +182,8 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     if keep is not None:
         # Every query keeps its top row, or all its rows when it retrieved nothing (qrels only).
         anchor = (pl.col(RANK) == 1) | pl.col(RANK).is_null() & (pl.col(NUM_RET) == 0)
+        if conventions.ties == "average":
+            keep = keep | ties.keep([names.gain for _, names in gains.values()])
         out = out.filter(keep | anchor)
 
     ranked, graded = pl.col(RANK), pl.col(GRADE)
@@ -180,6 +203,8 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
             second.append(ideal_order(pl.col(names.gain)).over(keys).alias(names.ideal_rank))
     if second:
         out = out.with_columns(second)
+    if conventions.ties == "average":
+        out = ties.within_groups(out, keys)
     if rows:
         out = out.with_columns(rows)
     return Prepared(frame=out, keys=keys)

@@ -10,6 +10,7 @@ from typing import NoReturn
 import polars_rankmetrics as prm
 from polars_rankmetrics.cli._measures import supported
 from polars_rankmetrics.compare._compare import TESTS
+from polars_rankmetrics.conventions import PRESETS, TIES
 
 __all__ = [
     "COMPARE_FORMATS",
@@ -82,7 +83,8 @@ def parser() -> argparse.ArgumentParser:
     """The parser of trec_eval's command line: ``QRELS RUN`` and its flags, long names included."""
     parser = argparse.ArgumentParser(
         prog=PROG,
-        usage=f"{PROG} [-h] [-v] [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS]] QRELS RUN\n"
+        usage=f"{PROG} [-h] [-v] [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS]]\n"
+        f"       {' ' * len(PROG)} [--ties POLICY] [--preset NAME] QRELS RUN\n"
         f"       {PROG} demo\n"
         f"       {PROG} compare QRELS RUN RUN [RUN ...] [-m MEASURE] [--test T] [--baseline RUN] ...",
         description=(
@@ -119,6 +121,15 @@ def parser() -> argparse.ArgumentParser:
         "-m", "--measure", action="append", dest="measures", metavar="MEASURE", default=None,
         help="measure, trec_eval style (P.5,10; map; ndcg.1=3,2=9; official; set; all_trec); "
         f"repeatable. Default: official. Measures: {supported()}",
+    )  # fmt: skip
+    add(
+        "--ties", choices=TIES, default=None,
+        help="order inside a tie of scores: text (trec_eval's, the default), average (the expected value "
+        "over every order), optimistic / pessimistic (higher / lower grade first)",
+    )  # fmt: skip
+    add(
+        "--preset", choices=sorted(PRESETS), default=None,
+        help="another library's conventions (default trec_eval); the other flags override it",
     )  # fmt: skip
     for flags in UNSUPPORTED_FLAGS:
         add(*flags, action=_Unsupported, nargs="?", help=argparse.SUPPRESS)

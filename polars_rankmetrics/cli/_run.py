@@ -38,8 +38,9 @@ def _values(frame: pl.DataFrame, lines: list[Line], args: argparse.Namespace) ->
 
     def plan(per_query: bool) -> pl.LazyFrame:
         return prm.evaluate(
-            lazy, metrics, per_query=per_query, missing="zero" if args.complete else "skip",
-            depth=args.depth, relevance_level=args.relevance_level, judged_only=args.judged_only,
+            lazy, metrics, per_query=per_query, missing="zero" if args.complete else None,
+            depth=args.depth, relevance_level=args.relevance_level, judged_only=args.judged_only or None,
+            ties=args.ties, preset=args.preset,
         )  # fmt: skip
 
     plans = [plan(per_query=False), *([plan(per_query=True)] if args.per_query else [])]

@@ -23,6 +23,19 @@ def hits(rows: Rows, k: int | None) -> pl.Expr:
     return (rows.rel & within(rows, k)).sum()
 
 
+def ap_denominator(rows: Rows, k: int | None) -> pl.Expr:
+    """What average precision at `k` divides by, by the conventions' ``ap_denominator``.
+
+    R (trec_eval), min(k, R) (recmetrics' mapk, Microsoft Recommenders' map_at_k) or the
+    relevant items retrieved within `k` (torchmetrics' RetrievalMAP).
+    """
+    if rows.ap_denominator == "found":
+        return hits(rows, k)
+    if rows.ap_denominator == "min_k_relevant" and k is not None:
+        return pl.min_horizontal(num_relevant(rows), pl.lit(k, dtype=pl.UInt32))
+    return num_relevant(rows)
+
+
 def num_relevant(rows: Rows) -> pl.Expr:
     """R: the number of relevant items of the query, retrieved or not."""
     return rows.num_rel.first()

@@ -17,10 +17,16 @@ def interpolated_precision(rows: Rows, recall: float) -> pl.Expr:
     """Highest precision at any rank whose recall is at least `recall` (0 if none).
 
     As trec_eval 10.0: the recall level is ``round(recall * R)`` relevant
-    items (half away from zero); precision peaks at relevant items, so the
-    maximum runs over relevant retrieved items from that one on.
+    items (half away from zero; trec_eval 9.x's ``int(recall * R + 0.9)``
+    under the ``iprec_rule="trec_eval_9"`` convention); precision peaks at
+    relevant items, so the maximum runs over relevant retrieved items from
+    that one on.
     """
-    needed = (pl.lit(recall) * rows.num_rel.cast(pl.Float64)).round(0, mode="half_away_from_zero")
+    level = pl.lit(recall) * rows.num_rel.cast(pl.Float64)
+    if rows.iprec_rule == "trec_eval_9":
+        needed = (level + 0.9).floor()  # C's (long) truncation; x * R + 0.9 is never negative
+    else:
+        needed = level.round(0, mode="half_away_from_zero")
     hit_rank = rows.hit_rank
     precision = hit_rank.cast(pl.Float64) / rows.rank.cast(pl.Float64)
     reached = hit_rank.is_not_null() & (hit_rank.cast(pl.Float64) >= pl.max_horizontal(needed, 1.0))

@@ -112,7 +112,9 @@ def test_bad_k_through_the_namespace(df: pl.DataFrame) -> None:
         ("gain", "cubic", "`gain` must be one of 'linear', 'exponential', got 'cubic'"),
         ("gain", {}, "`gain` must be"),
         ("relevance_level", "high", "`relevance_level` must be a real number, got 'high'"),
-        ("preset", "sklearn", "`preset` must be one of 'trec_eval', got 'sklearn'"),
+        ("preset", "trec", "`preset` must be one of 'trec_eval', .*'recommenders', got 'trec'"),
+        ("ties", "random", "`ties` must be one of 'text', 'average', 'optimistic', .*, got 'random'"),
+        ("iprec_rule", "floor", "`iprec_rule` must be one of 'round', 'trec_eval_9', got 'floor'"),
     ],
 )
 def test_bad_convention(df: pl.DataFrame, option: str, value: object, match: str) -> None:

@@ -1,0 +1,66 @@
+"""The names users type from other libraries, as spellings of our metric families.
+
+ir_measures' measure names (``nDCG@10``, ``P@5``, ``AP``, ``RR@10``,
+``R@100``), ranx's (``ndcg@10``, ``precision@5``, ``mrr``, ``r-precision``;
+most are our canonical names already) and trec_eval's ``-m`` form with a dot
+(``ndcg_cut.10``, ``P.5``, ``iprec_at_recall.0.10``) parse to the same
+metrics as our names; ``str(metric)`` gives the canonical name back. A
+spelling is a table entry here, not a code path.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+__all__ = ["DIVERSITY_SPELLINGS", "SPELLINGS", "dotted"]
+
+SPELLINGS: Mapping[str, str] = {
+    # ir_measures (https://ir-measur.es/en/latest/measures.html): name -> our family.
+    "nDCG": "ndcg",
+    "R": "recall",
+    "AP": "map",
+    "RR": "mrr",
+    "Success": "hit_rate",
+    "Rprec": "r_precision",
+    "Bpref": "bpref",
+    "ERR": "err",
+    "RBP": "rbp",
+    "NumRet": "num_ret",
+    "NumRel": "num_rel",
+    "NumRelRet": "num_rel_ret",
+    "NumQ": "num_q",
+    "SetP": "precision",
+    "SetR": "recall",
+    "SetF": "f1",
+    # ranx (https://amenra.github.io/ranx/metrics/): the ones that are not our names already.
+    "r-precision": "r_precision",
+    "r_precision": "r_precision",
+    "hit-rate": "hit_rate",
+}
+"""Other libraries' metric names, each the spelling of one of our families."""
+
+DIVERSITY_SPELLINGS: Mapping[str, str] = {
+    # ndeval's and ir_measures' names of the intent-aware measures (prm.evaluate_diversity).
+    "alpha-nDCG": "alpha_ndcg", "alpha_nDCG": "alpha_ndcg", "ERR-IA": "err_ia", "ERR_IA": "err_ia",
+    "nERR-IA": "nerr_ia", "nERR_IA": "nerr_ia", "NRBP": "nrbp", "nNRBP": "nnrbp", "P-IA": "p_ia",
+    "P_IA": "p_ia", "MAP-IA": "map_ia", "MAP_IA": "map_ia", "StRecall": "strec",
+}  # fmt: skip
+"""ndeval's and ir_measures' names of the diversity measures, each the spelling of one of ours."""
+
+_DOTTED = re.compile(r"^(?P<name>[A-Za-z_0-9]+)\.(?P<param>\d*\.?\d+)$")
+
+
+def dotted(name: str) -> str | None:
+    """trec_eval's ``-m`` spelling of one measure (``P.5``, ``ndcg_cut.10``) as its report name (``P_5``).
+
+    Returns None when `name` has no such form.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics._spellings import dotted
+    >>> dotted("ndcg_cut.10"), dotted("iprec_at_recall.0.10"), dotted("ndcg@10")
+    ('ndcg_cut_10', 'iprec_at_recall_0.10', None)
+    """
+    match = _DOTTED.match(name)
+    return None if match is None else f"{match.group('name')}_{match.group('param')}"
