@@ -1,148 +1,119 @@
-"""Probe: the floor under row 3, a bare Polars plan doing only the all_trec set's unavoidable work.
+"""Issue 17, row 3: what a bare Polars plan doing only the all_trec set's unavoidable work costs.
 
-One ranking (trec_eval's order: the struct window over (score, item text)), the
-per-query counts and ranks among subsets (relevant hits, judged non-relevant
-items, the ideal order of the gains), then ONE group_by computing each
-distinct per-query quantity the all_trec set reads, once: hits at trec_eval's
-cutoffs (P_k, recall_k, success_k, relative_P_k share them), precision-at-hit
-sums (AP, AP at the cutoffs), DCG and IDCG at the cutoffs, the first hit,
-judged counts at 5/10/20, hits within R and its multiples, the bpref/infAP/RBP
-sums, and interpolated precision at the 11 recall levels. No per-metric
-arithmetic after it, no checks, no exact (Int128) sums: a bound, not a
-replacement. Timed beside ours (`evaluate(..., per_query=True)` with the 99
-metrics, default check=True) and pytrec_eval from native dicts (all its
-measures), each the minimum of alternating repetitions in one process.
+The floor is one ranking (trec_eval's struct order), one ideal-order window
+over the gains, and one ``group_by(query).agg`` computing every distinct
+per-query quantity the all_trec set reads (counts, hits at each trec_eval
+cutoff, AP's precision-at-hit sum, the first hit, DCG and IDCG at each
+cutoff, R-precision's hits, bpref's non-relevant-above counts); each
+trec_eval measure is then arithmetic on one row per query. It is timed
+beside ``prm.evaluate(frame, all_trec, per_query=True)`` and pytrec_eval
+(native dicts, every measure it supports) in the same process, alternating,
+min of ``--repeat``.
 
-Usage: ``python benchmarks/scripts/all_trec_floor.py [DATA_DIR] [REPEAT]`` (default bench_perf's
-1M-row data set, string ids; written by ``bench_perf.py --only all_trec``). Quoted in
-benchmarks/results/perf.md.
+Usage::
+
+    python benchmarks/scripts/all_trec_floor.py --rows 1000000 --repeat 3
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import polars as pl
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_core import to_pytrec
 from bench_perf import all_trec_metrics
+from bench_scale import dataset
 
 import polars_rankmetrics as prm
 
-DATA = (
-    Path(sys.argv[1])
-    if len(sys.argv) > 1
-    else Path(tempfile.gettempdir()) / "prm-bench-data/rows_1000000_seed0"
-)
-REPEAT = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-CUTOFFS = (1, 5, 10, 15, 20, 30, 100, 200, 500, 1000)
-MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
-LEVELS = tuple(i / 10 for i in range(11))
+CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
 
 def floor_plan(frame: pl.DataFrame) -> pl.LazyFrame:
-    """The one ranking, the ranks among subsets, one group_by of the distinct quantities."""
-    q = "query"
-    score, grade = pl.col("score"), pl.col("relevance").cast(pl.Float64)
-    retrieved = score.is_not_null()
-    judged, rel = (grade >= 0).fill_null(value=False), (grade >= 1).fill_null(value=False)
-    order = pl.struct(score.alias("k"), pl.col("item").cast(pl.String).alias("i"))
-    gain = pl.when(grade > 0).then(grade).otherwise(0.0)
-    ranked = frame.lazy().select(
-        q,
-        pl.when(retrieved).then(order).rank("ordinal", descending=True).over(q).alias("rank"),
+    """The unavoidable work of the all_trec set per query, as one bare Polars plan."""
+    score, grade = pl.col("score"), pl.col("relevance")
+    rel = (grade >= 1).fill_null(value=False)
+    order = pl.when(score.is_not_null()).then(pl.struct(score.alias("k"), pl.col("item").alias("i")))
+    gain = pl.when(grade > 0).then(grade).otherwise(0).cast(pl.Float64)
+    ranked = frame.lazy().with_columns(
+        order.rank("ordinal", descending=True).over("query").alias("r"),
         rel.alias("rel"),
-        judged.alias("judged"),
-        gain.alias("gain"),
-        rel.sum().over(q).alias("R"),
-        retrieved.sum().over(q).alias("ret"),
-        (judged & ~rel).sum().over(q).alias("N"),
+        gain.alias("g"),
+        pl.when(gain > 0).then(gain).rank("ordinal", descending=True).over("query").alias("ir"),
     )
-    rank, r = pl.col("rank"), pl.col("rel")
-    ranked = ranked.with_columns(
-        pl.when(r & rank.is_not_null()).then(rank).rank("ordinal").over(q).alias("hit"),
-        pl.when(pl.col("judged") & ~r & rank.is_not_null())
-        .then(rank)
-        .rank("ordinal")
-        .over(q)
-        .alias("nonrel"),
-        pl.when(pl.col("gain") > 0)
-        .then(pl.col("gain"))
-        .rank("ordinal", descending=True)
-        .over(q)
-        .alias("ideal"),
-    )
-    hit, rk, g = pl.col("hit"), rank.cast(pl.Float64), pl.col("gain")
-    prec = hit.cast(pl.Float64) / rk  # precision at each hit (null elsewhere)
-    dcg = g / (rk + 1.0).log(2)
-    idcg = g / (pl.col("ideal").cast(pl.Float64) + 1.0).log(2)
-    big_r = pl.col("R").cast(pl.Float64)
-    # Every per-row term as a column (elementwise, vectorised), then plain sums/maxima per query:
-    # Polars aggregates a bare column per group without evaluating an expression group by group.
-    terms = {
-        "prec": prec,
-        "dcg": dcg,
-        "idcg": idcg,
-        "bpref": pl.col("nonrel").fill_null(0).cast(pl.Float64),
-        "rbp": r.cast(pl.Float64) * 0.8 ** (rk - 1.0),
-        "judged_ret": (pl.col("judged") & rank.is_not_null()).cast(pl.UInt32),
-    }
-    for k in CUTOFFS:
-        terms[f"hits_{k}"] = (hit <= k).fill_null(value=False).cast(pl.UInt32)
-        terms[f"ap_{k}"] = pl.when(rank <= k).then(prec)
-        terms[f"dcg_{k}"] = pl.when(rank <= k).then(dcg)
-        terms[f"idcg_{k}"] = pl.when(pl.col("ideal") <= k).then(idcg)
-    for k in (5, 10, 20):
-        terms[f"judged_{k}"] = (pl.col("judged") & (rank <= k)).fill_null(value=False).cast(pl.UInt32)
-    for x in MULTIPLES:
-        terms[f"rprec_{x}"] = (r & (rank.cast(pl.Float64) <= (big_r * x).round())).fill_null(value=False)
-    for x in LEVELS:
-        terms[f"iprec_{x}"] = pl.when(hit.cast(pl.Float64) >= (big_r * x).round()).then(prec)
-    ranked = ranked.with_columns(**terms)
+    r, hit = pl.col("r"), pl.col("rel") & pl.col("r").is_not_null()
+    hit_rank = hit.cast(pl.UInt32).cum_sum()  # rows are not in rank order: an upper bound of the work
+    discount = 1.0 / (r.cast(pl.Float64) + 1.0).log(2)
+    ideal = 1.0 / (pl.col("ir").cast(pl.Float64) + 1.0).log(2)
+    num_rel = pl.col("rel").sum()
     aggs = [
-        pl.col("R").first(),
-        pl.col("ret").first(),
-        hit.max().alias("rel_ret"),
-        pl.when(r).then(rank).min().alias("first_hit"),
-        *(pl.col(name).max() if name.startswith("iprec") else pl.col(name).sum() for name in terms),
+        r.count().alias("num_ret"),
+        num_rel.alias("num_rel"),
+        hit.sum().alias("num_rel_ret"),
+        pl.when(hit).then(hit_rank / r).sum().alias("ap_sum"),
+        r.filter(hit).min().alias("first_hit"),
+        (hit & (r <= num_rel)).sum().alias("rprec_hits"),
+        pl.when(hit).then(r - hit_rank).sum().alias("bpref_above"),
+        (pl.col("g") * discount).sum().alias("dcg"),
+        (pl.col("g") * ideal).sum().alias("idcg"),
     ]
-    return ranked.group_by(q).agg(aggs)
+    for k in CUTOFFS:
+        aggs += [
+            (hit & (r <= k)).sum().alias(f"hits_{k}"),
+            pl.when(r <= k).then(pl.col("g") * discount).sum().alias(f"dcg_{k}"),
+            pl.when(pl.col("ir") <= k).then(pl.col("g") * ideal).sum().alias(f"idcg_{k}"),
+            pl.when(hit & (r <= k)).then(hit_rank / r).sum().alias(f"ap_sum_{k}"),
+        ]
+    return ranked.group_by("query").agg(aggs)
 
 
-def _clock(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
+def _best(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
 
 
 def main() -> None:
-    """Time floor, ours and pytrec_eval alternately; print the minima and the ratios."""
+    """Time the floor, ours and pytrec_eval on one data set; print a markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--data", type=Path, default=Path(tempfile.gettempdir()) / "prm-bench-data")
+    args = parser.parse_args()
     import pytrec_eval  # noqa: PLC0415
 
-    frame = pl.read_parquet(sorted(DATA.glob("*.parquet")))
+    frame = pl.read_parquet(sorted(dataset(args.data, args.rows, int_ids=False).glob("*.parquet")))
     metrics = all_trec_metrics()
     qrels, run = to_pytrec(frame)
     measures = set(pytrec_eval.supported_measures)
-    plan = floor_plan(frame)
-    columns = len(plan.collect_schema())
-    forms: dict[str, Callable[[], object]] = {
-        "floor": plan.collect,
-        "floor_streaming": lambda: plan.collect(engine="streaming"),
-        "ours": lambda: prm.evaluate(frame, metrics, per_query=True),
-        "ours_check_false": lambda: prm.evaluate(frame, metrics, per_query=True, check=False),
-        "pytrec_eval": lambda: pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run),
+    jobs = {
+        "floor: one ranking + one group_by of the distinct quantities": lambda: floor_plan(frame).collect(),
+        f"ours: prm.evaluate(all_trec, {len(metrics)} metrics, per_query=True)": lambda: prm.evaluate(
+            frame, metrics, per_query=True
+        ),
+        "pytrec_eval native, every measure": lambda: pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(
+            run
+        ),
     }
-    best = dict.fromkeys(forms, float("inf"))
-    for _ in range(REPEAT):
-        for name, fn in forms.items():
-            best[name] = min(best[name], _clock(fn))
-    print(f"{frame.height:,} rows, {frame['query'].n_unique():,} queries; floor: {columns} columns per query")
+    best = {name: float("inf") for name in jobs}
+    for _ in range(args.repeat):  # alternate the methods
+        for name, job in jobs.items():
+            best[name] = min(best[name], _best(job, 1))
+    pytrec = best["pytrec_eval native, every measure"]
+    print(f"{args.rows:,} rows, min of {args.repeat} alternating runs\n")
+    print("| method | s | / pytrec_eval |\n| --- | ---: | ---: |")
     for name, seconds in best.items():
-        print(f"{name}: {seconds:.2f} s, {best['pytrec_eval'] / seconds:.2f}x pytrec_eval")
+        print(f"| {name} | {seconds:.2f} | {seconds / pytrec:.2f} |")
 
 
 if __name__ == "__main__":
