@@ -103,16 +103,12 @@ def check_ties(metrics: Requested, conventions: Conventions) -> None:
         family = metric.spec.name
         if family not in defined:
             raise tie_policy(name, policy, defined, _ties.UNDEFINED_WHY.get(family, ""))
-        if (
-            policy == "average"
-            and family == "map"
-            and metric.k is not None
-            and conventions.ap_denominator == "found"
-        ):
+        if family == "map" and metric.k is not None and conventions.ap_denominator == "found":
             # The relevant items found in the top k vary with the order of a tie across the cutoff:
-            # the expectation of the ratio has no closed form.
+            # the expectation of the ratio has no closed form, and pushing a relevant item past the
+            # cutoff can raise the ratio, so the grade order is no extreme either.
             msg = (
-                f"ties='average' is not defined for {name!r} with ap_denominator='found' (the number of "
+                f"ties={policy!r} is not defined for {name!r} with ap_denominator='found' (the number of "
                 "relevant items found at the cutoff depends on the order of the ties); use ties='text', "
                 "or average precision without a cutoff"
             )
