@@ -91,7 +91,8 @@ UNDEFINED_WHY: Mapping[str, str] = {
     "num_nonrel_judged_ret": "a count of non-relevant items, not a score",
     "fallout": (
         "lower is better, and the grade order ranks judged non-relevant items above unjudged ones, so "
-        "neither grade order gives its best or worst value; its expectation over tie orders is not implemented"
+        "neither grade order gives its best or worst value; its expectation over tie orders is not "
+        "implemented"
     ),
     "recall_at_precision": "a maximum over cutoffs, whose expectation over tie orders has no closed form",
     "auroc": "its expectation over tie orders (ties counting one half) is not implemented",
