@@ -96,6 +96,10 @@ class Rows:
         How a recall level x becomes a number of relevant items in
         ``iprec_at_recall``: ``"round"`` (trec_eval 10.0) or ``"trec_eval_9"``
         (``int(x * R + 0.9)``); the conventions' ``iprec_rule``.
+    ap_denominator
+        What average precision divides by: ``"relevant"`` (R), ``"found"``
+        (the relevant items found within the cutoff) or ``"min_k_relevant"``
+        (``min(k, R)``); the conventions' ``ap_denominator``.
     """
 
     rank: pl.Expr
@@ -111,10 +115,15 @@ class Rows:
     ideal_rank: pl.Expr
     keys: tuple[str, ...] | None = None
     iprec_rule: str = "round"
+    ap_denominator: str = "relevant"
 
     @classmethod
     def prepared(
-        cls, gain: GainColumns | None = None, keys: tuple[str, ...] = (), iprec_rule: str = "round"
+        cls,
+        gain: GainColumns | None = None,
+        keys: tuple[str, ...] = (),
+        iprec_rule: str = "round",
+        ap_denominator: str = "relevant",
     ) -> Rows:
         """Evaluate's view: the prepared frame's columns (`gain`: the metric's gain columns)."""
         names = gain or gain_columns("linear", 0)
@@ -132,6 +141,7 @@ class Rows:
             ideal_rank=pl.col(names.ideal_rank),
             keys=keys,
             iprec_rule=iprec_rule,
+            ap_denominator=ap_denominator,
         )
 
     def in_rank_order(self, running: pl.Expr) -> pl.Expr:

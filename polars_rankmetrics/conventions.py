@@ -12,11 +12,13 @@ from polars_rankmetrics.exceptions import InvalidParameterError
 __all__ = ["PRESETS", "ConventionOptions", "Conventions", "ReadingOptions"]
 
 Missing = Literal["skip", "zero"]
-Gain = Literal["linear", "exponential"] | Mapping[float, float]
+Gain = Literal["linear", "exponential", "binary"] | Mapping[float, float]
 Ties = Literal["text", "average", "optimistic", "pessimistic"]
 IprecRule = Literal["round", "trec_eval_9"]
+ApDenominator = Literal["relevant", "found", "min_k_relevant"]
 TIES: tuple[str, ...] = ("text", "average", "optimistic", "pessimistic")
 IPREC_RULES: tuple[str, ...] = ("round", "trec_eval_9")
+AP_DENOMINATORS: tuple[str, ...] = ("relevant", "found", "min_k_relevant")
 
 
 @dataclass(frozen=True)
@@ -43,9 +45,10 @@ class Conventions:
         ranks are given (trec_eval ``-J``).
     gain
         Gain of a grade in graded metrics: ``"linear"`` (the grade),
-        ``"exponential"`` (``2**grade - 1``) or a ``{grade: gain}`` mapping
-        (trec_eval ``ndcg.1=3,2=9``; unmapped grades keep their linear gain).
-        Negative grades and unjudged items gain 0.
+        ``"exponential"`` (``2**grade - 1``), ``"binary"`` (1 for a relevant
+        item, ``grade >= relevance_level``, else 0) or a ``{grade: gain}``
+        mapping (trec_eval ``ndcg.1=3,2=9``; unmapped grades keep their
+        linear gain). Negative grades and unjudged items gain 0.
     ties
         How items of equal score are ordered. ``"text"``: item id text
         descending (trec_eval's order). ``"optimistic"`` / ``"pessimistic"``:
@@ -60,12 +63,20 @@ class Conventions:
         number of relevant items: ``"round"`` (trec_eval 10.0: ``round(x * R)``)
         or ``"trec_eval_9"`` (trec_eval 9.x, bundled by pytrec_eval:
         ``int(x * R + 0.9)``).
+    ap_denominator
+        What average precision (``map``, ``map@k``) divides its sum of
+        precisions at the relevant items found by: ``"relevant"`` (R, every
+        relevant item of the query, retrieved or not: trec_eval),
+        ``"found"`` (the relevant items found in the top k, or in the whole
+        list without a cutoff: torchmetrics) or ``"min_k_relevant"``
+        (``min(k, R)``, the most the top k could hold: Microsoft
+        Recommenders' ``map_at_k``, ml_metrics' ``apk``; R without a cutoff).
 
     Examples
     --------
     >>> prm.Conventions(depth=100, missing="zero")
     Conventions(depth=100, relevance_level=1.0, missing='zero', judged_only=False, gain='linear',
-                ties='text', iprec_rule='round')
+                ties='text', iprec_rule='round', ap_denominator='relevant')
     """
 
     depth: int | None = None
@@ -75,6 +86,7 @@ class Conventions:
     gain: Gain = field(default="linear")
     ties: Ties = "text"
     iprec_rule: IprecRule = "round"
+    ap_denominator: ApDenominator = "relevant"
 
     def __post_init__(self) -> None:
         """Check every parameter when the conventions are built."""
@@ -85,6 +97,7 @@ class Conventions:
         check_gain(self.gain)
         check_choice(self.ties, "ties", TIES)
         check_choice(self.iprec_rule, "iprec_rule", IPREC_RULES)
+        check_choice(self.ap_denominator, "ap_denominator", AP_DENOMINATORS)
 
     @classmethod
     def preset(cls, name: str) -> Conventions:
@@ -92,13 +105,19 @@ class Conventions:
 
         ``"trec_eval"`` (10.0, the default), ``"pytrec_eval"`` (trec_eval 9's
         recall levels), ``"ir_measures"`` (also scores unanswered judged
-        queries 0), ``"ranx"`` (the same, ties by text) and ``"sklearn"``
-        (ties averaged); see :data:`PRESETS` and the README's table.
+        queries 0), ``"ranx"`` (the same, ties by text), ``"sklearn"``
+        (ties averaged), ``"torchmetrics"`` (its retrieval metrics: ties
+        averaged, every list counts, AP over the relevant items found) and
+        ``"recommenders"`` (Microsoft Recommenders' python_evaluation: binary
+        gain, AP@k over ``min(k, R)``); see :data:`PRESETS` and the README's
+        table.
 
         Examples
         --------
         >>> prm.Conventions.preset("sklearn").ties, prm.Conventions.preset("ir_measures").missing
         ('average', 'zero')
+        >>> prm.Conventions.preset("torchmetrics").ap_denominator, prm.Conventions.preset("recommenders").gain
+        ('found', 'binary')
         """
         check_choice(name, "preset", PRESETS)
         return PRESETS[name]
@@ -119,7 +138,7 @@ class Conventions:
         --------
         >>> prm.Conventions.resolve("trec_eval", depth=10)
         Conventions(depth=10, relevance_level=1.0, missing='skip', judged_only=False, gain='linear',
-                    ties='text', iprec_rule='round')
+                    ties='text', iprec_rule='round', ap_denominator='relevant')
         """
         preset = overrides.pop("preset", None)
         if preset is not None:
@@ -153,6 +172,7 @@ class ReadingOptions(TypedDict, total=False):
     judged_only: bool | None
     ties: Ties | None
     iprec_rule: IprecRule | None
+    ap_denominator: ApDenominator | None
     preset: str | None
 
 
@@ -176,5 +196,18 @@ PRESETS: dict[str, Conventions] = {
     "ranx": Conventions(missing="zero"),
     # scikit-learn's ndcg_score / dcg_score: gains averaged over tied scores (ignore_ties=False).
     "sklearn": Conventions(ties="average"),
+    # torchmetrics' retrieval metrics (RetrievalNormalizedDCG, RetrievalMAP, RetrievalMRR,
+    # RetrievalPrecision, RetrievalRecall, RetrievalHitRate, RetrievalRPrecision), defaults:
+    # nDCG averages gains over tied scores (the other metrics take torch.topk's order inside a
+    # tie, which no rule reproduces); every list counts, one without a relevant item as 0
+    # (empty_target_action="neg"), one whose items all score <= 0 too; AP (top_k) divides by
+    # the relevant items found in the top k.
+    "torchmetrics": Conventions(missing="zero", ties="average", ap_denominator="found"),
+    # Microsoft Recommenders' python_evaluation (precision_at_k, recall_at_k, ndcg_at_k,
+    # map_at_k), defaults: ndcg_at_k's score_type="binary" (every relevant item gains 1; its
+    # discfun_type="loge" cancels in the ratio), map_at_k divides by min(k, R); users in the
+    # truth but not in the predictions are left out (ndcg_at_k alone scores them 0); ties keep
+    # the predictions' row order (a stable sort): give rows in trec_eval's order to match.
+    "recommenders": Conventions(gain="binary", ap_denominator="min_k_relevant"),
 }
 """Other libraries' conventions, each a named set of :class:`Conventions` (a table entry, not a code path)."""

@@ -107,6 +107,12 @@ def check_ties(metrics: Requested, conventions: Conventions) -> None:
         if policy != "average" and metric.spec.graded and not _ties.increasing(gain):
             why = "its gains do not increase with the grade, so the grade order is not the best or worst"
             raise tie_policy(name, policy, defined, why)
+        cut = metric.k is not None or conventions.depth is not None
+        if family == "map" and conventions.ap_denominator == "found" and cut:
+            # The number found depends on the order of a tie group the cutoff splits, and AP is a
+            # ratio over it: no closed-form expectation, and relevant-first is not its best order.
+            why = "with ap_denominator='found' and a cutoff its denominator depends on the order of the ties"
+            raise tie_policy(name, policy, defined - {"map"}, why)
         if policy == "average" and conventions.depth is not None and family in _ties.ORDER_FREE_WITHOUT_DEPTH:
             why = f"with depth={conventions.depth} its value depends on which tied items the depth cuts"
             raise tie_policy(name, policy, defined - _ties.ORDER_FREE_WITHOUT_DEPTH, why)
@@ -150,7 +156,10 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
 
     keys = (*schema.by, columns.query)
     # Every metric reads the prepared frame through the same view: the columns prepare adds.
-    view = {name: Rows.prepared(columns_of[name], keys, conventions.iprec_rule) for name, _ in metrics}
+    view = {
+        name: Rows.prepared(columns_of[name], keys, conventions.iprec_rule, conventions.ap_denominator)
+        for name, _ in metrics
+    }
 
     # Per-row columns some families add after the ranking (ERR's survival product), each once.
     extra = [

@@ -85,7 +85,7 @@ def group_rows(conventions: Conventions, gain: Gain) -> Rows:
         # be applied as a multiplication by its reciprocal, one ulp off).
         return pl.when(position > 0).then(count.cast(pl.UInt32))
 
-    gains = gain_expr(grade, gain)
+    gains = gain_expr(grade, gain, conventions.relevance_level)
     return Rows(
         rank=rank,
         rel=relevant,
@@ -99,6 +99,8 @@ def group_rows(conventions: Conventions, gain: Gain) -> Rows:
         gain=gains,
         ideal_rank=ideal_order(gains),
         keys=None,
+        iprec_rule=conventions.iprec_rule,
+        ap_denominator=conventions.ap_denominator,
     )
 
 

@@ -34,6 +34,19 @@ def num_retrieved(rows: Rows, k: int | None = None) -> pl.Expr:
     return n if k is None else pl.min_horizontal(n, pl.lit(k, dtype=pl.UInt32))
 
 
+def ap_denominator(rows: Rows, k: int | None, found: pl.Expr) -> pl.Expr:
+    """What average precision divides by under the ``ap_denominator`` convention.
+
+    R (``"relevant"``), the relevant items `found` within `k` (``"found"``) or ``min(k, R)``
+    (``"min_k_relevant"``; R without a cutoff).
+    """
+    if rows.ap_denominator == "found":
+        return found
+    if rows.ap_denominator == "min_k_relevant" and k is not None:
+        return pl.min_horizontal(num_relevant(rows), pl.lit(k, dtype=pl.UInt32))
+    return num_relevant(rows)
+
+
 # Row predicates for a spec's keep: the rows a family reads (prepare drops the others).
 
 
