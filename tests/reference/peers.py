@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
+import os
+from types import ModuleType
+
 import polars as pl
+import pytest
 from strategies import with_rank
 
 Qrels = dict[str, dict[str, int]]
@@ -33,3 +38,14 @@ def valid_judgments(frame: pl.DataFrame) -> pl.DataFrame:
     top = frame.group_by("query").agg(pl.col("relevance").max().alias("top"))
     keep = top.filter(pl.col("top").is_null() | (pl.col("top") >= 0))["query"]
     return frame.filter(pl.col("query").is_in(keep.implode()))
+
+
+REQUIRE = "PRM_REQUIRE_ORACLES"
+"""With this variable set (``.ci/run`` sets it), a missing oracle library fails its tests instead of skipping."""
+
+
+def oracle(module: str) -> ModuleType:
+    """Import an oracle library of the ``oracles`` extra: skip without it, unless ``PRM_REQUIRE_ORACLES`` is set."""
+    if os.environ.get(REQUIRE):
+        return importlib.import_module(module)
+    return pytest.importorskip(module, reason=f"{module} is in the oracles extra (see the README: Testing)")
