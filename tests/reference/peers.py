@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from types import ModuleType
 
@@ -49,3 +50,24 @@ def oracle(module: str) -> ModuleType:
     if os.environ.get(REQUIRE):
         return importlib.import_module(module)
     return pytest.importorskip(module, reason=f"{module} is in the oracles extra (see the README: Testing)")
+
+
+def oracle_module_file(package: str, module: str) -> ModuleType:
+    """Load ``package/module.py`` of an installed oracle alone, without running the package's ``__init__``.
+
+    For a package whose ``__init__`` imports what its metrics do not need (recmetrics: its plots).
+    Skips, or fails under ``PRM_REQUIRE_ORACLES``, when the package is not installed.
+    """
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        if os.environ.get(REQUIRE):
+            msg = f"oracle {package} is not installed and {REQUIRE} is set"
+            raise ModuleNotFoundError(msg)
+        pytest.skip(f"{package} is in the oracles extra (see the README: Testing)")
+    path = os.path.join(next(iter(spec.submodule_search_locations)), f"{module}.py")  # noqa: PTH118
+    loaded = importlib.util.spec_from_file_location(f"{package}_{module}", path)
+    assert loaded is not None
+    assert loaded.loader is not None
+    out = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(out)
+    return out
