@@ -41,4 +41,6 @@ def check_gain(gain: object) -> str | Mapping[float, float]:
             check_real(grade, "gain grade")
             check_real(value, f"gain for grade {grade}")
         return gain
-    raise _errors.parameter("gain", '"linear", "exponential", "binary" or a non-empty {grade: gain} mapping', gain)
+    raise _errors.parameter(
+        "gain", '"linear", "exponential", "binary" or a non-empty {grade: gain} mapping', gain
+    )

@@ -173,7 +173,10 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     for gain, names in gains.values():
         first.append(gain_expr(grade, gain, conventions.relevance_level).alias(names.gain))
     if conventions.ties == "average":
-        group_gains = [(gain_expr(grade, gain, conventions.relevance_level), names.gain) for gain, names in gains.values()]
+        group_gains = [
+            (gain_expr(grade, gain, conventions.relevance_level), names.gain)
+            for gain, names in gains.values()
+        ]
         first.extend(ties.groups(key, retrieved, relevant, keys, group_gains))
     if checks is not None:
         first.extend(checks(keys))

@@ -156,7 +156,9 @@ def _map(m: Metric, rows: Rows) -> pl.Expr:
     term = (rho * (1.0 + pl.col(TIE_BEFORE).cast(pl.Float64)) + above) / rows.rank.cast(pl.Float64)
     # "found" is order-free only without a cutoff or depth (check_ties refuses it otherwise).
     found = hits(rows, m.k)
-    return ratio(exact_sum(pl.when(within(rows, m.k) & (rho > 0)).then(term)), ap_denominator(rows, m.k, found))
+    return ratio(
+        exact_sum(pl.when(within(rows, m.k) & (rho > 0)).then(term)), ap_denominator(rows, m.k, found)
+    )
 
 
 def _dcg_at(rows: Rows, k: int | None) -> pl.Expr:

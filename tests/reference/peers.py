@@ -42,11 +42,11 @@ def valid_judgments(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 REQUIRE = "PRM_REQUIRE_ORACLES"
-"""With this variable set (``.ci/run`` sets it), a missing oracle library fails its tests instead of skipping."""
+"""With this variable set (``.ci/run`` sets it), a missing oracle fails its tests instead of skipping them."""
 
 
 def oracle(module: str) -> ModuleType:
-    """Import an oracle library of the ``oracles`` extra: skip without it, unless ``PRM_REQUIRE_ORACLES`` is set."""
+    """Import an oracle of the ``oracles`` extra: skip without it, unless ``PRM_REQUIRE_ORACLES`` is set."""
     if os.environ.get(REQUIRE):
         return importlib.import_module(module)
     return pytest.importorskip(module, reason=f"{module} is in the oracles extra (see the README: Testing)")

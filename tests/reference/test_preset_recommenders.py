@@ -47,7 +47,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # its import-time warnings (pandas 3) are not ours to test
     evaluation = oracle("recommenders.evaluation.python_evaluation")
 
-pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning", "ignore::FutureWarning")
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::polars_rankmetrics.RankMetricsWarning", "ignore::FutureWarning"
+)
 
 TOLERANCE = 1e-9
 CUTOFFS = (1, 2, 3, 5, 10)
@@ -56,7 +58,7 @@ SCHEMA = {"query": pl.String, "item": pl.String, "score": pl.Float64, "relevance
 
 
 def apk_main_branch(actual: list[str], predicted: list[str], k: int) -> float:
-    """recmetrics' ``_apk`` on its main branch (commit 6423808), transcribed: precision sum over hits found."""
+    """The ``_apk`` of recmetrics' main branch (commit 6423808), transcribed: precisions over hits found."""
     if not predicted or not actual:
         return 0.0
     if len(predicted) > k:
@@ -75,7 +77,7 @@ def apk_main_branch(actual: list[str], predicted: list[str], k: int) -> float:
 
 @st.composite
 def truth_and_predictions(draw: st.DrawFn) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(truth, predictions) of up to five users over items i0..i9; tied scores; some users in one frame only."""
+    """(truth, predictions): up to five users, items i0..i9, tied scores, some users in one frame only."""
     truth, predictions = [], []
     for user in range(draw(st.integers(1, 5))):
         items = [f"i{j}" for j in range(10)]
@@ -86,7 +88,9 @@ def truth_and_predictions(draw: st.DrawFn) -> tuple[pl.DataFrame, pl.DataFrame]:
         if kind != "truth_only":
             listed = draw(st.lists(st.sampled_from(items), min_size=1, max_size=8, unique=True))
             predictions += [(f"u{user}", item, draw(st.sampled_from(SCORES))) for item in listed]
-    t = pl.DataFrame(truth, schema={"userID": pl.String, "itemID": pl.String, "rating": pl.Int64}, orient="row")
+    t = pl.DataFrame(
+        truth, schema={"userID": pl.String, "itemID": pl.String, "rating": pl.Int64}, orient="row"
+    )
     p = pl.DataFrame(
         predictions, schema={"userID": pl.String, "itemID": pl.String, "prediction": pl.Float64}, orient="row"
     )
@@ -114,7 +118,9 @@ def recommenders_values(truth: pl.DataFrame, predictions: pl.DataFrame, k: int) 
 
 def ours(frame: pl.DataFrame, k: int, *, per_query: bool) -> dict[str, dict[str, float]]:
     """Our values by metric, then by query ("" for the mean), with each function's population rule."""
-    skip = prm.evaluate(frame, [f"precision@{k}", f"recall@{k}", f"map@{k}"], per_query=per_query, preset="recommenders")
+    skip = prm.evaluate(
+        frame, [f"precision@{k}", f"recall@{k}", f"map@{k}"], per_query=per_query, preset="recommenders"
+    )
     zero = prm.evaluate(frame, [f"ndcg@{k}"], per_query=per_query, preset="recommenders", missing="zero")
     over_r = prm.evaluate(
         frame, [f"map@{k}"], per_query=per_query, preset="recommenders", ap_denominator="relevant"
@@ -130,7 +136,9 @@ def ours(frame: pl.DataFrame, k: int, *, per_query: bool) -> dict[str, dict[str,
 
 @settings(max_examples=40)  # recommenders runs pandas merges per call, once per user: ~0.5 s an example
 @given(data=truth_and_predictions(), k=st.sampled_from(CUTOFFS))
-def test_recommenders_preset_matches_python_evaluation(data: tuple[pl.DataFrame, pl.DataFrame], k: int) -> None:
+def test_recommenders_preset_matches_python_evaluation(
+    data: tuple[pl.DataFrame, pl.DataFrame], k: int
+) -> None:
     truth, predictions = data
     frame = as_frame(truth, predictions)
     bad = []
@@ -175,7 +183,9 @@ def test_recmetrics_mark_and_mapk(data: tuple[pl.DataFrame, pl.DataFrame], k: in
 def test_binary_gain_by_hand() -> None:
     # Ratings 5 and 1, found at ranks 2 and 1: recommenders' binary nDCG ignores the ratings.
     truth = pl.DataFrame({"userID": ["u", "u"], "itemID": ["a", "b"], "rating": [5, 1]})
-    predictions = pl.DataFrame({"userID": ["u"] * 3, "itemID": ["b", "a", "c"], "prediction": [3.0, 2.0, 1.0]})
+    predictions = pl.DataFrame(
+        {"userID": ["u"] * 3, "itemID": ["b", "a", "c"], "prediction": [3.0, 2.0, 1.0]}
+    )
     want = evaluation.ndcg_at_k(truth.to_pandas(), predictions.to_pandas(), k=3)
     assert want == pytest.approx(1.0)
     frame = as_frame(truth, predictions)
