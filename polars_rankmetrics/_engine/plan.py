@@ -93,12 +93,11 @@ def check_ties(metrics: Requested, conventions: Conventions) -> None:
     if policy == "text":
         return
     defined = _ties.DEFINED[policy]
-    if policy == "average" and conventions.depth is not None and conventions.judged_only:
+    if conventions.depth is not None and conventions.judged_only:
         # trec_eval cuts the full list at the depth before -J drops unjudged items: which judged
-        # items survive depends on where the tied unjudged ones fall, beyond a per-group closed form.
-        raise parameter(
-            "ties", "'text', 'optimistic' or 'pessimistic' with both depth and judged_only", policy
-        )
+        # items survive depends on where the tied unjudged ones fall, beyond a per-group closed form,
+        # and unjudged items first can cut the non-relevant judged ones (no grade order is the best).
+        raise parameter("ties", "'text' with both depth and judged_only", policy)
     for name, metric in metrics:
         family = metric.spec.name
         if family not in defined:

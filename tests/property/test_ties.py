@@ -52,6 +52,10 @@ CONVENTIONS = st.sampled_from(
         {"judged_only": True},
         {"depth": 2},
         {"depth": 3, "judged_only": True},
+        {"gain": "binary"},
+        {"ap_denominator": "min_k_relevant"},
+        {"ap_denominator": "found"},
+        {"ap_denominator": "found", "depth": 3},
     ]
 )
 
@@ -61,7 +65,7 @@ Reduce = Callable[[list[float]], float]
 
 def _check(frame: pl.DataFrame, policy: str, conventions: dict[str, Any], reduce: Reduce) -> None:
     families = DEFINED[policy]
-    if policy == "average" and conventions.get("depth") and conventions.get("judged_only"):
+    if conventions.get("depth") and conventions.get("judged_only"):
         with pytest.raises(prm.InvalidParameterError, match="both depth and judged_only"):
             prm.evaluate(frame, ["ndcg"], ties=policy, **conventions)
         return
@@ -70,6 +74,13 @@ def _check(frame: pl.DataFrame, policy: str, conventions: dict[str, Any], reduce
     if policy == "average" and conventions.get("depth"):
         families -= ORDER_FREE_WITHOUT_DEPTH
     names = _names(families)
+    if conventions.get("ap_denominator") == "found":
+        # AP over the hits found, with a cutoff: the denominator depends on the order (no policy).
+        refused = [n for n in names if n == "map@3" or (n == "map" and conventions.get("depth"))]
+        for name in refused:
+            with pytest.raises(prm.InvalidParameterError, match="ap_denominator='found'"):
+                prm.evaluate(frame, [name], ties=policy, **conventions)
+        names = [n for n in names if n not in refused]
     assert names
     every = over_orders(frame, names, **conventions)
     got = prm.evaluate(frame, names, per_query=True, ties=policy, **conventions)
