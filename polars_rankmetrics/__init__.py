@@ -15,6 +15,8 @@ from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.compare import compare, table, table_markdown
 from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.curves import pr_curve
+from polars_rankmetrics.diversity import evaluate_diversity, join_intents, read_ndeval_qrels
 from polars_rankmetrics.evaluation import collect, evaluate, population
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
@@ -35,6 +37,7 @@ from polars_rankmetrics.io import (
     scan_trec_run,
 )
 from polars_rankmetrics.metrics import (
+    auroc,
     average_precision,
     bing,
     bpref,
@@ -44,6 +47,8 @@ from polars_rankmetrics.metrics import (
     entropy,
     err,
     f1,
+    f_beta,
+    fallout,
     g,
     gini,
     gm_bpref,
@@ -69,6 +74,7 @@ from polars_rankmetrics.metrics import (
     rbp,
     rbp_resid,
     recall,
+    recall_at_precision,
     reciprocal_rank,
     relative_precision,
     relstring,
@@ -96,6 +102,7 @@ __all__ = [
     "RankMetricsWarning",
     "TrecFormatError",
     "UnknownMetricError",
+    "auroc",
     "average_precision",
     "bing",
     "bpref",
@@ -109,8 +116,11 @@ __all__ = [
     "err",
     "evaluate",
     "evaluate_chunked",
+    "evaluate_diversity",
     "expr",
     "f1",
+    "f_beta",
+    "fallout",
     "g",
     "gini",
     "gm_bpref",
@@ -119,6 +129,7 @@ __all__ = [
     "infap",
     "intra_list_similarity",
     "iprec_at_recall",
+    "join_intents",
     "join_run_qrels",
     "map_capped",
     "mar",
@@ -135,13 +146,16 @@ __all__ = [
     "personalization",
     "plots",
     "population",
+    "pr_curve",
     "precision",
     "r_precision",
     "rbp",
     "rbp_resid",
+    "read_ndeval_qrels",
     "read_trec_qrels",
     "read_trec_run",
     "recall",
+    "recall_at_precision",
     "reciprocal_rank",
     "relative_precision",
     "relstring",

@@ -97,9 +97,8 @@ class Rows:
         ``iprec_at_recall``: ``"round"`` (trec_eval 10.0) or ``"trec_eval_9"``
         (``int(x * R + 0.9)``); the conventions' ``iprec_rule``.
     ap_denominator
-        What average precision divides by: ``"relevant"`` (R), ``"found"``
-        (the relevant items found within the cutoff) or ``"min_k_relevant"``
-        (``min(k, R)``); the conventions' ``ap_denominator``.
+        What average precision at a cutoff divides by: ``"relevant"`` (R),
+        ``"min_k_relevant"`` or ``"found"``; the conventions' ``ap_denominator``.
     """
 
     rank: pl.Expr

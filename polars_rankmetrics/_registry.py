@@ -20,10 +20,11 @@ from collections.abc import Mapping
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._spec import Metric, MetricSpec, Param, ParamValue
-from polars_rankmetrics._spellings import SPELLINGS, dotted
+from polars_rankmetrics._spellings import DIVERSITY_SPELLINGS, SPELLINGS, dotted
 from polars_rankmetrics.exceptions import UnknownMetricError
 from polars_rankmetrics.metrics import (
     binary,
+    classification,
     counts,
     cumulative,
     distribution,
@@ -54,6 +55,7 @@ SPECS: tuple[MetricSpec, ...] = (
     *distribution.SPECS,
     *similarity.SPECS,
     *information.SPECS,
+    *classification.SPECS,
 )
 """Every metric family, in the order the docs list them."""
 
@@ -226,6 +228,13 @@ def parse(name: str | Metric) -> Metric:
     match = _CANONICAL.match(name)
     found = _by_spelling().get(match.group("name")) if match else None
     if match is None or found is None:
+        base = name.split("@", 1)[0]
+        if base in DIVERSITY_SPELLINGS or base in DIVERSITY_SPELLINGS.values():
+            msg = (
+                f"{name!r} is an intent-aware (diversity) metric: evaluate it with "
+                "prm.evaluate_diversity on a frame with an intent column"
+            )
+            raise UnknownMetricError(msg)
         raise _errors.unknown_metric(name, valid_names())
     text, cutoff = match.group("params"), match.group("k")
     if cutoff is not None and int(cutoff) < 1:

@@ -35,6 +35,10 @@ class Columns:
     relevance
         Relevance grade; ``>= relevance_level`` is relevant, negative grades
         mark pooled but unjudged items (trec_eval), null marks unjudged.
+    intent
+        The intent (subtopic) a judgment is for, in diversity frames (one
+        row per query, item and intent: :func:`evaluate_diversity`); other
+        evaluations ignore it.
 
     Examples
     --------
@@ -57,6 +61,7 @@ class Columns:
     score: str = "score"
     rank: str = "rank"
     relevance: str = "relevance"
+    intent: str = "intent"
 
 
 @dataclass(frozen=True)

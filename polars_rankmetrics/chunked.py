@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import polars as pl
 
 from polars_rankmetrics import _engine, _errors
-from polars_rankmetrics._engine import MetricLike
+from polars_rankmetrics._engine import Aggregation, MetricLike
 from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics._progress import Progress, reporter
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError
@@ -21,20 +21,29 @@ if TYPE_CHECKING:
 
     from polars_rankmetrics.conventions import ConventionOptions
 
-__all__ = ["evaluate_chunked"]
-
-Progress = Callable[[int, int, int, float], None]  # (chunk, chunks, rows so far, seconds so far)
+__all__ = ["evaluate_chunked", "query_range", "rows_for_budget"]
 
 _ROWS = "__prm_rows"
 _CHUNK = "__prm_chunk"
 
+# The memory model behind `memory_mib` (peak RSS measured with getrusage on the 2-core machine of
+# benchmarks/results/perf.md, Polars 2.1, string ids, the streaming engine): a chunk of n rows peaks
+# at about FIXED + PER_METRIC * metrics + n * PER_ROW (5 metrics: 354 MiB at 2M rows, 734 MiB at 5M;
+# 80 metrics: 446 MiB at 1M, 648 MiB at 3M). PER_ROW rounds the measured ~130-160 bytes up.
+FIXED_MIB = 150
+PER_METRIC_MIB = 3
+PER_ROW_BYTES = 180
+MIN_ROWS_PER_CHUNK = 100_000
 
-def _stderr_progress(chunk: int, chunks: int, rows: int, seconds: float) -> None:
-    print(  # noqa: T201
-        f"polars_rankmetrics: chunk {chunk}/{chunks} done, {rows:,} rows in {seconds:.1f} s",
-        file=sys.stderr,
-        flush=True,
-    )
+
+def rows_for_budget(memory_mib: int, n_metrics: int) -> int:
+    """Rows per chunk that keep the peak RSS near `memory_mib` MiB for `n_metrics` metrics.
+
+    >>> rows_for_budget(512, 5)
+    2021421
+    """
+    free = (memory_mib - FIXED_MIB - PER_METRIC_MIB * n_metrics) * 2**20
+    return max(MIN_ROWS_PER_CHUNK, free // PER_ROW_BYTES)
 
 
 def _query_ranges(lf: pl.LazyFrame, query: str, rows_per_chunk: int) -> pl.DataFrame:
@@ -66,27 +75,47 @@ def evaluate_chunked(  # noqa: PLR0913
     frame: pl.LazyFrame | pl.DataFrame,
     metrics: MetricLike | Sequence[MetricLike],
     *,
-    rows_per_chunk: int = 5_000_000,
+    memory_mib: int = 512,
+    rows_per_chunk: int | None = None,
     by: str | Sequence[str] | None = None,
     per_query: bool = False,
     columns: Columns | None = None,
     conventions: Conventions | str | None = None,
     check: bool = True,
-    progress: bool | Progress = False,
+    progress: bool | Progress | None = None,
+    aggregate: Aggregation = "mean",
     **overrides: Unpack[ConventionOptions],
 ) -> pl.DataFrame:
-    """Evaluate data larger than memory, one range of queries at a time.
+    """Evaluate data larger than memory, one range of queries at a time, within a memory budget.
 
     The same numbers as :func:`evaluate`, bit for bit (every mean is an
-    exact sum), with peak memory bounded by the largest chunk rather than by
-    the data. One streaming pass over the query column finds how many rows
-    each query has; the queries are then cut, in sorted order, into ranges of
+    exact sum, and each query's values do not depend on the queries beside
+    it), with peak memory bounded by the largest chunk rather than by the
+    data. One streaming pass over the query column finds how many rows each
+    query has; the queries are then cut, in sorted order, into ranges of
     about `rows_per_chunk` rows (a query is never split), and each range is
     evaluated as ``frame.filter(query.is_between(lo, hi))`` on the streaming
-    engine. Over ``pl.scan_parquet``, Parquet row-group statistics let each
-    chunk skip the row groups of other ranges when the files are written
-    sorted or grouped by query; otherwise every chunk reads every file (the
-    result is the same, only slower).
+    engine, keeping only its mergeable states (counts and exact sums per
+    `by` group), which are merged at the end.
+
+    What bounds memory: the ranking window and the per-query aggregation of
+    one chunk hold that chunk's rows (about 130-180 bytes a row with string
+    ids), plus a fixed cost of the process and the plan that grows with the
+    number of metrics; the first pass holds one row count per query. The
+    chunk size is chosen from `memory_mib` with that model (measured on the
+    2-core machine of benchmarks/results/perf.md: 100M rows of 4 columns in
+    Parquet, the five everyday metrics, peak RSS under 512 MiB); a chunk
+    cannot be smaller than its largest query, so one huge query can exceed
+    the budget. The budget is a target for the process's peak RSS, not a
+    hard cap, and it counts only the evaluation's own memory: a DataFrame
+    passed in is already resident, and ``per_query=True`` keeps every
+    query's row until the end.
+
+    Files sorted (or grouped) by query are faster: Parquet row-group
+    statistics let each chunk skip the row groups of other ranges. Unsorted
+    files give the same result, but every chunk reads every file (2.2x to
+    4.1x slower at 10M rows in 5 chunks on a shared 2-core machine, more
+    with more chunks: benchmarks/results/perf.md).
 
     Parameters
     ----------
@@ -98,19 +127,30 @@ def evaluate_chunked(  # noqa: PLR0913
         As for :func:`evaluate`; only per-query metrics (catalog metrics such
         as coverage read every list at once: use :func:`evaluate` on the
         streaming engine for them).
+    memory_mib
+        The peak resident memory to aim for, in MiB (default 512); sets the
+        chunk size (:func:`rows_for_budget`) unless `rows_per_chunk` is given.
     rows_per_chunk
-        Rows evaluated at a time (a chunk holds whole queries, so it may be
-        larger by up to one query). Peak memory grows with it: with the
-        default, 0.95 GB of peak RSS for 100M rows of string ids
-        (benchmarks/results/scale.md).
+        Rows evaluated at a time, overriding `memory_mib` (a chunk holds
+        whole queries, so it may be larger by up to one query).
     by, per_query, columns, conventions, **overrides
         As for :func:`evaluate`.
     check
         Check each chunk's data inside its plan, as :func:`evaluate` does (a
         duplicate row always falls in one chunk, since both copies share the query).
     progress
-        True prints one line per chunk to stderr; a callable is called with
-        (chunk, chunks, rows so far, seconds so far) after each chunk.
+        None (default): a progress bar on stderr when tqdm is installed (the
+        ``progress`` extra), stderr is a terminal and there is more than one
+        chunk; nothing otherwise. True: that bar, or one line per chunk on
+        stderr when no bar can be drawn. False: nothing. A callable is called
+        with (chunk, chunks, rows so far, seconds so far) after each chunk.
+    aggregate
+        As for :func:`evaluate`, but "median": "min", "max" and "std"
+        merge exactly across chunks (extremes; exact integer sums of the
+        values and their squares), the same bits as :func:`evaluate`. A
+        median is no mergeable state (the median of the chunks' medians is
+        not the median), so ``"median"`` raises InvalidParameterError: use
+        ``per_query=True`` and take the median of its rows.
 
     Returns
     -------
@@ -120,8 +160,8 @@ def evaluate_chunked(  # noqa: PLR0913
     Raises
     ------
     RankMetricsError
-        As :func:`evaluate`; also for a catalog metric, a `rows_per_chunk`
-        below 1, or a null query id.
+        As :func:`evaluate`; also for a catalog metric, a `memory_mib` or
+        `rows_per_chunk` below 1, or a null query id.
 
     Examples
     --------
@@ -137,8 +177,12 @@ def evaluate_chunked(  # noqa: PLR0913
     │ 0.876977 ┆ 0.833333 │
     └──────────┴──────────┘
     """
-    if isinstance(rows_per_chunk, bool) or not isinstance(rows_per_chunk, int) or rows_per_chunk < 1:
-        raise _errors.parameter("rows_per_chunk", "a positive integer", rows_per_chunk)
+    if isinstance(memory_mib, bool) or not isinstance(memory_mib, int) or memory_mib < 1:
+        raise _errors.parameter("memory_mib", "a positive integer (MiB)", memory_mib)
+    if rows_per_chunk is not None and (
+        isinstance(rows_per_chunk, bool) or not isinstance(rows_per_chunk, int) or rows_per_chunk < 1
+    ):
+        raise _errors.parameter("rows_per_chunk", "a positive integer or None", rows_per_chunk)
     frame = as_polars(frame, "frame")
     cols = columns or Columns()
     keys_by = normalise_by(by)
@@ -149,24 +193,33 @@ def evaluate_chunked(  # noqa: PLR0913
         "read(s) every list at once and cannot be chunked by query: "
         "use prm.evaluate(lazy_frame, ...).collect(engine='streaming')",
     )
+    _engine.check_aggregate(aggregate, per_query=per_query, merged="chunk by chunk")
     lf = frame.lazy()
     keys = _engine.build(lf, cols, keys_by, resolved, requested).keys  # checks the schema before any pass
-    report = _stderr_progress if progress is True else (progress or None)
+    if rows_per_chunk is None:
+        rows_per_chunk = rows_for_budget(memory_mib, len(requested))
 
     ranges = _query_ranges(lf, cols.query, rows_per_chunk)
+    names = [name for name, _ in requested]
+    report = reporter(progress, ranges.height, int(ranges[_ROWS].sum()))
     started, done = time.perf_counter(), 0
     parts: list[pl.DataFrame] = []
-    names = [name for name, _ in requested]
-    for i, (lo, hi, rows) in enumerate(ranges.select("lo", "hi", _ROWS).iter_rows(), start=1):
-        chunk = query_range(lf, cols.query, lo, hi)
-        plan = _engine.build(chunk, cols, keys_by, resolved, requested, check=check)
-        per_q = plan.per_query.filter(_engine.evaluated(resolved))
-        # Per query: the chunk's rows; aggregated: its mergeable states (a row per `by` group).
-        out = per_q.select(*keys, *names) if per_query else _engine.states(per_q, requested, keys_by)
-        parts.append(_engine.collect(out, engine="streaming"))
-        done += rows
-        if report is not None:
+    try:
+        for i, (lo, hi, rows) in enumerate(ranges.select("lo", "hi", _ROWS).iter_rows(), start=1):
+            chunk = query_range(lf, cols.query, lo, hi)
+            plan = _engine.build(chunk, cols, keys_by, resolved, requested, check=check)
+            per_q = plan.per_query.filter(_engine.evaluated(resolved))
+            # Per query: the chunk's rows; aggregated: its mergeable states (a row per `by` group).
+            out = (
+                per_q.select(*keys, *names)
+                if per_query
+                else _engine.states(per_q, requested, keys_by, how=aggregate)
+            )
+            parts.append(_engine.collect(out, engine="streaming"))
+            done += rows
             report(i, ranges.height, done, time.perf_counter() - started)
+    finally:
+        report.close()
     if per_query:
         if not parts:  # an empty frame: evaluate it whole for the right (empty) schema
             empty = _engine.build(lf, cols, keys_by, resolved, requested).per_query.select(*keys, *names)
@@ -174,7 +227,9 @@ def evaluate_chunked(  # noqa: PLR0913
         return pl.concat(parts, how="vertical").sort(keys)
     if not parts:
         empty = _engine.build(lf, cols, keys_by, resolved, requested).per_query
-        parts.append(_engine.collect(_engine.states(empty, requested, keys_by), engine="streaming"))
-    merged = _engine.merge(pl.concat(parts, how="vertical").lazy(), requested, keys_by)
-    out = _engine.finish(merged, requested, keys_by).drop(_engine.QUERIES)
+        parts.append(
+            _engine.collect(_engine.states(empty, requested, keys_by, how=aggregate), engine="streaming")
+        )
+    merged = _engine.merge(pl.concat(parts, how="vertical").lazy(), requested, keys_by, how=aggregate)
+    out = _engine.finish(merged, requested, keys_by, how=aggregate).drop(_engine.QUERIES)
     return _engine.collect(out.sort(keys_by) if keys_by else out)

@@ -15,10 +15,14 @@ Missing = Literal["skip", "zero"]
 Gain = Literal["linear", "exponential", "binary"] | Mapping[float, float]
 Ties = Literal["text", "average", "optimistic", "pessimistic"]
 IprecRule = Literal["round", "trec_eval_9"]
-ApDenominator = Literal["relevant", "found", "min_k_relevant"]
+Judgments = Literal["all", "retrieved"]
+ApDenominator = Literal["relevant", "min_k_relevant", "found"]
+NoRelevant = Literal["count", "skip"]
 TIES: tuple[str, ...] = ("text", "average", "optimistic", "pessimistic")
 IPREC_RULES: tuple[str, ...] = ("round", "trec_eval_9")
-AP_DENOMINATORS: tuple[str, ...] = ("relevant", "found", "min_k_relevant")
+JUDGMENTS: tuple[str, ...] = ("all", "retrieved")
+AP_DENOMINATORS: tuple[str, ...] = ("relevant", "min_k_relevant", "found")
+NO_RELEVANT: tuple[str, ...] = ("count", "skip")
 
 
 @dataclass(frozen=True)
@@ -46,9 +50,10 @@ class Conventions:
     gain
         Gain of a grade in graded metrics: ``"linear"`` (the grade),
         ``"exponential"`` (``2**grade - 1``), ``"binary"`` (1 for a relevant
-        item, ``grade >= relevance_level``, else 0) or a ``{grade: gain}``
-        mapping (trec_eval ``ndcg.1=3,2=9``; unmapped grades keep their
-        linear gain). Negative grades and unjudged items gain 0.
+        item, ``grade >= relevance_level``, else 0: Microsoft Recommenders'
+        ``score_type="binary"``) or a ``{grade: gain}`` mapping (trec_eval
+        ``ndcg.1=3,2=9``; unmapped grades keep their linear gain). Negative
+        grades and unjudged items gain 0.
     ties
         How items of equal score are ordered. ``"text"``: item id text
         descending (trec_eval's order). ``"optimistic"`` / ``"pessimistic"``:
@@ -57,26 +62,37 @@ class Conventions:
         higher grades earlier. ``"average"``: the exact expected value over
         every order of the tied items, in closed form (McSherry and Najork,
         ECIR 2008), for the metrics that define one; any other metric raises
-        :class:`InvalidParameterError` naming it.
+        :class:`InvalidParameterError` naming it. Every policy but ``"text"``
+        refuses `depth` together with `judged_only`.
     iprec_rule
         How ``iprec_at_recall`` and ``11pt_avg`` turn a recall level x into a
         number of relevant items: ``"round"`` (trec_eval 10.0: ``round(x * R)``)
         or ``"trec_eval_9"`` (trec_eval 9.x, bundled by pytrec_eval:
         ``int(x * R + 0.9)``).
+    judgments
+        Which judgments define the relevant set R and the ideal ranking:
+        ``"all"`` (trec_eval: every judged item, retrieved or not) or
+        ``"retrieved"`` (scikit-learn, torchmetrics: only the items the run
+        ranked; judgments of items it never retrieved are ignored).
     ap_denominator
-        What average precision (``map``, ``map@k``) divides its sum of
-        precisions at the relevant items found by: ``"relevant"`` (R, every
-        relevant item of the query, retrieved or not: trec_eval),
-        ``"found"`` (the relevant items found in the top k, or in the whole
-        list without a cutoff: torchmetrics) or ``"min_k_relevant"``
-        (``min(k, R)``, the most the top k could hold: Microsoft
-        Recommenders' ``map_at_k``, ml_metrics' ``apk``; R without a cutoff).
+        What average precision at a cutoff k divides by: ``"relevant"``
+        (trec_eval's ``map_cut``: R), ``"min_k_relevant"`` (min(k, R):
+        recmetrics' ``mapk``, Microsoft Recommenders' ``map_at_k``) or
+        ``"found"`` (the relevant items found in the top k: torchmetrics'
+        ``RetrievalMAP(top_k=k)``). Without a cutoff, ``"found"`` divides by
+        the relevant items retrieved.
+    no_relevant
+        A judged query without a relevant item: ``"count"`` (trec_eval: it
+        gets its value, 0 for most metrics, and counts in the mean) or
+        ``"skip"`` (Microsoft Recommenders: users without a relevant item
+        are not evaluated).
 
     Examples
     --------
     >>> prm.Conventions(depth=100, missing="zero")
     Conventions(depth=100, relevance_level=1.0, missing='zero', judged_only=False, gain='linear',
-                ties='text', iprec_rule='round', ap_denominator='relevant')
+                ties='text', iprec_rule='round', judgments='all', ap_denominator='relevant',
+                no_relevant='count')
     """
 
     depth: int | None = None
@@ -86,7 +102,9 @@ class Conventions:
     gain: Gain = field(default="linear")
     ties: Ties = "text"
     iprec_rule: IprecRule = "round"
+    judgments: Judgments = "all"
     ap_denominator: ApDenominator = "relevant"
+    no_relevant: NoRelevant = "count"
 
     def __post_init__(self) -> None:
         """Check every parameter when the conventions are built."""
@@ -97,7 +115,9 @@ class Conventions:
         check_gain(self.gain)
         check_choice(self.ties, "ties", TIES)
         check_choice(self.iprec_rule, "iprec_rule", IPREC_RULES)
+        check_choice(self.judgments, "judgments", JUDGMENTS)
         check_choice(self.ap_denominator, "ap_denominator", AP_DENOMINATORS)
+        check_choice(self.no_relevant, "no_relevant", NO_RELEVANT)
 
     @classmethod
     def preset(cls, name: str) -> Conventions:
@@ -105,19 +125,16 @@ class Conventions:
 
         ``"trec_eval"`` (10.0, the default), ``"pytrec_eval"`` (trec_eval 9's
         recall levels), ``"ir_measures"`` (also scores unanswered judged
-        queries 0), ``"ranx"`` (the same, ties by text), ``"sklearn"``
-        (ties averaged), ``"torchmetrics"`` (its retrieval metrics: ties
-        averaged, every list counts, AP over the relevant items found) and
-        ``"recommenders"`` (Microsoft Recommenders' python_evaluation: binary
-        gain, AP@k over ``min(k, R)``); see :data:`PRESETS` and the README's
-        table.
+        queries 0), ``"ranx"`` (the same, ties by text), ``"sklearn"`` (ties
+        averaged, R from the candidates), ``"torchmetrics"`` (the same, AP at
+        k over the relevant found) and ``"recommenders"`` (AP at k over
+        min(k, R), users without a relevant item skipped); see :data:`PRESETS`
+        and the README's table.
 
         Examples
         --------
         >>> prm.Conventions.preset("sklearn").ties, prm.Conventions.preset("ir_measures").missing
         ('average', 'zero')
-        >>> prm.Conventions.preset("torchmetrics").ap_denominator, prm.Conventions.preset("recommenders").gain
-        ('found', 'binary')
         """
         check_choice(name, "preset", PRESETS)
         return PRESETS[name]
@@ -138,7 +155,8 @@ class Conventions:
         --------
         >>> prm.Conventions.resolve("trec_eval", depth=10)
         Conventions(depth=10, relevance_level=1.0, missing='skip', judged_only=False, gain='linear',
-                    ties='text', iprec_rule='round', ap_denominator='relevant')
+                    ties='text', iprec_rule='round', judgments='all', ap_denominator='relevant',
+                    no_relevant='count')
         """
         preset = overrides.pop("preset", None)
         if preset is not None:
@@ -172,7 +190,9 @@ class ReadingOptions(TypedDict, total=False):
     judged_only: bool | None
     ties: Ties | None
     iprec_rule: IprecRule | None
+    judgments: Judgments | None
     ap_denominator: ApDenominator | None
+    no_relevant: NoRelevant | None
     preset: str | None
 
 
@@ -194,20 +214,20 @@ PRESETS: dict[str, Conventions] = {
     # answered scores 0 and counts. Its order inside a tie is numpy's unstable argsort of the
     # insertion order: not reproducible, so ties stay trec_eval's text order.
     "ranx": Conventions(missing="zero"),
-    # scikit-learn's ndcg_score / dcg_score: gains averaged over tied scores (ignore_ties=False).
-    "sklearn": Conventions(ties="average"),
-    # torchmetrics' retrieval metrics (RetrievalNormalizedDCG, RetrievalMAP, RetrievalMRR,
-    # RetrievalPrecision, RetrievalRecall, RetrievalHitRate, RetrievalRPrecision), defaults:
-    # nDCG averages gains over tied scores (the other metrics take torch.topk's order inside a
-    # tie, which no rule reproduces); every list counts, one without a relevant item as 0
-    # (empty_target_action="neg"), one whose items all score <= 0 too; AP (top_k) divides by
-    # the relevant items found in the top k.
-    "torchmetrics": Conventions(missing="zero", ties="average", ap_denominator="found"),
-    # Microsoft Recommenders' python_evaluation (precision_at_k, recall_at_k, ndcg_at_k,
-    # map_at_k), defaults: ndcg_at_k's score_type="binary" (every relevant item gains 1; its
-    # discfun_type="loge" cancels in the ratio), map_at_k divides by min(k, R); users in the
-    # truth but not in the predictions are left out (ndcg_at_k alone scores them 0); ties keep
-    # the predictions' row order (a stable sort): give rows in trec_eval's order to match.
-    "recommenders": Conventions(gain="binary", ap_denominator="min_k_relevant"),
+    # scikit-learn's ndcg_score / dcg_score: gains averaged over tied scores (ignore_ties=False);
+    # the ideal list from the candidates it is given.
+    "sklearn": Conventions(ties="average", judgments="retrieved"),
+    # torchmetrics' retrieval metrics (1.x) at their defaults: R and the ideal list from the
+    # candidates (a target it never saw does not exist for it); nDCG averages tied scores (its other
+    # metrics take torch.topk's order of a tie, which is not reproducible: the expectation here);
+    # RetrievalMAP(top_k=k) divides by the relevant items found in the top k; a query without a
+    # relevant target scores 0 and counts (empty_target_action="neg").
+    "torchmetrics": Conventions(ties="average", judgments="retrieved", ap_denominator="found"),
+    # Microsoft Recommenders' python_evaluation (precision_at_k, recall_at_k, ndcg_at_k, map_at_k):
+    # map_at_k divides by min(k, R); only users with a relevant item and a prediction are evaluated
+    # (the ground truth holds the relevant items only); ndcg_at_k's default score_type="binary"
+    # gives every relevant item gain 1, whatever its rating. (recmetrics' mapk, on its main
+    # branch only, divides by the relevant items found: ap_denominator="found".)
+    "recommenders": Conventions(gain="binary", ap_denominator="min_k_relevant", no_relevant="skip"),
 }
 """Other libraries' conventions, each a named set of :class:`Conventions` (a table entry, not a code path)."""

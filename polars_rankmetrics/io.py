@@ -11,6 +11,7 @@ import polars as pl
 from polars_rankmetrics import _errors, _trec_files
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics.diversity import join_intents
 from polars_rankmetrics.exceptions import ColumnTypeError, InvalidDataError
 
 __all__ = ["join_run_qrels", "read_trec_qrels", "read_trec_run", "scan_trec_qrels", "scan_trec_run"]
@@ -218,7 +219,7 @@ def join_run_qrels(
 ) -> pl.LazyFrame | pl.DataFrame: ...
 
 
-def join_run_qrels(
+def join_run_qrels(  # noqa: C901  (the intent qrels branch)
     run: object,
     qrels: object,
     *,
@@ -237,7 +238,10 @@ def join_run_qrels(
     run
         query, item, score or rank, the `by` keys and any extra columns.
     qrels
-        query, item, relevance (other columns are ignored).
+        query, item, relevance (other columns are ignored). Intent qrels
+        (DataFrames with the ``intent`` column, :func:`read_ndeval_qrels`)
+        give one row per (query, item, intent), intent null for unjudged
+        items: :func:`join_intents`, for :func:`evaluate_diversity`.
     by
         Columns of `run` that name a run (model, system, segment).
     columns
@@ -280,6 +284,8 @@ def join_run_qrels(
     cols = columns or Columns()
     keys_by = normalise_by(by)
     run, qrels = as_polars(run, "run"), as_polars(qrels, "qrels")
+    if isinstance(run, pl.DataFrame) and isinstance(qrels, pl.DataFrame) and cols.intent in qrels.columns:
+        return join_intents(run, qrels, by=by, columns=columns)  # intent qrels: a row per intent
     run_lf, qrels_lf = run.lazy(), qrels.lazy()
     run_schema, qrels_schema = run_lf.collect_schema(), qrels_lf.collect_schema()
     ids = [cols.query, cols.item]

@@ -100,13 +100,19 @@ class RankFrame(MetricMethods[FrameT]):
         self,
         metrics: MetricLike | Sequence[MetricLike],
         *,
-        rows_per_chunk: int = 5_000_000,
-        progress: bool = False,
+        memory_mib: int = 512,
+        rows_per_chunk: int | None = None,
+        progress: bool | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> pl.DataFrame:
         """Evaluate one range of queries at a time, in bounded memory; see :func:`evaluate_chunked`."""
         return evaluate_chunked(
-            self._frame, metrics, rows_per_chunk=rows_per_chunk, progress=progress, **options
+            self._frame,
+            metrics,
+            memory_mib=memory_mib,
+            rows_per_chunk=rows_per_chunk,
+            progress=progress,
+            **options,
         )
 
     def population(self, **options: Unpack[PopulationOptions]) -> FrameT:

@@ -1,4 +1,4 @@
-"""Plots with Altair: the long tail of item popularity, coverage against k, and comparisons of systems.
+"""Plots with Altair: popularity's long tail, coverage against k, the precision-recall curve, comparisons.
 
 ``deltas`` (per-query wins and losses against a baseline) and ``metric_at_k``
 (metric@k curves) live in :mod:`polars_rankmetrics.compare.plots`; they are
@@ -23,6 +23,7 @@ from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics._validation import check_k
 from polars_rankmetrics.compare.plots import deltas, metric_at_k
+from polars_rankmetrics.curves import pr_curve as pr_curve_frame
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics.distribution import Catalog
@@ -31,7 +32,7 @@ from polars_rankmetrics.metrics.distribution import coverage as coverage_metric
 if TYPE_CHECKING:
     import altair as alt
 
-__all__ = ["coverage", "deltas", "long_tail", "metric_at_k"]
+__all__ = ["coverage", "deltas", "long_tail", "metric_at_k", "pr_curve"]
 
 
 def _altair() -> Any:  # noqa: ANN401  (the module, typed only where altair is installed)
@@ -231,6 +232,92 @@ def coverage(  # noqa: PLR0913
     if keys:
         encoding["color"] = altair.Color("group:N", title=" / ".join(keys))
     data = long.select("k", "coverage", *(["group"] if keys else [])).to_dicts()
+    chart: alt.Chart = (
+        altair.Chart(altair.Data(values=data))
+        .mark_line(point=True)
+        .encode(**encoding)
+        .properties(title=title, width=420, height=280)
+    )
+    _save(chart, path)
+    return chart
+
+
+def pr_curve(  # noqa: PLR0913
+    frame: pl.DataFrame | pl.LazyFrame,
+    ks: Sequence[int] = (1, 2, 3, 5, 10, 20, 50, 100),
+    *,
+    by: str | Sequence[str] | None = None,
+    columns: Columns | None = None,
+    title: str = "Precision-recall curve",
+    path: str | Path | None = None,
+) -> alt.Chart:
+    """Plot mean precision@k against mean recall@k over the cutoffs `ks`, one line per `by` group.
+
+    Parameters
+    ----------
+    frame
+        The evaluation frame, as for :func:`~polars_rankmetrics.evaluate`.
+    ks
+        The cutoffs, computed together by :func:`~polars_rankmetrics.pr_curve`.
+    by
+        Grouping keys (a model, a run): one line each.
+    columns
+        Column names of the frame; defaults to ``Columns()``.
+    title
+        The chart's title.
+    path
+        Where to save the chart (``.png``, ``.svg``, ``.html``, ``.json``).
+
+    Returns
+    -------
+    altair.Chart
+        Precision (y) against recall (x), a point at each cutoff (k in the tooltip).
+
+    Raises
+    ------
+    ImportError
+        Altair is not installed.
+    RankMetricsError
+        An empty `ks` or a cutoff that is not a positive integer.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "d"],
+    ...     "score": [0.9, 0.5, 0.1, 0.8, None], "relevance": [0, 1, 1, 1, 1]})
+    >>> chart = prm.plots.pr_curve(df, ks=[1, 2, 3])
+    >>> pl.DataFrame(chart.data.values)
+    shape: (3, 3)
+    ┌─────┬───────────┬────────┐
+    │ k   ┆ precision ┆ recall │
+    │ --- ┆ ---       ┆ ---    │
+    │ i64 ┆ f64       ┆ f64    │
+    ╞═════╪═══════════╪════════╡
+    │ 1   ┆ 0.5       ┆ 0.25   │
+    │ 2   ┆ 0.5       ┆ 0.5    │
+    │ 3   ┆ 0.5       ┆ 0.75   │
+    └─────┴───────────┴────────┘
+    """
+    altair = _altair()
+    keys = list(normalise_by(by))
+    curve = pr_curve_frame(frame.lazy(), ks, by=keys or None, columns=columns).collect()
+    if keys:
+        curve = curve.with_columns(
+            pl.concat_str([pl.col(c).cast(pl.String) for c in keys], separator=" / ").alias("group")
+        )
+    encoding: dict[str, Any] = {
+        "x": altair.X("recall:Q", title="recall@k", scale=altair.Scale(domain=[0, 1])),
+        "y": altair.Y("precision:Q", title="precision@k", scale=altair.Scale(domain=[0, 1])),
+        "order": "k:Q",
+        "tooltip": [
+            "k:Q",
+            altair.Tooltip("precision:Q", format=".3f"),
+            altair.Tooltip("recall:Q", format=".3f"),
+            *(["group:N"] if keys else []),
+        ],
+    }
+    if keys:
+        encoding["color"] = altair.Color("group:N", title=" / ".join(keys))
+    data = curve.select("k", "precision", "recall", *(["group"] if keys else [])).to_dicts()
     chart: alt.Chart = (
         altair.Chart(altair.Data(values=data))
         .mark_line(point=True)

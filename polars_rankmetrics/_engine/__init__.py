@@ -22,7 +22,16 @@ from typing import TypeVar
 import polars as pl
 
 from polars_rankmetrics import _errors
-from polars_rankmetrics._engine.aggregate import QUERIES, aggregated, finish, merge, states
+from polars_rankmetrics._engine.aggregate import (
+    AGGREGATIONS,
+    QUERIES,
+    Aggregation,
+    aggregated,
+    check_aggregate,
+    finish,
+    merge,
+    states,
+)
 from polars_rankmetrics._engine.plan import (
     N_JUDGED,
     N_RELEVANT,
@@ -39,13 +48,16 @@ from polars_rankmetrics._engine.plan import (
 from polars_rankmetrics.conventions import Conventions
 
 __all__ = [
+    "AGGREGATIONS",
     "QUERIES",
+    "Aggregation",
     "MetricLike",
     "Plan",
     "Requested",
     "aggregated",
     "build",
     "catalog_names",
+    "check_aggregate",
     "collect",
     "evaluated",
     "finish",

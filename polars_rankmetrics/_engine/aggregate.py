@@ -6,30 +6,55 @@ same bits: :func:`states` reduces per-query rows to mergeable states per
 chunks, files or Spark partitions), :func:`merge` adds states up, and
 :func:`finish` turns states into the metrics' values. :func:`aggregated` is
 the three in one plan.
+
+`how` (evaluate's ``aggregate=``) picks the statistic over queries: "mean"
+applies each metric's own rule; "min" and "max" keep extremes (merged by
+min and max); "std" keeps exact integer sums of the values and their
+squares on a 2**-32 grid (merged by addition; the sample standard
+deviation, ddof=1, of the values rounded to that grid, exact for those);
+"median" keeps the median itself, which is no mergeable state:
+:func:`merge` refuses it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal, get_args
 
 import polars as pl
 
+from polars_rankmetrics import _errors
 from polars_rankmetrics._engine.plan import DTYPES, WEIGHT, Requested
 from polars_rankmetrics._kernel import fixed_point_sum, from_fixed_point
 from polars_rankmetrics._spec import CatalogSpec
+from polars_rankmetrics.exceptions import InvalidParameterError
+
+Aggregation = Literal["mean", "median", "min", "max", "std"]
+AGGREGATIONS: tuple[str, ...] = get_args(Aggregation)
 
 GEO_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN: gm_map and gm_bpref floor each query's value
 QUERIES = "__prm_state_queries"  # per-query rows behind a group's states
 _SUM, _COUNT, _WEIGHT = "::sum", "::n", "::w"
+_SQUARES, _STAT = "::sum2", "::stat"
+_GRID = 2.0**32  # std's values are summed as integers on this grid: exact sums, squares and products
+
+
+def _statistic(how: str) -> bool:
+    """Whether `how` is a statistic of the per-query values rather than each metric's own rule."""
+    return how != "mean"
 
 
 def _scoped(metrics: Requested) -> Requested:
     return [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
 
 
-def state_columns(metrics: Requested) -> list[str]:
+def state_columns(metrics: Requested, how: str = "mean") -> list[str]:
     """The state columns of `metrics`, in order (after the `by` keys and :data:`QUERIES`)."""
     out: list[str] = []
+    if _statistic(how):
+        for name, _ in _scoped(metrics):
+            out += [name + _SUM, name + _SQUARES, name + _COUNT] if how == "std" else [name + _STAT]
+        return out
     for name, metric in _scoped(metrics):
         how = metric.spec.aggregate
         if how in ("mean", "gmean"):
@@ -60,24 +85,76 @@ def _state(name: str, how: str) -> list[pl.Expr]:
     return []
 
 
+def _statistic_state(name: str, how: str, kind: str) -> list[pl.Expr]:
+    # Text metrics (relstring) have no statistic: their states are null.
+    col = pl.lit(None, dtype=pl.Float64) if kind == "str" else pl.col(name)
+    if how == "std":
+        grid = (col.cast(pl.Float64) * _GRID).round().cast(pl.Int128)
+        return [
+            grid.sum().alias(name + _SUM),
+            (grid * grid).sum().alias(name + _SQUARES),
+            col.count().cast(pl.Int64).alias(name + _COUNT),
+        ]
+    if how == "median":
+        return [col.cast(pl.Float64).median().alias(name + _STAT)]
+    return [(col.min() if how == "min" else col.max()).alias(name + _STAT)]
+
+
 def states(
-    per_q: pl.LazyFrame, metrics: Requested, keys_by: tuple[str, ...], extra: Sequence[pl.Expr] = ()
+    per_q: pl.LazyFrame,
+    metrics: Requested,
+    keys_by: tuple[str, ...],
+    extra: Sequence[pl.Expr] = (),
+    *,
+    how: str = "mean",
 ) -> pl.LazyFrame:
     """One row of mergeable states per `by` group present in `per_q` (none for an empty frame).
 
     `extra` aggregations ride along (diagnostics of one plan; they do not merge).
+    `how` is the statistic over queries (see the module's docstring).
     """
     exprs = [pl.len().cast(pl.Int64).alias(QUERIES), *extra]
     for name, metric in _scoped(metrics):
-        exprs += _state(name, metric.spec.aggregate)
+        if _statistic(how):
+            exprs += _statistic_state(name, how, metric.spec.kind)
+        else:
+            exprs += _state(name, metric.spec.aggregate)
     if keys_by:
         return per_q.group_by(keys_by).agg(exprs)
     return per_q.select(exprs).filter(pl.col(QUERIES) > 0)
 
 
-def merge(parts: pl.LazyFrame, metrics: Requested, keys_by: tuple[str, ...]) -> pl.LazyFrame:
-    """Add up states of disjoint query sets (rows of `parts` with the same `by` keys)."""
-    sums = [pl.col(c).sum() for c in [QUERIES, *state_columns(metrics)]]
+def check_aggregate(how: object, *, per_query: bool, merged: str | None = None) -> None:
+    """Raise unless `how` is a statistic this evaluation can compute.
+
+    `per_query` evaluations combine no queries; `merged` says where the
+    statistic would be merged from parts (chunks), which a median cannot be.
+    """
+    if how not in AGGREGATIONS:
+        raise _errors.choice("aggregate", AGGREGATIONS, how)
+    if how != "mean" and per_query:
+        msg = f"aggregate={how!r} combines queries: it does not apply with per_query=True"
+        raise InvalidParameterError(msg)
+    if how == "median" and merged is not None:
+        msg = (
+            f"aggregate='median' cannot be computed {merged}: a median is no mergeable state (the median "
+            "of the parts' medians is not the median of all queries); evaluate with per_query=True "
+            "and take the median of the per-query values"
+        )
+        raise InvalidParameterError(msg)
+
+
+def merge(
+    parts: pl.LazyFrame, metrics: Requested, keys_by: tuple[str, ...], how: str = "mean"
+) -> pl.LazyFrame:
+    """Add up states of disjoint query sets (rows of `parts` with the same `by` keys).
+
+    Extremes merge by min and max; the median cannot merge (:func:`check_aggregate` raises).
+    """
+    check_aggregate(how, per_query=False, merged="from merged parts")
+    columns = state_columns(metrics, how)
+    merged = {"min": pl.Expr.min, "max": pl.Expr.max}.get(how, pl.Expr.sum)
+    sums = [pl.col(QUERIES).sum(), *(merged(pl.col(c)) for c in columns)]
     return parts.group_by(keys_by).agg(sums) if keys_by else parts.select(sums).filter(pl.col(QUERIES) > 0)
 
 
@@ -96,33 +173,57 @@ def _value(name: str, how: str, kind: str) -> pl.Expr:
     return pl.lit(None, dtype=DTYPES[kind])
 
 
+def _statistic_value(name: str, how: str, kind: str) -> pl.Expr:
+    if how != "std":
+        dtype = pl.Float64() if how == "median" and kind != "str" else DTYPES[kind]
+        return pl.col(name + _STAT).cast(dtype)
+    # n * sum(a^2) - sum(a)^2 is exact in Int128 while n * max|value| < 2**31.5 (3e9 for values in [0, 1]).
+    t1, t2, n = pl.col(name + _SUM), pl.col(name + _SQUARES), pl.col(name + _COUNT).cast(pl.Int128)
+    spread = (n * t2 - t1 * t1).cast(pl.Float64) / (_GRID * _GRID)
+    variance = spread / (n * (n - 1)).cast(pl.Float64)
+    return pl.when(n > 1).then(variance.clip(lower_bound=0.0).sqrt()).cast(pl.Float64)
+
+
 def finish(
-    merged: pl.LazyFrame, metrics: Requested, keys_by: tuple[str, ...], extra: Sequence[str] = ()
+    merged: pl.LazyFrame,
+    metrics: Requested,
+    keys_by: tuple[str, ...],
+    extra: Sequence[str] = (),
+    *,
+    how: str = "mean",
 ) -> pl.LazyFrame:
     """The metrics' values from merged states: one row per `by` group, :data:`QUERIES`, `extra`."""
     values = [
-        _value(n, m.spec.aggregate, m.spec.kind).cast(DTYPES[m.spec.kind]).alias(n)
+        (
+            _statistic_value(n, how, m.spec.kind)
+            if _statistic(how)
+            else _value(n, m.spec.aggregate, m.spec.kind).cast(DTYPES[m.spec.kind])
+        ).alias(n)
         for n, m in _scoped(metrics)
     ]
     return merged.select(*keys_by, pl.col(QUERIES), *values, *extra)
 
 
-def aggregated(
+def aggregated(  # noqa: PLR0913
     per_q: pl.LazyFrame,
     metrics: Requested,
     keys_by: tuple[str, ...],
     parts: list[pl.LazyFrame],
     extra: Sequence[pl.Expr] = (),
+    *,
+    how: str = "mean",
 ) -> pl.LazyFrame:
     """One row per `by` group: the query-scope metrics aggregated, joined to the catalog `parts`.
 
-    `extra` aggregations over the per-query rows are kept after the metrics (diagnostics).
+    `extra` aggregations over the per-query rows are kept after the metrics (diagnostics);
+    `how` is the statistic over queries.
     """
     names = [name for name, _ in metrics] + [e.meta.output_name() for e in extra]
     parts = list(parts)
     if _scoped(metrics) or extra:
         carried = [e.meta.output_name() for e in extra]
-        scoped = finish(states(per_q, metrics, keys_by, extra), metrics, keys_by, carried)
+        state = states(per_q, metrics, keys_by, extra, how=how)
+        scoped = finish(state, metrics, keys_by, carried, how=how)
         parts.insert(0, scoped.drop(QUERIES))
     out = parts[0]
     for part in parts[1:]:

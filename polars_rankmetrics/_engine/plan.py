@@ -95,23 +95,28 @@ def check_ties(metrics: Requested, conventions: Conventions) -> None:
     defined = _ties.DEFINED[policy]
     if conventions.depth is not None and conventions.judged_only:
         # trec_eval cuts the full list at the depth before -J drops unjudged items: which judged
-        # items survive depends on where the tied unjudged ones fall, beyond a per-group closed form,
-        # and unjudged items first can cut the non-relevant judged ones (no grade order is the best).
+        # items survive depends on where the tied unjudged ones fall. No closed form averages
+        # that, and no one grade order extremises it (an unjudged item pushing a judged one out
+        # of the depth raises precision but can lower nDCG when non-relevant grades gain).
         raise parameter("ties", "'text' with both depth and judged_only", policy)
     for name, metric in metrics:
         family = metric.spec.name
         if family not in defined:
             raise tie_policy(name, policy, defined, _ties.UNDEFINED_WHY.get(family, ""))
+        if family == "map" and metric.k is not None and conventions.ap_denominator == "found":
+            # The relevant items found in the top k vary with the order of a tie across the cutoff:
+            # the expectation of the ratio has no closed form, and pushing a relevant item past the
+            # cutoff can raise the ratio, so the grade order is no extreme either.
+            msg = (
+                f"ties={policy!r} is not defined for {name!r} with ap_denominator='found' (the number of "
+                "relevant items found at the cutoff depends on the order of the ties); use ties='text', "
+                "or average precision without a cutoff"
+            )
+            raise InvalidParameterError(msg)
         gain = metric.gain() or conventions.gain
         if policy != "average" and metric.spec.graded and not _ties.increasing(gain):
             why = "its gains do not increase with the grade, so the grade order is not the best or worst"
             raise tie_policy(name, policy, defined, why)
-        cut = metric.k is not None or conventions.depth is not None
-        if family == "map" and conventions.ap_denominator == "found" and cut:
-            # The number found depends on the order of a tie group the cutoff splits, and AP is a
-            # ratio over it: no closed-form expectation, and relevant-first is not its best order.
-            why = "with ap_denominator='found' and a cutoff its denominator depends on the order of the ties"
-            raise tie_policy(name, policy, defined - {"map"}, why)
         if policy == "average" and conventions.depth is not None and family in _ties.ORDER_FREE_WITHOUT_DEPTH:
             why = f"with depth={conventions.depth} its value depends on which tied items the depth cuts"
             raise tie_policy(name, policy, defined - _ties.ORDER_FREE_WITHOUT_DEPTH, why)
@@ -224,8 +229,14 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
 
 
 def evaluated(conventions: Conventions) -> pl.Expr:
-    """Whether a per-query row counts: judged, and (unless ``missing="zero"``) retrieved something."""
+    """Whether a per-query row counts: judged, retrieved something, holding a relevant item.
+
+    A query that retrieved nothing counts under ``missing="zero"``; one without a relevant item
+    counts unless ``no_relevant="skip"``.
+    """
     judged = pl.col(N_JUDGED) > 0
+    if conventions.no_relevant == "skip":
+        judged = judged & (pl.col(N_RELEVANT) > 0)
     if conventions.missing == "zero":
         return judged
     return judged & (pl.col(N_RETRIEVED) > 0)

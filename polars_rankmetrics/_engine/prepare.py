@@ -133,6 +133,9 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     grade = pl.col(cols.relevance) if schema.has_relevance else pl.lit(None, dtype=pl.Float64)
     if schema.has_relevance and schema.relevance_dtype.is_float():
         grade = grade.fill_nan(None)  # a NaN grade is bad data the checks report; it computes as unjudged
+    if conventions.judgments == "retrieved":
+        # scikit-learn's and torchmetrics' R and ideal list: judgments of items never ranked do not count.
+        grade = pl.when(order.is_not_null()).then(grade)
     order_struct = pl.struct(key.alias("k"), *tie_break(grade, conventions), item_text.alias("i"))
     judged, relevant = relevance_classes(grade, conventions.relevance_level)
     retrieved = order.is_not_null()

@@ -11,6 +11,7 @@ from typing import TypeVar
 import polars as pl
 
 from polars_rankmetrics._namespace.binary import BinaryMethods
+from polars_rankmetrics._namespace.classification import ClassificationMethods
 from polars_rankmetrics._namespace.counts import CountsMethods
 from polars_rankmetrics._namespace.cumulative import CumulativeMethods
 from polars_rankmetrics._namespace.distribution import DistributionMethods
@@ -31,6 +32,7 @@ __all__ = ["MetricMethods"]
 
 class MetricMethods(
     BinaryMethods[FrameT],
+    ClassificationMethods[FrameT],
     CountsMethods[FrameT],
     CumulativeMethods[FrameT],
     DistributionMethods[FrameT],

@@ -76,7 +76,8 @@ Builders, one per metric computed from one query's rows (every
 query: bpref), ``infap``, ``unjudged``, ``num_nonrel_judged_ret``, ``rbp``,
 ``rbp_resid``, ``err``, ``num_ret``, ``num_rel``, ``num_rel_ret``,
 ``num_q``, ``relstring``, ``mar``, ``map_capped``, ``mpr`` (per query: the
-user's own ratio). Not here: ``g``, ``ndcg_rel`` and ``rndcg`` (trec_eval
+user's own ratio), ``f_beta``, ``fallout``, ``auroc``,
+``recall_at_precision``. Not here: ``g``, ``ndcg_rel`` and ``rndcg`` (trec_eval
 walks the ranking and the ideal ranking in step: evaluate joins two
 projections of the frame, which no single aggregation expresses) and the
 catalog metrics (``coverage``, ``gini``, ``entropy``, ``personalization``,
@@ -114,6 +115,7 @@ evaluate's; run ``prm.validate(df)`` on frames you aggregate here.
 from __future__ import annotations
 
 from polars_rankmetrics.expr._builders import (
+    auroc,
     average_precision,
     bing,
     bpref,
@@ -121,6 +123,8 @@ from polars_rankmetrics.expr._builders import (
     eleven_point_average,
     err,
     f1,
+    f_beta,
+    fallout,
     gm_bpref,
     gm_map,
     hit_rate,
@@ -140,6 +144,7 @@ from polars_rankmetrics.expr._builders import (
     rbp,
     rbp_resid,
     recall,
+    recall_at_precision,
     reciprocal_rank,
     relative_precision,
     relstring,
@@ -150,6 +155,7 @@ from polars_rankmetrics.expr._builders import (
 )
 
 __all__ = [
+    "auroc",
     "average_precision",
     "bing",
     "bpref",
@@ -157,6 +163,8 @@ __all__ = [
     "eleven_point_average",
     "err",
     "f1",
+    "f_beta",
+    "fallout",
     "gm_bpref",
     "gm_map",
     "hit_rate",
@@ -176,6 +184,7 @@ __all__ = [
     "rbp",
     "rbp_resid",
     "recall",
+    "recall_at_precision",
     "reciprocal_rank",
     "relative_precision",
     "relstring",

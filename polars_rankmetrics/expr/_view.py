@@ -67,6 +67,8 @@ def group_rows(conventions: Conventions, gain: Gain) -> Rows:
     """The view of one query's rows, sorted in rank order, as the elements of a list (``pl.element()``)."""
     grade = pl.element().struct.field(_GRADE)
     listed = pl.element().struct.field(_LISTED)
+    if conventions.judgments == "retrieved":
+        grade = pl.when(listed).then(grade)
     judged, relevant = relevance_classes(grade, conventions.relevance_level)
     depth = conventions.depth
     # The listed rows come first, in trec_eval's order: a row's position is its rank in the full list.

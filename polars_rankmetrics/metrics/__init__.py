@@ -16,6 +16,7 @@ from polars_rankmetrics.metrics.binary import (
     set_map,
     utility,
 )
+from polars_rankmetrics.metrics.classification import auroc, f_beta, fallout, recall_at_precision
 from polars_rankmetrics.metrics.counts import num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.metrics.cumulative import g, ndcg_rel, rndcg
 from polars_rankmetrics.metrics.distribution import coverage, entropy, gini
@@ -30,6 +31,7 @@ from polars_rankmetrics.metrics.text import relstring
 from polars_rankmetrics.metrics.user import err, rbp, rbp_resid
 
 __all__ = [
+    "auroc",
     "average_precision",
     "bing",
     "bpref",
@@ -39,6 +41,8 @@ __all__ = [
     "entropy",
     "err",
     "f1",
+    "f_beta",
+    "fallout",
     "g",
     "gini",
     "gm_bpref",
@@ -64,6 +68,7 @@ __all__ = [
     "rbp",
     "rbp_resid",
     "recall",
+    "recall_at_precision",
     "reciprocal_rank",
     "relative_precision",
     "relstring",

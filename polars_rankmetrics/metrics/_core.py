@@ -23,6 +23,19 @@ def hits(rows: Rows, k: int | None) -> pl.Expr:
     return (rows.rel & within(rows, k)).sum()
 
 
+def ap_denominator(rows: Rows, k: int | None) -> pl.Expr:
+    """What average precision at `k` divides by, by the conventions' ``ap_denominator``.
+
+    R (trec_eval), min(k, R) (recmetrics' mapk, Microsoft Recommenders' map_at_k) or the
+    relevant items retrieved within `k` (torchmetrics' RetrievalMAP).
+    """
+    if rows.ap_denominator == "found":
+        return hits(rows, k)
+    if rows.ap_denominator == "min_k_relevant" and k is not None:
+        return pl.min_horizontal(num_relevant(rows), pl.lit(k, dtype=pl.UInt32))
+    return num_relevant(rows)
+
+
 def num_relevant(rows: Rows) -> pl.Expr:
     """R: the number of relevant items of the query, retrieved or not."""
     return rows.num_rel.first()
@@ -32,19 +45,6 @@ def num_retrieved(rows: Rows, k: int | None = None) -> pl.Expr:
     """Number of retrieved items (at most `k`), from the per-query count: rows may be filtered."""
     n = rows.num_ret.first()
     return n if k is None else pl.min_horizontal(n, pl.lit(k, dtype=pl.UInt32))
-
-
-def ap_denominator(rows: Rows, k: int | None, found: pl.Expr) -> pl.Expr:
-    """What average precision divides by under the ``ap_denominator`` convention.
-
-    R (``"relevant"``), the relevant items `found` within `k` (``"found"``) or ``min(k, R)``
-    (``"min_k_relevant"``; R without a cutoff).
-    """
-    if rows.ap_denominator == "found":
-        return found
-    if rows.ap_denominator == "min_k_relevant" and k is not None:
-        return pl.min_horizontal(num_relevant(rows), pl.lit(k, dtype=pl.UInt32))
-    return num_relevant(rows)
 
 
 # Row predicates for a spec's keep: the rows a family reads (prepare drops the others).

@@ -20,7 +20,7 @@ import polars as pl
 
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
 from polars_rankmetrics._spec import Metric
-from polars_rankmetrics.metrics._core import ap_denominator, hits, num_relevant, num_retrieved, within
+from polars_rankmetrics.metrics._core import ap_denominator, num_relevant, num_retrieved, within
 from polars_rankmetrics.metrics.graded import idcg_at
 
 __all__ = [
@@ -154,11 +154,8 @@ def _map(m: Metric, rows: Rows) -> pl.Expr:
     pair = pl.when(n > 1).then(r * (r - 1.0) / (n * (n - 1.0))).otherwise(0.0)
     above = (rows.rank.cast(pl.Float64) - pl.col(TIE_START).cast(pl.Float64)) * pair
     term = (rho * (1.0 + pl.col(TIE_BEFORE).cast(pl.Float64)) + above) / rows.rank.cast(pl.Float64)
-    # "found" is order-free only without a cutoff or depth (check_ties refuses it otherwise).
-    found = hits(rows, m.k)
-    return ratio(
-        exact_sum(pl.when(within(rows, m.k) & (rho > 0)).then(term)), ap_denominator(rows, m.k, found)
-    )
+    # R and min(k, R) do not depend on the order; the relevant items found do (refused at a cutoff).
+    return ratio(exact_sum(pl.when(within(rows, m.k) & (rho > 0)).then(term)), ap_denominator(rows, m.k))
 
 
 def _dcg_at(rows: Rows, k: int | None) -> pl.Expr:

@@ -6,7 +6,7 @@ import polars as pl
 
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
 from polars_rankmetrics._spec import Metric, QuerySpec
-from polars_rankmetrics.metrics._core import ap_denominator, hits, keep_relevant, num_relevant, within
+from polars_rankmetrics.metrics._core import ap_denominator, keep_relevant, num_relevant, within
 
 
 def _mrr(m: Metric, rows: Rows) -> pl.Expr:
@@ -33,8 +33,7 @@ def precision_at_hits(rows: Rows, k: int | None) -> pl.Expr:
 
 
 def _map(m: Metric, rows: Rows) -> pl.Expr:
-    # The denominator is R (trec_eval) unless the ap_denominator convention says otherwise.
-    return ratio(precision_at_hits(rows, m.k), ap_denominator(rows, m.k, hits(rows, m.k)))
+    return ratio(precision_at_hits(rows, m.k), ap_denominator(rows, m.k))
 
 
 MAP = QuerySpec(

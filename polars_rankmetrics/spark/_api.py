@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 from pyspark.sql import DataFrame
 
-from polars_rankmetrics._engine import MetricLike
+from polars_rankmetrics._engine import Aggregation, MetricLike
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.spark._errors import reraised
@@ -32,6 +32,7 @@ def evaluate(  # noqa: PLR0913
     conventions: Conventions | str | None = None,
     check: bool = True,
     buckets: int | None = None,
+    aggregate: Aggregation = "mean",
     **overrides: Unpack[ConventionOptions],
 ) -> DataFrame:
     """Evaluate rankings held in a Spark DataFrame, bit for bit as :func:`polars_rankmetrics.evaluate`.
@@ -66,6 +67,15 @@ def evaluate(  # noqa: PLR0913
     buckets
         How many partitions the rows are spread over (each one is read whole
         into one Python worker's memory); None uses ``spark.sql.shuffle.partitions``.
+    aggregate
+        As for :func:`polars_rankmetrics.evaluate`: ``"mean"`` (each metric's
+        own rule), ``"min"``, ``"max"`` (Spark merges the partitions'
+        extremes) or ``"std"`` (ddof=1, from exact integer sums of the values
+        and their squares, summed by Spark as ``Decimal(38, 0)``): the bits of
+        :func:`polars_rankmetrics.evaluate`. ``"median"`` raises
+        :class:`InvalidParameterError`: a median is no mergeable state (the
+        median of the partitions' medians is not the median); evaluate with
+        ``per_query=True`` and take the median of its rows.
 
     Returns
     -------
@@ -110,6 +120,7 @@ def evaluate(  # noqa: PLR0913
         conventions=conventions,
         check=check,
         buckets=buckets,
+        aggregate=aggregate,
         **overrides,
     )
 

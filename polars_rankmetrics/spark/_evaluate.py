@@ -48,6 +48,7 @@ def run(  # noqa: PLR0913
     conventions: Conventions | str | None,
     check: bool,
     buckets: int | None,
+    aggregate: str = "mean",
     **overrides: Unpack[ConventionOptions],
 ) -> DataFrame:
     """The lazy Spark plan of :func:`polars_rankmetrics.spark.evaluate` (see there)."""
@@ -63,6 +64,11 @@ def run(  # noqa: PLR0913
         _engine.refuse_catalog(
             requested, "describe(s) a whole set of lists, not one query: evaluate it without per_query=True"
         )
+    _engine.check_aggregate(aggregate, per_query=per_query, merged="on Spark, from its partitions")
+    if aggregate != "mean":
+        _engine.refuse_catalog(
+            requested, f"give(s) one value per group, not per query: aggregate={aggregate!r} does not apply"
+        )
     catalogs = [(n, m) for n, m in requested if n in _engine.catalog_names(requested)]
     scoped = [(n, m) for n, m in requested if n not in _engine.catalog_names(requested)]
     sdf = sdf.select(*(col(name) for name in _needed(sdf, cols, keys_by)))
@@ -70,7 +76,9 @@ def run(  # noqa: PLR0913
     # The dry runs come first: a bad request fails here, before Spark sees a plan.
     workers = []
     if scoped or not catalogs:
-        workers.append(_dry_run(Partition(scoped, cols, keys_by, resolved, per_query, check, schema_in)))
+        workers.append(
+            _dry_run(Partition(scoped, cols, keys_by, resolved, per_query, check, schema_in, how=aggregate))
+        )
     if catalogs:
         lists = Partition(catalogs, cols, keys_by, resolved, False, check, schema_in, lists=True)  # noqa: FBT003
         workers.append(_dry_run(lists))
@@ -101,14 +109,21 @@ def _scoped(parts: DataFrame, worker: Partition, out_schema: StructType) -> Data
     if worker.per_query:
         return mapped
     keys_by = worker.by
-    # States: Spark sums each (counts as Int64, exact sums as Decimal(38, 0)), then one Polars finish.
+    # States: Spark sums each (counts as Int64, exact sums as Decimal(38, 0)), or keeps the
+    # extremes of min / max states, then one Polars finish.
     states = polars_schema(out_schema)
     names = [name for name in states if name not in keys_by]
+    extreme = {"min": F.min, "max": F.max}.get(worker.how)
     summed = mapped.groupBy(*(col(name) for name in keys_by)).agg(
-        *(F.sum(col(name)).alias(name) for name in names)
+        *(
+            (F.sum if extreme is None or name == _engine.QUERIES else extreme)(col(name)).alias(name)
+            for name in names
+        )
     )
     # Spark sums Int64 to Int64 and Decimal(38, 0) to Decimal(38, 0): the states' own types.
-    finish = Finish(worker.requested, keys_by, exact_columns(states), polars_schema(summed.schema))
+    finish = Finish(
+        worker.requested, keys_by, exact_columns(states), polars_schema(summed.schema), how=worker.how
+    )
     final_schema = spark_schema(finish.compute(pl.DataFrame(schema=finish.schema_in)))
     finish = dataclasses.replace(finish, schema_out=to_arrow_schema(final_schema))
     return positional(summed.coalesce(1)).mapInArrow(finish, final_schema)

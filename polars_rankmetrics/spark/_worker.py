@@ -46,6 +46,7 @@ class Partition:
     schema_in: pl.Schema  # the Polars schema of the rows Spark sends
     schema_out: pa.Schema | None = None  # the Arrow schema Spark was told (set once derived)
     lists: bool = False
+    how: str = "mean"  # evaluate's aggregate=: the statistic the states are for
 
     def compute(self, df: pl.DataFrame) -> pl.DataFrame:
         """The partition's output frame, in Spark's types; the library's errors on bad data."""
@@ -75,7 +76,7 @@ class Partition:
         if self.per_query:
             out = per_q.select(*plan.keys, *(name for name, _ in self.requested))
         else:
-            out = _engine.states(per_q, self.requested, self.by)
+            out = _engine.states(per_q, self.requested, self.by, how=self.how)
         return _engine.collect(out)
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
@@ -99,13 +100,14 @@ class Finish:
     exact: tuple[str, ...]  # the state columns holding Int128 sums (Decimal(38, 0) in Spark)
     schema_in: pl.Schema  # by keys, then the summed states under their names
     schema_out: pa.Schema | None = None
+    how: str = "mean"  # evaluate's aggregate=
 
     def compute(self, summed: pl.DataFrame) -> pl.DataFrame:
         """One row per `by` group: the metrics, as evaluate aggregates them."""
         states = summed.with_columns(pl.col(self.exact).cast(pl.Int128))
         # Spark's global sum gives one row of nulls for no rows: merge drops it, as it drops empty groups.
-        merged = _engine.merge(states.lazy(), self.requested, self.by)
-        out = _engine.finish(merged, self.requested, self.by).drop(_engine.QUERIES)
+        merged = _engine.merge(states.lazy(), self.requested, self.by, how=self.how)
+        out = _engine.finish(merged, self.requested, self.by, how=self.how).drop(_engine.QUERIES)
         return spark_frame(_engine.collect(out.sort(self.by) if self.by else out))
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:

@@ -96,3 +96,17 @@ def test_core_benchmark_smoke_runs(tmp_path: Path) -> None:
     text = out.read_text()
     assert "agreement with pytrec_eval" in text
     assert "## Where the time goes" in text
+
+
+def test_perf_harness_runs_every_row_and_its_checks_pass(tmp_path: Path) -> None:
+    import bench_perf  # noqa: PLC0415
+
+    out = tmp_path / "perf.md"
+    status = bench_perf.main(["--smoke", "--data", str(tmp_path / "data"), "--out", str(out)])
+    text = out.read_text()
+    assert status == 0, text
+    for heading in ("## Rows 1-2", "## Row 3", "## Row 4", "## Row 5"):
+        assert heading in text
+    assert "max abs diff" in text
+    assert "(< 1e-09: OK)" in text  # all_trec against pytrec_eval, per query
+    assert "the same values from sorted and unsorted files: yes" in text

@@ -69,6 +69,7 @@ _REQUIRED = {
     "map_capped": (3,),
     "mar": (3,),
     "unjudged": (3,),
+    "recall_at_precision": (None, 0.5),
 }
 
 

@@ -100,10 +100,82 @@ def test_progress_true_prints_one_line_per_chunk(capsys: pytest.CaptureFixture[s
     )
 
 
-@pytest.mark.parametrize("bad", [0, -5, 2.5, True, None])
+@pytest.mark.parametrize("bad", [0, -5, 2.5, True, "1000"])
 def test_rows_per_chunk_must_be_a_positive_integer(bad: object) -> None:
     with pytest.raises(prm.InvalidParameterError, match="rows_per_chunk"):
         prm.evaluate_chunked(POPULATION.lazy(), ["map"], rows_per_chunk=bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [0, -5, 2.5, True, None, "512MiB"])
+def test_memory_mib_must_be_a_positive_integer(bad: object) -> None:
+    with pytest.raises(prm.InvalidParameterError, match="memory_mib"):
+        prm.evaluate_chunked(POPULATION.lazy(), ["map"], memory_mib=bad)  # type: ignore[arg-type]
+
+
+def test_chunk_size_follows_the_memory_budget() -> None:
+    from polars_rankmetrics.chunked import MIN_ROWS_PER_CHUNK, rows_for_budget  # noqa: PLC0415
+
+    assert rows_for_budget(1024, 5) > rows_for_budget(512, 5) > rows_for_budget(512, 80)
+    # 512 MiB less the fixed cost of five metrics, at the modelled bytes a row.
+    assert rows_for_budget(512, 5) == (512 - 150 - 3 * 5) * 2**20 // 180
+    assert rows_for_budget(1, 5) == MIN_ROWS_PER_CHUNK  # a chunk is never empty of rows
+
+
+def test_memory_budget_sets_the_number_of_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from polars_rankmetrics import chunked  # noqa: PLC0415
+
+    # A model of 1 MiB a row and no fixed cost: a budget of n MiB gives chunks of n rows.
+    monkeypatch.setattr(chunked, "FIXED_MIB", 0)
+    monkeypatch.setattr(chunked, "PER_METRIC_MIB", 0)
+    monkeypatch.setattr(chunked, "PER_ROW_BYTES", 2**20)
+    monkeypatch.setattr(chunked, "MIN_ROWS_PER_CHUNK", 1)
+    seen: list[int] = []
+    got = prm.evaluate_chunked(
+        POPULATION.lazy(), METRICS, memory_mib=1, progress=lambda _, n, *__: seen.append(n)
+    )
+    assert seen[0] == POPULATION["query"].n_unique()  # one query a chunk
+    assert_same(got, prm.evaluate(POPULATION, METRICS), POPULATION)
+
+
+class _Terminal:
+    """A stderr that says it is a terminal and keeps what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_default_progress_is_a_bar_on_a_terminal_and_silent_otherwise(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("tqdm")
+    prm.evaluate_chunked(POPULATION.lazy(), ["map"], rows_per_chunk=1)
+    assert capsys.readouterr().err == ""  # not a terminal: nothing
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    prm.evaluate_chunked(POPULATION.lazy(), ["map"], rows_per_chunk=1)
+    assert f"rankmetrics ({POPULATION['query'].n_unique()} chunks)" in terminal.text
+    assert "polars_rankmetrics: chunk" not in terminal.text  # the bar, not the lines
+
+
+def test_progress_without_tqdm_falls_back(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(__import__("sys").modules, "tqdm", None)  # as if not installed
+    monkeypatch.setattr("importlib.util.find_spec", lambda name, *_: None if name == "tqdm" else object())
+    prm.evaluate_chunked(POPULATION.lazy(), ["map"], rows_per_chunk=1)
+    assert capsys.readouterr().err == ""  # default: nothing
+    prm.evaluate_chunked(POPULATION.lazy(), ["map"], rows_per_chunk=1, progress=True)
+    assert capsys.readouterr().err.startswith("polars_rankmetrics: chunk 1/")  # True: one line a chunk
 
 
 def test_catalog_metrics_are_refused_with_the_alternative() -> None:

@@ -41,29 +41,29 @@ def valid_judgments(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.filter(pl.col("query").is_in(keep.implode()))
 
 
-REQUIRE = "PRM_REQUIRE_ORACLES"
-"""With this variable set (``.ci/run`` sets it), a missing oracle fails its tests instead of skipping them."""
+def oracle(module: str, extra: str) -> ModuleType:
+    """Import a peer library that lives in an optional extra of heavy oracles.
 
-
-def oracle(module: str) -> ModuleType:
-    """Import an oracle of the ``oracles`` extra: skip without it, unless ``PRM_REQUIRE_ORACLES`` is set."""
-    if os.environ.get(REQUIRE):
+    CI sets ``PRM_REQUIRE_ORACLES=1`` and installs them: a missing one fails there. Elsewhere
+    (the README's light test command) its tests are skipped, naming how to install it.
+    """
+    if os.environ.get("PRM_REQUIRE_ORACLES"):
         return importlib.import_module(module)
-    return pytest.importorskip(module, reason=f"{module} is in the oracles extra (see the README: Testing)")
+    return pytest.importorskip(module, reason=f"the oracle {module} is in the '{extra}' extra (see README)")
 
 
-def oracle_module_file(package: str, module: str) -> ModuleType:
-    """Load ``package/module.py`` of an installed oracle alone, without running the package's ``__init__``.
+def oracle_module_file(package: str, module: str, extra: str) -> ModuleType:
+    """Load ``package/module.py`` of an installed peer alone, without running the package's ``__init__``.
 
-    For a package whose ``__init__`` imports what its metrics do not need (recmetrics: its plots).
-    Skips, or fails under ``PRM_REQUIRE_ORACLES``, when the package is not installed.
+    For a package whose ``__init__`` imports what its metrics do not need (recmetrics: its plots,
+    plotly and seaborn). Skips, or fails under ``PRM_REQUIRE_ORACLES``, when it is not installed.
     """
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
-        if os.environ.get(REQUIRE):
-            msg = f"oracle {package} is not installed and {REQUIRE} is set"
+        if os.environ.get("PRM_REQUIRE_ORACLES"):
+            msg = f"the oracle {package} is not installed and PRM_REQUIRE_ORACLES is set"
             raise ModuleNotFoundError(msg)
-        pytest.skip(f"{package} is in the oracles extra (see the README: Testing)")
+        pytest.skip(f"the oracle {package} is in the '{extra}' extra (see README)")
     path = os.path.join(next(iter(spec.submodule_search_locations)), f"{module}.py")  # noqa: PTH118
     loaded = importlib.util.spec_from_file_location(f"{package}_{module}", path)
     assert loaded is not None

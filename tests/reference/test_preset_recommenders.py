@@ -1,193 +1,104 @@
-"""preset="recommenders" against Microsoft Recommenders' python_evaluation, and recmetrics' mark / mapk.
+"""preset="recommenders" against Microsoft Recommenders' python_evaluation on generated data.
 
-Recommenders (1.2.1, ``recommenders/evaluation/python_evaluation.py``;
-installed ``--no-deps``: its dependencies pin pandas < 3 and pull in
-cornac, lightgbm, transformers... that its evaluation module does not use)
-reads a truth frame (user, item, rating: every row is relevant) and a
-prediction frame (user, item, prediction). Its rules:
-
-- ``precision_at_k``, ``recall_at_k``, ``map_at_k`` keep the users present
-  in both frames (``missing="skip"``) and score a user without a hit 0;
-  ``map_at_k`` divides by ``min(k, R)`` (``ap_denominator="min_k_relevant"``),
-  its ``map`` by R (trec_eval's ``map_cut``).
-- ``ndcg_at_k`` (``score_type="binary"``: every relevant item gains 1,
-  ``gain="binary"``; its natural-log discount cancels in the ratio) also
-  scores 0 the users of the truth frame missing from the predictions: it is
-  compared with ``missing="zero"``.
-- It ranks by a stable sort on the prediction: ties keep the prediction
-  frame's row order, given here in trec_eval's order (item text descending),
-  so the comparison holds on tied scores.
-- Every truth row is relevant (ratings 1..5 here), so a user of the truth
-  frame always has a relevant item; predicted items outside the truth are
-  unjudged (null grade); truth items never predicted are relevant items
-  never retrieved.
-
-recmetrics 0.1.5 (the last release; its package ``__init__`` imports its
-plots, which need plotly and seaborn, so ``recmetrics/metrics.py`` is loaded
-alone, from the installed package) has ``mark`` (our ``mar@k``) but no
-``mapk``: that is on its main branch only (commit 6423808, 2023-03-10,
-``recmetrics/metrics.py``, ``_apk``), transcribed below; it divides by the
-relevant items found in the top k (``ap_denominator="found"``).
+Recommenders reads two pandas frames: the ground truth (rating_true: every
+row is a relevant item, so it is our rows with grade >= 1) and the
+predictions (rating_pred: our retrieved rows, the score as prediction).
+Only users in both are evaluated (``no_relevant="skip"``, ``missing="skip"``),
+precision_at_k divides by k, recall_at_k by R, map_at_k by min(k, R)
+(``ap_denominator="min_k_relevant"``), and ndcg_at_k's
+default binary score gives every relevant item gain 1 (grades here are 0 or
+1). It ranks by pandas' unstable sort of the predictions, so lists are
+tie-free. One documented difference: ndcg_at_k also counts users with
+relevant items but no prediction, as 0 (its outer merge), which is the
+preset with ``missing="zero"``; its other metrics skip them.
 """
 
 from __future__ import annotations
-
-import warnings
 
 import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from peers import oracle, oracle_module_file
+from peers import oracle
 
 import polars_rankmetrics as prm
 
-pd = oracle("pandas")
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # its import-time warnings (pandas 3) are not ours to test
-    evaluation = oracle("recommenders.evaluation.python_evaluation")
+pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
 
-pytestmark = pytest.mark.filterwarnings(
-    "ignore::polars_rankmetrics.RankMetricsWarning", "ignore::FutureWarning"
-)
+evaluation = oracle("recommenders.evaluation.python_evaluation", "oracles")
 
 TOLERANCE = 1e-9
 CUTOFFS = (1, 2, 3, 5, 10)
-SCORES = (0.5, 1.0, 2.0, 3.0)  # ties are common
-SCHEMA = {"query": pl.String, "item": pl.String, "score": pl.Float64, "relevance": pl.Int64}
-
-
-def apk_main_branch(actual: list[str], predicted: list[str], k: int) -> float:
-    """The ``_apk`` of recmetrics' main branch (commit 6423808), transcribed: precisions over hits found."""
-    if not predicted or not actual:
-        return 0.0
-    if len(predicted) > k:
-        predicted = predicted[:k]
-    score = 0.0
-    true_positives = 0.0
-    for i, p in enumerate(predicted):
-        if p in actual and p not in predicted[:i]:
-            top = predicted[: min(i + 1, len(predicted))]
-            score += len([v for v in top if v in actual]) / len(top)
-            true_positives += 1
-    if score == 0.0:
-        return 0.0
-    return score / true_positives
 
 
 @st.composite
-def truth_and_predictions(draw: st.DrawFn) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(truth, predictions): up to five users, items i0..i9, tied scores, some users in one frame only."""
-    truth, predictions = [], []
-    for user in range(draw(st.integers(1, 5))):
-        items = [f"i{j}" for j in range(10)]
-        kind = draw(st.sampled_from(("both", "both", "both", "truth_only", "predictions_only")))
-        if kind != "predictions_only":
-            rated = draw(st.lists(st.sampled_from(items), min_size=1, max_size=6, unique=True))
-            truth += [(f"u{user}", item, draw(st.integers(1, 5))) for item in rated]
-        if kind != "truth_only":
-            listed = draw(st.lists(st.sampled_from(items), min_size=1, max_size=8, unique=True))
-            predictions += [(f"u{user}", item, draw(st.sampled_from(SCORES))) for item in listed]
-    t = pl.DataFrame(
-        truth, schema={"userID": pl.String, "itemID": pl.String, "rating": pl.Int64}, orient="row"
+def users(draw: st.DrawFn, *, unanswered: bool) -> pl.DataFrame:
+    """Up to six users of tie-free predictions, integer ids.
+
+    Relevant (1), non-relevant (0) and unjudged items, relevant items never predicted, users
+    without a relevant item.
+    """
+    rows = []
+    for user in range(draw(st.integers(1, 6))):
+        n = draw(st.integers(1, 8))
+        scores = [float(s) for s in draw(st.permutations(range(1, n + 1)))]
+        grades = [draw(st.sampled_from((None, 0, 1, 1))) for _ in range(n)]
+        rows += [(user, 100 + i, scores[i], grades[i]) for i in range(n)]
+        rows += [(user, 200 + j, None, 1) for j in range(draw(st.integers(0, 2)))]
+    if unanswered:  # users with relevant items and no prediction
+        rows += [(99, 300 + j, None, 1) for j in range(draw(st.integers(1, 2)))]
+    schema = {"query": pl.Int64, "item": pl.Int64, "score": pl.Float64, "relevance": pl.Int64}
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def _peer(frame: pl.DataFrame, function: str, k: int) -> float:
+    true = frame.filter(pl.col("relevance") >= 1).select(
+        userID="query", itemID="item", rating=pl.col("relevance").cast(pl.Float64)
     )
-    p = pl.DataFrame(
-        predictions, schema={"userID": pl.String, "itemID": pl.String, "prediction": pl.Float64}, orient="row"
+    pred = frame.filter(pl.col("score").is_not_null()).select(
+        userID="query", itemID="item", prediction="score"
     )
-    # The predictions in trec_eval's order (score, then item text, descending): recommenders keeps it in ties.
-    return t, p.sort(["userID", "prediction", "itemID"], descending=[False, True, True])
+    return float(getattr(evaluation, function)(true.to_pandas(), pred.to_pandas(), k=k))
 
 
-def as_frame(truth: pl.DataFrame, predictions: pl.DataFrame) -> pl.DataFrame:
-    """Our long frame: predicted items with their score, truth items with their rating, joined."""
-    run = predictions.rename({"userID": "query", "itemID": "item", "prediction": "score"})
-    qrels = truth.rename({"userID": "query", "itemID": "item", "rating": "relevance"})
-    return run.join(qrels, on=["query", "item"], how="full", coalesce=True).select(list(SCHEMA)).cast(SCHEMA)
+def _ours(frame: pl.DataFrame, name: str, **overrides: str) -> float:
+    value = prm.evaluate(frame, [name], preset="recommenders", **overrides).item()  # type: ignore[arg-type]
+    return float(value)
 
 
-def recommenders_values(truth: pl.DataFrame, predictions: pl.DataFrame, k: int) -> dict[str, float]:
-    t, p = truth.to_pandas(), predictions.to_pandas()
-    return {
-        f"precision@{k}": evaluation.precision_at_k(t, p, k=k),
-        f"recall@{k}": evaluation.recall_at_k(t, p, k=k),
-        f"map@{k}": evaluation.map_at_k(t, p, k=k),
-        f"ndcg@{k}": evaluation.ndcg_at_k(t, p, k=k),
-        "map_over_r": evaluation.map(t, p, k=k),
-    }
+@settings(max_examples=80, deadline=None)
+@given(frame=users(unanswered=True), k=st.sampled_from(CUTOFFS))
+def test_precision_recall_and_map_at_k(frame: pl.DataFrame, k: int) -> None:
+    if frame.filter((pl.col("relevance") >= 1) & pl.col("score").is_not_null()).is_empty():
+        return  # no user in both frames: recommenders returns 0.0, we evaluate no query
+    for function, name in [("precision_at_k", "precision"), ("recall_at_k", "recall"), ("map_at_k", "map")]:
+        want = _peer(frame, function, k)
+        got = _ours(frame, f"{name}@{k}")
+        assert abs(got - want) < TOLERANCE, (function, got, want, str(frame))
 
 
-def ours(frame: pl.DataFrame, k: int, *, per_query: bool) -> dict[str, dict[str, float]]:
-    """Our values by metric, then by query ("" for the mean), with each function's population rule."""
-    skip = prm.evaluate(
-        frame, [f"precision@{k}", f"recall@{k}", f"map@{k}"], per_query=per_query, preset="recommenders"
+@settings(max_examples=80, deadline=None)
+@given(frame=users(unanswered=False), k=st.sampled_from(CUTOFFS))
+def test_ndcg_at_k(frame: pl.DataFrame, k: int) -> None:
+    if frame.filter((pl.col("relevance") >= 1) & pl.col("score").is_not_null()).is_empty():
+        return
+    want = _peer(frame, "ndcg_at_k", k)
+    assert abs(_ours(frame, f"ndcg@{k}") - want) < TOLERANCE, str(frame)
+
+
+@settings(max_examples=40, deadline=None)
+@given(frame=users(unanswered=True), k=st.sampled_from(CUTOFFS))
+def test_ndcg_at_k_counts_unanswered_users_as_zero(frame: pl.DataFrame, k: int) -> None:
+    if frame.filter((pl.col("relevance") >= 1) & pl.col("score").is_not_null()).is_empty():
+        return
+    want = _peer(frame, "ndcg_at_k", k)
+    assert abs(_ours(frame, f"ndcg@{k}", missing="zero") - want) < TOLERANCE, str(frame)
+    assert frame.filter(pl.col("query") == 99)["score"].is_null().all()
+
+
+def test_map_at_k_is_recmetrics_mapk() -> None:
+    # recmetrics' mapk divides by min(k, R) too: the preset's map@k is the library's map_capped@k.
+    frame = pl.DataFrame(
+        {"query": [1] * 4, "item": [1, 2, 3, 4], "score": [4.0, 3.0, 2.0, None], "relevance": [0, 1, 1, 1]}
     )
-    zero = prm.evaluate(frame, [f"ndcg@{k}"], per_query=per_query, preset="recommenders", missing="zero")
-    over_r = prm.evaluate(
-        frame, [f"map@{k}"], per_query=per_query, preset="recommenders", ap_denominator="relevant"
-    ).rename({f"map@{k}": "map_over_r"})
-    out: dict[str, dict[str, float]] = {}
-    for part in (skip, zero, over_r):
-        for row in part.iter_rows(named=True):
-            query = row.pop("query", "")
-            for name, value in row.items():
-                out.setdefault(name, {})[query] = value
-    return out
-
-
-@settings(max_examples=40)  # recommenders runs pandas merges per call, once per user: ~0.5 s an example
-@given(data=truth_and_predictions(), k=st.sampled_from(CUTOFFS))
-def test_recommenders_preset_matches_python_evaluation(
-    data: tuple[pl.DataFrame, pl.DataFrame], k: int
-) -> None:
-    truth, predictions = data
-    frame = as_frame(truth, predictions)
-    bad = []
-    # Means over users, each function's own population.
-    common = set(truth["userID"]) & set(predictions["userID"])
-    if common:
-        means = ours(frame, k, per_query=False)
-        for name, want in recommenders_values(truth, predictions, k).items():
-            got = means[name][""]
-            if abs(got - want) > TOLERANCE:
-                bad.append(f"mean {name}: ours {got!r}, recommenders {want!r}")
-    # Per user: recommenders scores one user alone.
-    per_query = ours(frame, k, per_query=True)
-    for user in sorted(common):
-        alone = recommenders_values(
-            truth.filter(pl.col("userID") == user), predictions.filter(pl.col("userID") == user), k
-        )
-        for name, want in alone.items():
-            got = per_query[name][user]
-            if abs(got - want) > TOLERANCE:
-                bad.append(f"{user} {name}: ours {got!r}, recommenders {want!r}")
-    assert not bad, "\n".join([*bad, str(truth), str(predictions)])
-
-
-@given(data=truth_and_predictions(), k=st.sampled_from(CUTOFFS))
-def test_recmetrics_mark_and_mapk(data: tuple[pl.DataFrame, pl.DataFrame], k: int) -> None:
-    truth, predictions = data
-    metrics = oracle_module_file("recmetrics", "metrics")
-    users = sorted(set(truth["userID"]))  # every judged user; one never predicted has an empty list
-    if not users:
-        return  # nothing judged: we evaluate no user, recmetrics' mean of nothing is NaN
-    actual = [truth.filter(pl.col("userID") == u)["itemID"].to_list() for u in users]
-    predicted = [predictions.filter(pl.col("userID") == u)["itemID"].to_list() for u in users]
-    frame = as_frame(truth, predictions)
-    got = prm.evaluate(
-        frame, [f"mar@{k}", f"map@{k}"], preset="recommenders", missing="zero", ap_denominator="found"
-    ).row(0)
-    want_mapk = sum(apk_main_branch(a, p, k) for a, p in zip(actual, predicted, strict=True)) / len(users)
-    assert got == pytest.approx((float(metrics.mark(actual, predicted, k=k)), want_mapk), abs=TOLERANCE)
-
-
-def test_binary_gain_by_hand() -> None:
-    # Ratings 5 and 1, found at ranks 2 and 1: recommenders' binary nDCG ignores the ratings.
-    truth = pl.DataFrame({"userID": ["u", "u"], "itemID": ["a", "b"], "rating": [5, 1]})
-    predictions = pl.DataFrame(
-        {"userID": ["u"] * 3, "itemID": ["b", "a", "c"], "prediction": [3.0, 2.0, 1.0]}
-    )
-    want = evaluation.ndcg_at_k(truth.to_pandas(), predictions.to_pandas(), k=3)
-    assert want == pytest.approx(1.0)
-    frame = as_frame(truth, predictions)
-    assert prm.evaluate(frame, ["ndcg@3"], preset="recommenders").item() == pytest.approx(want, abs=1e-12)
-    assert prm.evaluate(frame, ["ndcg@3"]).item() < 0.9  # linear gain: the rating-5 item should come first
+    assert _ours(frame, "map@2") == prm.evaluate(frame, ["map_capped@2"]).item() == pytest.approx(0.25)

@@ -99,19 +99,6 @@ def test_conventions_columns_and_buckets_reach_the_workers(spark: SparkSession) 
         assert_frame_equal(got.sort(expected.columns[:2]) if per_query else got, expected, check_exact=True)
 
 
-def test_tie_policies_and_presets_reach_the_workers(spark: SparkSession) -> None:
-    # Six scores over lists of up to 30 items: most lists have ties, so each policy moves values.
-    df = frame(18, "str", ("model",), queries=8)
-    sdf = spark.createDataFrame(df.to_arrow())
-    names = ["ndcg@10", "map", "mrr", "P_5"]
-    for options, per_query in (({"ties": "average"}, True), ({"preset": "sklearn"}, False)):
-        expected = prm.evaluate(df, names, by="model", per_query=per_query, **options)  # type: ignore[arg-type]
-        got = prm_spark.collect(prm_spark.evaluate(sdf, names, by="model", per_query=per_query, **options))  # type: ignore[arg-type]
-        assert_frame_equal(got.sort(expected.columns[:2]) if per_query else got, expected, check_exact=True)
-    # The policies differ on this frame: the test would see a policy the workers dropped.
-    assert not prm.evaluate(df, names, by="model").equals(prm.evaluate(df, names, by="model", ties="average"))
-
-
 def test_no_rows_give_evaluates_empty_frames(spark: SparkSession) -> None:
     df = frame(15, "int", ("model",)).clear()
     schema = "model string, query long, item long, score double, relevance long"

@@ -66,3 +66,9 @@ def test_unknown_name_suggests_the_closest(typed: str, suggested: str) -> None:
 def test_other_libraries_spellings_are_listed_as_valid() -> None:
     names = prm.valid_names()
     assert {"nDCG@k", "AP@k", "RR@k", "R@k", "r-precision"} <= set(names)
+
+
+@pytest.mark.parametrize("name", ["alpha_ndcg@10", "alpha_nDCG@20", "ERR_IA@5", "nrbp", "StRecall@10"])
+def test_diversity_names_point_to_evaluate_diversity(name: str) -> None:
+    with pytest.raises(prm.UnknownMetricError, match="evaluate_diversity"):
+        prm.parse(name)

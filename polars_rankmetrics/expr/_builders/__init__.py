@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from polars_rankmetrics.expr._builders.binary import f1, hit_rate, precision, r_precision, recall
 from polars_rankmetrics.expr._builders.binary_2 import relative_precision, set_map, utility
+from polars_rankmetrics.expr._builders.classification import auroc, f_beta, fallout, recall_at_precision
 from polars_rankmetrics.expr._builders.counts import num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.expr._builders.graded import dcg, ndcg
 from polars_rankmetrics.expr._builders.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
@@ -18,6 +19,7 @@ from polars_rankmetrics.expr._builders.text import relstring
 from polars_rankmetrics.expr._builders.user import err, rbp, rbp_resid
 
 __all__ = [
+    "auroc",
     "average_precision",
     "bing",
     "bpref",
@@ -25,6 +27,8 @@ __all__ = [
     "eleven_point_average",
     "err",
     "f1",
+    "f_beta",
+    "fallout",
     "gm_bpref",
     "gm_map",
     "hit_rate",
@@ -44,6 +48,7 @@ __all__ = [
     "rbp",
     "rbp_resid",
     "recall",
+    "recall_at_precision",
     "reciprocal_rank",
     "relative_precision",
     "relstring",
