@@ -52,6 +52,7 @@ CONVENTIONS = st.sampled_from(
         {},
         {"relevance_level": 2},
         {"gain": "exponential"},
+        {"gain": "binary", "relevance_level": 2},
         {"gain": {1: 3.0, 2: 1.0, 3: 9.0}},
         {"missing": "zero"},
         {"judged_only": True},

@@ -5,7 +5,7 @@ row is a relevant item, so it is our rows with grade >= 1) and the
 predictions (rating_pred: our retrieved rows, the score as prediction).
 Only users in both are evaluated (``no_relevant="skip"``, ``missing="skip"``),
 precision_at_k divides by k, recall_at_k by R, map_at_k by min(k, R)
-(``ap_denominator="min_k_relevant"``, as recmetrics' mapk), and ndcg_at_k's
+(``ap_denominator="min_k_relevant"``), and ndcg_at_k's
 default binary score gives every relevant item gain 1 (grades here are 0 or
 1). It ranks by pandas' unstable sort of the predictions, so lists are
 tie-free. One documented difference: ndcg_at_k also counts users with
