@@ -77,9 +77,9 @@ class Conventions:
     ap_denominator
         What average precision at a cutoff k divides by: ``"relevant"``
         (trec_eval's ``map_cut``: R), ``"min_k_relevant"`` (min(k, R):
-        recmetrics' ``mapk``, Microsoft Recommenders' ``map_at_k``) or
-        ``"found"`` (the relevant items found in the top k: torchmetrics'
-        ``RetrievalMAP(top_k=k)``). Without a cutoff, ``"found"`` divides by
+        Microsoft Recommenders' ``map_at_k``) or ``"found"`` (the relevant
+        items found in the top k: torchmetrics' ``RetrievalMAP(top_k=k)``,
+        recmetrics' unreleased ``mapk``). Without a cutoff, ``"found"`` divides by
         the relevant items retrieved.
     no_relevant
         A judged query without a relevant item: ``"count"`` (trec_eval: it

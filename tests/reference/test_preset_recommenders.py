@@ -96,8 +96,8 @@ def test_ndcg_at_k_counts_unanswered_users_as_zero(frame: pl.DataFrame, k: int) 
     assert frame.filter(pl.col("query") == 99)["score"].is_null().all()
 
 
-def test_map_at_k_is_recmetrics_mapk() -> None:
-    # recmetrics' mapk divides by min(k, R) too: the preset's map@k is the library's map_capped@k.
+def test_map_at_k_is_map_capped() -> None:
+    # map_at_k divides by min(k, R): the preset's map@k is the library's map_capped@k.
     frame = pl.DataFrame(
         {"query": [1] * 4, "item": [1, 2, 3, 4], "score": [4.0, 3.0, 2.0, None], "relevance": [0, 1, 1, 1]}
     )
