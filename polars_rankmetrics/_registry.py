@@ -235,7 +235,15 @@ def parse(name: str | Metric) -> Metric:
                 "prm.evaluate_diversity on a frame with an intent column"
             )
             raise UnknownMetricError(msg)
-        raise _errors.unknown_metric(name, valid_names())
+        error = _errors.unknown_metric(name, valid_names())
+        near = _errors.closest(base, [*DIVERSITY_SPELLINGS.values(), *DIVERSITY_SPELLINGS])
+        if near:
+            msg = (
+                f"unknown metric {name!r}; did you mean the intent-aware {' or '.join(map(repr, near))} "
+                f"(prm.evaluate_diversity, on a frame with an intent column)? Otherwise: {error}"
+            )
+            raise UnknownMetricError(msg)
+        raise error
     text, cutoff = match.group("params"), match.group("k")
     if cutoff is not None and int(cutoff) < 1:
         raise _errors.parameter("k", "a positive integer", int(cutoff), metric=found.name)

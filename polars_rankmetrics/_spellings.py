@@ -2,7 +2,8 @@
 
 ir_measures' measure names (``nDCG@10``, ``P@5``, ``AP``, ``RR@10``,
 ``R@100``), ranx's (``ndcg@10``, ``precision@5``, ``mrr``, ``r-precision``;
-most are our canonical names already) and trec_eval's ``-m`` form with a dot
+most are our canonical names already), torchmetrics' class names
+(``RetrievalMAP``, ``RetrievalFallOut``, ``RetrievalAUROC``...) and trec_eval's ``-m`` form with a dot
 (``ndcg_cut.10``, ``P.5``, ``iprec_at_recall.0.10``) parse to the same
 metrics as our names; ``str(metric)`` gives the canonical name back. A
 spelling is a table entry here, not a code path.
@@ -37,6 +38,21 @@ SPELLINGS: Mapping[str, str] = {
     "r-precision": "r_precision",
     "r_precision": "r_precision",
     "hit-rate": "hit_rate",
+    # torchmetrics' retrieval metrics (https://lightning.ai/docs/torchmetrics/stable/retrieval/),
+    # class names; their values under ours need the preset "torchmetrics" where it differs.
+    "RetrievalPrecision": "precision",
+    "RetrievalRecall": "recall",
+    "RetrievalMAP": "map",
+    "RetrievalMRR": "mrr",
+    "RetrievalNormalizedDCG": "ndcg",
+    "RetrievalHitRate": "hit_rate",
+    "RetrievalRPrecision": "r_precision",
+    "RetrievalFallOut": "fallout",
+    "RetrievalAUROC": "auroc",
+    "RetrievalRecallAtFixedPrecision": "recall_at_precision",
+    # scikit-learn's scorer name and torchmetrics' classification class for ROC AUC.
+    "roc_auc": "auroc",
+    "AUROC": "auroc",
 }
 """Other libraries' metric names, each the spelling of one of our families."""
 
@@ -44,7 +60,7 @@ DIVERSITY_SPELLINGS: Mapping[str, str] = {
     # ndeval's and ir_measures' names of the intent-aware measures (prm.evaluate_diversity).
     "alpha-nDCG": "alpha_ndcg", "alpha_nDCG": "alpha_ndcg", "ERR-IA": "err_ia", "ERR_IA": "err_ia",
     "nERR-IA": "nerr_ia", "nERR_IA": "nerr_ia", "NRBP": "nrbp", "nNRBP": "nnrbp", "P-IA": "p_ia",
-    "P_IA": "p_ia", "MAP-IA": "map_ia", "MAP_IA": "map_ia", "StRecall": "strec",
+    "P_IA": "p_ia", "MAP-IA": "map_ia", "MAP_IA": "map_ia", "AP_IA": "map_ia", "StRecall": "strec",
 }  # fmt: skip
 """ndeval's and ir_measures' names of the diversity measures, each the spelling of one of ours."""
 

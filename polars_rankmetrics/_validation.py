@@ -32,13 +32,15 @@ def check_real(value: object, name: str) -> float:
 
 
 def check_gain(gain: object) -> str | Mapping[float, float]:
-    """Return `gain` if it is "linear", "exponential" or a {grade: gain} mapping."""
+    """Return `gain` if it is "linear", "exponential", "binary" or a {grade: gain} mapping."""
     if isinstance(gain, str):
-        check_choice(gain, "gain", ("linear", "exponential"))
+        check_choice(gain, "gain", ("linear", "exponential", "binary"))
         return gain
     if isinstance(gain, Mapping) and gain:
         for grade, value in gain.items():
             check_real(grade, "gain grade")
             check_real(value, f"gain for grade {grade}")
         return gain
-    raise _errors.parameter("gain", '"linear", "exponential" or a non-empty {grade: gain} mapping', gain)
+    raise _errors.parameter(
+        "gain", '"linear", "exponential", "binary" or a non-empty {grade: gain} mapping', gain
+    )

@@ -12,7 +12,7 @@ from polars_rankmetrics.exceptions import InvalidParameterError
 __all__ = ["PRESETS", "ConventionOptions", "Conventions", "ReadingOptions"]
 
 Missing = Literal["skip", "zero"]
-Gain = Literal["linear", "exponential"] | Mapping[float, float]
+Gain = Literal["linear", "exponential", "binary"] | Mapping[float, float]
 Ties = Literal["text", "average", "optimistic", "pessimistic"]
 IprecRule = Literal["round", "trec_eval_9"]
 Judgments = Literal["all", "retrieved"]
@@ -49,9 +49,11 @@ class Conventions:
         ranks are given (trec_eval ``-J``).
     gain
         Gain of a grade in graded metrics: ``"linear"`` (the grade),
-        ``"exponential"`` (``2**grade - 1``) or a ``{grade: gain}`` mapping
-        (trec_eval ``ndcg.1=3,2=9``; unmapped grades keep their linear gain).
-        Negative grades and unjudged items gain 0.
+        ``"exponential"`` (``2**grade - 1``), ``"binary"`` (1 for a relevant
+        item, ``grade >= relevance_level``, else 0: Microsoft Recommenders'
+        ``score_type="binary"``) or a ``{grade: gain}`` mapping (trec_eval
+        ``ndcg.1=3,2=9``; unmapped grades keep their linear gain). Negative
+        grades and unjudged items gain 0.
     ties
         How items of equal score are ordered. ``"text"``: item id text
         descending (trec_eval's order). ``"optimistic"`` / ``"pessimistic"``:
@@ -75,9 +77,9 @@ class Conventions:
     ap_denominator
         What average precision at a cutoff k divides by: ``"relevant"``
         (trec_eval's ``map_cut``: R), ``"min_k_relevant"`` (min(k, R):
-        recmetrics' ``mapk``, Microsoft Recommenders' ``map_at_k``) or
-        ``"found"`` (the relevant items found in the top k: torchmetrics'
-        ``RetrievalMAP(top_k=k)``). Without a cutoff, ``"found"`` divides by
+        Microsoft Recommenders' ``map_at_k``) or ``"found"`` (the relevant
+        items found in the top k: torchmetrics' ``RetrievalMAP(top_k=k)``,
+        recmetrics' unreleased ``mapk``). Without a cutoff, ``"found"`` divides by
         the relevant items retrieved.
     no_relevant
         A judged query without a relevant item: ``"count"`` (trec_eval: it
@@ -221,9 +223,11 @@ PRESETS: dict[str, Conventions] = {
     # RetrievalMAP(top_k=k) divides by the relevant items found in the top k; a query without a
     # relevant target scores 0 and counts (empty_target_action="neg").
     "torchmetrics": Conventions(ties="average", judgments="retrieved", ap_denominator="found"),
-    # Microsoft Recommenders' python_evaluation (precision_at_k, recall_at_k, ndcg_at_k, map_at_k)
-    # and recmetrics' mapk: map_at_k divides by min(k, R); only users with a relevant item and a
-    # prediction are evaluated (the ground truth holds the relevant items only).
-    "recommenders": Conventions(ap_denominator="min_k_relevant", no_relevant="skip"),
+    # Microsoft Recommenders' python_evaluation (precision_at_k, recall_at_k, ndcg_at_k, map_at_k):
+    # map_at_k divides by min(k, R); only users with a relevant item and a prediction are evaluated
+    # (the ground truth holds the relevant items only); ndcg_at_k's default score_type="binary"
+    # gives every relevant item gain 1, whatever its rating. (recmetrics' mapk, on its main
+    # branch only, divides by the relevant items found: ap_denominator="found".)
+    "recommenders": Conventions(gain="binary", ap_denominator="min_k_relevant", no_relevant="skip"),
 }
 """Other libraries' conventions, each a named set of :class:`Conventions` (a table entry, not a code path)."""

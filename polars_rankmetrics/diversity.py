@@ -79,7 +79,10 @@ def parse_diversity(name: str) -> DiversityMetric:
     if match is None or family not in _CUTOFF | _WHOLE:
         valid = sorted(_CUTOFF | _WHOLE)
         cutoff = ", ".join(sorted(_CUTOFF))
-        msg = f"unknown diversity metric {name!r}; valid: {', '.join(valid)} (with @k for {cutoff})"
+        base = str(name).split("@", 1)[0]
+        near = _errors.closest(base, [*valid, *DIVERSITY_SPELLINGS])
+        hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
+        msg = f"unknown diversity metric {name!r}{hint} Valid: {', '.join(valid)} (with @k for {cutoff})"
         raise UnknownMetricError(msg)
     k = int(match.group("k")) if match.group("k") else None
     if family in _CUTOFF and (k is None or k < 1):

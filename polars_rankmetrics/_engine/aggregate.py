@@ -11,14 +11,16 @@ the three in one plan.
 applies each metric's own rule; "min" and "max" keep extremes (merged by
 min and max); "std" keeps exact integer sums of the values and their
 squares on a 2**-32 grid (merged by addition; the sample standard
-deviation, ddof=1, of the values rounded to that grid, exact for those);
+deviation, ddof=1, of the values rounded to that grid, exact for those;
+values too large for those sums, about 2e9 over the queries times the
+largest |value|, are refused in the plan rather than wrapped);
 "median" keeps the median itself, which is no mergeable state:
 :func:`merge` refuses it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal, get_args
 
 import polars as pl
@@ -37,6 +39,7 @@ QUERIES = "__prm_state_queries"  # per-query rows behind a group's states
 _SUM, _COUNT, _WEIGHT = "::sum", "::n", "::w"
 _SQUARES, _STAT = "::sum2", "::stat"
 _GRID = 2.0**32  # std's values are summed as integers on this grid: exact sums, squares and products
+_STD_LIMIT = 2.0**126  # std's sum of squares, and its count times that sum, stay below Int128's 2**127
 
 
 def _statistic(how: str) -> bool:
@@ -89,15 +92,29 @@ def _statistic_state(name: str, how: str, kind: str) -> list[pl.Expr]:
     # Text metrics (relstring) have no statistic: their states are null.
     col = pl.lit(None, dtype=pl.Float64) if kind == "str" else pl.col(name)
     if how == "std":
-        grid = (col.cast(pl.Float64) * _GRID).round().cast(pl.Int128)
+        value = col.cast(pl.Float64)
+        grid = (value * _GRID).round().cast(pl.Int128, strict=False)
+        # Int128 products wrap silently: refuse values whose squares' sum could leave the range.
+        squares = _std_in_range(name, (value * _GRID).pow(2).sum(), (grid * grid).sum())
         return [
             grid.sum().alias(name + _SUM),
-            (grid * grid).sum().alias(name + _SQUARES),
+            squares.alias(name + _SQUARES),
             col.count().cast(pl.Int64).alias(name + _COUNT),
         ]
     if how == "median":
         return [col.cast(pl.Float64).median().alias(name + _STAT)]
     return [(col.min() if how == "min" else col.max()).alias(name + _STAT)]
+
+
+def _std_in_range(name: str, bound: pl.Expr, exact: pl.Expr) -> pl.Expr:
+    """`exact` (an Int128 state of std), or an error in the plan where `bound` (its size) is too large."""
+    message = (
+        f"aggregate='std' of {name!r}: the values are too large for its exact integer sums (the queries "
+        "times the largest |value| must stay below about 2e9); evaluate with per_query=True and take "
+        "the standard deviation of the per-query values"
+    )
+    bad = ~(bound < _STD_LIMIT)  # NaN and inf too
+    return pl.coalesce(_errors.in_plan(pl.when(bad).then(pl.lit(message))).cast(pl.Int128), exact)
 
 
 def states(
@@ -154,8 +171,16 @@ def merge(
     check_aggregate(how, per_query=False, merged="from merged parts")
     columns = state_columns(metrics, how)
     merged = {"min": pl.Expr.min, "max": pl.Expr.max}.get(how, pl.Expr.sum)
-    sums = [pl.col(QUERIES).sum(), *(merged(pl.col(c)) for c in columns)]
+    sums = [pl.col(QUERIES).sum(), *(_merged(c, merged) for c in columns)]
     return parts.group_by(keys_by).agg(sums) if keys_by else parts.select(sums).filter(pl.col(QUERIES) > 0)
+
+
+def _merged(column: str, merged: Callable[[pl.Expr], pl.Expr]) -> pl.Expr:
+    if not column.endswith(_SQUARES):
+        return merged(pl.col(column))
+    # std's sums of squares: their total must stay in Int128's range too (parts' sums wrap silently).
+    name = column.removesuffix(_SQUARES)
+    return _std_in_range(name, pl.col(column).cast(pl.Float64).sum(), pl.col(column).sum()).alias(column)
 
 
 def _value(name: str, how: str, kind: str) -> pl.Expr:
@@ -179,6 +204,8 @@ def _statistic_value(name: str, how: str, kind: str) -> pl.Expr:
         return pl.col(name + _STAT).cast(dtype)
     # n * sum(a^2) - sum(a)^2 is exact in Int128 while n * max|value| < 2**31.5 (3e9 for values in [0, 1]).
     t1, t2, n = pl.col(name + _SUM), pl.col(name + _SQUARES), pl.col(name + _COUNT).cast(pl.Int128)
+    # Merged states (chunks, Spark partitions) are checked again: n * t2 bounds t1 * t1 too.
+    t2 = _std_in_range(name, n.cast(pl.Float64) * t2.cast(pl.Float64), t2)
     spread = (n * t2 - t1 * t1).cast(pl.Float64) / (_GRID * _GRID)
     variance = spread / (n * (n - 1)).cast(pl.Float64)
     return pl.when(n > 1).then(variance.clip(lower_bound=0.0).sqrt()).cast(pl.Float64)

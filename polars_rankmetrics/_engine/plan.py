@@ -117,6 +117,9 @@ def check_ties(metrics: Requested, conventions: Conventions) -> None:
         if policy != "average" and metric.spec.graded and not _ties.increasing(gain):
             why = "its gains do not increase with the grade, so the grade order is not the best or worst"
             raise tie_policy(name, policy, defined, why)
+        if policy != "average" and conventions.depth is not None and family in _ties.EXTREMAL_WITHOUT_DEPTH:
+            why = f"with depth={conventions.depth} the grade order is not its best or worst order"
+            raise tie_policy(name, policy, defined - _ties.EXTREMAL_WITHOUT_DEPTH, why)
         if policy == "average" and conventions.depth is not None and family in _ties.ORDER_FREE_WITHOUT_DEPTH:
             why = f"with depth={conventions.depth} its value depends on which tied items the depth cuts"
             raise tie_policy(name, policy, defined - _ties.ORDER_FREE_WITHOUT_DEPTH, why)

@@ -59,11 +59,16 @@ class Prepared:
     keys: tuple[str, ...]
 
 
-def gain_expr(grade: pl.Expr, gain: Gain) -> pl.Expr:
-    """Return the gain of `grade` under the `gain` convention; 0 for negative or null."""
+def gain_expr(grade: pl.Expr, gain: Gain, relevance_level: float = 1.0) -> pl.Expr:
+    """Return the gain of `grade` under the `gain` convention; 0 for negative or null.
+
+    ``"binary"`` gives 1 to a relevant grade (``>= relevance_level``), 0 to the others.
+    """
     g = grade.cast(pl.Float64)
     if gain == "linear":
         value = g
+    elif gain == "binary":
+        value = (g >= relevance_level).cast(pl.Float64)
     elif gain == "exponential":
         value = pl.lit(2.0).pow(g) - 1.0
     else:
@@ -183,9 +188,12 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     if "item" in needs:
         first.append(pl.col(cols.item).alias(ITEM))
     for gain, names in gains.values():
-        first.append(gain_expr(grade, gain).alias(names.gain))
+        first.append(gain_expr(grade, gain, conventions.relevance_level).alias(names.gain))
     if conventions.ties == "average":
-        group_gains = [(gain_expr(grade, gain), names.gain) for gain, names in gains.values()]
+        group_gains = [
+            (gain_expr(grade, gain, conventions.relevance_level), names.gain)
+            for gain, names in gains.values()
+        ]
         first.extend(ties.groups(key, retrieved, relevant, keys, group_gains))
     if checks is not None:
         first.extend(checks(keys))

@@ -87,7 +87,7 @@ def group_rows(conventions: Conventions, gain: Gain) -> Rows:
         # be applied as a multiplication by its reciprocal, one ulp off).
         return pl.when(position > 0).then(count.cast(pl.UInt32))
 
-    gains = gain_expr(grade, gain)
+    gains = gain_expr(grade, gain, conventions.relevance_level)
     return Rows(
         rank=rank,
         rel=relevant,

@@ -26,7 +26,7 @@ def hits(rows: Rows, k: int | None) -> pl.Expr:
 def ap_denominator(rows: Rows, k: int | None) -> pl.Expr:
     """What average precision at `k` divides by, by the conventions' ``ap_denominator``.
 
-    R (trec_eval), min(k, R) (recmetrics' mapk, Microsoft Recommenders' map_at_k) or the
+    R (trec_eval), min(k, R) (Microsoft Recommenders' map_at_k, ``map_capped@k``) or the
     relevant items retrieved within `k` (torchmetrics' RetrievalMAP).
     """
     if rows.ap_denominator == "found":

@@ -27,6 +27,7 @@ __all__ = [
     "AVERAGE",
     "DEFINED",
     "EXTREMAL",
+    "EXTREMAL_WITHOUT_DEPTH",
     "ORDER_FREE_WITHOUT_DEPTH",
     "TIE_BEFORE",
     "TIE_FIRST",
@@ -45,9 +46,18 @@ EXTREMAL: frozenset[str] = frozenset(
         "r_precision", "mrr", "map", "gm_map", "bing", "dcg", "ndcg", "ndcg_rel", "rndcg",
         "iprec_at_recall", "11pt_avg", "rprec_mult", "bpref", "gm_bpref",
         "rbp", "err", "num_ret", "num_rel", "num_rel_ret", "num_q", "mar", "map_capped",
+        "f_beta", "recall_at_precision", "auroc",
     }
 )  # fmt: skip
 """Families whose value the grade-first order maximises (and the grade-last order minimises)."""
+
+EXTREMAL_WITHOUT_DEPTH: frozenset[str] = frozenset({"auroc"})
+"""Families of :data:`EXTREMAL` the grade order extremises only without a depth.
+
+With a depth, ROC AUC gains when a tie crossing the depth keeps unjudged items above it
+rather than judged non-relevant ones (those fall out of the ranking and tie with the relevant
+items left out, half a pair each); the grade order keeps the non-relevant ones.
+"""
 
 
 def increasing(gain: object) -> bool:
@@ -79,6 +89,13 @@ UNDEFINED_WHY: Mapping[str, str] = {
     "g": "trec_eval's G discounts by the gain found so far, so a larger gain first can lower it",
     "utility": "its coefficients say whether relevant items first raise or lower it",
     "num_nonrel_judged_ret": "a count of non-relevant items, not a score",
+    "fallout": (
+        "lower is better, and the grade order ranks judged non-relevant items above unjudged ones, so "
+        "neither grade order gives its best or worst value; its expectation over tie orders is not "
+        "implemented"
+    ),
+    "recall_at_precision": "a maximum over cutoffs, whose expectation over tie orders has no closed form",
+    "auroc": "its expectation over tie orders (ties counting one half) is not implemented",
 }
 """Why a family defines no optimistic / pessimistic value, where there is more to say than "not listed"."""
 
@@ -126,6 +143,13 @@ def _recall(m: Metric, rows: Rows) -> pl.Expr:
 def _f1(m: Metric, rows: Rows) -> pl.Expr:
     n = num_retrieved(rows) if m.k is None else pl.lit(m.k)
     return ratio(2 * _expected_hits(rows, m.k), n + num_relevant(rows))
+
+
+def _f_beta(m: Metric, rows: Rows) -> pl.Expr:
+    # Linear in the hits: (1 + b^2) E[hits@k] / (b^2 R + n).
+    b2 = m.number("beta") ** 2
+    n = num_retrieved(rows) if m.k is None else pl.lit(m.k)
+    return ratio((1.0 + b2) * _expected_hits(rows, m.k), b2 * num_relevant(rows).cast(pl.Float64) + n)
 
 
 def _relative_precision(m: Metric, rows: Rows) -> pl.Expr:
@@ -179,6 +203,7 @@ AVERAGE: Mapping[str, Value | None] = {
     "precision": _precision,
     "recall": _recall,
     "f1": _f1,
+    "f_beta": _f_beta,
     "relative_precision": _relative_precision,
     "r_precision": _r_precision,
     "hit_rate": _hit_rate,

@@ -54,7 +54,7 @@ def _keep_fallout(m: Metric, rows: Rows) -> pl.Expr:
 
 FALLOUT = QuerySpec(
     name="fallout",
-    aliases=("FallOut", "fall_out", "RetrievalFallOut"),
+    aliases=("FallOut", "fall_out"),
     needs=frozenset({"grade", "num_nonrel"}),
     keep=_keep_fallout,
     value=_fallout,
@@ -107,7 +107,6 @@ def _partial_auroc(
 AUROC = QuerySpec(
     name="auroc",
     k="none",
-    aliases=("AUROC", "RetrievalAUROC", "roc_auc"),
     needs=frozenset({"grade", "num_nonrel", "hit_rank", "judged_rank"}),
     params=(Param("max_fpr", 1.0, domain=Interval(low=0.0, high=1.0, low_open=True)),),
     keep=keep_grade(lambda grade: grade >= 0),
@@ -126,7 +125,6 @@ def _recall_at_precision(m: Metric, rows: Rows) -> pl.Expr:
 
 RECALL_AT_PRECISION = QuerySpec(
     name="recall_at_precision",
-    aliases=("RetrievalRecallAtFixedPrecision",),
     needs=frozenset({"hit_rank"}),
     params=(Param("precision", None, domain=UNIT),),
     keep=keep_relevant,

@@ -72,7 +72,9 @@ def evaluate(  # noqa: PLR0913
         own rule), ``"min"``, ``"max"`` (Spark merges the partitions'
         extremes) or ``"std"`` (ddof=1, from exact integer sums of the values
         and their squares, summed by Spark as ``Decimal(38, 0)``): the bits of
-        :func:`polars_rankmetrics.evaluate`. ``"median"`` raises
+        :func:`polars_rankmetrics.evaluate`; values too large for those sums
+        (about 2e9 over the queries times the largest |value|) raise
+        :class:`InvalidDataError` instead of a wrapped number. ``"median"`` raises
         :class:`InvalidParameterError`: a median is no mergeable state (the
         median of the partitions' medians is not the median); evaluate with
         ``per_query=True`` and take the median of its rows.

@@ -78,3 +78,37 @@ def test_median_is_refused_where_it_cannot_merge() -> None:
         prm.evaluate(df, ["map"], aggregate="average")
     with pytest.raises(prm.InvalidParameterError, match="coverage"):
         prm.evaluate(df, ["coverage@1"], aggregate="max")
+
+
+LARGE = pl.DataFrame(
+    {
+        "query": [1, 1, 2, 2, 3],
+        "item": ["a", "b", "a", "c", "a"],
+        "score": [2.0, 1.0, 2.0, 1.0, 1.0],
+        "relevance": [1, 2, 2, 0, 1],
+    }
+)
+
+
+def test_std_of_large_values_equals_numpy_or_is_refused() -> None:
+    # DCG with gains of 1e6: exact integer states, numpy's value. Gains of 1e12 leave Int128's range
+    # (the products wrapped silently before: 1.17e9 instead of numpy's 1.13e12): a clear error instead.
+    fits, too_large = {1: 1e6, 2: 3e6}, {1: 1e12, 2: 3e12}
+    per_q = prm.evaluate(LARGE, ["dcg"], per_query=True, gain=fits)["dcg"].to_numpy()
+    want = float(np.std(per_q, ddof=1))
+    for got in (
+        prm.evaluate(LARGE, ["dcg"], aggregate="std", gain=fits),
+        prm.evaluate_chunked(LARGE, ["dcg"], aggregate="std", gain=fits, rows_per_chunk=2),
+    ):
+        assert math.isclose(got.item(), want, rel_tol=1e-12)
+    match = r"aggregate='std' of 'dcg': the values are too large .*per_query=True"
+    with pytest.raises(prm.InvalidDataError, match=match):
+        prm.evaluate(LARGE, ["dcg"], aggregate="std", gain=too_large)
+    with pytest.raises(prm.InvalidDataError, match=match):
+        prm.evaluate_chunked(LARGE, ["dcg"], aggregate="std", gain=too_large, rows_per_chunk=2)
+    # The merged states are checked too: each chunk's values fit, their merged sums would not.
+    many = pl.concat([LARGE.with_columns(pl.col("query") + 10 * i) for i in range(40)])
+    mid = {1: 3e7, 2: 9e7}
+    assert prm.evaluate(LARGE, ["dcg"], aggregate="std", gain=mid).item() > 0
+    with pytest.raises(prm.InvalidDataError, match=match):
+        prm.evaluate_chunked(many, ["dcg"], aggregate="std", gain=mid, rows_per_chunk=5)

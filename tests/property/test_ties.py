@@ -22,11 +22,15 @@ from tie_orders import MAX_ORDERS, n_orders, over_orders, tied_queries
 
 import polars_rankmetrics as prm
 from polars_rankmetrics._registry import specs
-from polars_rankmetrics.metrics._ties import DEFINED, ORDER_FREE_WITHOUT_DEPTH
+from polars_rankmetrics.metrics._ties import DEFINED, EXTREMAL_WITHOUT_DEPTH, ORDER_FREE_WITHOUT_DEPTH
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
 
 TOLERANCE = 1e-9
+
+
+REQUIRED = {"recall_at_precision": "recall_at_precision(precision=0.5)"}
+"""The families a parameter without a default must name, spelled with one."""
 
 
 def _names(families: frozenset[str]) -> list[str]:
@@ -35,10 +39,11 @@ def _names(families: frozenset[str]) -> list[str]:
     for spec in specs().values():
         if spec.name not in families:
             continue
+        name = REQUIRED.get(spec.name, spec.name)
         if spec.k != "required":
-            out.append(spec.name)
+            out.append(name)
         if spec.k != "none":
-            out.append(f"{spec.name}@3")
+            out.append(f"{name}@3")
     return out
 
 
@@ -47,6 +52,7 @@ CONVENTIONS = st.sampled_from(
         {},
         {"relevance_level": 2},
         {"gain": "exponential"},
+        {"gain": "binary", "relevance_level": 2},
         {"gain": {1: 3.0, 2: 1.0, 3: 9.0}},
         {"missing": "zero"},
         {"judged_only": True},
@@ -72,6 +78,11 @@ def _check(frame: pl.DataFrame, policy: str, conventions: dict[str, Any], reduce
         conventions = {**conventions, "gain": {1: 1.5, 2: 2.5, 3: 3.5}}  # increasing: see the test below
     if policy == "average" and conventions.get("depth"):
         families -= ORDER_FREE_WITHOUT_DEPTH
+    if policy != "average" and conventions.get("depth"):
+        for family in EXTREMAL_WITHOUT_DEPTH:
+            with pytest.raises(prm.InvalidParameterError, match=f"not defined for metric '{family}'"):
+                prm.evaluate(frame, [family], ties=policy, **conventions)
+        families -= EXTREMAL_WITHOUT_DEPTH
     names = _names(families)
     if conventions.get("ap_denominator") == "found":
         # The relevant items found at a cutoff depend on the order of a tie across it: no closed
@@ -80,6 +91,7 @@ def _check(frame: pl.DataFrame, policy: str, conventions: dict[str, Any], reduce
             prm.evaluate(frame, ["map@3"], ties=policy, **conventions)
         names.remove("map@3")
     assert names
+    assert {"f_beta", "recall_at_precision", "auroc"} & families or policy == "average"
     every = over_orders(frame, names, **conventions)
     got = prm.evaluate(frame, names, per_query=True, ties=policy, **conventions)
     got = got.filter(pl.col("query").is_in(every["query"].implode())).sort("query")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from types import ModuleType
 
@@ -49,3 +50,24 @@ def oracle(module: str, extra: str) -> ModuleType:
     if os.environ.get("PRM_REQUIRE_ORACLES"):
         return importlib.import_module(module)
     return pytest.importorskip(module, reason=f"the oracle {module} is in the '{extra}' extra (see README)")
+
+
+def oracle_module_file(package: str, module: str, extra: str) -> ModuleType:
+    """Load ``package/module.py`` of an installed peer alone, without running the package's ``__init__``.
+
+    For a package whose ``__init__`` imports what its metrics do not need (recmetrics: its plots,
+    plotly and seaborn). Skips, or fails under ``PRM_REQUIRE_ORACLES``, when it is not installed.
+    """
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        if os.environ.get("PRM_REQUIRE_ORACLES"):
+            msg = f"the oracle {package} is not installed and PRM_REQUIRE_ORACLES is set"
+            raise ModuleNotFoundError(msg)
+        pytest.skip(f"the oracle {package} is in the '{extra}' extra (see README)")
+    path = os.path.join(next(iter(spec.submodule_search_locations)), f"{module}.py")  # noqa: PTH118
+    loaded = importlib.util.spec_from_file_location(f"{package}_{module}", path)
+    assert loaded is not None
+    assert loaded.loader is not None
+    out = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(out)
+    return out

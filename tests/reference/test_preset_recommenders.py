@@ -5,7 +5,7 @@ row is a relevant item, so it is our rows with grade >= 1) and the
 predictions (rating_pred: our retrieved rows, the score as prediction).
 Only users in both are evaluated (``no_relevant="skip"``, ``missing="skip"``),
 precision_at_k divides by k, recall_at_k by R, map_at_k by min(k, R)
-(``ap_denominator="min_k_relevant"``, as recmetrics' mapk), and ndcg_at_k's
+(``ap_denominator="min_k_relevant"``), and ndcg_at_k's
 default binary score gives every relevant item gain 1 (grades here are 0 or
 1). It ranks by pandas' unstable sort of the predictions, so lists are
 tie-free. One documented difference: ndcg_at_k also counts users with
@@ -96,8 +96,8 @@ def test_ndcg_at_k_counts_unanswered_users_as_zero(frame: pl.DataFrame, k: int) 
     assert frame.filter(pl.col("query") == 99)["score"].is_null().all()
 
 
-def test_map_at_k_is_recmetrics_mapk() -> None:
-    # recmetrics' mapk divides by min(k, R) too: the preset's map@k is the library's map_capped@k.
+def test_map_at_k_is_map_capped() -> None:
+    # map_at_k divides by min(k, R): the preset's map@k is the library's map_capped@k.
     frame = pl.DataFrame(
         {"query": [1] * 4, "item": [1, 2, 3, 4], "score": [4.0, 3.0, 2.0, None], "relevance": [0, 1, 1, 1]}
     )

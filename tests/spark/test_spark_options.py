@@ -68,3 +68,14 @@ def test_tie_policies_and_presets_reach_the_workers(spark: SparkSession, options
         expected = prm.evaluate(df, names, by="model", per_query=per_query, **options)  # type: ignore[arg-type]
         got = prm_spark.collect(prm_spark.evaluate(sdf, names, by="model", per_query=per_query, **options))  # type: ignore[arg-type]
         assert_frame_equal(got.sort(expected.columns[:2]) if per_query else got, expected, check_exact=True)
+
+
+def test_std_out_of_range_is_refused(spark: SparkSession) -> None:
+    # Gains of 1e12 put DCG's squared states past Decimal(38, 0) / Int128: an error, not a wrong number.
+    df = pl.DataFrame(
+        {"query": [1, 1, 2, 2, 3], "item": ["a", "b", "a", "c", "a"],
+         "score": [2.0, 1.0, 2.0, 1.0, 1.0], "relevance": [1, 2, 2, 0, 1]}
+    )  # fmt: skip
+    sdf = spark.createDataFrame(df.to_arrow())
+    with pytest.raises(prm.InvalidDataError, match=r"aggregate='std' of 'dcg'.* too large"):
+        prm_spark.collect(prm_spark.evaluate(sdf, ["dcg"], aggregate="std", gain={1: 1e12, 2: 3e12}))

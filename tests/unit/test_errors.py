@@ -109,7 +109,7 @@ def test_bad_k_through_the_namespace(df: pl.DataFrame) -> None:
     [
         ("depth", 0, "`depth` must be a positive integer or None, got 0"),
         ("missing", "drop", "`missing` must be one of 'skip', 'zero', got 'drop'"),
-        ("gain", "cubic", "`gain` must be one of 'linear', 'exponential', got 'cubic'"),
+        ("gain", "cubic", "`gain` must be one of 'linear', 'exponential', 'binary', got 'cubic'"),
         ("gain", {}, "`gain` must be"),
         ("relevance_level", "high", "`relevance_level` must be a real number, got 'high'"),
         ("preset", "trec", "`preset` must be one of 'trec_eval', .*'recommenders', got 'trec'"),

@@ -124,3 +124,33 @@ def test_negative_grades_are_pooled_but_unjudged() -> None:
     got = per_query(frame, ["num_rel", "P_3", "ndcg", "dcg@3"], relevance_level=0)[1]
     # With relevance_level=0 every judged grade >= 0 is relevant, never a negative one.
     assert got == pytest.approx({"num_rel": 1, "P_3": 1 / 3, "ndcg": (1 / log2(3)) / 1, "dcg@3": 1 / log2(3)})
+
+
+def test_ap_denominator_and_binary_gain_by_hand() -> None:
+    # Relevant items at ranks 2 (grade 1) and 4 (grade 3) of four, a third (grade 1) never retrieved.
+    frame = pl.DataFrame(
+        {
+            "query": ["q"] * 5,
+            "item": list("abcde"),
+            "score": [5.0, 4.0, 3.0, 2.0, None],
+            "relevance": [0, 1, 0, 3, 1],
+        }
+    )
+    names = ["map@2", "map@3", "map"]
+    # Precisions at the hits: 1/2 (rank 2), 2/4 (rank 4); R = 3.
+    want = {
+        "relevant": (0.5 / 3, 0.5 / 3, 1.0 / 3),
+        "found": (0.5 / 1, 0.5 / 1, 1.0 / 2),
+        "min_k_relevant": (0.5 / 2, 0.5 / 3, 1.0 / 3),
+    }
+    for denominator, values in want.items():
+        got = prm.evaluate(frame, names, ap_denominator=denominator).row(0)  # type: ignore[arg-type]
+        assert got == pytest.approx(values, abs=1e-15), denominator
+    assert prm.evaluate(frame, names).row(0) == prm.evaluate(frame, names, ap_denominator="relevant").row(0)
+    # Binary gain: every relevant item gains 1 whatever its grade; the grade-3 item no longer dominates.
+    dcg = 1 / log2(3) + 1 / log2(5)
+    ideal = 1 + 1 / log2(3) + 1 / log2(4)
+    assert prm.evaluate(frame, ["ndcg"], gain="binary").item() == pytest.approx(dcg / ideal, abs=1e-15)
+    # relevance_level 2: only the grade-3 item is relevant, and gains 1.
+    level2 = prm.evaluate(frame, ["ndcg"], gain="binary", relevance_level=2).item()
+    assert level2 == pytest.approx(1 / log2(5), abs=1e-15)

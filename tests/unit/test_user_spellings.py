@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import polars_rankmetrics as prm
+from polars_rankmetrics.diversity import parse_diversity
 
 SPELLED = [
     # ranx
@@ -30,6 +31,18 @@ SPELLED = [
     ("RBP(p=0.8)", "rbp(p=0.8)"),
     ("NumRelRet", "num_rel_ret"),
     ("ERR@20", "err@20"),
+    ("SetF", "f1"),
+    # torchmetrics' classes, scikit-learn's scorer
+    ("RetrievalMAP@10", "map@10"),
+    ("RetrievalNormalizedDCG@5", "ndcg@5"),
+    ("RetrievalFallOut@5", "fallout@5"),
+    ("RetrievalAUROC", "auroc"),
+    ("AUROC(max_fpr=0.5)", "auroc(max_fpr=0.5)"),
+    ("roc_auc", "auroc"),
+    ("RetrievalRecallAtFixedPrecision(precision=0.5)@3", "recall_at_precision(precision=0.5)@3"),
+    # our own alternatives
+    ("fbeta(beta=2)@3", "f_beta(beta=2)@3"),
+    ("fall_out@5", "fallout@5"),
     # trec_eval, its report names and its -m form
     ("ndcg_cut_10", "ndcg@10"),
     ("ndcg_cut.10", "ndcg@10"),
@@ -56,7 +69,15 @@ def test_ir_measures_and_trec_spellings_are_the_same_metric() -> None:
 
 @pytest.mark.parametrize(
     ("typed", "suggested"),
-    [("P_10x", "P_k"), ("nDGC@10", "ndcg@k"), ("ndcg_cutt_10", "ndcg_cut_k"), ("mrrr", "mrr")],
+    [
+        ("P_10x", "P_k"),
+        ("nDGC@10", "ndcg@k"),
+        ("ndcg_cutt_10", "ndcg_cut_k"),
+        ("mrrr", "mrr"),
+        ("falout@5", "fallout@k"),
+        ("RetrievalFalOut", "RetrievalFallOut@k"),
+        ("f_betta@3", "f_beta@k"),
+    ],
 )
 def test_unknown_name_suggests_the_closest(typed: str, suggested: str) -> None:
     with pytest.raises(prm.UnknownMetricError, match=rf"did you mean [^?]*'{suggested}'"):
@@ -72,3 +93,30 @@ def test_other_libraries_spellings_are_listed_as_valid() -> None:
 def test_diversity_names_point_to_evaluate_diversity(name: str) -> None:
     with pytest.raises(prm.UnknownMetricError, match="evaluate_diversity"):
         prm.parse(name)
+
+
+def test_torchmetrics_spellings_are_listed_as_valid() -> None:
+    names = set(prm.valid_names())
+    torchmetrics = {"RetrievalMAP@k", "RetrievalFallOut@k", "RetrievalAUROC"}
+    torchmetrics |= {"RetrievalRecallAtFixedPrecision@k"}
+    assert torchmetrics <= names
+
+
+@pytest.mark.parametrize(
+    ("typed", "canonical"),
+    [("alpha-nDCG@20", "alpha_ndcg@20"), ("alpha_nDCG@20", "alpha_ndcg@20"), ("ERR_IA@5", "err_ia@5"),
+     ("nERR-IA@5", "nerr_ia@5"), ("NRBP", "nrbp"), ("nNRBP", "nnrbp"), ("P_IA@5", "p_ia@5"),
+     ("AP_IA", "map_ia"), ("MAP-IA", "map_ia"), ("StRecall@10", "strec@10")],
+)  # fmt: skip
+def test_diversity_spellings_parse_and_round_trip(typed: str, canonical: str) -> None:
+    metric = parse_diversity(typed)
+    assert str(metric) == canonical
+    assert parse_diversity(str(metric)) == metric
+
+
+@pytest.mark.parametrize(("typed", "suggested"), [("alpha_ndgc@10", "alpha_ndcg"), ("StRecal@5", "StRecall")])
+def test_misspelt_diversity_names_suggest_the_closest(typed: str, suggested: str) -> None:
+    with pytest.raises(prm.UnknownMetricError, match=rf"did you mean [^?]*'{suggested}'"):
+        parse_diversity(typed)
+    with pytest.raises(prm.UnknownMetricError, match=rf"did you mean the intent-aware [^?]*'{suggested}'"):
+        prm.parse(typed)
