@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -75,6 +75,8 @@ class ResolvedSchema:
     item_is_string: bool
     relevance_dtype: pl.DataType
     has_relevance: bool = True
+    item_dtype: pl.DataType = field(default_factory=pl.String)
+    order_dtype: pl.DataType = field(default_factory=pl.Float64)
 
 
 _NESTED = (pl.List, pl.Array, pl.Struct, pl.Object)
@@ -157,4 +159,6 @@ def resolve_schema(  # noqa: C901  (one check per contract column)
         item_is_string=schema[columns.item] == pl.String,
         relevance_dtype=relevance_dtype,
         has_relevance=has_relevance,
+        item_dtype=schema[columns.item],
+        order_dtype=schema[order_column] if order_column in schema else pl.Float64(),
     )

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from polars_rankmetrics._engine import order as order_key
 from polars_rankmetrics._engine import ties
 from polars_rankmetrics._kernel import (
     GRADE,
@@ -46,6 +47,8 @@ from polars_rankmetrics._kernel import (
 )
 from polars_rankmetrics._schema import ResolvedSchema
 from polars_rankmetrics.conventions import Conventions, Gain
+
+ORDER_KEY = "__prm_order_key"  # a given rank and an integer item as one Int128 (_engine/order.py)
 
 
 @dataclass(frozen=True)
@@ -136,21 +139,32 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     if conventions.judgments == "retrieved":
         # scikit-learn's and torchmetrics' R and ideal list: judgments of items never ranked do not count.
         grade = pl.when(order.is_not_null()).then(grade)
-    order_struct = pl.struct(key.alias("k"), *tie_break(grade, conventions), item_text.alias("i"))
+    breaks = tie_break(grade, conventions)
+    packed = None
+    if schema.order_is_rank and not breaks:
+        packed = order_key.packed(order, schema.order_dtype, pl.col(cols.item), schema.item_dtype)
+    if packed is not None:
+        # The same order as the struct below, as one Int128 ranked ascending (an integer window).
+        lf = lf.with_columns(packed.alias(ORDER_KEY))
+        in_order, descending = pl.col(ORDER_KEY), False
+    else:
+        in_order = pl.struct(key.alias("k"), *breaks, item_text.alias("i"))
+        descending = True
     judged, relevant = relevance_classes(grade, conventions.relevance_level)
     retrieved = order.is_not_null()
     if conventions.judged_only:
         # trec_eval -J: unjudged items are dropped from the ranking before ranks are given.
         retrieved = retrieved & judged
 
-    rank = pl.when(retrieved).then(order_struct).rank("ordinal", descending=True).over(keys)
+    rank = pl.when(retrieved).then(in_order).rank("ordinal", descending=descending).over(keys)
     num_ret = retrieved.sum().over(keys)
     recount = False
     if conventions.depth is not None:
         # trec_eval -M: items past the depth were never retrieved; judged ones still count for R.
         if conventions.judged_only:
             # trec_eval applies -M to the whole ranking before -J drops the unjudged items.
-            full = pl.when(order.is_not_null()).then(order_struct).rank("ordinal", descending=True).over(keys)
+            listed = pl.when(order.is_not_null()).then(in_order)
+            full = listed.rank("ordinal", descending=descending).over(keys)
             rank = pl.when(full <= conventions.depth).then(rank)
             recount = True
         else:
