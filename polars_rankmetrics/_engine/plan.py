@@ -107,12 +107,11 @@ def check_ties(metrics: Requested, conventions: Conventions) -> None:
             # The relevant items found in the top k vary with the order of a tie across the cutoff:
             # the expectation of the ratio has no closed form, and pushing a relevant item past the
             # cutoff can raise the ratio, so the grade order is no extreme either.
-            msg = (
-                f"ties={policy!r} is not defined for {name!r} with ap_denominator='found' (the number of "
-                "relevant items found at the cutoff depends on the order of the ties); use ties='text', "
-                "or average precision without a cutoff"
+            why = (
+                "with ap_denominator='found' the relevant items found at the cutoff depend on the order "
+                "of the ties; average precision without a cutoff takes it"
             )
-            raise InvalidParameterError(msg)
+            raise tie_policy(name, policy, defined - {"map"}, why)
         gain = metric.gain() or conventions.gain
         if policy != "average" and metric.spec.graded and not _ties.increasing(gain):
             why = "its gains do not increase with the grade, so the grade order is not the best or worst"
