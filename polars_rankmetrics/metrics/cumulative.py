@@ -2,10 +2,15 @@
 
 trec_eval's G, ndcg_rel and Rndcg walk the ranking and the ideal ranking in
 step, reading cumulative gains of one at positions of the other. Here that is
-two projections of the prepared frame (the retrieved items with cumulative
-sums in rank order, the ideal items with cumulative sums in ideal order)
-joined on position. Because they read the prepared frame twice, the
-streaming engine buffers it; only these three measures pay for that.
+one frame of events per query, no join: each item of non-zero gain once where
+the ranking puts it (an actual event) and once where the ideal ranking does
+(an ideal event, positive gains only), with each side's running sums taken in
+position order over both kinds. An event then reads the other side's running
+sum at its own position: the ideal sums at a ranked item's position are the
+ideal ones at ``min(position, L)`` (no ideal event lies past L), the actual
+sums at an ideal position ``j`` those at ``min(j, n)``. Items of zero gain add
+0.0 to every running sum, so leaving them out keeps the bits, and the three
+measures read only the rows of non-zero gain (their ``keep``).
 """
 
 from __future__ import annotations
@@ -14,124 +19,161 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from polars_rankmetrics._kernel import NUM_REL, NUM_RET, RANK, VALUE, GainColumns, exact_sum
+from polars_rankmetrics._kernel import NUM_REL, NUM_RET, RANK, VALUE, GainColumns, Rows, exact_sum
 from polars_rankmetrics._spec import Metric, TableSpec
 from polars_rankmetrics.metrics.graded import GAIN_MAP
 
 _NEEDS = frozenset({"gain", "ideal_rank"})
+_ACTUAL, _IDEAL = 0, 1  # the two kinds of event
+
+_POS, _KIND, _L, _N, _R = "__pos", "__kind", "__L", "__n", "__R"
+_GAIN, _IDEAL_GAIN, _NEXT_GAIN = "__gain", "__ideal_gain", "__next_gain"
+_GAIN_SUM, _DCG, _COST, _IDCG = "__gain_sum", "__dcg", "__cost", "__idcg"
+_LAST = "__last"
 
 
 def _discount(position: pl.Expr) -> pl.Expr:
     return (position.cast(pl.Float64) + 1.0).log(2)
 
 
-def _sides(frame: pl.LazyFrame, keys: tuple[str, ...], g: GainColumns) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-    """(retrieved items with running sums, ideal items with running sums), per query."""
-    gain, ideal = pl.col(g.gain), pl.col(g.ideal_rank)
-    base = frame.with_columns(
-        ideal.count().over(keys).alias("__L"),  # ideal list length: items of positive gain
-        pl.col(NUM_RET).alias("__n"),  # number retrieved
-        pl.col(NUM_REL).alias("__R"),  # number relevant
-    )
-    actual = base.filter(pl.col(RANK).is_not_null()).select(
+def _keep_gain(_m: Metric, rows: Rows) -> pl.Expr:
+    return rows.gain != 0
+
+
+def _events(frame: pl.LazyFrame, keys: tuple[str, ...], g: GainColumns) -> pl.LazyFrame:
+    """Per query, the actual and ideal events of the items of non-zero gain, with running sums.
+
+    Running sums of the ranking's side (gain, DCG) are ordered actual-first at a
+    shared position, so an ideal event at ``j`` sees the ranked item at ``j``;
+    those of the ideal side (cost, IDCG) ideal-first, so a ranked item at ``p``
+    sees the ideal item at ``p``. Each is the same sequence of float additions
+    as a running sum over that side alone (the other side adds 0.0).
+    """
+    gain, ideal, rank = pl.col(g.gain), pl.col(g.ideal_rank), pl.col(RANK)
+    base = frame.filter(gain != 0)
+    zero = pl.lit(0.0)
+    counts = (pl.col(NUM_RET).alias(_N), pl.col(NUM_REL).alias(_R))
+    actual = base.filter(rank.is_not_null()).select(
         *keys,
-        pl.col(RANK).alias("__pos"),
-        gain.alias("__gain"),
-        "__L",
-        "__n",
-        gain.cum_sum().over(keys, order_by=RANK).alias("__gain_sum"),
-        (gain / _discount(pl.col(RANK))).cum_sum().over(keys, order_by=RANK).alias("__dcg"),
+        rank.cast(pl.UInt32).alias(_POS),
+        pl.lit(_ACTUAL, dtype=pl.UInt8).alias(_KIND),
+        gain.alias(_GAIN),
+        (gain / _discount(rank)).alias(_DCG),
+        zero.alias(_COST),
+        zero.alias(_IDCG),
+        pl.lit(None, dtype=pl.Float64).alias(_IDEAL_GAIN),
+        pl.lit(None, dtype=pl.Float64).alias(_NEXT_GAIN),
+        *counts,
     )
     ideal_side = base.filter(ideal.is_not_null()).select(
         *keys,
-        ideal.alias("__pos"),
-        gain.alias("__ideal_gain"),
-        "__L",
-        "__n",
-        "__R",
-        pl.max_horizontal(gain, 1.0).cum_sum().over(keys, order_by=ideal).alias("__cost"),
-        (gain / _discount(ideal)).cum_sum().over(keys, order_by=ideal).alias("__idcg"),
-        gain.shift(-1).over(keys, order_by=ideal).alias("__next_gain"),
+        ideal.cast(pl.UInt32).alias(_POS),
+        pl.lit(_IDEAL, dtype=pl.UInt8).alias(_KIND),
+        zero.alias(_GAIN),
+        zero.alias(_DCG),
+        pl.max_horizontal(gain, 1.0).alias(_COST),  # trec_eval's G: at least 1 per ideal position
+        (gain / _discount(ideal)).alias(_IDCG),
+        gain.alias(_IDEAL_GAIN),
+        gain.shift(-1).over(keys, order_by=ideal).alias(_NEXT_GAIN),
+        *counts,
     )
-    return actual, ideal_side
+    events = pl.concat([actual, ideal_side])
+    twice = pl.col(_POS).cast(pl.UInt64) * 2
+    kind = pl.col(_KIND).cast(pl.UInt64)
+    actual_first, ideal_first = twice + kind, twice + (1 - kind)
+    return events.with_columns(
+        (pl.col(_KIND) == _IDEAL).sum().over(keys).cast(pl.UInt32).alias(_L),
+        pl.col(_GAIN).cum_sum().over(keys, order_by=actual_first).alias(_GAIN_SUM),
+        pl.col(_DCG).cum_sum().over(keys, order_by=actual_first),
+        pl.col(_COST).cum_sum().over(keys, order_by=ideal_first),
+        pl.col(_IDCG).cum_sum().over(keys, order_by=ideal_first),
+        # The last event in actual-first order: its running DCG is the ranking's whole DCG.
+        (actual_first == actual_first.max().over(keys)).alias(_LAST),
+    )
 
 
 def _g_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
-    actual, ideal = _sides(frame, keys, g)
-    at = pl.min_horizontal(pl.col("__pos"), pl.col("__L"))
-    joined = actual.with_columns(at.alias("__at")).join(
-        ideal.select(*keys, pl.col("__pos").alias("__at"), "__cost"), on=[*keys, "__at"], how="left"
-    )
+    actual, pos = pl.col(_KIND) == _ACTUAL, pl.col(_POS)
     # Ideal cost so far: max(ideal gain, 1) per ideal position, then 1 per position past the ideal list.
-    cost = pl.col("__cost").fill_null(0.0) + (pl.col("__pos") - pl.col("__at")).cast(pl.Float64)
-    term = pl.col("__gain") / (2.0 + cost - pl.col("__gain_sum")).log(2)
-    found = joined.group_by(keys).agg(exact_sum(pl.when(pl.col("__gain") != 0).then(term)).alias("__g"))
-    best = ideal.group_by(keys).agg(exact_sum(pl.col("__ideal_gain")).alias("__best"))
-    out = best.join(found, on=list(keys), how="left")
-    value = pl.when(pl.col("__best") > 0).then(pl.col("__g").fill_null(0.0) / pl.col("__best"))
+    cost = pl.col(_COST) + (pos - pl.min_horizontal(pos, pl.col(_L))).cast(pl.Float64)
+    term = pl.col(_GAIN) / (2.0 + cost - pl.col(_GAIN_SUM)).log(2)
+    out = (
+        _events(frame, keys, g)
+        .group_by(keys)
+        .agg(
+            exact_sum(pl.when(actual).then(term)).alias("__g"),
+            exact_sum(pl.col(_IDEAL_GAIN)).alias("__best"),
+        )
+    )
+    value = pl.when(pl.col("__best") > 0).then(pl.col("__g") / pl.col("__best"))
     return out.select(*keys, value.otherwise(0.0).alias(VALUE))
 
 
 def _ndcg_rel_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
-    actual, ideal = _sides(frame, keys, g)
-    at = pl.min_horizontal(pl.col("__pos"), pl.col("__L"))
-    joined = actual.with_columns(at.alias("__at")).join(
-        ideal.select(*keys, pl.col("__pos").alias("__at"), "__idcg"), on=[*keys, "__at"], how="left"
-    )
-    positive = pl.col("__gain") > 0
-    per_query = joined.group_by(keys).agg(
-        exact_sum(pl.when(positive).then(pl.col("__dcg") / pl.col("__idcg"))).alias("__sum"),
-        positive.sum().alias("__found"),
-        exact_sum(pl.col("__gain") / _discount(pl.col("__pos"))).alias("__dcg_all"),
-    )
-    ideal_total = ideal.group_by(keys).agg(
-        pl.col("__L").first().alias("__L"),
-        exact_sum(pl.col("__ideal_gain") / _discount(pl.col("__pos"))).alias("__idcg_all"),
-    )
-    out = ideal_total.join(per_query, on=list(keys), how="left").with_columns(
-        pl.col("__sum", "__dcg_all").fill_null(0.0), pl.col("__found").fill_null(0)
+    actual, ideal = pl.col(_KIND) == _ACTUAL, pl.col(_KIND) == _IDEAL
+    positive = actual & (pl.col(_GAIN) > 0)
+    out = (
+        _events(frame, keys, g)
+        .group_by(keys)
+        .agg(
+            exact_sum(pl.when(positive).then(pl.col(_DCG) / pl.col(_IDCG))).alias("__sum"),
+            positive.sum().alias("__found"),
+            exact_sum(pl.when(actual).then(pl.col(_GAIN) / _discount(pl.col(_POS)))).alias("__dcg_all"),
+            pl.col(_L).first(),
+            exact_sum(pl.when(ideal).then(pl.col(_IDEAL_GAIN) / _discount(pl.col(_POS)))).alias("__idcg_all"),
+        )
     )
     # Relevant items never retrieved count at the final nDCG, as trec_eval does.
-    missed = (pl.col("__L") - pl.col("__found")).cast(pl.Float64) * pl.col("__dcg_all") / pl.col("__idcg_all")
+    missed = (pl.col(_L) - pl.col("__found")).cast(pl.Float64) * pl.col("__dcg_all") / pl.col("__idcg_all")
     total = pl.col("__sum") + missed
-    value = pl.when(total > 0).then(total / pl.col("__L").cast(pl.Float64)).otherwise(0.0)
-    return out.select(*keys, value.alias(VALUE))
+    value = pl.when((pl.col(_L) > 0) & (total > 0)).then(total / pl.col(_L).cast(pl.Float64))
+    return out.select(*keys, value.otherwise(0.0).alias(VALUE))
 
 
 def _rndcg_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
-    actual, ideal = _sides(frame, keys, g)
     # Average nDCG at each position where the ideal gain steps down (ends of grade runs),
     # plus at the end of the ranking when it runs past the ideal list.
-    ends = ideal.filter(pl.col("__next_gain").is_null() | (pl.col("__next_gain") != pl.col("__ideal_gain")))
-    ends = ends.with_columns(pl.min_horizontal(pl.col("__pos"), pl.col("__n")).alias("__at"))
-    at_ends = ends.join(
-        actual.select(*keys, pl.col("__pos").alias("__at"), "__dcg"), on=[*keys, "__at"], how="left"
-    ).with_columns(pl.col("__dcg").fill_null(0.0))
-    step_sum = at_ends.group_by(keys).agg(
-        exact_sum(pl.col("__dcg") / pl.col("__idcg")).alias("__sum"),
-        pl.len().alias("__count"),
-        pl.col("__L").first(),
-        pl.col("__n").first(),
-        pl.col("__idcg").max().alias("__idcg_all"),
-        pl.col("__R").first(),
+    next_gain = pl.col(_NEXT_GAIN)
+    end = (pl.col(_KIND) == _IDEAL) & (next_gain.is_null() | (next_gain != pl.col(_IDEAL_GAIN)))
+    out = (
+        _events(frame, keys, g)
+        .group_by(keys)
+        .agg(
+            exact_sum(pl.when(end).then(pl.col(_DCG) / pl.col(_IDCG))).alias("__sum"),
+            end.sum().alias("__count"),
+            pl.col(_L, _N, _R).first(),
+            pl.when(end).then(pl.col(_IDCG)).max().alias("__idcg_all"),
+            pl.when(pl.col(_LAST)).then(pl.col(_DCG)).max().alias("__dcg_all"),
+        )
     )
-    last = actual.filter(pl.col("__pos") == pl.col("__n")).select(*keys, pl.col("__dcg").alias("__dcg_all"))
-    out = step_sum.join(last, on=list(keys), how="left")
     # trec_eval's first loop stops one position past the ideal list; only a ranking longer
     # than that (L + 1 < n) adds the final nDCG.
-    tail = pl.col("__L") + 1 < pl.col("__n")
+    tail = pl.col(_L) + 1 < pl.col(_N)
     total = pl.col("__sum") + pl.when(tail).then(pl.col("__dcg_all") / pl.col("__idcg_all")).otherwise(0.0)
     count = pl.col("__count") + tail.cast(pl.UInt32)
     # trec_eval returns 0 for a query without relevant items (by relevance level), whatever the gains.
-    value = pl.when(pl.col("__R") > 0).then(total / count.cast(pl.Float64)).otherwise(0.0)
-    return out.select(*keys, value.alias(VALUE))
+    value = pl.when((pl.col(_R) > 0) & (pl.col("__count") > 0)).then(total / count.cast(pl.Float64))
+    return out.select(*keys, value.otherwise(0.0).alias(VALUE))
 
 
 G = TableSpec(
-    name="g", k="none", aliases=("G",), needs=_NEEDS, trec=("G",), params=(GAIN_MAP,), table=_g_table
+    name="g",
+    k="none",
+    aliases=("G",),
+    needs=_NEEDS,
+    trec=("G",),
+    params=(GAIN_MAP,),
+    keep=_keep_gain,
+    table=_g_table,
 )
 NDCG_REL = TableSpec(
-    name="ndcg_rel", k="none", needs=_NEEDS, trec=("ndcg_rel",), params=(GAIN_MAP,), table=_ndcg_rel_table
+    name="ndcg_rel",
+    k="none",
+    needs=_NEEDS,
+    trec=("ndcg_rel",),
+    params=(GAIN_MAP,),
+    keep=_keep_gain,
+    table=_ndcg_rel_table,
 )
 RNDCG = TableSpec(
     name="rndcg",
@@ -140,6 +182,7 @@ RNDCG = TableSpec(
     needs=_NEEDS,
     trec=("Rndcg",),
     params=(GAIN_MAP,),
+    keep=_keep_gain,
     table=_rndcg_table,
 )
 
