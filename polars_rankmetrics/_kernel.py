@@ -165,6 +165,21 @@ class Rows:
         """
         return expr if self.keys is None else pl.col(name)
 
+    def whole_query(self, name: str, aggregation: pl.Expr) -> pl.Expr:
+        """A per-query `aggregation` over every row of the query, even those the family does not keep.
+
+        The engine computes it before it drops rows, as a window (:meth:`window`) into
+        the column `name`, and the value reads that column's first row; a group view
+        aggregates in place. A family that reads few rows but needs one sum over all
+        of them (rbp_resid's unjudged ranks) keeps its rows filtered this way.
+        """
+        return aggregation if self.keys is None else pl.col(name).first()
+
+    def window(self, name: str, aggregation: pl.Expr) -> pl.Expr:
+        """The engine's column for :meth:`whole_query`: `aggregation` per query, on every row."""
+        assert self.keys is not None, "a window over the prepared frame's keys"
+        return aggregation.over(list(self.keys)).alias(name)
+
 
 VALUE = "__prm_value"  # a table or catalog metric's value column, per (keys...)
 

@@ -219,12 +219,15 @@ class QuerySpec(MetricSpec):
     the view of one group's rows, so both compute the one definition.
     `rows` lists the per-row columns the prepared view needs besides the
     ranking (ordered windows such as ERR's survival product, each read
-    through :meth:`Rows.column`); `weight` gives each query's weight under
+    through :meth:`Rows.column`); `whole` the per-query windows over every
+    row, computed before the rows outside every family's `keep` are dropped
+    (each read through :meth:`Rows.whole_query`); `weight` gives each query's weight under
     the ``weighted`` aggregate: ``sum(value * weight) / sum(weight)``.
     """
 
     value: PerQuery
     rows: RowColumns | None = None
+    whole: RowColumns | None = None
     weight: PerQuery | None = None
 
 

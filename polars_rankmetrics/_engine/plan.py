@@ -175,6 +175,14 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
         for e in m.spec.rows(m, view[n])
     ]
     rows = list({e.meta.output_name(): e for e in extra}.values())
+    # Per-query windows over every row, before rows are dropped (rbp_resid's unjudged ranks), each once.
+    wholes = [
+        e
+        for n, m in metrics
+        if isinstance(m.spec, QuerySpec) and m.spec.whole
+        for e in m.spec.whole(m, view[n])
+    ]
+    whole = list({e.meta.output_name(): e for e in wholes}.values())
 
     keep: pl.Expr | None = None
     if not metrics:
@@ -187,7 +195,7 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
         found = checks.window_columns(schema, names, keys) if check else []
         return found + (checks.diagnostic_columns(schema, keys) if diagnose else [])
 
-    prepared = prepare(lf, schema, conventions, needs, gains, rows, keep, row_checks)
+    prepared = prepare(lf, schema, conventions, needs, gains, rows, keep, row_checks, whole)
     if catalogs or any(isinstance(m.spec, TableSpec) for _, m in queries):
         # The per-query stage and catalog or table metrics all read the prepared frame: compute
         # it once (10M rows, four catalog metrics: 51 -> 34 CPU-s in memory, 31 -> 19 streaming;

@@ -114,6 +114,7 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     rows: Sequence[pl.Expr] = (),
     keep: pl.Expr | None = None,
     checks: Callable[[tuple[str, ...]], list[pl.Expr]] | None = None,
+    whole: Sequence[pl.Expr] = (),
 ) -> Prepared:
     """Add the internal columns every requested metric reads.
 
@@ -121,7 +122,9 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     columns; `rows` are extra per-row columns that read the ranks (windows
     over the query's keys); `keep` selects the rows the metrics read (None keeps
     every row); `checks` builds, from the window keys, the data checks'
-    per-row window columns (computed before any row is dropped). One row of
+    per-row window columns (computed before any row is dropped); `whole` are
+    per-query windows over every row that read the ranks, also added before
+    rows are dropped. One row of
     each query is always kept, so every query
     reaches the per-query aggregation with its counts.
     """
@@ -200,6 +203,8 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     out = lf.select(*keys, *first)
     if recount:
         out = out.with_columns(pl.col(RANK).count().over(keys).cast(pl.UInt32).alias(NUM_RET))
+    if whole:
+        out = out.with_columns(whole)
 
     if keep is not None:
         # Every query keeps its top row, or all its rows when it retrieved nothing (qrels only).

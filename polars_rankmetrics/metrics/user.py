@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._kernel import Rows, exact_sum, power
+from polars_rankmetrics._kernel import Rows, exact_sum, fixed_point_sum, from_fixed_point, power
 from polars_rankmetrics._spec import OPEN_UNIT, POSITIVE, Metric, Param, QuerySpec
-from polars_rankmetrics.metrics._core import keep_grade, num_retrieved, within
+from polars_rankmetrics.metrics._core import keep_grade, keep_none, num_retrieved, within
 
 _PERSISTENCE = Param("p", 0.9, domain=OPEN_UNIT)
 
@@ -17,11 +17,6 @@ def _discount(rows: Rows, p: float) -> pl.Expr:
 
 
 _keep_positive = keep_grade(lambda grade: grade > 0)
-
-
-def _keep_unjudged(_m: Metric, rows: Rows) -> pl.Expr:
-    grade = rows.grade
-    return within(rows, None).fill_null(value=False) & (grade.is_null() | (grade < 0)).fill_null(value=True)
 
 
 def _rbp(m: Metric, rows: Rows) -> pl.Expr:
@@ -47,14 +42,37 @@ RBP = QuerySpec(
 )
 
 
+def _unjudged(rows: Rows) -> pl.Expr:
+    grade = rows.grade
+    return within(rows, None) & (grade.is_null() | (grade < 0))
+
+
+def _unjudged_columns(p: float) -> tuple[str, str]:
+    """Names of the per-query columns of rbp_resid: any unjudged item, their discounts' exact sum."""
+    return f"__prm_rbp_unjudged_{p!r}", f"__prm_rbp_unjudged_sum_{p!r}"
+
+
+def _unjudged_aggregations(p: float, rows: Rows) -> tuple[pl.Expr, pl.Expr]:
+    unjudged = _unjudged(rows)
+    return unjudged.any(), fixed_point_sum(pl.when(unjudged).then(_discount(rows, p)))
+
+
+def _rbp_resid_whole(m: Metric, rows: Rows) -> list[pl.Expr]:
+    # Unjudged items are most of a run: summed over the whole query before the engine drops
+    # them, so rbp_resid keeps only the judged rows (its value reads just the per-query counts).
+    p = m.number("p")
+    names, aggregations = _unjudged_columns(p), _unjudged_aggregations(p, rows)
+    return [rows.window(name, agg) for name, agg in zip(names, aggregations, strict=True)]
+
+
 def _rbp_resid(m: Metric, rows: Rows) -> pl.Expr:
     # The rbp mass the judgments cannot settle: unjudged ranks plus everything past the list.
     p = m.number("p")
-    grade = rows.grade
-    unjudged = within(rows, None) & (grade.is_null() | (grade < 0))
+    names, aggregations = _unjudged_columns(p), _unjudged_aggregations(p, rows)
+    found, total = (rows.whole_query(n, a) for n, a in zip(names, aggregations, strict=True))
     beyond = power(p, num_retrieved(rows))
-    mass = beyond + (1.0 - p) * exact_sum(pl.when(unjudged).then(_discount(rows, p)))
-    return pl.when(unjudged.any()).then(mass).otherwise(0.0)
+    mass = beyond + (1.0 - p) * from_fixed_point(total)
+    return pl.when(found).then(mass).otherwise(0.0)
 
 
 RBP_RESID = QuerySpec(
@@ -63,7 +81,8 @@ RBP_RESID = QuerySpec(
     needs=frozenset({"grade"}),
     trec=("rbp_resid",),
     params=(_PERSISTENCE,),
-    keep=_keep_unjudged,
+    keep=keep_none,
+    whole=_rbp_resid_whole,
     value=_rbp_resid,
 )
 
