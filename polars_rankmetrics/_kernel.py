@@ -10,8 +10,9 @@ neither layer needs the other to know them.
 
 from __future__ import annotations
 
+import hashlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -115,6 +116,7 @@ class Rows:
     keys: tuple[str, ...] | None = None
     iprec_rule: str = "round"
     ap_denominator: str = "relevant"
+    terms: dict[str, pl.Expr] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def prepared(
@@ -123,8 +125,13 @@ class Rows:
         keys: tuple[str, ...] = (),
         iprec_rule: str = "round",
         ap_denominator: str = "relevant",
+        terms: dict[str, pl.Expr] | None = None,
     ) -> Rows:
-        """Evaluate's view: the prepared frame's columns (`gain`: the metric's gain columns)."""
+        """Evaluate's view: the prepared frame's columns (`gain`: the metric's gain columns).
+
+        `terms` collects the per-row terms the metrics share (:meth:`term`): the
+        engine adds each as a column once, before the per-query aggregation.
+        """
         names = gain or gain_columns("linear", 0)
         return cls(
             rank=pl.col(RANK),
@@ -141,6 +148,7 @@ class Rows:
             keys=keys,
             iprec_rule=iprec_rule,
             ap_denominator=ap_denominator,
+            terms=terms,
         )
 
     def in_rank_order(self, running: pl.Expr) -> pl.Expr:
@@ -164,6 +172,30 @@ class Rows:
         group view evaluates `expr` in place. Both read the same formula.
         """
         return expr if self.keys is None else pl.col(name)
+
+    def term(self, expr: pl.Expr) -> pl.Expr:
+        """A per-row term several aggregations read: one column of the prepared frame, or `expr` inline.
+
+        In the engine's view the term is registered once (by its expression) and
+        read as a column, so ten cutoffs of one sum cast and take logs once; a
+        group view evaluates `expr` in place.
+        """
+        if self.keys is None or self.terms is None:
+            return expr
+        name = "__prm_term_" + hashlib.sha1(expr.meta.serialize(), usedforsecurity=False).hexdigest()[:16]
+        self.terms.setdefault(name, expr.alias(name))
+        return pl.col(name)
+
+    def exact_sum(self, term: pl.Expr, where: pl.Expr | None = None) -> pl.Expr:
+        """:func:`exact_sum` of `term` over the rows in `where` (every row when None).
+
+        The fixed-point value of `term` is a shared :meth:`term`, so the sums of
+        one term over several masks (cutoffs) share its cast; the integers summed
+        are those of ``exact_sum(pl.when(where).then(term))``, so are the bits.
+        `term` must be null, not NaN or infinite, on rows it is not defined for.
+        """
+        scaled = self.term((term.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128))
+        return from_fixed_point((scaled if where is None else pl.when(where).then(scaled)).sum())
 
     def whole_query(self, name: str, aggregation: pl.Expr) -> pl.Expr:
         """A per-query `aggregation` over every row of the query, even those the family does not keep.

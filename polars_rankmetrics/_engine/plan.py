@@ -131,7 +131,7 @@ def _value(spec: QuerySpec, conventions: Conventions) -> Callable[[Metric, Rows]
     return spec.value
 
 
-def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
+def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
     lf: pl.LazyFrame,
     columns: Columns,
     by: tuple[str, ...],
@@ -162,8 +162,9 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
 
     keys = (*schema.by, columns.query)
     # Every metric reads the prepared frame through the same view: the columns prepare adds.
+    terms: dict[str, pl.Expr] = {}  # the per-row terms the metrics share (Rows.term), each once
     view = {
-        name: Rows.prepared(columns_of[name], keys, conventions.iprec_rule, conventions.ap_denominator)
+        name: Rows.prepared(columns_of[name], keys, conventions.iprec_rule, conventions.ap_denominator, terms)
         for name, _ in metrics
     }
 
@@ -212,7 +213,8 @@ def build(  # noqa: C901, PLR0913  (one loop per kind of metric)
             values.append(_value(metric.spec, conventions)(metric, view[name]).cast(dtype).alias(name))
             if metric.spec.weight is not None:  # the "weighted" aggregate reads it
                 values.append(metric.spec.weight(metric, view[name]).cast(pl.Float64).alias(WEIGHT + name))
-    per_query = prepared.frame.group_by(prepared.keys).agg(
+    rows_read = prepared.frame.with_columns(list(terms.values())) if terms else prepared.frame
+    per_query = rows_read.group_by(prepared.keys).agg(
         pl.col(NUM_JUDGED).first().alias(N_JUDGED),
         pl.col(NUM_LISTED if conventions.judged_only else NUM_RET).first().alias(N_RETRIEVED),
         pl.col(NUM_REL).first().alias(N_RELEVANT),

@@ -6,26 +6,26 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from polars_rankmetrics._kernel import Rows, exact_sum, ratio
+from polars_rankmetrics._kernel import Rows, ratio
 from polars_rankmetrics._spec import Metric, Param, QuerySpec
 from polars_rankmetrics.metrics._core import within
 
 
-def _discounted(gains: pl.Expr, ranks: pl.Expr, keep: pl.Expr) -> pl.Expr:
-    """Sum of ``gain / log2(rank + 1)`` over the rows in `keep`."""
-    return exact_sum(pl.when(keep).then(gains / (ranks.cast(pl.Float64) + 1.0).log(2)))
+def _discount(ranks: pl.Expr) -> pl.Expr:
+    return (ranks.cast(pl.Float64) + 1.0).log(2)
 
 
 def dcg_at(rows: Rows, k: int | None) -> pl.Expr:
     """DCG of the retrieved items within the top `k`."""
-    return _discounted(rows.gain, rows.rank, within(rows, k) & (rows.gain != 0))
+    # One term per retrieved item of non-zero gain, shared by every cutoff.
+    term = pl.when(rows.rank.is_not_null() & (rows.gain != 0)).then(rows.gain / _discount(rows.rank))
+    return rows.exact_sum(term, within(rows, k))
 
 
 def idcg_at(rows: Rows, k: int | None) -> pl.Expr:
     """Ideal DCG: every judged item of positive gain, best first, within the top `k`."""
     ideal = rows.ideal_rank
-    keep = ideal.is_not_null() if k is None else ideal <= k
-    return _discounted(rows.gain, ideal, keep)
+    return rows.exact_sum(rows.gain / _discount(ideal), None if k is None else ideal <= k)
 
 
 GAIN_MAP = Param("gain", None, "gain")

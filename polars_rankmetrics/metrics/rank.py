@@ -27,9 +27,10 @@ MRR = QuerySpec(
 def precision_at_hits(rows: Rows, k: int | None) -> pl.Expr:
     """Sum over the relevant items in the top `k` of the precision at their rank: AP's numerator."""
     # Precision at a hit = (its rank among the hits) / (its rank), as trec_eval's AP.
-    found = rows.rel & within(rows, k)
     # when/then rather than filter: a filter beside the window's first() falls back to the in-memory engine.
-    return exact_sum(pl.when(found).then(rows.hit_rank.cast(pl.Float64) / rows.rank.cast(pl.Float64)))
+    # One term per hit, shared by every cutoff.
+    term = pl.when(rows.rel).then(rows.hit_rank.cast(pl.Float64) / rows.rank.cast(pl.Float64))
+    return rows.exact_sum(term, within(rows, k))
 
 
 def _map(m: Metric, rows: Rows) -> pl.Expr:
