@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 import pytest
 from plans import fallback_nodes as fallbacks
@@ -72,3 +74,20 @@ def test_validate_streams_without_fallback(frame: pl.LazyFrame) -> None:
     _, _, flags, counts = _checks(frame, prm.Columns(), ("run",))
     assert fallbacks(flags) == []
     assert fallbacks(counts) == []
+
+
+def test_cutoffs_of_one_sum_share_its_term(frame: pl.LazyFrame) -> None:
+    # nDCG and AP at three cutoffs each: one DCG, one IDCG and one precision-at-hit term column,
+    # each scaled and cast once, whatever the number of cutoffs.
+    metrics = ["ndcg_cut_5", "ndcg_cut_10", "ndcg_cut_100", "map_cut_5", "map_cut_10", "map"]
+    plan = prm.evaluate(frame, metrics, by="run", check=False).explain()
+    assert len(set(re.findall(r"__prm_term_[0-9a-f]{16}", plan))) == 3
+    one = prm.evaluate(frame, ["ndcg_cut_5", "map"], by="run", check=False).explain()
+    # Two cutoffs more of each add only their own means' casts across queries (one each).
+    assert plan.count("strict_cast(Int128)") == one.count("strict_cast(Int128)") + 4
+
+
+def test_table_measures_and_rbp_resid_stream_without_fallback(frame: pl.LazyFrame) -> None:
+    # They read the rows of non-zero gain (events per query) and windows over every row.
+    lf = prm.evaluate(frame, ["G", "ndcg_rel", "Rndcg", "rbp_resid", "map"], by="run", per_query=True)
+    assert fallbacks(lf) == []

@@ -28,9 +28,10 @@ def interpolated_precision(rows: Rows, recall: float) -> pl.Expr:
     else:
         needed = level.round(0, mode="half_away_from_zero")
     hit_rank = rows.hit_rank
-    precision = hit_rank.cast(pl.Float64) / rows.rank.cast(pl.Float64)
+    # One precision column for every level; when/then, not filter: a filter is aggregated group by group.
+    precision = rows.term(hit_rank.cast(pl.Float64) / rows.rank.cast(pl.Float64))
     reached = hit_rank.is_not_null() & (hit_rank.cast(pl.Float64) >= pl.max_horizontal(needed, 1.0))
-    return precision.filter(reached).max().fill_null(0.0)
+    return pl.when(reached).then(precision).max().fill_null(0.0)
 
 
 def _iprec_at_recall(m: Metric, rows: Rows) -> pl.Expr:
