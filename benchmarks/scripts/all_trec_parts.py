@@ -1,9 +1,12 @@
 """Probe: where row 3's time goes, by leaving families of the all_trec set out (quoted in results/perf.md).
 
-G, ndcg_rel and Rndcg are the only all_trec measures with no row filter
-(``keep``): they read every retrieved row, so with them in the request every
-other metric's second-stage windows and per-query aggregations read every
-row too. Usage: ``python benchmarks/scripts/all_trec_parts.py [DATA_DIR]``.
+G, ndcg_rel and Rndcg are the all_trec measures computed as frames of their
+own (events per query of the items of non-zero gain, running sums of the
+ranking and of the ideal ranking); before 2026-11-23 they joined the two
+rankings row by row and kept every row, so every other metric read every
+row too (1.55 s of which they cost 0.88 s alone, now 0.25 s).
+
+Usage: ``python benchmarks/scripts/all_trec_parts.py [DATA_DIR]``.
 """
 
 from __future__ import annotations

@@ -117,7 +117,7 @@ def test_chunk_size_follows_the_memory_budget() -> None:
 
     assert rows_for_budget(1024, 5) > rows_for_budget(512, 5) > rows_for_budget(512, 80)
     # 512 MiB less the fixed cost of five metrics, at the modelled bytes a row.
-    assert rows_for_budget(512, 5) == (512 - 150 - 3 * 5) * 2**20 // 180
+    assert rows_for_budget(512, 5) == (512 - 200 - 3 * 5) * 2**20 // 180
     assert rows_for_budget(1, 5) == MIN_ROWS_PER_CHUNK  # a chunk is never empty of rows
 
 
