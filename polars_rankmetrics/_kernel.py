@@ -194,7 +194,7 @@ class Rows:
         are those of ``exact_sum(pl.when(where).then(term))``, so are the bits.
         `term` must be null, not NaN or infinite, on rows it is not defined for.
         """
-        scaled = self.term((term.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128))
+        scaled = self.term(fixed_point(term))
         return from_fixed_point((scaled if where is None else pl.when(where).then(scaled)).sum())
 
     def whole_query(self, name: str, aggregation: pl.Expr) -> pl.Expr:
@@ -219,6 +219,11 @@ VALUE = "__prm_value"  # a table or catalog metric's value column, per (keys...)
 _FIXED_POINT = 2.0**64
 
 
+def fixed_point(terms: pl.Expr) -> pl.Expr:
+    """Each term scaled by 2**64 and truncated to an Int128: what :func:`fixed_point_sum` adds up."""
+    return (terms.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128)
+
+
 def fixed_point_sum(terms: pl.Expr) -> pl.Expr:
     """The exact integer state of :func:`exact_sum`: the terms scaled by 2**64, as an Int128 sum.
 
@@ -226,7 +231,7 @@ def fixed_point_sum(terms: pl.Expr) -> pl.Expr:
     Decimal(38, 0)); :func:`from_fixed_point` turns a total into the float
     :func:`exact_sum` gives for all the rows at once, bit for bit.
     """
-    return (terms.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128).sum()
+    return fixed_point(terms).sum()
 
 
 def from_fixed_point(total: pl.Expr) -> pl.Expr:
@@ -250,7 +255,7 @@ def exact_sum(terms: pl.Expr) -> pl.Expr:
 
 def exact_sum_horizontal(terms: list[pl.Expr]) -> pl.Expr:
     """Row-wise sum of float columns, exact and independent of the engine (see :func:`exact_sum`)."""
-    scaled = [(t.cast(pl.Float64) * _FIXED_POINT).cast(pl.Int128) for t in terms]
+    scaled = [fixed_point(t) for t in terms]
     return pl.sum_horizontal(scaled).cast(pl.Float64) / _FIXED_POINT
 
 

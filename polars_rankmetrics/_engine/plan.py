@@ -131,6 +131,20 @@ def _value(spec: QuerySpec, conventions: Conventions) -> Callable[[Metric, Rows]
     return spec.value
 
 
+def _unordered_up_to(queries: Requested, catalogs: Requested, conventions: Conventions) -> int | None:
+    """The list length up to which no row needs its position (None: every list is ordered).
+
+    Catalog metrics read positions only as "within the top k": a list no longer than the
+    smallest cutoff (any list, when none has one) has every retrieved row within each
+    (1M lists of 10 at k=10: the catalog evaluation 1.6 -> 0.65 s). A query-scope metric
+    or a tie policy reads the positions themselves.
+    """
+    if queries or not catalogs or conventions.ties != "text":
+        return None
+    cutoffs = [m.k for _, m in catalogs if m.k is not None]
+    return min(cutoffs) if cutoffs else 2**32 - 1
+
+
 def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
     lf: pl.LazyFrame,
     columns: Columns,
@@ -196,7 +210,8 @@ def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
         found = checks.window_columns(schema, names, keys) if check else []
         return found + (checks.diagnostic_columns(schema, keys) if diagnose else [])
 
-    prepared = prepare(lf, schema, conventions, needs, gains, rows, keep, row_checks, whole)
+    unordered = _unordered_up_to(queries, catalogs, conventions)
+    prepared = prepare(lf, schema, conventions, needs, gains, rows, keep, row_checks, whole, unordered)
     if catalogs or any(isinstance(m.spec, TableSpec) for _, m in queries):
         # The per-query stage and catalog or table metrics all read the prepared frame: compute
         # it once (10M rows, four catalog metrics: 51 -> 34 CPU-s in memory, 31 -> 19 streaming;

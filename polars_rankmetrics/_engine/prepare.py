@@ -48,6 +48,7 @@ from polars_rankmetrics._kernel import (
 from polars_rankmetrics._schema import ResolvedSchema
 from polars_rankmetrics.conventions import Conventions, Gain
 
+LIST_SIZE = "__prm_list_size"  # a query's retrieved items, to split short lists from long ones
 ORDER_KEY = "__prm_order_key"  # a given rank and an integer item as one Int128 (_engine/order.py)
 
 
@@ -115,6 +116,7 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     keep: pl.Expr | None = None,
     checks: Callable[[tuple[str, ...]], list[pl.Expr]] | None = None,
     whole: Sequence[pl.Expr] = (),
+    unordered_up_to: int | None = None,
 ) -> Prepared:
     """Add the internal columns every requested metric reads.
 
@@ -124,7 +126,10 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     every row); `checks` builds, from the window keys, the data checks'
     per-row window columns (computed before any row is dropped); `whole` are
     per-query windows over every row that read the ranks, also added before
-    rows are dropped. One row of
+    rows are dropped. With `unordered_up_to` (only cutoffs read the positions, none
+    below it: catalog metrics alone), a query retrieving at most that many items
+    has every retrieved row within each cutoff: its rows take position 1 and skip
+    the ordering window. One row of
     each query is always kept, so every query
     reaches the per-query aggregation with its counts.
     """
@@ -143,6 +148,12 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
         # scikit-learn's and torchmetrics' R and ideal list: judgments of items never ranked do not count.
         grade = pl.when(order.is_not_null()).then(grade)
     breaks = tie_break(grade, conventions)
+    short = None
+    if unordered_up_to is not None and conventions.depth is None and not conventions.judged_only:
+        # Whole queries fall on either side, so every per-query window below is unchanged.
+        sized = lf.with_columns(pl.col(schema.order_column).count().over(keys).alias(LIST_SIZE)).cache()
+        short = sized.filter(pl.col(LIST_SIZE) <= unordered_up_to)
+        lf = sized.filter(pl.col(LIST_SIZE) > unordered_up_to)
     packed = None
     if schema.order_is_rank and not breaks:
         packed = order_key.packed(order, schema.order_dtype, pl.col(cols.item), schema.item_dtype)
@@ -160,7 +171,8 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
         retrieved = retrieved & judged
 
     rank = pl.when(retrieved).then(in_order).rank("ordinal", descending=descending).over(keys)
-    num_ret = retrieved.sum().over(keys)
+    # The list size, when the split above counted it already (no depth, no -J: the same count).
+    num_ret = retrieved.sum().over(keys) if short is None else pl.col(LIST_SIZE)
     recount = False
     if conventions.depth is not None:
         # trec_eval -M: items past the depth were never retrieved; judged ones still count for R.
@@ -182,6 +194,8 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
         relevant.sum().over(keys).cast(pl.UInt32).alias(NUM_REL),
         grade.is_not_null().sum().over(keys).cast(pl.UInt32).alias(NUM_JUDGED),
     ]
+    if not schema.has_relevance:  # no judgments (catalog metrics): nothing to count per query
+        first[3:5] = [pl.lit(0, dtype=pl.UInt32).alias(NUM_REL), pl.lit(0, dtype=pl.UInt32).alias(NUM_JUDGED)]
     if conventions.judged_only:  # otherwise NUM_LISTED is NUM_RET: no column of its own (4 bytes a row)
         first.append(order.is_not_null().sum().over(keys).cast(pl.UInt32).alias(NUM_LISTED))
     if needs & {"grade", "judged_rank", "pool_rank"}:
@@ -201,6 +215,10 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     if checks is not None:
         first.extend(checks(keys))
     out = lf.select(*keys, *first)
+    if short is not None:
+        # Position 1 for every retrieved row: within any cutoff, and no ordering window.
+        unordered = pl.when(retrieved).then(pl.lit(1, dtype=pl.UInt32)).alias(RANK)
+        out = pl.concat([out, short.select(*keys, unordered, *first[1:])])
     if recount:
         out = out.with_columns(pl.col(RANK).count().over(keys).cast(pl.UInt32).alias(NUM_RET))
     if whole:

@@ -11,7 +11,7 @@ from functools import reduce
 
 import polars as pl
 
-from polars_rankmetrics._kernel import ITEM, exact_sum, exact_sum_horizontal
+from polars_rankmetrics._kernel import ITEM, exact_sum, exact_sum_horizontal, fixed_point, from_fixed_point
 from polars_rankmetrics._spec import CatalogSpec, Metric, Param
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
@@ -40,10 +40,19 @@ def _personalization(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _
     size = pl.col(SIZE).cast(pl.Float64)
     # Per item i: a_i = sum over lists holding i of |L|^-1/2, b_i = sum of |L|^-1. Then the sum over
     # pairs u < v of |Lu & Lv| / sqrt(|Lu| |Lv|) is sum_i (a_i^2 - b_i) / 2, and sum_i b_i counts lists.
+    # Lists of one length share their terms: count the lists per (item, length), then add
+    # count x (the term's fixed-point value), the same integers as a sum over every row.
+    count = pl.col("__prm_lists_of_size").cast(pl.Int128)
+
+    def total(term: pl.Expr) -> pl.Expr:
+        return from_fixed_point((count * fixed_point(term)).sum())
+
     per_item = (
         top_rows(frame, keys, metric.k)
+        .group_by(*keys, ITEM, SIZE)
+        .agg(pl.len().alias("__prm_lists_of_size"))
         .group_by(*keys, ITEM)
-        .agg(exact_sum(size.pow(-0.5)).alias("__prm_a"), exact_sum(1.0 / size).alias("__prm_b"))
+        .agg(total(size.pow(-0.5)).alias("__prm_a"), total(1.0 / size).alias("__prm_b"))
     )
     a, b = pl.col("__prm_a"), pl.col("__prm_b")
     per_group = per_item.group_by(keys).agg(
