@@ -44,8 +44,16 @@ MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 LEVELS = tuple(i / 10 for i in range(11))
 
 
-def floor_plan(frame: pl.DataFrame) -> pl.LazyFrame:
-    """The one ranking, the ranks among subsets, one group_by of the distinct quantities."""
+def floor_plan(frame: pl.DataFrame, *, complete: bool = False) -> pl.LazyFrame:
+    """The one ranking, the ranks among subsets, one group_by of the distinct quantities.
+
+    With `complete`, also the work the bare floor leaves out and the set's values need:
+    float sums made order-independent (each float term cast once to an Int128 fixed-point
+    column, every masked sum over it: a plain float sum's bits depend on the engine's row
+    order), the three table measures G, ndcg_rel and Rndcg (the events of the items of
+    non-zero gain, two running-sum windows, one group_by, joined per query) and rbp_resid's
+    sums over the unjudged ranks (windows over every row).
+    """
     q = "query"
     score, grade = pl.col("score"), pl.col("relevance").cast(pl.Float64)
     retrieved = score.is_not_null()
@@ -63,6 +71,12 @@ def floor_plan(frame: pl.DataFrame) -> pl.LazyFrame:
         (judged & ~rel).sum().over(q).alias("N"),
     )
     rank, r = pl.col("rank"), pl.col("rel")
+    if complete:  # rbp_resid: the unjudged ranks' discounts, summed over every row of the query
+        unjudged = rank.is_not_null() & ~pl.col("judged")
+        discount = (pl.when(unjudged).then(0.9 ** (rank.cast(pl.Float64) - 1.0)) * 2.0**64).cast(pl.Int128)
+        ranked = ranked.with_columns(
+            discount.sum().over(q).alias("unjudged_sum"), unjudged.any().over(q).alias("has_unjudged")
+        )
     ranked = ranked.with_columns(
         pl.when(r & rank.is_not_null()).then(rank).rank("ordinal").over(q).alias("hit"),
         pl.when(pl.col("judged") & ~r & rank.is_not_null())
@@ -102,6 +116,15 @@ def floor_plan(frame: pl.DataFrame) -> pl.LazyFrame:
         terms[f"rprec_{x}"] = (r & (rank.cast(pl.Float64) <= (big_r * x).round())).fill_null(value=False)
     for x in LEVELS:
         terms[f"iprec_{x}"] = pl.when(hit.cast(pl.Float64) >= (big_r * x).round()).then(prec)
+    if complete:
+        scaled = {name: (terms[name] * 2.0**64).cast(pl.Int128) for name in ("prec", "dcg", "idcg", "rbp")}
+        for name, base in (("ap", "prec"), ("dcg", "dcg"), ("idcg", "idcg")):
+            for k in CUTOFFS:
+                mask = (pl.col("ideal") if name == "idcg" else rank) <= k
+                terms[f"{name}_{k}"] = pl.when(mask).then(pl.col(f"fp_{base}"))
+        for name in scaled:
+            terms[name] = pl.col(f"fp_{name}")
+        ranked = ranked.with_columns(**{f"fp_{n}": e for n, e in scaled.items()})
     ranked = ranked.with_columns(**terms)
     aggs = [
         pl.col("R").first(),
@@ -110,7 +133,39 @@ def floor_plan(frame: pl.DataFrame) -> pl.LazyFrame:
         pl.when(r).then(rank).min().alias("first_hit"),
         *(pl.col(name).max() if name.startswith("iprec") else pl.col(name).sum() for name in terms),
     ]
-    return ranked.group_by(q).agg(aggs)
+    if complete:
+        ranked = ranked.cache()  # read twice: the per-query sums and the tables
+    per_query = ranked.group_by(q).agg(aggs)
+    if not complete:
+        return per_query
+    return per_query.join(_tables(ranked.filter(pl.col("gain") != 0)), on=q, how="left")
+
+
+def _tables(rows: pl.LazyFrame) -> pl.LazyFrame:
+    """G, ndcg_rel and Rndcg's sums from the events of the items of non-zero gain (no join)."""
+    q, gain, rank, ideal = "query", pl.col("gain"), pl.col("rank"), pl.col("ideal")
+    zero = pl.lit(0.0)
+    actual = rows.filter(rank.is_not_null()).select(
+        q, rank.alias("pos"), pl.lit(0, pl.UInt64).alias("kind"), gain.alias("g"), gain.alias("a"),
+        (gain / (rank.cast(pl.Float64) + 1.0).log(2)).alias("d"), zero.alias("c"), zero.alias("i"),
+    )  # fmt: skip
+    ideals = rows.filter(ideal.is_not_null()).select(
+        q, ideal.alias("pos"), pl.lit(1, pl.UInt64).alias("kind"), zero.alias("g"), zero.alias("a"),
+        zero.alias("d"), pl.max_horizontal(gain, 1.0).alias("c"),
+        (gain / (ideal.cast(pl.Float64) + 1.0).log(2)).alias("i"),
+    )  # fmt: skip
+    twice = pl.col("pos").cast(pl.UInt64) * 2
+    events = pl.concat([actual, ideals]).with_columns(
+        pl.col("a", "d").cum_sum().over(q, order_by=twice + pl.col("kind")),
+        pl.col("c", "i").cum_sum().over(q, order_by=twice + 1 - pl.col("kind")),
+    )
+    a = pl.col("kind") == 0
+    g_term = pl.when(a).then(pl.col("g") / (2.0 + pl.col("c") - pl.col("a")).log(2))
+    return events.group_by(q).agg(
+        (g_term * 2.0**64).cast(pl.Int128).sum().alias("g"),
+        (pl.when(a).then(pl.col("d") / pl.col("i")) * 2.0**64).cast(pl.Int128).sum().alias("ndcg_rel"),
+        (pl.when(~a).then(pl.col("d") / pl.col("i")) * 2.0**64).cast(pl.Int128).sum().alias("rndcg"),
+    )
 
 
 def _clock(fn: Callable[[], object]) -> float:
@@ -128,10 +183,12 @@ def main() -> None:
     qrels, run = to_pytrec(frame)
     measures = set(pytrec_eval.supported_measures)
     plan = floor_plan(frame)
+    complete = floor_plan(frame, complete=True)
     columns = len(plan.collect_schema())
     forms: dict[str, Callable[[], object]] = {
         "floor": plan.collect,
         "floor_streaming": lambda: plan.collect(engine="streaming"),
+        "floor_complete": complete.collect,
         "ours": lambda: prm.evaluate(frame, metrics, per_query=True),
         "ours_check_false": lambda: prm.evaluate(frame, metrics, per_query=True, check=False),
         "pytrec_eval": lambda: pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run),
