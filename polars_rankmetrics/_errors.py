@@ -123,10 +123,21 @@ _QUOTED = re.compile(re.escape(IN_PLAN_PREFIX) + r'(.*?)"(?:\]|, ")', re.DOTALL)
 
 _TAGGED = {cls.__name__: cls for cls in (TrecFormatError,)}
 
+# An exact sum's term that its Int128 fixed point (the term x 2**64) cannot hold.
+_FIXED_POINT_OVERFLOW = re.compile(r"conversion from `f64` to `i128` failed.*?values: \[(.*?)\]", re.DOTALL)
+
 
 def from_polars(err: Exception) -> RankMetricsError | None:
     """The library's error inside a Polars error raised by :func:`in_plan`, or None."""
     text = str(err)
+    overflow = _FIXED_POINT_OVERFLOW.search(text)
+    if overflow is not None and IN_PLAN_PREFIX not in text:
+        return InvalidDataError(
+            "a term of a metric's exact sum is not finite or too large: sums are exact in 128-bit "
+            "fixed point, which holds terms below 2**63 (about 9.2e18) in magnitude; check the gains "
+            "(a gain mapping such as {1: 1e20}) and the grades. The failing terms, scaled by 2**64: "
+            f"[{overflow.group(1)}]"
+        )
     found = _QUOTED.search(text)
     if found is not None:
         body = found.group(1).strip()

@@ -137,7 +137,7 @@ class Param:
         return tuple(sorted((float(g), float(v)) for g, v in gain.items()))
 
     def _number(self, value: object, metric: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, Real) or value != value:  # noqa: PLR0124  (NaN)
+        if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
             raise _errors.parameter(self.name, str(self.domain), value, metric=metric)
         number = float(value)
         if number not in self.domain:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Mapping
 from numbers import Real
 from typing import Any
@@ -26,8 +27,8 @@ def check_choice(value: object, name: str, choices: Collection[Any]) -> None:
 
 def check_real(value: object, name: str) -> float:
     """Return `value` as a float if it is a finite real number, else raise."""
-    if isinstance(value, bool) or not isinstance(value, Real) or value != value:  # noqa: PLR0124
-        raise _errors.parameter(name, "a real number", value)
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        raise _errors.parameter(name, "a real number", value)  # NaN and infinities are not
     return float(value)
 
 

@@ -112,6 +112,9 @@ def test_bad_k_through_the_namespace(df: pl.DataFrame) -> None:
         ("gain", "cubic", "`gain` must be one of 'linear', 'exponential', 'binary', got 'cubic'"),
         ("gain", {}, "`gain` must be"),
         ("relevance_level", "high", "`relevance_level` must be a real number, got 'high'"),
+        ("relevance_level", float("inf"), "`relevance_level` must be a real number, got inf"),
+        ("gain", {1: float("inf")}, "`gain for grade 1` must be a real number, got inf"),
+        ("gain", {float("nan"): 1}, "`gain grade` must be a real number, got nan"),
         ("preset", "trec", "`preset` must be one of 'trec_eval', .*'recommenders', got 'trec'"),
         ("ties", "random", "`ties` must be one of 'text', 'average', 'optimistic', .*, got 'random'"),
         ("iprec_rule", "floor", "`iprec_rule` must be one of 'round', 'trec_eval_9', got 'floor'"),
@@ -120,6 +123,32 @@ def test_bad_k_through_the_namespace(df: pl.DataFrame) -> None:
 def test_bad_convention(df: pl.DataFrame, option: str, value: object, match: str) -> None:
     with pytest.raises(prm.InvalidParameterError, match=match):
         prm.evaluate(df, ["map"], **{option: value})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("build", "match"),
+    [
+        (
+            lambda: prm.utility(float("inf")),
+            "`coefficients` of metric 'utility' must be a real number, got inf",
+        ),
+        (lambda: prm.parse("utility(coefficients=1,nan,0,0)"), "`coefficients` .* got nan"),
+        (lambda: prm.ndcg(10, gain={1: float("-inf")}), "`gain for grade 1` must be a real number, got -inf"),
+    ],
+)
+def test_infinite_or_nan_metric_parameter(build: object, match: str) -> None:
+    with pytest.raises(prm.InvalidParameterError, match=match):
+        build()  # type: ignore[operator]
+
+
+def test_a_term_too_large_for_the_exact_sums_is_a_data_error(df: pl.DataFrame) -> None:
+    # Sums are exact in Int128 fixed point (term x 2**64): a gain of 1e20 cannot be held.
+    metric = prm.ndcg(1, gain={1: 1e20})
+    with pytest.raises(prm.InvalidDataError, match=r"too large.*below 2\*\*63.*gain"):
+        prm.evaluate(df, [metric])
+    with pytest.raises(prm.InvalidDataError, match=r"too large.*below 2\*\*63"):
+        prm.collect(prm.evaluate(df.lazy(), [metric]))
+    assert prm.evaluate(df, [prm.ndcg(1, gain={1: 1e15})]).row(0) == (1.0,)
 
 
 def test_unknown_metric_lists_valid_names(df: pl.DataFrame) -> None:
