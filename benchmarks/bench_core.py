@@ -218,6 +218,15 @@ def _clock(fn: Callable[[], object]) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
+def alternating_minima(forms: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
+    """Each form's fastest wall time over `repeat` rounds that run every form in turn (one process)."""
+    best = dict.fromkeys(forms, float("inf"))
+    for _ in range(repeat):
+        for name, fn in forms.items():
+            best[name] = min(best[name], _clock(fn)[0])
+    return best
+
+
 def _pytrec_stages(frame: pl.DataFrame) -> Timings:
     """pytrec_eval from the Polars frame, stage by stage."""
     out: Timings = {}

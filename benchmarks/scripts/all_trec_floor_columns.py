@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import polars as pl
-from bench_core import to_pytrec
+from bench_core import alternating_minima, to_pytrec
 from bench_perf import all_trec_metrics
 
 import polars_rankmetrics as prm
@@ -168,12 +167,6 @@ def _tables(rows: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def _clock(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
 def main() -> None:
     """Time floor, ours and pytrec_eval alternately; print the minima and the ratios."""
     import pytrec_eval  # noqa: PLC0415
@@ -193,10 +186,7 @@ def main() -> None:
         "ours_check_false": lambda: prm.evaluate(frame, metrics, per_query=True, check=False),
         "pytrec_eval": lambda: pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run),
     }
-    best = dict.fromkeys(forms, float("inf"))
-    for _ in range(REPEAT):
-        for name, fn in forms.items():
-            best[name] = min(best[name], _clock(fn))
+    best = alternating_minima(forms, REPEAT)
     print(f"{frame.height:,} rows, {frame['query'].n_unique():,} queries; floor: {columns} columns per query")
     for name, seconds in best.items():
         print(f"{name}: {seconds:.2f} s, {best['pytrec_eval'] / seconds:.2f}x pytrec_eval")

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import polars as pl
-from bench_core import to_pytrec
+from bench_core import alternating_minima, to_pytrec
 from bench_scale import NARROW, NARROW_PYTREC, NARROW_PYTREC_EXTRA
 
 import polars_rankmetrics as prm
@@ -74,12 +73,6 @@ def floor_plan(frame: pl.DataFrame) -> pl.LazyFrame:
     return ranked.group_by(q).agg(aggs)
 
 
-def _clock(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
 def main() -> None:
     """Time the floor, ours and pytrec_eval alternately; print the minima and the ratios."""
     import pytrec_eval  # noqa: PLC0415
@@ -94,10 +87,7 @@ def main() -> None:
         "ours_num_ret_alone": lambda: prm.evaluate(frame, ["num_ret"], per_query=True),
         "pytrec_eval_native": lambda: pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run),
     }
-    best = dict.fromkeys(forms, float("inf"))
-    for _ in range(REPEAT):
-        for name, fn in forms.items():
-            best[name] = min(best[name], _clock(fn))
+    best = alternating_minima(forms, REPEAT)
     print(f"{frame.height:,} rows, {frame['query'].n_unique():,} queries")
     for name, seconds in best.items():
         print(f"{name}: {seconds:.2f} s, {best['pytrec_eval_native'] / seconds:.2f}x pytrec_eval native")

@@ -19,9 +19,9 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from polars_rankmetrics._kernel import NUM_REL, NUM_RET, RANK, VALUE, GainColumns, Rows, exact_sum
+from polars_rankmetrics._kernel import NUM_REL, NUM_RET, RANK, VALUE, GainColumns, exact_sum
 from polars_rankmetrics._spec import Metric, TableSpec
-from polars_rankmetrics.metrics.graded import GAIN_MAP
+from polars_rankmetrics.metrics.graded import GAIN_MAP, discount, keep_gain
 
 _NEEDS = frozenset({"gain", "ideal_rank"})
 _ACTUAL, _IDEAL = 0, 1  # the two kinds of event
@@ -30,14 +30,6 @@ _POS, _KIND, _L, _N, _R = "__pos", "__kind", "__L", "__n", "__R"
 _GAIN, _IDEAL_GAIN, _NEXT_GAIN = "__gain", "__ideal_gain", "__next_gain"
 _GAIN_SUM, _DCG, _COST, _IDCG = "__gain_sum", "__dcg", "__cost", "__idcg"
 _LAST = "__last"
-
-
-def _discount(position: pl.Expr) -> pl.Expr:
-    return (position.cast(pl.Float64) + 1.0).log(2)
-
-
-def _keep_gain(_m: Metric, rows: Rows) -> pl.Expr:
-    return rows.gain != 0
 
 
 def _events(frame: pl.LazyFrame, keys: tuple[str, ...], g: GainColumns) -> pl.LazyFrame:
@@ -58,7 +50,7 @@ def _events(frame: pl.LazyFrame, keys: tuple[str, ...], g: GainColumns) -> pl.La
         rank.cast(pl.UInt32).alias(_POS),
         pl.lit(_ACTUAL, dtype=pl.UInt8).alias(_KIND),
         gain.alias(_GAIN),
-        (gain / _discount(rank)).alias(_DCG),
+        (gain / discount(rank)).alias(_DCG),
         zero.alias(_COST),
         zero.alias(_IDCG),
         pl.lit(None, dtype=pl.Float64).alias(_IDEAL_GAIN),
@@ -72,7 +64,7 @@ def _events(frame: pl.LazyFrame, keys: tuple[str, ...], g: GainColumns) -> pl.La
         zero.alias(_GAIN),
         zero.alias(_DCG),
         pl.max_horizontal(gain, 1.0).alias(_COST),  # trec_eval's G: at least 1 per ideal position
-        (gain / _discount(ideal)).alias(_IDCG),
+        (gain / discount(ideal)).alias(_IDCG),
         gain.alias(_IDEAL_GAIN),
         gain.shift(-1).over(keys, order_by=ideal).alias(_NEXT_GAIN),
         *counts,
@@ -118,9 +110,9 @@ def _ndcg_rel_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple
         .agg(
             exact_sum(pl.when(positive).then(pl.col(_DCG) / pl.col(_IDCG))).alias("__sum"),
             positive.sum().alias("__found"),
-            exact_sum(pl.when(actual).then(pl.col(_GAIN) / _discount(pl.col(_POS)))).alias("__dcg_all"),
+            exact_sum(pl.when(actual).then(pl.col(_GAIN) / discount(pl.col(_POS)))).alias("__dcg_all"),
             pl.col(_L).first(),
-            exact_sum(pl.when(ideal).then(pl.col(_IDEAL_GAIN) / _discount(pl.col(_POS)))).alias("__idcg_all"),
+            exact_sum(pl.when(ideal).then(pl.col(_IDEAL_GAIN) / discount(pl.col(_POS)))).alias("__idcg_all"),
         )
     )
     # Relevant items never retrieved count at the final nDCG, as trec_eval does.
@@ -163,7 +155,7 @@ G = TableSpec(
     needs=_NEEDS,
     trec=("G",),
     params=(GAIN_MAP,),
-    keep=_keep_gain,
+    keep=keep_gain,
     table=_g_table,
 )
 NDCG_REL = TableSpec(
@@ -172,7 +164,7 @@ NDCG_REL = TableSpec(
     needs=_NEEDS,
     trec=("ndcg_rel",),
     params=(GAIN_MAP,),
-    keep=_keep_gain,
+    keep=keep_gain,
     table=_ndcg_rel_table,
 )
 RNDCG = TableSpec(
@@ -182,7 +174,7 @@ RNDCG = TableSpec(
     needs=_NEEDS,
     trec=("Rndcg",),
     params=(GAIN_MAP,),
-    keep=_keep_gain,
+    keep=keep_gain,
     table=_rndcg_table,
 )
 

@@ -11,27 +11,29 @@ from polars_rankmetrics._spec import Metric, Param, QuerySpec
 from polars_rankmetrics.metrics._core import within
 
 
-def _discount(ranks: pl.Expr) -> pl.Expr:
-    return (ranks.cast(pl.Float64) + 1.0).log(2)
+def discount(positions: pl.Expr) -> pl.Expr:
+    """DCG's discount at 1-based `positions`: ``log2(position + 1)``."""
+    return (positions.cast(pl.Float64) + 1.0).log(2)
 
 
 def dcg_at(rows: Rows, k: int | None) -> pl.Expr:
     """DCG of the retrieved items within the top `k`."""
     # One term per retrieved item of non-zero gain, shared by every cutoff.
-    term = pl.when(rows.rank.is_not_null() & (rows.gain != 0)).then(rows.gain / _discount(rows.rank))
+    term = pl.when(rows.rank.is_not_null() & (rows.gain != 0)).then(rows.gain / discount(rows.rank))
     return rows.exact_sum(term, within(rows, k))
 
 
 def idcg_at(rows: Rows, k: int | None) -> pl.Expr:
     """Ideal DCG: every judged item of positive gain, best first, within the top `k`."""
     ideal = rows.ideal_rank
-    return rows.exact_sum(rows.gain / _discount(ideal), None if k is None else ideal <= k)
+    return rows.exact_sum(rows.gain / discount(ideal), None if k is None else ideal <= k)
 
 
 GAIN_MAP = Param("gain", None, "gain")
 
 
-def _keep_gain(_m: Metric, rows: Rows) -> pl.Expr:
+def keep_gain(_m: Metric, rows: Rows) -> pl.Expr:
+    """Keep the rows of non-zero gain (the graded families' rows)."""
     return rows.gain != 0
 
 
@@ -39,7 +41,7 @@ def _dcg(m: Metric, rows: Rows) -> pl.Expr:
     return dcg_at(rows, m.k)
 
 
-DCG = QuerySpec(name="dcg", needs=frozenset({"gain"}), params=(GAIN_MAP,), keep=_keep_gain, value=_dcg)
+DCG = QuerySpec(name="dcg", needs=frozenset({"gain"}), params=(GAIN_MAP,), keep=keep_gain, value=_dcg)
 
 
 def _ndcg(m: Metric, rows: Rows) -> pl.Expr:
@@ -53,7 +55,7 @@ NDCG = QuerySpec(
     needs=frozenset({"gain", "ideal_rank"}),
     trec=("ndcg_cut_{k}", "ndcg"),
     params=(GAIN_MAP,),
-    keep=_keep_gain,
+    keep=keep_gain,
     value=_ndcg,
 )
 

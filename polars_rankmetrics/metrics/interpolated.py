@@ -9,6 +9,7 @@ import polars as pl
 from polars_rankmetrics._kernel import Rows, exact_sum_horizontal, ratio
 from polars_rankmetrics._spec import POSITIVE, UNIT, Metric, Param, QuerySpec
 from polars_rankmetrics.metrics._core import keep_relevant
+from polars_rankmetrics.metrics.rank import precision_at_hit
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
@@ -29,7 +30,7 @@ def interpolated_precision(rows: Rows, recall: float) -> pl.Expr:
         needed = level.round(0, mode="half_away_from_zero")
     hit_rank = rows.hit_rank
     # One precision column for every level; when/then, not filter: a filter is aggregated group by group.
-    precision = rows.term(hit_rank.cast(pl.Float64) / rows.rank.cast(pl.Float64))
+    precision = rows.term(precision_at_hit(rows))
     reached = hit_rank.is_not_null() & (hit_rank.cast(pl.Float64) >= pl.max_horizontal(needed, 1.0))
     return pl.when(reached).then(precision).max().fill_null(0.0)
 

@@ -24,13 +24,18 @@ MRR = QuerySpec(
 )
 
 
+def precision_at_hit(rows: Rows) -> pl.Expr:
+    """Precision at each retrieved relevant item: (its rank among the hits) / (its rank); null elsewhere.
+
+    AP sums it (one fixed-point term for every cutoff); interpolated precision takes maxima of it.
+    """
+    return rows.hit_rank.cast(pl.Float64) / rows.rank.cast(pl.Float64)
+
+
 def precision_at_hits(rows: Rows, k: int | None) -> pl.Expr:
     """Sum over the relevant items in the top `k` of the precision at their rank: AP's numerator."""
-    # Precision at a hit = (its rank among the hits) / (its rank), as trec_eval's AP.
-    # when/then rather than filter: a filter beside the window's first() falls back to the in-memory engine.
-    # One term per hit, shared by every cutoff.
-    term = pl.when(rows.rel).then(rows.hit_rank.cast(pl.Float64) / rows.rank.cast(pl.Float64))
-    return rows.exact_sum(term, within(rows, k))
+    # A masked sum, not filter: a filter beside the window's first() falls back to the in-memory engine.
+    return rows.exact_sum(precision_at_hit(rows), within(rows, k))
 
 
 def _map(m: Metric, rows: Rows) -> pl.Expr:
