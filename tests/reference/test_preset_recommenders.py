@@ -23,7 +23,10 @@ from peers import oracle
 
 import polars_rankmetrics as prm
 
-pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
+pytestmark = [
+    pytest.mark.oracles,
+    pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning"),
+]
 
 evaluation = oracle("recommenders.evaluation.python_evaluation", "oracles")
 

@@ -53,9 +53,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # its import-time warnings (pandas 3) are not ours to test
     evaluation = oracle("recommenders.evaluation.python_evaluation", "oracles")
 
-pytestmark = pytest.mark.filterwarnings(
-    "ignore::polars_rankmetrics.RankMetricsWarning", "ignore::FutureWarning"
-)
+pytestmark = [
+    pytest.mark.oracles,
+    pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning", "ignore::FutureWarning"),
+]
 
 TOLERANCE = 1e-9
 CUTOFFS = (1, 2, 3, 5, 10)

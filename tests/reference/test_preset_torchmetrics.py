@@ -28,7 +28,10 @@ from peers import oracle
 
 import polars_rankmetrics as prm
 
-pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
+pytestmark = [
+    pytest.mark.oracles,
+    pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning"),
+]
 
 torch = oracle("torch", "oracles")
 functional = oracle("torchmetrics.functional.retrieval", "oracles")
