@@ -21,6 +21,7 @@ from polars_rankmetrics.evaluation import collect, evaluate, population
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
+    InnerJoinWarning,
     InvalidDataError,
     InvalidInputError,
     InvalidParameterError,
@@ -93,6 +94,7 @@ __all__ = [
     "ColumnTypeError",
     "Columns",
     "Conventions",
+    "InnerJoinWarning",
     "InvalidDataError",
     "InvalidInputError",
     "InvalidParameterError",

@@ -20,10 +20,15 @@ def _line(chunk: int, chunks: int, rows: int, seconds: float) -> None:
     )
 
 
+def _watched() -> bool:
+    """Whether a person is watching: stderr is a terminal (not a file, a pipe or a notebook's capture)."""
+    isatty = getattr(sys.stderr, "isatty", None)
+    return callable(isatty) and bool(isatty())
+
+
 def _bar_available() -> bool:
     """Whether a bar can be drawn: tqdm is installed (extra ``progress``) and stderr is a terminal."""
-    isatty = getattr(sys.stderr, "isatty", None)
-    return importlib.util.find_spec("tqdm") is not None and callable(isatty) and bool(isatty())
+    return importlib.util.find_spec("tqdm") is not None and _watched()
 
 
 class Reporter:
@@ -59,14 +64,15 @@ def reporter(progress: bool | Progress | None, chunks: int, rows: int) -> Report
 
     None (the default): a tqdm bar on stderr when tqdm is installed, stderr is a
     terminal and there is more than one chunk; nothing otherwise. True: the bar
-    under those conditions, else one line per chunk on stderr. False: nothing.
-    A callable: called after each chunk with (chunk, chunks, rows so far,
-    seconds so far).
+    when stderr is a terminal, or one line per chunk there when tqdm is not
+    installed; nothing when stderr is not a terminal (a log file, a pipe): a
+    report is for a person watching. False: nothing. A callable: called after
+    each chunk with (chunk, chunks, rows so far, seconds so far), wherever it runs.
     """
     if callable(progress):
         return Reporter(chunks, rows, progress, bar=False)
     if progress is False:
         return Reporter(chunks, rows, None, bar=False)
     bar = _bar_available() and (progress is True or chunks > 1)
-    line = _line if progress is True and not bar else None
+    line = _line if progress is True and not bar and _watched() else None
     return Reporter(chunks, rows, line, bar=bar)

@@ -185,6 +185,11 @@ class MetricSpec:
     keep
         The rows the family reads (a predicate over the :class:`Rows` view
         of the prepared frame); None means every row.
+    unretrieved
+        Whether its value reads the judged items the run did not retrieve
+        (the number of relevant items R, the ideal ranking, the judged
+        non-relevant items): a frame that lost them (an inner or left join
+        of run and judgments) changes it, and evaluate warns.
     """
 
     name: str
@@ -197,6 +202,7 @@ class MetricSpec:
     trec: tuple[str, ...] = ()
     params: tuple[Param, ...] = ()
     keep: Keep | None = None
+    unretrieved: bool = False
     scope: ClassVar[Scope] = "query"
 
     @property
@@ -332,6 +338,13 @@ class Metric:
             p.format(v)
             for p, v in zip(self.spec.params, self.params, strict=True)
             if p.kind != "side" and v != p.default and v is not None
+        ]
+        # A side input is data and stays out of the name, but a named mode (coverage's
+        # catalog="group") is another computation: it shows.
+        shown += [
+            f"{p.name}={v.value}"
+            for p, v in zip(self.spec.params, self.params, strict=True)
+            if isinstance(v, SideInput) and isinstance(v.value, str)
         ]
         text = self.spec.name + (f"({','.join(shown)})" if shown else "")
         return text if self.k is None else f"{text}@{self.k}"

@@ -15,6 +15,7 @@ from polars_rankmetrics._progress import Progress, reporter
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError
+from polars_rankmetrics.io import join_run_qrels
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -86,6 +87,7 @@ def evaluate_chunked(  # noqa: PLR0913
     check: bool = True,
     progress: bool | Progress | None = None,
     aggregate: Aggregation = "mean",
+    qrels: object | None = None,
     **overrides: Unpack[ConventionOptions],
 ) -> pl.DataFrame:
     """Evaluate data larger than memory, one range of queries at a time, within a memory budget.
@@ -144,8 +146,10 @@ def evaluate_chunked(  # noqa: PLR0913
         None (default): a progress bar on stderr when tqdm is installed (the
         ``progress`` extra), stderr is a terminal and there is more than one
         chunk; nothing otherwise. True: that bar, or one line per chunk on
-        stderr when no bar can be drawn. False: nothing. A callable is called
-        with (chunk, chunks, rows so far, seconds so far) after each chunk.
+        stderr when tqdm is missing; nothing when stderr is not a terminal (a
+        log file, a pipe: a report is for a person watching). False: nothing.
+        A callable is called with (chunk, chunks, rows so far, seconds so far)
+        after each chunk, wherever it runs.
     aggregate
         As for :func:`evaluate`, but "median": "min", "max" and "std"
         merge exactly across chunks (extremes; exact integer sums of the
@@ -153,6 +157,11 @@ def evaluate_chunked(  # noqa: PLR0913
         median is no mergeable state (the median of the chunks' medians is
         not the median), so ``"median"`` raises InvalidParameterError: use
         ``per_query=True`` and take the median of its rows.
+    qrels
+        The judgments, when `frame` is the run alone, as for :func:`evaluate`:
+        joined inside each chunk's plan as :func:`join_run_qrels` does (the
+        query-range filter reaches both sides of the join, so each chunk
+        reads only its queries' judgments).
 
     Returns
     -------
@@ -186,6 +195,8 @@ def evaluate_chunked(  # noqa: PLR0913
     ):
         raise _errors.parameter("rows_per_chunk", "a positive integer or None", rows_per_chunk)
     frame = as_polars(frame, "frame")
+    if qrels is not None:
+        frame = join_run_qrels(frame.lazy(), as_polars(qrels, "qrels").lazy(), by=by, columns=columns)
     cols = columns or Columns()
     keys_by = normalise_by(by)
     resolved = Conventions.resolve(conventions, **overrides)

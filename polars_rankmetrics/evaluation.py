@@ -11,9 +11,8 @@ from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike, diagnose
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
-from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
-from polars_rankmetrics.exceptions import InvalidDataError
+from polars_rankmetrics.io import join_run_qrels
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -35,6 +34,7 @@ def evaluate(  # noqa: PLR0913
     conventions: Conventions | str | None = None,
     check: bool = True,
     aggregate: Aggregation = "mean",
+    qrels: object | None = None,
     **overrides: Unpack[ConventionOptions],
 ) -> FrameT:
     """Evaluate rankings: many metrics and cutoffs, per `by` group, in one lazy plan.
@@ -48,9 +48,10 @@ def evaluate(  # noqa: PLR0913
     frame
         One row per (query, item): query, item, score or rank, relevance;
         see :class:`Columns`. Build it from a run and judgments with
-        :func:`join_run_qrels`. A pandas DataFrame, pyarrow Table or any
-        Arrow-stream object (``__arrow_c_stream__``) is converted once and
-        evaluated as a Polars DataFrame.
+        :func:`join_run_qrels`, or pass the run here and the judgments as
+        `qrels`. A pandas DataFrame, pyarrow Table or any Arrow-stream
+        object (``__arrow_c_stream__``) is converted once and evaluated as
+        a Polars DataFrame.
     metrics
         Names (``"ndcg@10"``, trec_eval's ``"P_10"``) or :class:`Metric`
         objects. Output columns are named as written.
@@ -84,6 +85,14 @@ def evaluate(  # noqa: PLR0913
         numpy's). Every one is order-independent: the same rows give the
         same bits on every engine. Median and std are Float64. Not for
         catalog metrics, which have no per-query values.
+    qrels
+        The judgments (query, item, relevance), when `frame` is the run
+        alone: they are joined to it inside the plan exactly as
+        :func:`join_run_qrels` does (every retrieved item, plus the judged
+        items the run missed, per `by` group), so the result is the same,
+        bit for bit, as ``evaluate(join_run_qrels(frame, qrels, by=by), ...)``.
+        Joining by hand with an inner or left join instead loses the judged
+        items never retrieved, which recall, AP and the ideal DCG need.
     **overrides
         Convention fields that override the base: ``depth``,
         ``relevance_level``, ``missing``, ``gain``, ``judged_only``,
@@ -137,6 +146,11 @@ def evaluate(  # noqa: PLR0913
     └─────┴──────┘
     """
     frame = as_polars(frame, "frame")
+    if qrels is not None:
+        joined = join_run_qrels(frame, qrels, by=by, columns=columns)
+        if isinstance(frame, pl.DataFrame) and isinstance(joined, pl.LazyFrame):
+            joined = _engine.collect(joined)
+        frame = joined  # type: ignore[assignment]  # the same frame type as the run's
     cols = columns or Columns()
     keys_by = normalise_by(by)
     resolved = Conventions.resolve(conventions, **overrides)
@@ -156,7 +170,7 @@ def evaluate(  # noqa: PLR0913
     carried = eager and diagnose.JUDGED_RETRIEVED in per_q.collect_schema()
     scoped = any(name not in _engine.catalog_names(requested) for name, _ in requested)
     if per_query:
-        names = [name for name, _ in requested] + ([diagnose.JUDGED_RETRIEVED] if carried else [])
+        names = [name for name, _ in requested] + (list(diagnose.DIAGNOSTICS) if carried else [])
         out = per_q.select(*plan.keys, *names).sort(plan.keys)
     else:
         extra = diagnose.hidden(has_relevance=carried) if eager and scoped else []
@@ -165,18 +179,7 @@ def evaluate(  # noqa: PLR0913
         )
     if isinstance(frame, pl.LazyFrame):
         return out
-    try:
-        result = _engine.collect(out)
-    except InvalidDataError:
-        if not check:
-            raise
-        # The exact check names the offending rows; it passes when the error is another
-        # in-plan one (a side input's) or two item ids' hashes collided: evaluate unchecked.
-        validate(frame, columns=cols, by=keys_by)
-        return evaluate(
-            frame, metrics, by=by, per_query=per_query, columns=columns, conventions=resolved, check=False,
-            aggregate=aggregate,
-        )  # fmt: skip
+    result = _engine.collect(out)  # a data error found in the plan raises once, as InvalidDataError
     if result.is_empty() and not frame.is_empty() and scoped:
         diagnose.warn_empty(population(frame, by=by, columns=columns, conventions=resolved))
     return diagnose.warn(

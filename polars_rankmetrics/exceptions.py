@@ -5,6 +5,7 @@ from __future__ import annotations
 __all__ = [
     "ColumnNotFoundError",
     "ColumnTypeError",
+    "InnerJoinWarning",
     "InvalidDataError",
     "InvalidInputError",
     "InvalidParameterError",
@@ -57,4 +58,16 @@ class RankMetricsWarning(UserWarning):
     """A result that is a number but probably not the one meant: no query evaluated, no shared ids...
 
     Filter it like any warning: ``warnings.filterwarnings("ignore", category=prm.RankMetricsWarning)``.
+    """
+
+
+class InnerJoinWarning(RankMetricsWarning):
+    """A frame whose every row is both retrieved and judged, read by a metric that needs the others.
+
+    That is the signature of an inner join of a run and its judgments, which drops the judged items
+    the run did not retrieve: recall, AP, R-precision and the ideal DCG then read too few relevant
+    items. Build the frame with :func:`polars_rankmetrics.join_run_qrels`, or pass the judgments as
+    ``evaluate(run, ..., qrels=qrels)``. A frame that really holds every judged item (each candidate
+    scored and labelled) may silence it:
+    ``warnings.filterwarnings("ignore", category=prm.InnerJoinWarning)``.
     """

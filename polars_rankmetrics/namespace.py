@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 import polars as pl
 
-from polars_rankmetrics._engine import MetricLike
+from polars_rankmetrics._engine import Aggregation, MetricLike
 from polars_rankmetrics._namespace import MetricMethods
 from polars_rankmetrics._registry import specs as _specs
 from polars_rankmetrics._schema import Columns
@@ -34,6 +34,8 @@ class Options(TypedDict, total=False):
     columns: Columns | None
     conventions: Conventions | str | None
     check: bool
+    aggregate: Aggregation
+    qrels: object | None
 
 
 class EvaluateOptions(Options, ConventionOptions, total=False):
@@ -132,11 +134,13 @@ class RankFrame(MetricMethods[FrameT]):
         columns: Columns | None,
         conventions: Conventions | str | None,
         check: bool,
+        aggregate: Aggregation,
+        qrels: object | None,
         overrides: ReadingOptions,
     ) -> FrameT:
         return evaluate(
             self._frame, [metric], by=by, per_query=per_query, columns=columns,
-            conventions=conventions, check=check, **overrides,
+            conventions=conventions, check=check, aggregate=aggregate, qrels=qrels, **overrides,
         )  # fmt: skip
 
     def mrr(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> FrameT:

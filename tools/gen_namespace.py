@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 import polars as pl
 
 from polars_rankmetrics import metrics
+from polars_rankmetrics._engine import Aggregation
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.conventions import Conventions
@@ -62,6 +63,8 @@ class {cls}(Generic[FrameT]):
         columns: Columns | None,
         conventions: Conventions | str | None,
         check: bool,
+        aggregate: Aggregation,
+        qrels: object | None,
         overrides: ReadingOptions,
     ) -> FrameT:
         raise NotImplementedError
@@ -72,9 +75,11 @@ OPTIONS = """        by: str | Sequence[str] | None = None,
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[{options}],"""
 
-OPTIONS_DOC = """    by, per_query, columns, conventions, check, **overrides
+OPTIONS_DOC = """    by, per_query, columns, conventions, check, aggregate, qrels, **overrides
         As for :func:`polars_rankmetrics.evaluate`."""
 
 
@@ -121,7 +126,9 @@ def _method(name: str) -> str:
         "    ) -> FrameT:",
         f'        """{_doc(fn, name, own_gain="gain" in sig.parameters)}\n        """',
         f"        metric = metrics.{name}({', '.join(call)})",
-        "        return self._one(metric, by, per_query, columns, conventions, check, overrides)",
+        "        return self._one(",
+        "            metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides",
+        "        )",
     ]
     return "\n".join(lines)
 

@@ -93,7 +93,7 @@ def collect(lf: pl.LazyFrame, **kwargs: object) -> pl.DataFrame:
         ours = _errors.from_polars(err)
         if ours is None:
             raise
-        raise ours from err
+        raise ours from None  # the message is whole; Polars' text would only repeat it
 
 
 def finish_frame(lf: pl.LazyFrame, frame: FrameT) -> FrameT:

@@ -72,6 +72,8 @@ def window_columns(schema: ResolvedSchema, names: pl.Schema, keys: tuple[str, ..
 
 
 JUDGED_RETRIEVED = "__prm_judged_retrieved"  # per query: retrieved items with a judgment (grade >= 0)
+PARTIAL = "__prm_partial"  # per query: rows unjudged or not retrieved (none: an inner join's signature)
+DIAGNOSTICS = (JUDGED_RETRIEVED, PARTIAL)
 
 
 def diagnostic_columns(schema: ResolvedSchema, keys: tuple[str, ...]) -> list[pl.Expr]:
@@ -80,7 +82,11 @@ def diagnostic_columns(schema: ResolvedSchema, keys: tuple[str, ...]) -> list[pl
         return []
     judged = (pl.col(schema.columns.relevance).fill_nan(None) >= 0).fill_null(value=False)
     retrieved = pl.col(schema.order_column).is_not_null()
-    return [(judged & retrieved).sum().over(keys).cast(pl.UInt32).alias(JUDGED_RETRIEVED)]
+    partial = pl.col(schema.columns.relevance).is_null() | ~retrieved
+    return [
+        (judged & retrieved).sum().over(keys).cast(pl.UInt32).alias(JUDGED_RETRIEVED),
+        partial.sum().over(keys).cast(pl.UInt32).alias(PARTIAL),
+    ]
 
 
 def _where(keys: tuple[str, ...], names: pl.Schema) -> pl.Expr:

@@ -7,7 +7,10 @@ A DataFrame evaluation carries a few hidden counts through its own plan
   sharing no query id is the common cause);
 - every retrieved item unjudged in a `by` group (every metric is 0);
 - coverage with the default catalog at 1.0, which it is by construction
-  when `k` covers every list.
+  when `k` covers every list;
+- a frame with the signature of an inner join of run and judgments (every
+  row both retrieved and judged, in every query) read by metrics that need
+  the judged items never retrieved (recall, AP, nDCG...).
 
 A LazyFrame's plan cannot warn when it runs (its expressions are pure);
 :func:`polars_rankmetrics.population` gives the same counts on request.
@@ -20,12 +23,12 @@ from collections.abc import Callable, Sequence
 
 import polars as pl
 
-from polars_rankmetrics._engine.checks import JUDGED_RETRIEVED
+from polars_rankmetrics._engine.checks import DIAGNOSTICS, JUDGED_RETRIEVED, PARTIAL
 
-__all__ = ["JUDGED_RETRIEVED", "hidden", "warn", "warn_empty"]
+__all__ = ["DIAGNOSTICS", "JUDGED_RETRIEVED", "hidden", "warn", "warn_empty"]
 from polars_rankmetrics._engine.plan import Requested
 from polars_rankmetrics._spec import CatalogSpec
-from polars_rankmetrics.exceptions import RankMetricsWarning
+from polars_rankmetrics.exceptions import InnerJoinWarning, RankMetricsWarning
 
 QUERIES = "__prm_diag_queries"
 
@@ -35,6 +38,7 @@ def hidden(*, has_relevance: bool) -> list[pl.Expr]:
     out = [pl.len().alias(QUERIES)]
     if has_relevance:
         out.append(pl.col(JUDGED_RETRIEVED).sum().alias(JUDGED_RETRIEVED))
+        out.append((pl.col(PARTIAL) > 0).sum().alias(PARTIAL))  # queries with an unjudged or unretrieved row
     return out
 
 
@@ -51,7 +55,9 @@ def warn(
     `longest_list` gives the length of the longest ranked list (read only when
     a default-catalog coverage is 1.0, to tell whether it is so by construction).
     """
-    hidden_columns = [c for c in (QUERIES, JUDGED_RETRIEVED) if c in result.columns]
+    hidden_columns = [c for c in (QUERIES, *DIAGNOSTICS) if c in result.columns]
+    if PARTIAL in result.columns:
+        _warn_inner_join(result, metrics)
     if per_query and JUDGED_RETRIEVED in result.columns:
         groups = result.group_by(list(keys_by)).agg(pl.col(JUDGED_RETRIEVED).sum()) if keys_by else None
         total = result[JUDGED_RETRIEVED].sum() if groups is None else None
@@ -67,18 +73,37 @@ def warn(
             )
             warnings.warn(msg, RankMetricsWarning, stacklevel=4)
     for name, metric in metrics:
-        default_catalog = metric.name == "coverage" and metric.side("catalog") is None
+        side = metric.side("catalog") if metric.name == "coverage" else False
+        default_catalog = side is None or isinstance(side, str)
         if isinstance(metric.spec, CatalogSpec) and default_catalog and name in result.columns:
             full = result.filter(pl.col(name) == 1.0)
             if full.height and (metric.k is None or metric.k >= longest_list()):
                 msg = (
-                    f"{name} is 1.0{_groups(full, keys_by)} by construction: with the default catalog "
-                    "(the items "
-                    "ranked in the group) every ranked item is recommended when k covers every list; "
+                    f"{name} is 1.0{_groups(full, keys_by)} by construction: with the catalog taken from the "
+                    "lists (the items ranked anywhere, or in the group) every ranked item is recommended "
+                    "when k covers every list; "
                     "pass catalog= (the items that could be recommended)"
                 )
                 warnings.warn(msg, RankMetricsWarning, stacklevel=4)
     return result.drop(hidden_columns)
+
+
+def _warn_inner_join(result: pl.DataFrame, metrics: Requested) -> None:
+    """Warn when every evaluated query's rows are all retrieved and judged and a metric needs the others."""
+    needing = [name for name, metric in metrics if metric.spec.unretrieved]
+    counted = result.filter(pl.col(QUERIES) > 0) if QUERIES in result.columns else result
+    if not needing or counted.height == 0 or counted.select((pl.col(PARTIAL) > 0).any()).item():
+        return
+    shown = ", ".join(needing[:5]) + (f" and {len(needing) - 5} more" if len(needing) > 5 else "")
+    msg = (
+        "every row of every query is both retrieved and judged, the signature of an inner join of "
+        f"the run and the judgments, but the metrics {shown} also read the judged items the run "
+        "did not retrieve, which such a join drops (recall, AP and the ideal DCG would be too high). "
+        "Build the frame with prm.join_run_qrels(run, qrels), or pass the judgments as "
+        "evaluate(run, ..., qrels=qrels); if the frame really holds every judged item, filter "
+        "prm.InnerJoinWarning"
+    )
+    warnings.warn(msg, InnerJoinWarning, stacklevel=5)
 
 
 def _warn_unjudged(groups: pl.DataFrame | None, total: object, height: int, keys_by: Sequence[str]) -> None:

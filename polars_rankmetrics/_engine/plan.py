@@ -235,7 +235,7 @@ def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
         pl.col(NUM_REL).first().alias(N_RELEVANT),
         *values,
         *([checks.message(schema, names, prepared.keys)] if check else []),
-        *([pl.col(checks.JUDGED_RETRIEVED).first()] if diagnose and schema.has_relevance else []),
+        *([pl.col(c).first() for c in checks.DIAGNOSTICS] if diagnose and schema.has_relevance else []),
     )
     if check:
         per_query = checks.guard(per_query, N_JUDGED, N_RETRIEVED)

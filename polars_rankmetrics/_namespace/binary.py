@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 import polars as pl
 
 from polars_rankmetrics import metrics
+from polars_rankmetrics._engine import Aggregation
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.conventions import Conventions
@@ -38,6 +39,8 @@ class BinaryMethods(Generic[FrameT]):
         columns: Columns | None,
         conventions: Conventions | str | None,
         check: bool,
+        aggregate: Aggregation,
+        qrels: object | None,
         overrides: ReadingOptions,
     ) -> FrameT:
         raise NotImplementedError
@@ -51,6 +54,8 @@ class BinaryMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """F1: harmonic mean of precision@k and recall@k.
@@ -62,7 +67,7 @@ class BinaryMethods(Generic[FrameT]):
         ----------
         k
             Cutoff; None uses the whole list.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -72,7 +77,7 @@ class BinaryMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.f1(k)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def hit_rate(
         self,
@@ -83,6 +88,8 @@ class BinaryMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Hit rate (success): 1 if any relevant item is in the top `k`, else 0.
@@ -91,7 +98,7 @@ class BinaryMethods(Generic[FrameT]):
         ----------
         k
             Cutoff; None uses the whole list.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -101,7 +108,7 @@ class BinaryMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.hit_rate(k)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def precision(
         self,
@@ -112,6 +119,8 @@ class BinaryMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Precision: the share of the top `k` that is relevant.
@@ -123,7 +132,7 @@ class BinaryMethods(Generic[FrameT]):
         k
             Cutoff. A list shorter than `k` counts the missing positions as
             non-relevant, as trec_eval's ``P_k`` does.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -133,7 +142,7 @@ class BinaryMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.precision(k)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def r_precision(
         self,
@@ -143,13 +152,15 @@ class BinaryMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """R-precision: precision at rank R, R being the query's number of relevant items.
 
         Parameters
         ----------
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -159,7 +170,7 @@ class BinaryMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.r_precision()
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def recall(
         self,
@@ -170,6 +181,8 @@ class BinaryMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Recall: the share of the query's relevant items found in the top `k`.
@@ -181,7 +194,7 @@ class BinaryMethods(Generic[FrameT]):
         ----------
         k
             Cutoff; None uses the whole list (trec_eval ``set_recall``).
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -191,7 +204,7 @@ class BinaryMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.recall(k)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def relative_precision(
         self,
@@ -202,6 +215,8 @@ class BinaryMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Relative precision: hits in the top `k` over ``min(k, R)``, the most possible.
@@ -210,7 +225,7 @@ class BinaryMethods(Generic[FrameT]):
         ----------
         k
             Cutoff; None uses the whole list (trec_eval ``set_relative_P``).
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -220,7 +235,7 @@ class BinaryMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.relative_precision(k)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def set_map(
         self,
@@ -230,13 +245,15 @@ class BinaryMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Set MAP: set precision times set recall, ``num_rel_ret**2 / (num_ret * R)`` (trec_eval ``set_map``).
 
         Parameters
         ----------
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -246,7 +263,7 @@ class BinaryMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.set_map()
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def utility(
         self,
@@ -260,6 +277,8 @@ class BinaryMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Linear utility: ``a*rel_ret + b*nonrel_ret + c*rel_missed + d*nonrel_missed``.
@@ -272,7 +291,7 @@ class BinaryMethods(Generic[FrameT]):
         a, b, c, d
             The coefficients; the default scores +1 per relevant and -1 per
             non-relevant retrieved item.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -282,4 +301,4 @@ class BinaryMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.utility(a, b, c, d)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 import polars as pl
 
 from polars_rankmetrics import metrics
+from polars_rankmetrics._engine import Aggregation
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.conventions import Conventions
@@ -38,6 +39,8 @@ class ClassificationMethods(Generic[FrameT]):
         columns: Columns | None,
         conventions: Conventions | str | None,
         check: bool,
+        aggregate: Aggregation,
+        qrels: object | None,
         overrides: ReadingOptions,
     ) -> FrameT:
         raise NotImplementedError
@@ -51,6 +54,8 @@ class ClassificationMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Area under the ROC curve of each query's ranking, averaged over queries.
@@ -71,7 +76,7 @@ class ClassificationMethods(Generic[FrameT]):
             Below 1, the area over false-positive rates up to `max_fpr` only,
             standardised as scikit-learn's ``roc_auc_score(max_fpr=...)`` (McClish
             1989): 0.5 for a random ranking, 1 for a perfect one.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -81,7 +86,7 @@ class ClassificationMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.auroc(max_fpr=max_fpr)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def f_beta(
         self,
@@ -93,6 +98,8 @@ class ClassificationMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """F-beta: the weighted harmonic mean of precision@k and recall@k.
@@ -111,7 +118,7 @@ class ClassificationMethods(Generic[FrameT]):
             Cutoff; None uses the whole list.
         beta
             Weight of recall against precision (> 0): 2 favours recall, 0.5 precision.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -121,7 +128,7 @@ class ClassificationMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.f_beta(k, beta=beta)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def fallout(
         self,
@@ -132,6 +139,8 @@ class ClassificationMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Fall-out: the share of the query's judged non-relevant items retrieved in the top `k`.
@@ -146,7 +155,7 @@ class ClassificationMethods(Generic[FrameT]):
         ----------
         k
             Cutoff; None uses the whole list.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -156,7 +165,7 @@ class ClassificationMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.fallout(k)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def recall_at_precision(
         self,
@@ -168,6 +177,8 @@ class ClassificationMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Recall at a fixed precision: the highest recall@j, j <= k, whose precision@j reaches `precision`.
@@ -184,7 +195,7 @@ class ClassificationMethods(Generic[FrameT]):
             The deepest cutoff considered; None allows the whole list.
         precision
             The minimum precision, in [0, 1]; required.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -194,4 +205,4 @@ class ClassificationMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.recall_at_precision(k, precision)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 import polars as pl
 
 from polars_rankmetrics import metrics
+from polars_rankmetrics._engine import Aggregation
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.conventions import Conventions
@@ -38,6 +39,8 @@ class CumulativeMethods(Generic[FrameT]):
         columns: Columns | None,
         conventions: Conventions | str | None,
         check: bool,
+        aggregate: Aggregation,
+        qrels: object | None,
         overrides: ReadingOptions,
     ) -> FrameT:
         raise NotImplementedError
@@ -51,6 +54,8 @@ class CumulativeMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ReadingOptions],
     ) -> FrameT:
         """trec_eval's G: normalised cumulative gain, each gain discounted by the ideal gain accumulated so far.
@@ -63,7 +68,7 @@ class CumulativeMethods(Generic[FrameT]):
         gain
             A ``{grade: gain}`` mapping for this metric alone; None uses the
             evaluation's ``gain`` convention.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`. Here `gain` is the metric's own mapping; the evaluation's
             gain convention goes in ``conventions=prm.Conventions(gain=...)``.
 
@@ -74,7 +79,7 @@ class CumulativeMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.g(gain=gain)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def ndcg_rel(
         self,
@@ -85,6 +90,8 @@ class CumulativeMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ReadingOptions],
     ) -> FrameT:
         """trec_eval's ndcg_rel: nDCG averaged over the ranks of the relevant items.
@@ -98,7 +105,7 @@ class CumulativeMethods(Generic[FrameT]):
         gain
             A ``{grade: gain}`` mapping for this metric alone; None uses the
             evaluation's ``gain`` convention.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`. Here `gain` is the metric's own mapping; the evaluation's
             gain convention goes in ``conventions=prm.Conventions(gain=...)``.
 
@@ -109,7 +116,7 @@ class CumulativeMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.ndcg_rel(gain=gain)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def rndcg(
         self,
@@ -120,6 +127,8 @@ class CumulativeMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ReadingOptions],
     ) -> FrameT:
         """trec_eval's Rndcg: nDCG averaged over the positions where the ideal gain steps down.
@@ -132,7 +141,7 @@ class CumulativeMethods(Generic[FrameT]):
         gain
             A ``{grade: gain}`` mapping for this metric alone; None uses the
             evaluation's ``gain`` convention.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`. Here `gain` is the metric's own mapping; the evaluation's
             gain convention goes in ``conventions=prm.Conventions(gain=...)``.
 
@@ -143,4 +152,4 @@ class CumulativeMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.rndcg(gain=gain)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 import polars as pl
 
 from polars_rankmetrics import metrics
+from polars_rankmetrics._engine import Aggregation
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.conventions import Conventions
@@ -39,6 +40,8 @@ class DistributionMethods(Generic[FrameT]):
         columns: Columns | None,
         conventions: Conventions | str | None,
         check: bool,
+        aggregate: Aggregation,
+        qrels: object | None,
         overrides: ReadingOptions,
     ) -> FrameT:
         raise NotImplementedError
@@ -53,6 +56,8 @@ class DistributionMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Catalog coverage: the share of the catalog that appears in at least one top-`k` list.
@@ -66,8 +71,12 @@ class DistributionMethods(Generic[FrameT]):
             ids, a DataFrame or LazyFrame whose first column holds them
             (duplicates count once, nulls are an error), or the catalog's size as
             an int. None (the default) takes the distinct items ranked anywhere,
-            at any rank, in the lists of the `by` group.
-        by, per_query, columns, conventions, check, **overrides
+            at any rank, in any list of the frame: one catalog shared by every
+            `by` group, so that groups (models) are compared on one scale.
+            ``"group"`` takes each `by` group's own ranked items instead (a
+            model that ranks few distinct items then covers its own small
+            catalog well).
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -77,7 +86,7 @@ class DistributionMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.coverage(k, catalog=catalog)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def entropy(
         self,
@@ -88,6 +97,8 @@ class DistributionMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Shannon entropy, in bits, of the distribution of top-`k` recommendations over items.
@@ -101,7 +112,7 @@ class DistributionMethods(Generic[FrameT]):
         ----------
         k
             Cutoff; None uses the whole lists.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -111,7 +122,7 @@ class DistributionMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.entropy(k)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def gini(
         self,
@@ -123,6 +134,8 @@ class DistributionMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Gini index of how often each catalog item is recommended in the top `k`.
@@ -138,8 +151,10 @@ class DistributionMethods(Generic[FrameT]):
             Cutoff; None uses the whole lists.
         catalog
             As for :func:`coverage`: the default takes the items ranked anywhere
-            in the group's lists (those ranked only below `k` count 0).
-        by, per_query, columns, conventions, check, **overrides
+            in any list of the frame, shared by every `by` group (those ranked
+            only below `k`, or only by other groups, count 0); ``"group"`` the
+            items ranked in the group's own lists.
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -149,4 +164,4 @@ class DistributionMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.gini(k, catalog=catalog)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)

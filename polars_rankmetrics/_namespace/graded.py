@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 import polars as pl
 
 from polars_rankmetrics import metrics
+from polars_rankmetrics._engine import Aggregation
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.conventions import Conventions
@@ -38,6 +39,8 @@ class GradedMethods(Generic[FrameT]):
         columns: Columns | None,
         conventions: Conventions | str | None,
         check: bool,
+        aggregate: Aggregation,
+        qrels: object | None,
         overrides: ReadingOptions,
     ) -> FrameT:
         raise NotImplementedError
@@ -52,6 +55,8 @@ class GradedMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ReadingOptions],
     ) -> FrameT:
         """Discounted cumulative gain of the top `k`: ``sum gain / log2(rank + 1)``.
@@ -66,7 +71,7 @@ class GradedMethods(Generic[FrameT]):
         gain
             A ``{grade: gain}`` mapping for this metric alone (name
             ``dcg(1=3,2=9)@k``); None uses the evaluation's ``gain`` convention.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`. Here `gain` is the metric's own mapping; the evaluation's
             gain convention goes in ``conventions=prm.Conventions(gain=...)``.
 
@@ -77,7 +82,7 @@ class GradedMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.dcg(k, gain=gain)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def ndcg(
         self,
@@ -89,6 +94,8 @@ class GradedMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ReadingOptions],
     ) -> FrameT:
         """Normalised discounted cumulative gain: ``DCG@k / IDCG@k``.
@@ -105,7 +112,7 @@ class GradedMethods(Generic[FrameT]):
             A ``{grade: gain}`` mapping for this metric alone (trec_eval
             ``ndcg.1=3,2=9``, name ``ndcg(1=3,2=9)``); None uses the evaluation's
             ``gain`` convention. Unmapped grades keep their linear gain.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`. Here `gain` is the metric's own mapping; the evaluation's
             gain convention goes in ``conventions=prm.Conventions(gain=...)``.
 
@@ -116,4 +123,4 @@ class GradedMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.ndcg(k, gain=gain)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 import polars as pl
 
 from polars_rankmetrics import metrics
+from polars_rankmetrics._engine import Aggregation
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.conventions import Conventions
@@ -38,6 +39,8 @@ class InformationMethods(Generic[FrameT]):
         columns: Columns | None,
         conventions: Conventions | str | None,
         check: bool,
+        aggregate: Aggregation,
+        qrels: object | None,
         overrides: ReadingOptions,
     ) -> FrameT:
         raise NotImplementedError
@@ -54,6 +57,8 @@ class InformationMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Novelty: the mean self-information ``-log2(p_i)`` of the recommended items.
@@ -77,7 +82,7 @@ class InformationMethods(Generic[FrameT]):
             interactions, the user id in the first column and the item id in the
             second. An item's count is its number of distinct users; `n_users`
             the number of distinct users.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -87,4 +92,4 @@ class InformationMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.novelty(k, popularity=popularity, n_users=n_users, interactions=interactions)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)

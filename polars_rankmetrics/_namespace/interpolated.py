@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 import polars as pl
 
 from polars_rankmetrics import metrics
+from polars_rankmetrics._engine import Aggregation
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.conventions import Conventions
@@ -38,6 +39,8 @@ class InterpolatedMethods(Generic[FrameT]):
         columns: Columns | None,
         conventions: Conventions | str | None,
         check: bool,
+        aggregate: Aggregation,
+        qrels: object | None,
         overrides: ReadingOptions,
     ) -> FrameT:
         raise NotImplementedError
@@ -51,6 +54,8 @@ class InterpolatedMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Interpolated precision averaged over recall levels (11-point average by default).
@@ -59,7 +64,7 @@ class InterpolatedMethods(Generic[FrameT]):
         ----------
         recalls
             The recall levels; trec_eval's default is 0.0, 0.1, ..., 1.0.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -69,7 +74,7 @@ class InterpolatedMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.eleven_point_average(recalls)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def iprec_at_recall(
         self,
@@ -80,6 +85,8 @@ class InterpolatedMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Interpolated precision at a recall level: the highest precision at any recall >= it.
@@ -88,7 +95,7 @@ class InterpolatedMethods(Generic[FrameT]):
         ----------
         recall
             Recall level in [0, 1].
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -98,7 +105,7 @@ class InterpolatedMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.iprec_at_recall(recall)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def rprec_mult(
         self,
@@ -109,6 +116,8 @@ class InterpolatedMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Precision at a multiple of R: at rank ``int(multiple * R + 0.9)``.
@@ -117,7 +126,7 @@ class InterpolatedMethods(Generic[FrameT]):
         ----------
         multiple
             The multiple of R, the query's number of relevant items.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -127,4 +136,4 @@ class InterpolatedMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.rprec_mult(multiple)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)

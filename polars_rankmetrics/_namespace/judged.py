@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 import polars as pl
 
 from polars_rankmetrics import metrics
+from polars_rankmetrics._engine import Aggregation
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.conventions import Conventions
@@ -38,6 +39,8 @@ class JudgedMethods(Generic[FrameT]):
         columns: Columns | None,
         conventions: Conventions | str | None,
         check: bool,
+        aggregate: Aggregation,
+        qrels: object | None,
         overrides: ReadingOptions,
     ) -> FrameT:
         raise NotImplementedError
@@ -50,6 +53,8 @@ class JudgedMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Binary preference (Buckley and Voorhees, 2004): robust to missing judgments.
@@ -60,7 +65,7 @@ class JudgedMethods(Generic[FrameT]):
 
         Parameters
         ----------
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -70,7 +75,7 @@ class JudgedMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.bpref()
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def gm_bpref(
         self,
@@ -80,13 +85,15 @@ class JudgedMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Bpref per query, geometric mean over queries (trec_eval ``gm_bpref``; values floored at 1e-5).
 
         Parameters
         ----------
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -96,7 +103,7 @@ class JudgedMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.gm_bpref()
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def infap(
         self,
@@ -106,6 +113,8 @@ class JudgedMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Inferred average precision (Yilmaz and Aslam, 2006), trec_eval's ``infAP``.
@@ -117,7 +126,7 @@ class JudgedMethods(Generic[FrameT]):
 
         Parameters
         ----------
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -127,7 +136,7 @@ class JudgedMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.infap()
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def num_nonrel_judged_ret(
         self,
@@ -137,13 +146,15 @@ class JudgedMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Judged non-relevant items retrieved, summed over queries (trec_eval ``num_nonrel_judged_ret``).
 
         Parameters
         ----------
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -153,7 +164,7 @@ class JudgedMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.num_nonrel_judged_ret()
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
 
     def unjudged(
         self,
@@ -164,6 +175,8 @@ class JudgedMethods(Generic[FrameT]):
         columns: Columns | None = None,
         conventions: Conventions | str | None = None,
         check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
         **overrides: Unpack[ConventionOptions],
     ) -> FrameT:
         """Share of the top `k` that is unjudged (null or negative grade), over `k`.
@@ -172,7 +185,7 @@ class JudgedMethods(Generic[FrameT]):
         ----------
         k
             Cutoff.
-        by, per_query, columns, conventions, check, **overrides
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
         Returns
@@ -182,4 +195,4 @@ class JudgedMethods(Generic[FrameT]):
             and :func:`polars_rankmetrics.evaluate`.
         """
         metric = metrics.unjudged(k)
-        return self._one(metric, by, per_query, columns, conventions, check, overrides)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)

@@ -25,7 +25,9 @@ def _recall(m: Metric, rows: Rows) -> pl.Expr:
     return ratio(hits(rows, m.k), num_relevant(rows))
 
 
-RECALL = QuerySpec(name="recall", trec=("recall_{k}", "set_recall"), keep=keep_relevant, value=_recall)
+RECALL = QuerySpec(
+    name="recall", unretrieved=True, trec=("recall_{k}", "set_recall"), keep=keep_relevant, value=_recall
+)
 
 
 def _f1(m: Metric, rows: Rows) -> pl.Expr:
@@ -35,7 +37,7 @@ def _f1(m: Metric, rows: Rows) -> pl.Expr:
     return ratio(2 * hits(rows, k), n + num_relevant(rows))
 
 
-F1 = QuerySpec(name="f1", aliases=("F1",), trec=("set_F",), keep=keep_relevant, value=_f1)
+F1 = QuerySpec(name="f1", unretrieved=True, aliases=("F1",), trec=("set_F",), keep=keep_relevant, value=_f1)
 
 
 def _hit_rate(m: Metric, rows: Rows) -> pl.Expr:
@@ -56,6 +58,7 @@ def _relative_precision(m: Metric, rows: Rows) -> pl.Expr:
 
 RELATIVE_PRECISION = QuerySpec(
     name="relative_precision",
+    unretrieved=True,
     aliases=("relative_P",),
     trec=("relative_P_{k}", "set_relative_P"),
     keep=keep_relevant,
@@ -70,7 +73,9 @@ def _set_map(_m: Metric, rows: Rows) -> pl.Expr:
     return ratio(found * found, n * r)
 
 
-SET_MAP = QuerySpec(name="set_map", k="none", trec=("set_map",), keep=keep_relevant, value=_set_map)
+SET_MAP = QuerySpec(
+    name="set_map", unretrieved=True, k="none", trec=("set_map",), keep=keep_relevant, value=_set_map
+)
 
 
 def _utility(m: Metric, rows: Rows) -> pl.Expr:
@@ -99,6 +104,7 @@ def _r_precision(_m: Metric, rows: Rows) -> pl.Expr:
 
 R_PRECISION = QuerySpec(
     name="r_precision",
+    unretrieved=True,
     k="none",
     needs=frozenset({"num_rel"}),
     aliases=("rprec",),

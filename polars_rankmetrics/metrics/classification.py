@@ -36,6 +36,7 @@ def _f_beta(m: Metric, rows: Rows) -> pl.Expr:
 
 F_BETA = QuerySpec(
     name="f_beta",
+    unretrieved=True,
     aliases=("fbeta", "F_beta"),
     params=(Param("beta", 1.0, domain=POSITIVE),),
     keep=keep_relevant,
@@ -54,6 +55,7 @@ def _keep_fallout(m: Metric, rows: Rows) -> pl.Expr:
 
 FALLOUT = QuerySpec(
     name="fallout",
+    unretrieved=True,
     aliases=("FallOut", "fall_out"),
     needs=frozenset({"grade", "num_nonrel"}),
     keep=_keep_fallout,
@@ -106,6 +108,7 @@ def _partial_auroc(
 
 AUROC = QuerySpec(
     name="auroc",
+    unretrieved=True,
     k="none",
     needs=frozenset({"grade", "num_nonrel", "hit_rank", "judged_rank"}),
     params=(Param("max_fpr", 1.0, domain=Interval(low=0.0, high=1.0, low_open=True)),),
@@ -125,6 +128,7 @@ def _recall_at_precision(m: Metric, rows: Rows) -> pl.Expr:
 
 RECALL_AT_PRECISION = QuerySpec(
     name="recall_at_precision",
+    unretrieved=True,
     needs=frozenset({"hit_rank"}),
     params=(Param("precision", None, domain=UNIT),),
     keep=keep_relevant,

@@ -23,7 +23,14 @@ def _num_rel(_m: Metric, rows: Rows) -> pl.Expr:
 
 
 NUM_REL = QuerySpec(
-    name="num_rel", aggregate="sum", k="none", kind="int", trec=("num_rel",), keep=keep_none, value=_num_rel
+    name="num_rel",
+    unretrieved=True,
+    aggregate="sum",
+    k="none",
+    kind="int",
+    trec=("num_rel",),
+    keep=keep_none,
+    value=_num_rel,
 )
 
 

@@ -150,6 +150,7 @@ def _rndcg_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[st
 
 G = TableSpec(
     name="g",
+    unretrieved=True,
     k="none",
     aliases=("G",),
     needs=_NEEDS,
@@ -160,6 +161,7 @@ G = TableSpec(
 )
 NDCG_REL = TableSpec(
     name="ndcg_rel",
+    unretrieved=True,
     k="none",
     needs=_NEEDS,
     trec=("ndcg_rel",),
@@ -169,6 +171,7 @@ NDCG_REL = TableSpec(
 )
 RNDCG = TableSpec(
     name="rndcg",
+    unretrieved=True,
     k="none",
     aliases=("Rndcg",),
     needs=_NEEDS,

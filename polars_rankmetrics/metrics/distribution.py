@@ -7,6 +7,7 @@ every node of the plan streams.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import polars as pl
 
@@ -27,16 +28,19 @@ from polars_rankmetrics.metrics._side import (
 )
 
 _CATALOG = Param("catalog", None, "side")
+_CATALOG_KINDS = "None, 'group', a frame, a sequence of item ids or a positive integer"
 
 
-def _catalog(value: object) -> int | pl.LazyFrame | None:
-    """None (the items ranked in the group), a catalog size, or a frame of (ITEM) without duplicates."""
-    if value is None:
-        return None
+def _catalog(value: object) -> int | pl.LazyFrame | str | None:
+    """None (the items ranked in any group), "group" (in the group), a size, or a frame of (ITEM), unique."""
+    if value is None or (isinstance(value, str) and value == "group"):
+        return value  # None or "group"
     if isinstance(value, int) and not isinstance(value, bool):
         if value < 1:
-            raise _errors.parameter("catalog", "a frame, a sequence of item ids or a positive integer", value)
+            raise _errors.parameter("catalog", _CATALOG_KINDS, value)
         return value
+    if isinstance(value, str):
+        raise _errors.parameter("catalog", _CATALOG_KINDS, value)
     frame = as_lazy(value, "catalog")
     item = first_column(frame, "catalog")
     check_eager(frame, value, item, "catalog", unique=False)
@@ -71,10 +75,17 @@ def _item_counts(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...]) -> tu
 def _catalog_size(
     metric: Metric, per_group: pl.LazyFrame, lists: pl.LazyFrame
 ) -> tuple[pl.LazyFrame, pl.Expr]:
-    """`per_group` with the catalog size as an expression (n: items ranked in the group by default)."""
+    """`per_group` with the catalog size as an expression.
+
+    By default n is the number of distinct items ranked in any group (one catalog shared by every
+    `by` group, so groups compare on one scale); with ``catalog="group"``, those ranked in the group.
+    """
     catalog = _catalog(metric.side("catalog"))
-    if catalog is None:
+    if isinstance(catalog, str):  # "group"
         return per_group, pl.col("__prm_ranked")
+    if catalog is None:
+        size = lists.select(pl.col(ITEM).n_unique().alias("__prm_catalog"))
+        return per_group.join(size, how="cross"), pl.col("__prm_catalog")
     if isinstance(catalog, int):
         too_small = pl.col("__prm_recommended") > catalog
         bad = pl.when(too_small).then(
@@ -145,7 +156,7 @@ GINI = CatalogSpec(
 ENTROPY = CatalogSpec(name="entropy", aliases=("shannon_entropy",), catalog=_entropy, keep=keep_top)
 SPECS = (COVERAGE, GINI, ENTROPY)
 
-Catalog = pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | int | None
+Catalog = pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | int | Literal["group"] | None
 
 
 def coverage(k: int | None = None, *, catalog: Catalog = None) -> Metric:
@@ -160,7 +171,11 @@ def coverage(k: int | None = None, *, catalog: Catalog = None) -> Metric:
         ids, a DataFrame or LazyFrame whose first column holds them
         (duplicates count once, nulls are an error), or the catalog's size as
         an int. None (the default) takes the distinct items ranked anywhere,
-        at any rank, in the lists of the `by` group.
+        at any rank, in any list of the frame: one catalog shared by every
+        `by` group, so that groups (models) are compared on one scale.
+        ``"group"`` takes each `by` group's own ranked items instead (a
+        model that ranks few distinct items then covers its own small
+        catalog well).
 
     Returns
     -------
@@ -219,7 +234,9 @@ def gini(k: int | None = None, *, catalog: Catalog = None) -> Metric:
         Cutoff; None uses the whole lists.
     catalog
         As for :func:`coverage`: the default takes the items ranked anywhere
-        in the group's lists (those ranked only below `k` count 0).
+        in any list of the frame, shared by every `by` group (those ranked
+        only below `k`, or only by other groups, count 0); ``"group"`` the
+        items ranked in the group's own lists.
 
     Returns
     -------

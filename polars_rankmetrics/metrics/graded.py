@@ -52,6 +52,7 @@ def _ndcg(m: Metric, rows: Rows) -> pl.Expr:
 
 NDCG = QuerySpec(
     name="ndcg",
+    unretrieved=True,
     needs=frozenset({"gain", "ideal_rank"}),
     trec=("ndcg_cut_{k}", "ndcg"),
     params=(GAIN_MAP,),

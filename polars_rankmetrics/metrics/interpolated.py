@@ -41,6 +41,7 @@ def _iprec_at_recall(m: Metric, rows: Rows) -> pl.Expr:
 
 IPREC_AT_RECALL = QuerySpec(
     name="iprec_at_recall",
+    unretrieved=True,
     k="none",
     needs=frozenset({"hit_rank", "num_rel"}),
     trec=("iprec_at_recall_{x}",),
@@ -57,6 +58,7 @@ def _eleven_point(m: Metric, rows: Rows) -> pl.Expr:
 
 ELEVEN_POINT_AVERAGE = QuerySpec(
     name="11pt_avg",
+    unretrieved=True,
     function="eleven_point_average",
     k="none",
     aliases=("eleven_point_average",),
@@ -79,6 +81,7 @@ def _rprec_mult(m: Metric, rows: Rows) -> pl.Expr:
 
 RPREC_MULT = QuerySpec(
     name="rprec_mult",
+    unretrieved=True,
     k="none",
     aliases=("Rprec_mult",),
     needs=frozenset({"num_rel"}),

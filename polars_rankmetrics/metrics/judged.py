@@ -35,12 +35,19 @@ def _bpref(_m: Metric, rows: Rows) -> pl.Expr:
 
 
 BPREF = QuerySpec(
-    name="bpref", k="none", needs=_BPREF_NEEDS, trec=("bpref",), keep=_keep_judged, value=_bpref
+    name="bpref",
+    unretrieved=True,
+    k="none",
+    needs=_BPREF_NEEDS,
+    trec=("bpref",),
+    keep=_keep_judged,
+    value=_bpref,
 )
 
 
 GM_BPREF = QuerySpec(
     name="gm_bpref",
+    unretrieved=True,
     k="none",
     aggregate="gmean",
     needs=_BPREF_NEEDS,
@@ -66,6 +73,7 @@ def _infap(_m: Metric, rows: Rows) -> pl.Expr:
 
 INFAP = QuerySpec(
     name="infap",
+    unretrieved=True,
     k="none",
     aliases=("infAP",),
     needs=frozenset({"hit_rank", "judged_rank", "pool_rank"}),

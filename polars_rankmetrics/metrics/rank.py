@@ -44,6 +44,7 @@ def _map(m: Metric, rows: Rows) -> pl.Expr:
 
 MAP = QuerySpec(
     name="map",
+    unretrieved=True,
     function="average_precision",
     aliases=("ap", "average_precision"),
     needs=frozenset({"hit_rank"}),
@@ -60,6 +61,7 @@ def _gm_map(_m: Metric, rows: Rows) -> pl.Expr:
 
 GM_MAP = QuerySpec(
     name="gm_map",
+    unretrieved=True,
     k="none",
     aggregate="gmean",
     needs=frozenset({"hit_rank"}),

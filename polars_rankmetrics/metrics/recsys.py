@@ -28,7 +28,9 @@ def _mar(m: Metric, rows: Rows) -> pl.Expr:
     return ratio(precision_at_hits(rows, m.k), num_relevant(rows))
 
 
-MAR = QuerySpec(name="mar", k="required", needs=frozenset({"hit_rank"}), keep=keep_relevant, value=_mar)
+MAR = QuerySpec(
+    name="mar", unretrieved=True, k="required", needs=frozenset({"hit_rank"}), keep=keep_relevant, value=_mar
+)
 
 
 def _map_capped(m: Metric, rows: Rows) -> pl.Expr:
@@ -37,7 +39,12 @@ def _map_capped(m: Metric, rows: Rows) -> pl.Expr:
 
 
 MAP_CAPPED = QuerySpec(
-    name="map_capped", k="required", needs=frozenset({"hit_rank"}), keep=keep_relevant, value=_map_capped
+    name="map_capped",
+    unretrieved=True,
+    k="required",
+    needs=frozenset({"hit_rank"}),
+    keep=keep_relevant,
+    value=_map_capped,
 )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import polars as pl
@@ -91,9 +92,24 @@ def test_parquet_file_set_in_chunks_skips_nothing_and_reports_progress(tmp_path:
     assert calls[-1][2] == frame.height
 
 
-def test_progress_true_prints_one_line_per_chunk(capsys: pytest.CaptureFixture[str]) -> None:
+class Terminal(io.StringIO):
+    """A stderr a person watches."""
+
+    def isatty(self) -> bool:
+        """A terminal."""
+        return True
+
+
+def test_progress_true_prints_one_line_per_chunk_in_a_terminal_without_tqdm(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("importlib.util.find_spec", lambda name, *_: None if name == "tqdm" else object())
     prm.evaluate_chunked(POPULATION.lazy(), ["map"], rows_per_chunk=1, progress=True)
-    lines = capsys.readouterr().err.splitlines()
+    assert capsys.readouterr().err == ""  # not a terminal: nobody watches
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    prm.evaluate_chunked(POPULATION.lazy(), ["map"], rows_per_chunk=1, progress=True)
+    lines = terminal.getvalue().splitlines()
     assert len(lines) == POPULATION["query"].n_unique()
     assert lines[-1].startswith(
         f"polars_rankmetrics: chunk {len(lines)}/{len(lines)} done, {POPULATION.height} rows"
@@ -151,6 +167,7 @@ class _Terminal:
         pass
 
     def isatty(self) -> bool:
+        """A terminal."""
         return True
 
 
@@ -172,10 +189,13 @@ def test_progress_without_tqdm_falls_back(
 ) -> None:
     monkeypatch.setitem(__import__("sys").modules, "tqdm", None)  # as if not installed
     monkeypatch.setattr("importlib.util.find_spec", lambda name, *_: None if name == "tqdm" else object())
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
     prm.evaluate_chunked(POPULATION.lazy(), ["map"], rows_per_chunk=1)
-    assert capsys.readouterr().err == ""  # default: nothing
+    assert terminal.getvalue() == ""  # default: nothing
     prm.evaluate_chunked(POPULATION.lazy(), ["map"], rows_per_chunk=1, progress=True)
-    assert capsys.readouterr().err.startswith("polars_rankmetrics: chunk 1/")  # True: one line a chunk
+    assert terminal.getvalue().startswith("polars_rankmetrics: chunk 1/")  # True: one line a chunk
+    assert capsys.readouterr().err == ""
 
 
 def test_catalog_metrics_are_refused_with_the_alternative() -> None:

@@ -126,18 +126,22 @@ def test_personalization_coverage_gini_entropy_match_reference(data: Lists) -> N
     metrics: list[Any] = []
     for k in CUTOFFS:
         metrics += [prm.personalization(k), prm.coverage(k), prm.gini(k), prm.entropy(k)]
+        metrics += [prm.coverage(k, catalog="group"), prm.gini(k, catalog="group")]
     out = rows_of(prm.evaluate(frame, metrics, by=data.by), data.by)
+    # The default catalog: the items ranked anywhere, in any model's lists (one catalog for all);
+    # catalog="group": those ranked in the model's own lists.
+    shared = [i for key in out for items in data.lists[key or MODELS[0]] for i in items]
     for k in CUTOFFS:
         suffix = "" if k is None else f"@{k}"
-        # The default catalog: the items ranked anywhere in the model's lists.
         want_p = data.expected(lambda _m, users, k=k: ref.personalization(ref.top(users, k)))
-        catalog = data.expected(lambda _m, users: [i for items in users for i in items])
+        own = data.expected(lambda _m, users: [i for items in users for i in items])
         for key, row in out.items():
             top = ref.top(data.lists[key or MODELS[0]], k)
             assert_close(row[f"personalization{suffix}"], want_p[key])
-            assert_close(row[f"coverage{suffix}"], ref.coverage(top, catalog[key]))
-            assert_close(row[f"gini{suffix}"], ref.gini(top, catalog[key]))
-            assert_close(row[f"gini{suffix}"], ref.gini_mean_difference(top, catalog[key]))
+            for catalog, name in ((shared, "{}"), (own[key], "{}(catalog=group)")):
+                assert_close(row[name.format("coverage") + suffix], ref.coverage(top, catalog))
+                assert_close(row[name.format("gini") + suffix], ref.gini(top, catalog))
+                assert_close(row[name.format("gini") + suffix], ref.gini_mean_difference(top, catalog))
             assert_close(row[f"entropy{suffix}"], ref.entropy(top))
 
 

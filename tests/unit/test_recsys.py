@@ -49,7 +49,7 @@ def test_catalog_metrics_hand_computed() -> None:
                prm.novelty(2, popularity=POPULARITY, n_users=16)]  # fmt: skip
     got = by_model(prm.evaluate(RUN, metrics, by="model"))
     # als top 2: {a, b}, {a, c}, {d}; ranked anywhere: a, b, c, d. Counts a 2, b 1, c 1, d 1.
-    # pop top 2: {a, b} twice; ranked anywhere: a, b.
+    # pop top 2: {a, b} twice; it ranks only a, b, but the catalog is shared: a, b, c, d.
     pair = 1 / sqrt(2)  # the cosine of the features of a and b
     want = {
         "als": {
@@ -66,9 +66,10 @@ def test_catalog_metrics_hand_computed() -> None:
             "novelty@2": (1.5 + 2.0 + 4.0) / 3,
         },
         "pop": {
-            "coverage@1": 1 / 2,
-            "coverage@2": 2 / 2,
-            "gini@2": 0.0,
+            "coverage@1": 1 / 4,  # a
+            "coverage@2": 2 / 4,
+            # Counts over the shared catalog, ascending: c 0, d 0, a 2, b 2.
+            "gini@2": ((2 * 3 - 5) * 2 + (2 * 4 - 5) * 2) / (4 * 4),
             "entropy@2": 1.0,
             "personalization@2": 0.0,
             "personalization": 0.0,
@@ -78,6 +79,23 @@ def test_catalog_metrics_hand_computed() -> None:
     }
     for model, values in want.items():
         assert got[model] == pytest.approx(values, abs=1e-12), model
+
+
+def test_catalog_group_takes_each_groups_own_ranked_items() -> None:
+    metrics = [prm.coverage(1, catalog="group"), prm.coverage(2, catalog="group"), prm.gini(2, catalog="group")]
+    got = by_model(prm.evaluate(RUN, metrics, by="model"))
+    # pop ranks only a and b: its own catalog. als ranks a, b, c, d: the shared catalog is its own.
+    assert got["pop"] == pytest.approx(
+        {"coverage(catalog=group)@1": 1 / 2, "coverage(catalog=group)@2": 1.0, "gini(catalog=group)@2": 0.0}
+    )
+    assert got["als"] == pytest.approx(
+        {
+            "coverage(catalog=group)@1": 2 / 4,
+            "coverage(catalog=group)@2": 1.0,
+            "gini(catalog=group)@2": ((2 * 1 - 5) * 1 + (2 * 2 - 5) * 1 + (2 * 3 - 5) * 1 + (2 * 4 - 5) * 2)
+            / (4 * 5),
+        }
+    )
 
 
 def test_gini_counts_catalog_items_never_recommended() -> None:
@@ -171,13 +189,12 @@ def test_mpr_per_user_is_null_without_a_positive_grade() -> None:
 
 
 def test_depth_cuts_catalog_lists() -> None:
-    # With depth 1 only the first item of each list was retrieved.
-    with pytest.warns(
-        prm.RankMetricsWarning, match="coverage is 1.0 in model='als'; model='pop' by construction"
-    ):
+    # With depth 1 only the first item of each list was retrieved: als a, a, d; pop a, a.
+    # The shared catalog is then {a, d}.
+    with pytest.warns(prm.RankMetricsWarning, match="coverage is 1.0 in model='als' by construction"):
         out = prm.evaluate(RUN, ["coverage", "personalization"], by="model", depth=1)
     assert by_model(out) == {"als": {"coverage": 1.0, "personalization": 1 - 1 / 3},
-                             "pop": {"coverage": 1.0, "personalization": 0.0}}  # fmt: skip
+                             "pop": {"coverage": 0.5, "personalization": 0.0}}  # fmt: skip
 
 
 # --- names -----------------------------------------------------------------------------------------
@@ -222,7 +239,7 @@ def test_catalog_metric_per_query_is_refused() -> None:
     [
         (lambda: prm.coverage(5, catalog=0), prm.InvalidParameterError, "positive integer, got 0"),
         (lambda: prm.coverage(5, catalog="abc"), prm.InvalidParameterError,
-         "DataFrame, LazyFrame or Series, got str"),
+         "None, 'group', a frame, a sequence of item ids or a positive integer, got 'abc'"),
         (lambda: prm.gini(5, catalog=pl.Series([None, "a"])), prm.InvalidDataError, "null item ids"),
         (lambda: prm.intra_list_similarity(3, features=pl.DataFrame({"item": ["a", "a"], "x": [1.0, 2.0]})),
          prm.InvalidDataError, "holds item 'a' more than once"),
@@ -423,9 +440,10 @@ def test_coverage_plot_has_one_line_per_model_and_saves_png(tmp_path: Path) -> N
         ("als", 1): 0.5,
         ("als", 2): 1.0,
         ("als", 3): 1.0,
-        ("pop", 1): 0.5,
-        ("pop", 2): 1.0,
-        ("pop", 3): 1.0,
+        # pop ranks only a and b, against the shared catalog a, b, c, d.
+        ("pop", 1): 0.25,
+        ("pop", 2): 0.5,
+        ("pop", 3): 0.5,
     }
     assert (tmp_path / "coverage.png").read_bytes()[:4] == b"\x89PNG"
 
