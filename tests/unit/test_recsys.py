@@ -82,7 +82,11 @@ def test_catalog_metrics_hand_computed() -> None:
 
 
 def test_catalog_group_takes_each_groups_own_ranked_items() -> None:
-    metrics = [prm.coverage(1, catalog="group"), prm.coverage(2, catalog="group"), prm.gini(2, catalog="group")]
+    metrics = [
+        prm.coverage(1, catalog="group"),
+        prm.coverage(2, catalog="group"),
+        prm.gini(2, catalog="group"),
+    ]
     got = by_model(prm.evaluate(RUN, metrics, by="model"))
     # pop ranks only a and b: its own catalog. als ranks a, b, c, d: the shared catalog is its own.
     assert got["pop"] == pytest.approx(
