@@ -9,6 +9,7 @@ __all__ = [
     "InvalidDataError",
     "InvalidInputError",
     "InvalidParameterError",
+    "MissingQueriesError",
     "RankMetricsError",
     "RankMetricsWarning",
     "TrecFormatError",
@@ -38,6 +39,18 @@ class UnknownMetricError(RankMetricsError):
 
 class InvalidDataError(RankMetricsError):
     """The data breaks the frame contract: NaN scores, null ids, duplicate rows."""
+
+
+class MissingQueriesError(InvalidDataError):
+    """Systems compared without a value for the same queries, and no policy says what to do.
+
+    `detail` says which system lacks which queries; the message adds the remedy in the caller's
+    spelling (``missing='zero'`` in Python, ``--missing zero`` on the command line).
+    """
+
+    def __init__(self, detail: str, remedy: str) -> None:
+        super().__init__(f"{detail}. {remedy}")
+        self.detail = detail
 
 
 class TrecFormatError(RankMetricsError):

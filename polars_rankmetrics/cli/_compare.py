@@ -19,6 +19,7 @@ import polars as pl
 import polars_rankmetrics as prm
 from polars_rankmetrics.cli._args import DEFAULT_COMPARE_MEASURES, compare_parser
 from polars_rankmetrics.cli._run import read_file
+from polars_rankmetrics.exceptions import MissingQueriesError
 
 __all__ = ["compare", "metric_names"]
 
@@ -94,6 +95,16 @@ def _comparison(args: argparse.Namespace) -> pl.DataFrame:
     per_query = prm.evaluate(
         frame, metrics, by="run", per_query=True, missing="zero" if args.missing == "zero" else "skip"
     )
+    try:
+        return _compared(per_query, metrics, baseline, args)
+    except MissingQueriesError as err:
+        remedy = "Pass --missing zero to score them 0 (trec_eval -c) or --missing intersect to compare on "
+        raise MissingQueriesError(err.detail, remedy + "the queries every run has") from None
+
+
+def _compared(
+    per_query: pl.DataFrame, metrics: list[str], baseline: str | None, args: argparse.Namespace
+) -> pl.DataFrame:
     return prm.compare(
         per_query,
         by="run",
@@ -155,7 +166,9 @@ def compare(argv: Sequence[str]) -> int:
     <BLANKLINE>
     Bold: the best mean of each metric. A superscript letter marks a mean significantly higher than
     the mean of the system with that letter (paired t test, Holm correction over each metric's 1
-    comparison(s); alpha = 0.05; 3 paired queries).
+    comparison(s); alpha = 0.05; 3 paired queries). Queries a system has no value for score 0 for it
+    (missing-query policy: zero, as trec_eval's -c): its mean here can be lower than its own mean from
+    evaluate, which skips them.
     0
     """
     parser = compare_parser()

@@ -41,6 +41,7 @@ OUTPUT_COLUMNS = (
     "test",
     "correction",
     "alpha",
+    "missing",
 )
 
 
@@ -164,7 +165,9 @@ def compare(  # noqa: PLR0913
         ``significant`` (``p_adjusted < alpha``), ``effect_size`` (mean
         delta over the standard deviation of the deltas; null when they are
         all equal), and the settings, for :func:`table`: ``test``,
-        ``correction``, ``alpha``.
+        ``correction``, ``alpha``, ``missing`` (the policy: with ``"zero"``
+        or ``"intersect"`` a system's mean here is over other queries than
+        its mean from :func:`evaluate`; the table's note says so).
 
     Raises
     ------
@@ -232,9 +235,10 @@ def compare(  # noqa: PLR0913
 
     paired = pair(per_query, by=by, query=query, metrics=metrics, missing=missing)
     pairs = _pairs(paired, baseline)
-    return _tested(
+    tested = _tested(
         paired, pairs, test=test, correction=correction, alpha=level, n_resamples=n_resamples, seed=seed
     )
+    return tested.with_columns(pl.lit(missing, dtype=pl.String).alias("missing"))
 
 
 def _tested(  # noqa: PLR0913

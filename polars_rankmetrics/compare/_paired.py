@@ -17,7 +17,12 @@ import polars as pl
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidDataError, InvalidParameterError
+from polars_rankmetrics.exceptions import (
+    ColumnNotFoundError,
+    InvalidDataError,
+    InvalidParameterError,
+    MissingQueriesError,
+)
 
 Missing = Literal["error", "zero", "intersect"]
 MISSING: tuple[Missing, ...] = ("error", "zero", "intersect")
@@ -123,17 +128,20 @@ def _check_rows(df: pl.DataFrame, by: str, query: str, metrics: tuple[str, ...])
             raise InvalidDataError(msg)
 
 
-def _missing_message(absent: pl.DataFrame, by: str, query: str, n_queries: int) -> str:
+REMEDY = (
+    "Pass missing='zero' to score them 0 (trec_eval -c) or missing='intersect' to compare on the queries "
+    "every system has"
+)
+
+
+def _missing_detail(absent: pl.DataFrame, by: str, query: str, n_queries: int) -> str:
     per_system = absent.group_by(by).agg(pl.col(query).sort()).sort(by)
     parts = [
         f"system {system!r} has no row for {len(queries)} of the {n_queries} queries: {_quote(queries)}"
         for system, queries in per_system.iter_rows()
     ]
-    return (
-        "; ".join(parts[:_SHOWN])
-        + (f"; and {len(parts) - _SHOWN} more systems" if len(parts) > _SHOWN else "")
-        + ". Pass missing='zero' to score them 0 (trec_eval -c) or missing='intersect' to compare on "
-        "the queries every system has"
+    return "; ".join(parts[:_SHOWN]) + (
+        f"; and {len(parts) - _SHOWN} more systems" if len(parts) > _SHOWN else ""
     )
 
 
@@ -168,7 +176,7 @@ def pair(
     absent = grid.filter(pl.col(_PRESENT).is_null())
     if absent.height:
         if missing == "error":
-            raise InvalidDataError(_missing_message(absent, by, query, queries.len()))
+            raise MissingQueriesError(_missing_detail(absent, by, query, queries.len()), REMEDY)
         if missing == "zero":
             grid = grid.with_columns(pl.col(chosen).fill_null(0))
         else:  # intersect: the queries every system has

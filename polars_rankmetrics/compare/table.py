@@ -78,10 +78,27 @@ def _footnote(comparison: pl.DataFrame) -> str:
         family = comparison.height // comparison.get_column("metric").n_unique()
         fixed = "no correction" if correction is None else f"{_CORRECTIONS[correction]} correction"
         how = f"{_TESTS[test]}, {fixed} over each metric's {family} comparison(s)"
+    policy = comparison.get_column("missing").unique().to_list() if "missing" in comparison.columns else []
     return (
         "Bold: the best mean of each metric. A superscript letter marks a mean significantly higher "
         f"than the mean of the system with that letter ({how}; alpha = {alpha:g}; {n} paired queries)."
+        + (_MISSING[policy[0]] if len(policy) == 1 else "")
     )
+
+
+# What each missing-query policy of compare() means for the means shown (evaluate's means skip, for
+# each system, the queries it has no value for).
+_MISSING = {
+    "error": "",
+    "zero": (
+        " Queries a system has no value for score 0 for it (missing-query policy: zero, as trec_eval's -c): its mean "
+        "here can be lower than its own mean from evaluate, which skips them."
+    ),
+    "intersect": (
+        " Only the queries every system has are compared (missing-query policy: intersect): a mean here can differ "
+        "from the system's own mean from evaluate, over all its queries."
+    ),
+}
 
 
 def _layout(comparison: pl.DataFrame, decimals: int) -> _Layout:

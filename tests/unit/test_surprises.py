@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 import polars_rankmetrics as prm
-from polars_rankmetrics import _engine
+from polars_rankmetrics import _engine, cli
 
 METRICS = ["map", "ndcg@10", "recall@100", "P_10", "bpref", "recip_rank", "num_rel"]
 
@@ -107,3 +107,27 @@ def test_progress_is_silent_when_nobody_watches(monkeypatch: pytest.MonkeyPatch)
     seen: list[int] = []
     prm.evaluate_chunked(frame, ["map"], rows_per_chunk=500, progress=lambda i, *_: seen.append(i))
     assert seen == [1, 2, 3]  # a callable is called wherever it runs
+
+
+def test_compare_and_its_table_state_the_missing_query_policy() -> None:
+    per_query = pl.DataFrame(
+        {"system": ["a"] * 3 + ["b"] * 2, "query": [1, 2, 3, 1, 2], "map": [0.5, 0.25, 0.75, 0.5, 1.0]}
+    )
+    zero = prm.compare(per_query, by="system", missing="zero")
+    assert zero["missing"].to_list() == ["zero"]
+    assert zero["baseline_mean"].item() == pytest.approx(0.5)  # over queries 1-3
+    assert zero["mean"].item() == pytest.approx(0.5)  # b: (0.5 + 1.0 + 0) / 3, not evaluate's 0.75
+    assert "score 0 for it (missing-query policy: zero" in prm.table_markdown(zero)
+    common = prm.compare(per_query, by="system", missing="intersect")
+    assert "Only the queries every system has are compared" in prm.table_markdown(common)
+    with pytest.raises(prm.MissingQueriesError, match=r"no row for 1 of the 3 queries: 3.*missing='zero'"):
+        prm.compare(per_query, by="system")
+
+
+def test_the_cli_names_its_own_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    qrels, full, trunc = (str(prm.demo_path(n)) for n in ("qrels.test", "results.test", "results.trunc"))
+    assert cli.main(["compare", qrels, full, trunc, "-m", "map"]) == 1
+    err = capsys.readouterr().err
+    assert "--missing zero" in err
+    assert "--missing intersect" in err
+    assert "missing=" not in err
