@@ -91,12 +91,12 @@ def _footnote(comparison: pl.DataFrame) -> str:
 _MISSING = {
     "error": "",
     "zero": (
-        " Queries a system has no value for score 0 for it (missing-query policy: zero, as trec_eval's -c): its mean "
-        "here can be lower than its own mean from evaluate, which skips them."
+        " Queries a system has no value for score 0 for it (missing-query policy: zero, as "
+        "trec_eval's -c): its mean here can be lower than its own mean from evaluate, which skips them."
     ),
     "intersect": (
-        " Only the queries every system has are compared (missing-query policy: intersect): a mean here can differ "
-        "from the system's own mean from evaluate, over all its queries."
+        " Only the queries every system has are compared (missing-query policy: intersect): a mean "
+        "here can differ from the system's own mean from evaluate, over all its queries."
     ),
 }
 
