@@ -33,6 +33,7 @@ def evaluate(  # noqa: PLR0913
     check: bool = True,
     buckets: int | None = None,
     aggregate: Aggregation = "mean",
+    qrels: DataFrame | None = None,
     **overrides: Unpack[ConventionOptions],
 ) -> DataFrame:
     """Evaluate rankings held in a Spark DataFrame, bit for bit as :func:`polars_rankmetrics.evaluate`.
@@ -78,6 +79,14 @@ def evaluate(  # noqa: PLR0913
         :class:`InvalidParameterError`: a median is no mergeable state (the
         median of the partitions' medians is not the median); evaluate with
         ``per_query=True`` and take the median of its rows.
+    qrels
+        The judgments (query, item, relevance) as a Spark DataFrame, when
+        `sdf` is the run alone: Spark joins them to it as
+        :func:`polars_rankmetrics.join_run_qrels` does (a full outer join on
+        (by..., query, item), every `by` group judged against all of them),
+        so the numbers equal those of :func:`polars_rankmetrics.evaluate` on
+        ``join_run_qrels(run, qrels, by=by)``. A pair judged twice is
+        reported by the check as a duplicate row.
 
     Returns
     -------
@@ -123,6 +132,7 @@ def evaluate(  # noqa: PLR0913
         check=check,
         buckets=buckets,
         aggregate=aggregate,
+        qrels=qrels,
         **overrides,
     )
 

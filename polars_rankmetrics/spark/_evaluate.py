@@ -17,6 +17,7 @@ from polars_rankmetrics._engine import MetricLike
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.spark._arrow import polars_schema, positional, spark_schema
+from polars_rankmetrics.spark._join import joined
 from polars_rankmetrics.spark._worker import CatalogFinish, Finish, Partition, exact_columns
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ def run(  # noqa: PLR0913
     check: bool,
     buckets: int | None,
     aggregate: str = "mean",
+    qrels: object | None = None,
     **overrides: Unpack[ConventionOptions],
 ) -> DataFrame:
     """The lazy Spark plan of :func:`polars_rankmetrics.spark.evaluate` (see there)."""
@@ -58,6 +60,8 @@ def run(  # noqa: PLR0913
         raise _errors.parameter("buckets", "a positive integer or None", buckets)
     cols = columns or Columns()
     keys_by = normalise_by(by)
+    if qrels is not None:
+        sdf = joined(sdf, qrels, cols, keys_by)
     resolved = Conventions.resolve(conventions, **overrides)
     requested = _engine.requested(metrics)
     if per_query:
