@@ -250,7 +250,7 @@ def pr_curve(  # noqa: PLR0913
     columns: Columns | None = None,
     title: str = "Precision-recall curve",
     path: str | Path | None = None,
-) -> alt.Chart:
+) -> alt.LayerChart:
     """Plot mean precision@k against mean recall@k over the cutoffs `ks`, one line per `by` group.
 
     Parameters
@@ -270,8 +270,9 @@ def pr_curve(  # noqa: PLR0913
 
     Returns
     -------
-    altair.Chart
-        Precision (y) against recall (x), a point at each cutoff (k in the tooltip).
+    altair.LayerChart
+        Precision (y) against recall (x), a point at each cutoff, labelled
+        ``k=...`` beside it (and in the tooltip).
 
     Raises
     ------
@@ -318,11 +319,21 @@ def pr_curve(  # noqa: PLR0913
     if keys:
         encoding["color"] = altair.Color("group:N", title=" / ".join(keys))
     data = curve.select("k", "precision", "recall", *(["group"] if keys else [])).to_dicts()
-    chart: alt.Chart = (
-        altair.Chart(altair.Data(values=data))
-        .mark_line(point=True)
-        .encode(**encoding)
-        .properties(title=title, width=420, height=280)
+    line = altair.Chart().mark_line(point=True).encode(**encoding)
+    # Each point names its cutoff: "k=10" beside it, in the line's colour.
+    labels = (
+        altair.Chart()
+        .transform_calculate(label="'k=' + datum.k")
+        .mark_text(align="left", dx=5, dy=-6, fontSize=10)
+        .encode(
+            x="recall:Q",
+            y="precision:Q",
+            text="label:N",
+            **({"color": altair.Color("group:N", legend=None)} if keys else {}),
+        )
+    )
+    chart: alt.LayerChart = altair.layer(line, labels, data=altair.Data(values=data)).properties(
+        title=title, width=420, height=280
     )
     _save(chart, path)
     return chart

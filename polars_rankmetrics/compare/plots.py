@@ -43,6 +43,9 @@ def _save(chart: alt.TopLevelMixin, path: str | Path | None) -> None:
     chart.save(str(path))
 
 
+LABELLED_QUERIES = 30  # up to this many queries, the delta chart names each query on its axis
+
+
 def deltas(  # noqa: PLR0913
     per_query: pl.DataFrame | pl.LazyFrame,
     *,
@@ -82,8 +85,10 @@ def deltas(  # noqa: PLR0913
         One row of bars per system other than the baseline: a bar per query,
         its height the system's value minus the baseline's, queries sorted
         from the largest win to the largest loss; green for a win, red for a
-        loss, grey for a tie. The tooltip gives the query, both values and
-        the delta.
+        loss, and a grey diamond on the axis for a tie (a delta of 0 has no
+        bar). Up to 30 queries, each bar is labelled with its query; beyond,
+        only positions. The tooltip gives the query, both values and the
+        delta.
 
     Raises
     ------
@@ -144,27 +149,45 @@ def deltas(  # noqa: PLR0913
             .alias("outcome"),
         )
     )
-    chart: alt.FacetChart = (
-        altair.Chart(altair.Data(values=table.to_dicts()))
-        .mark_bar()
-        .encode(
-            x=altair.X(
-                "position:O", title="queries, largest win first", axis=altair.Axis(labels=False, ticks=False)
-            ),
-            y=altair.Y("delta:Q", title=f"{metric} minus {baseline}"),
-            color=altair.Color("outcome:N", scale=altair.Scale(domain=_OUTCOMES, range=_COLOURS), title=None),
-            tooltip=[
-                "query:N",
-                "system:N",
-                altair.Tooltip("value:Q", format=".4f", title=metric),
-                altair.Tooltip("baseline_value:Q", format=".4f", title=f"{metric} of {baseline}"),
-                altair.Tooltip("delta:Q", format="+.4f"),
-            ],
+    few = paired.queries.len() <= LABELLED_QUERIES
+    # Few queries: each bar is labelled with its query (each system's row has its own order); many:
+    # the positions alone. Ties (a delta of 0 has no bar) are marked by a grey diamond on the axis.
+    x = (
+        altair.X(
+            "query:N",
+            sort=altair.EncodingSortField("position", op="min", order="ascending"),
+            title="queries, largest win first",
+            axis=altair.Axis(labelAngle=-45),
         )
+        if few
+        else altair.X(
+            "position:O", title="queries, largest win first", axis=altair.Axis(labels=False, ticks=False)
+        )
+    )
+    tooltip = [
+        "query:N",
+        "system:N",
+        altair.Tooltip("value:Q", format=".4f", title=metric),
+        altair.Tooltip("baseline_value:Q", format=".4f", title=f"{metric} of {baseline}"),
+        altair.Tooltip("delta:Q", format="+.4f"),
+    ]
+    colour = altair.Color("outcome:N", scale=altair.Scale(domain=_OUTCOMES, range=_COLOURS), title=None)
+    bars = altair.Chart().mark_bar().encode(x=x, y=altair.Y("delta:Q", title=f"{metric} minus {baseline}"))
+    bars = bars.encode(color=colour, tooltip=tooltip)
+    ties = (
+        altair.Chart()
+        .transform_filter(altair.datum.outcome == "tie")
+        .mark_point(shape="diamond", filled=True, size=60)
+        .encode(x=x, y="delta:Q", color=colour, tooltip=tooltip)
+    )
+    chart: alt.FacetChart = (
+        altair.layer(bars, ties, data=altair.Data(values=table.to_dicts()))
         .properties(width=480, height=160)
         .facet(row=altair.Row("system:N", title=None))
         .properties(title=title or f"{metric}: per-query delta against {baseline}")
     )
+    if few:
+        chart = chart.resolve_scale(x="independent")
     _save(chart, path)
     return chart
 

@@ -45,11 +45,32 @@ def test_deltas_chart_has_tooltips_and_one_facet_row_per_system() -> None:
     """The spec: bars, faceted by system, colour by outcome, tooltips with query, both values and delta."""
     spec = plots.deltas(PER_QUERY, by="system", baseline="base", metric="map").to_dict()
     assert spec["facet"]["row"]["field"] == "system"
-    assert spec["spec"]["mark"]["type"] == "bar"
-    tooltip = [t["field"] for t in spec["spec"]["encoding"]["tooltip"]]
+    bars, ties = spec["spec"]["layer"]
+    assert bars["mark"]["type"] == "bar"
+    tooltip = [t["field"] for t in bars["encoding"]["tooltip"]]
     assert tooltip == ["query", "system", "value", "baseline_value", "delta"]
-    assert spec["spec"]["encoding"]["color"]["scale"]["domain"] == ["win", "tie", "loss"]
+    assert bars["encoding"]["color"]["scale"]["domain"] == ["win", "tie", "loss"]
     assert spec["title"] == "map: per-query delta against base"
+    # Ties have no bar: a diamond marks each on the axis.
+    assert ties["mark"]["type"] == "point"
+    assert ties["transform"] == [{"filter": "(datum.outcome === 'tie')"}]
+    # Few queries: each bar is named by its query, in each system's own order.
+    assert bars["encoding"]["x"]["field"] == "query"
+    assert bars["encoding"]["x"]["sort"] == {"field": "position", "op": "min", "order": "ascending"}
+    assert spec["resolve"]["scale"]["x"] == "independent"
+
+
+def test_deltas_chart_with_many_queries_shows_positions() -> None:
+    many = pl.DataFrame(
+        {
+            "system": ["base"] * 40 + ["x"] * 40,
+            "query": [f"q{i:02}" for i in range(40)] * 2,
+            "map": [0.5] * 40 + [i / 40 for i in range(40)],
+        }
+    )
+    spec = plots.deltas(many, by="system", baseline="base", metric="map").to_dict()
+    assert spec["spec"]["layer"][0]["encoding"]["x"]["field"] == "position"
+    assert "resolve" not in spec
 
 
 def test_deltas_missing_queries_follow_the_policy() -> None:

@@ -131,3 +131,15 @@ def test_the_cli_names_its_own_flags(capsys: pytest.CaptureFixture[str]) -> None
     assert "--missing zero" in err
     assert "--missing intersect" in err
     assert "missing=" not in err
+
+
+def test_the_precision_recall_curve_names_each_k() -> None:
+    run, qrels = demo()
+    chart = prm.plots.pr_curve(prm.join_run_qrels(run, qrels), ks=[1, 5, 10])
+    spec = chart.to_dict()
+    line, labels = spec["layer"]
+    assert line["mark"] == {"type": "line", "point": True}
+    assert labels["mark"]["type"] == "text"
+    assert labels["transform"] == [{"calculate": "'k=' + datum.k", "as": "label"}]
+    assert labels["encoding"]["text"]["field"] == "label"
+    assert [row["k"] for row in spec["data"]["values"]] == [1, 5, 10]
