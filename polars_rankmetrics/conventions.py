@@ -1,4 +1,4 @@
-"""The evaluation conventions of DESIGN section 3, each a named parameter."""
+"""The evaluation conventions (order, depth, relevance, gains, population, ties): named parameters."""
 
 from __future__ import annotations
 

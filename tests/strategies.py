@@ -1,4 +1,4 @@
-"""Hypothesis strategies for evaluation frames (DESIGN.md section 2).
+"""Hypothesis strategies for evaluation frames (the frame contract of prm.Columns).
 
 Every frame follows the frame contract: one row per (model, query, item),
 ``score`` null for judged items that were not retrieved, ``relevance`` null

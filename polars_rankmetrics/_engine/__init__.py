@@ -73,7 +73,7 @@ FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 
 def population_counts(_per_query: pl.LazyFrame, conventions: Conventions) -> list[pl.Expr]:
-    """The population rules' counts over per-query rows (DESIGN.md section 3)."""
+    """The population rules' counts over per-query rows (:func:`polars_rankmetrics.population`)."""
     counted = evaluated(conventions)
     judged = pl.col(N_JUDGED) > 0
     return [

@@ -1,7 +1,7 @@
 """Recommender accuracy metrics, per user: mean average recall, capped MAP, percentile ranking.
 
 They read one ranked list and its judgments, like the trec_eval family, and
-follow the same conventions (DESIGN.md section 3): R counts the user's
+follow the same conventions (:class:`polars_rankmetrics.Conventions`): R counts the user's
 relevant items, ranked or not; users without judgments are not evaluated.
 """
 

@@ -1,7 +1,7 @@
 """Catalog-scope similarity metrics: personalization and intra-list similarity.
 
 Both come from per-item and per-list sums, never from a users x users or items x items
-matrix (DESIGN.md section 4).
+matrix: linear in the rows, exact (see each function's Notes).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Properties every evaluation must have, on generated frames (DESIGN.md section 8).
+"""Properties every evaluation must have, on generated frames (CONTRIBUTING.md).
 
 Bounds, ideal rankings scoring 1, invariance to row order and column names,
 DataFrame == LazyFrame == streaming engine, ``by=`` == one run at a time,
@@ -100,7 +100,7 @@ def keys_of(frame: pl.DataFrame) -> list[str]:
 
 
 def assert_same(got: pl.DataFrame, want: pl.DataFrame, frame: pl.DataFrame) -> None:
-    """Bit-for-bit equality: equivalent inputs must give the very same numbers (DESIGN.md section 8).
+    """Bit-for-bit equality: equivalent inputs must give the very same numbers (CONTRIBUTING.md).
 
     Every comparison of two evaluations of the same data goes through here.
     """

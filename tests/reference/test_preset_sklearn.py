@@ -7,7 +7,7 @@ has at least two items (it rejects one). Tied scores share the average gain
 of their group (``ignore_ties=False``, its default), which is
 ``ties="average"``. A list whose every candidate is unjudged (null grade)
 scores 0 in scikit-learn (its y_true is all zeros) but is not evaluated
-here (no judged row: DESIGN section 3): write sklearn's zeros as grade 0.
+here (no judged row: prm.population's run_only): write sklearn's zeros as grade 0.
 Its ``average_precision_score`` is a classifier's AP (a
 tie group enters as one threshold), not a ranking AP, so it is not compared.
 """

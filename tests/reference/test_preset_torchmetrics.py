@@ -14,7 +14,7 @@ lists. Known differences, not generated here: torchmetrics treats a
 relevant target whose pred is <= 0 as not relevant in AP, precision,
 recall and RR (scores here are positive); its nDCG takes negative targets
 as negative gains (we give them 0); a query whose every row is unjudged is
-not evaluated here (DESIGN section 3) while torchmetrics sees zeros: its
+not evaluated here (prm.population: run_only) while torchmetrics sees zeros: its
 rows are written as grade 0.
 """
 

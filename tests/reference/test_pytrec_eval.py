@@ -1,4 +1,4 @@
-"""Differential tests: evaluate() against pytrec_eval on generated frames (DESIGN.md section 8).
+"""Differential tests: evaluate() against pytrec_eval on generated frames (CONTRIBUTING.md).
 
 pytrec_eval is a test dependency (the ``test`` extra), so it is imported
 plainly: a missing oracle fails the suite instead of skipping it.

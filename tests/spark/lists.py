@@ -1,4 +1,4 @@
-"""Adversarial evaluation frames for the Spark tests, from a seed (DESIGN.md section 2's contract).
+"""Adversarial evaluation frames for the Spark tests, from a seed (the frame contract of prm.Columns).
 
 Every frame mixes ties (six scores), graded and negative grades, unjudged
 retrieved items, judged items never retrieved, queries with no relevant
