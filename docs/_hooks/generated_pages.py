@@ -159,7 +159,7 @@ def metric_pages() -> dict[str, str]:
         "",
         "Generated from the registry (`polars_rankmetrics._registry.SPECS`) and the",
         "constructors' docstrings when the site builds: a new metric appears here by itself.",
-        "Each metric is a constructor (`prm.ndcg(10)`), a name (`\"ndcg@10\"`, parsed by",
+        'Each metric is a constructor (`prm.ndcg(10)`), a name (`"ndcg@10"`, parsed by',
         "`prm.parse`) and a `.rank` method (`df.rank.ndcg(10)`);",
         "[Conventions](../guides/conventions.md) says what the conventions do to each.",
         "",
@@ -190,7 +190,9 @@ def metric_pages() -> dict[str, str]:
                     "",
                 ]
                 done.add(function)
-            aggregation = AGGREGATES.get(spec.aggregate, spec.aggregate) if spec.scope == "query" else "catalog"
+            aggregation = (
+                AGGREGATES.get(spec.aggregate, spec.aggregate) if spec.scope == "query" else "catalog"
+            )
             index.append(
                 f"| `{spec.name}` | `prm.{function}` | {_code(spec.trec)} | {aggregation} "
                 f"| [{title}]({slug}.md#{spec.name.lower()}) |"
@@ -254,7 +256,8 @@ def reference_pages() -> dict[str, str]:
     expr = [
         "# polars_rankmetrics.expr",
         "",
-        _directive(f"{PACKAGE}.expr") + "    options:\n      members: false\n      show_root_heading: false\n",
+        _directive(f"{PACKAGE}.expr")
+        + "    options:\n      members: false\n      show_root_heading: false\n",
         "## Builders",
         "",
     ]
@@ -265,14 +268,15 @@ def reference_pages() -> dict[str, str]:
         [
             "# polars_rankmetrics.plots",
             "",
-            _directive(f"{PACKAGE}.plots") + "    options:\n      members: false\n      show_root_heading: false\n",
+            _directive(f"{PACKAGE}.plots")
+            + "    options:\n      members: false\n      show_root_heading: false\n",
             *(_directive(f"{PACKAGE}.plots.{n}") for n in plots.__all__),
         ]
     )
     spark = [
         "# polars_rankmetrics.spark",
         "",
-        "Needs the `spark` extra (`pip install \"polars-rankmetrics[spark]\"`); see the",
+        'Needs the `spark` extra (`pip install "polars-rankmetrics[spark]"`); see the',
         "[Spark guide](../guides/spark.md).",
         "",
     ]
@@ -349,3 +353,11 @@ def on_page_markdown(markdown: str, **_: Any) -> str:  # noqa: ANN401
         return line if "source=" in line else f'{line} source="above"'
 
     return FENCE.sub(add_source, markdown)
+
+
+ROLE = re.compile(r":(?:func|class|meth|data|attr|mod|exc|obj):(<code>|`)~?")
+
+
+def on_page_content(html: str, **_: Any) -> str:  # noqa: ANN401
+    """Drop the Sphinx roles (``:func:``) the numpydoc docstrings use, keeping their code text."""
+    return ROLE.sub(r"\1", html)
