@@ -101,7 +101,8 @@ def _title(module: types.ModuleType | None) -> str:
 
 
 def _code(values: Iterator[str] | list[str] | tuple[str, ...]) -> str:
-    return ", ".join(f"`{v}`" for v in values) or "none"
+    """Names as code; trec_eval's templates written as they read (``P_{k}`` as ``P_k``)."""
+    return ", ".join(f"`{v.replace('{', '').replace('}', '')}`" for v in values) or "none"
 
 
 def _param(p: Any) -> str:  # noqa: ANN401  (a Param of the registry)
@@ -226,6 +227,13 @@ def reference_pages() -> dict[str, str]:
         main += [f"## {section}", ""]
         for name in present:
             main.append(_directive(f"{PACKAGE}.{name}"))
+            if name == "RankFrame":
+                main.append(
+                    "`frame.rank` (the namespace registered on DataFrame and LazyFrame) and\n"
+                    "`prm.RankFrame(frame)` also have one method per metric, named as the\n"
+                    "constructor (`frame.rank.ndcg(10)`): the constructor's parameters, then\n"
+                    "`evaluate`'s keywords. See the [metric pages](../metrics/index.md).\n"
+                )
             listed.add(name)
     constructors = [n for n in names if n in metric_functions and n not in listed]
     main += [
