@@ -242,11 +242,10 @@ def reference_pages() -> dict[str, str]:
         "Each returns a `prm.Metric`; its page gives the definition, parameters and trec_eval names.",
         "",
     ]
-    page_of = {
-        spec.python_name: f"../metrics/{_slug(module)}.md"
-        for module, specs in _module_specs()
-        for spec in specs
-    }
+    page_of: dict[str, str] = {}
+    for module, specs in _module_specs():
+        for spec in specs:  # the first family a constructor builds (mpr builds three)
+            page_of.setdefault(spec.python_name, f"../metrics/{_slug(module)}.md#{spec.name.lower()}")
     main += [f"- [`prm.{n}`]({page_of[n]})" for n in constructors]
     main.append("")
     listed.update(constructors)
@@ -332,7 +331,7 @@ def on_config(config: Any) -> Any:  # noqa: ANN401  (MkDocs' config object)
         if section is None:
             continue
         present = {e if isinstance(e, str) else next(iter(e.values())) for e in section}
-        for path in sorted(p for p in pages if p.startswith(prefix) and p != first):
+        for path in [p for p in pages if p.startswith(prefix) and p != first]:  # the registry's order
             if path not in present:
                 section.append(path)
     return config
