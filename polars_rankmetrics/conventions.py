@@ -129,7 +129,8 @@ class Conventions:
         averaged, R from the candidates), ``"torchmetrics"`` (the same, AP at
         k over the relevant found) and ``"recommenders"`` (AP at k over
         min(k, R), users without a relevant item skipped); see :data:`PRESETS`
-        and the README's table.
+        and the presets' table in the documentation
+        (docs/guides/coming-from.md).
 
         Examples
         --------

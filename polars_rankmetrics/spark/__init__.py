@@ -5,7 +5,7 @@ rows (a repartition by the `by` keys and the query) and sums exact states;
 every number is computed by the library's Polars plan in Spark's Python
 workers, so per-query values and means are bit for bit those of
 :func:`polars_rankmetrics.evaluate`. polars and polars-rankmetrics must be
-installed on every executor (README, "On Spark").
+installed on every executor (the documentation's Spark guide, docs/guides/spark.md).
 """
 
 from __future__ import annotations

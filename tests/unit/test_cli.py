@@ -357,14 +357,14 @@ def test_readme_python_examples_run_and_print_what_they_show(
     """The README's Python examples run and print the tables they show."""
     text = README.read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
-    assert len(blocks) >= 3
-    monkeypatch.chdir(tmp_path)  # the examples write runs.parquet
+    assert len(blocks) >= 1  # the front door's one example (the guides' blocks run when the site builds)
+    monkeypatch.chdir(tmp_path)  # an example that writes a file writes it here
     namespace: dict[str, object] = {}
     for block in blocks:
         exec(compile(block, str(README), "exec"), namespace)  # noqa: S102
     printed = capsys.readouterr().out
     shown = re.findall(r"((?:^# (?:shape|[┌│╞└]).*\n)+)", "\n".join(blocks), flags=re.MULTILINE)
-    assert len(shown) >= 3
+    assert len(shown) >= 2
     for table in shown:
         assert re.sub(r"^# ", "", table, flags=re.MULTILINE) in printed
 

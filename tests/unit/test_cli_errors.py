@@ -12,7 +12,7 @@ import polars_rankmetrics as prm
 from polars_rankmetrics.cli import UNSUPPORTED_FLAGS, main
 
 FILES = (str(prm.demo_path("qrels.test")), str(prm.demo_path("results.test")))
-README = Path(__file__).parents[2] / "README.md"
+CLI_PAGE = Path(__file__).parents[2] / "docs" / "guides" / "cli.md"  # the command's page of the site
 
 
 def _fails(capsys: pytest.CaptureFixture[str], *args: str, status: int = 1) -> str:
@@ -135,30 +135,28 @@ def test_cli_infinite_measure_parameter_is_an_error(
     assert err == f"rankmetrics: measure {spec!r}: parameter {parameter!r} is not a finite number\n"
 
 
-def _readme() -> str:
-    """The README's text; the tests that quote it skip where it is not beside the tests."""
-    if not README.is_file():
-        pytest.skip("README.md not found beside the tests")
-    return README.read_text(encoding="utf-8")
+def _page() -> str:
+    """The command's documentation page; the tests that quote it skip where it is not beside the tests."""
+    if not CLI_PAGE.is_file():
+        pytest.skip("docs/guides/cli.md not found beside the tests")
+    return CLI_PAGE.read_text(encoding="utf-8")
 
 
-def _readme_error_table() -> list[tuple[str, str, int]]:
-    """The rows of the README's table of the command's errors: command, stderr's last line, status."""
-    table = re.search(
-        r"^\| command \| stderr \| status \|\n\|[- |]+\|\n((?:\|.*\n)+)", _readme(), re.MULTILINE
-    )
-    assert table is not None, "the README's table of the command's errors"
+def _page_error_table() -> list[tuple[str, str, int]]:
+    """The rows of the cli page's table of the command's errors: command, stderr's last line, status."""
+    table = re.search(r"^\| command \| stderr \| status \|\n\|[- |]+\|\n((?:\|.*\n)+)", _page(), re.MULTILINE)
+    assert table is not None, "the cli page's table of the command's errors"
     rows = re.findall(r"^\| `rankmetrics (.*?)` \| `(.*?)` \| (\d) \|$", table.group(1), re.MULTILINE)
     assert len(rows) == table.group(1).count("\n")  # every row is read
     return [(command, message, int(status)) for command, message, status in rows]
 
 
-def test_cli_errors_are_the_readmes_table(
+def test_cli_errors_are_the_docs_table(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each row of the README's error table: its message (``...`` ends a prefix) and status, no traceback."""
+    """Each row of the cli page's error table: its message (``...`` ends a prefix), status, no traceback."""
     monkeypatch.chdir(prm.demo_path("qrels.test").parent)  # the rows name the bundled files
-    rows = _readme_error_table()
+    rows = _page_error_table()
     assert len(rows) >= 8
     for command, message, status in rows:
         code = main(shlex.split(command))
@@ -169,10 +167,10 @@ def test_cli_errors_are_the_readmes_table(
         assert last.startswith(message[:-3]) if message.endswith("...") else last == message, command
 
 
-def test_cli_unsupported_flags_are_the_readmes(capsys: pytest.CaptureFixture[str]) -> None:
-    """The README lists exactly the trec_eval flags the command refuses, and each says so."""
-    listed = re.search(r"flags ((?:`-\w`,\s+)*`-\w`) \(and their long names\)", _readme())
-    assert listed is not None, "the README's list of unsupported flags"
+def test_cli_unsupported_flags_are_the_docs(capsys: pytest.CaptureFixture[str]) -> None:
+    """The cli page lists exactly the trec_eval flags the command refuses, and each says so."""
+    listed = re.search(r"flags ((?:`-\w`,\s+)*`-\w`) \(and their long names\)", _page())
+    assert listed is not None, "the cli page's list of unsupported flags"
     flags = re.findall(r"`(-\w)`", listed.group(1))
     assert flags == [short for short, _ in UNSUPPORTED_FLAGS]
     for flag in flags:
