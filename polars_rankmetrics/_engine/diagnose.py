@@ -71,7 +71,7 @@ def warn(
                 f"every retrieved item is unjudged{where} ({queries} evaluated queries): "
                 "every metric reads 0; are the run's item ids spelled as the judgments' are?"
             )
-            warnings.warn(msg, RankMetricsWarning, stacklevel=4)
+            warnings.warn(msg, RankMetricsWarning, stacklevel=3)
     for name, metric in metrics:
         side = metric.side("catalog") if metric.name == "coverage" else False
         default_catalog = side is None or isinstance(side, str)
@@ -84,7 +84,7 @@ def warn(
                     "when k covers every list; "
                     "pass catalog= (the items that could be recommended)"
                 )
-                warnings.warn(msg, RankMetricsWarning, stacklevel=4)
+                warnings.warn(msg, RankMetricsWarning, stacklevel=3)
     return result.drop(hidden_columns)
 
 
@@ -103,7 +103,7 @@ def _warn_inner_join(result: pl.DataFrame, metrics: Requested) -> None:
         "evaluate(run, ..., qrels=qrels); if the frame really holds every judged item, filter "
         "prm.InnerJoinWarning"
     )
-    warnings.warn(msg, InnerJoinWarning, stacklevel=5)
+    warnings.warn(msg, InnerJoinWarning, stacklevel=4)
 
 
 def _warn_unjudged(groups: pl.DataFrame | None, total: object, height: int, keys_by: Sequence[str]) -> None:
@@ -111,10 +111,10 @@ def _warn_unjudged(groups: pl.DataFrame | None, total: object, height: int, keys
         empty = groups.filter(pl.col(JUDGED_RETRIEVED) == 0)
         if empty.height:
             msg = f"every retrieved item is unjudged{_groups(empty, keys_by)}: every metric reads 0"
-            warnings.warn(msg, RankMetricsWarning, stacklevel=5)
+            warnings.warn(msg, RankMetricsWarning, stacklevel=4)
     elif height and total == 0:
         msg = f"every retrieved item is unjudged ({height} evaluated queries): every metric reads 0"
-        warnings.warn(msg, RankMetricsWarning, stacklevel=5)
+        warnings.warn(msg, RankMetricsWarning, stacklevel=4)
 
 
 def _groups(frame: pl.DataFrame, keys_by: Sequence[str]) -> str:
@@ -144,5 +144,5 @@ def warn_empty(population: pl.DataFrame) -> None:
     warnings.warn(
         f"no query was evaluated: {why}; prm.population(frame) counts each case",
         RankMetricsWarning,
-        stacklevel=4,
+        stacklevel=3,
     )
