@@ -53,7 +53,7 @@ def _query_ranges(lf: pl.LazyFrame, query: str, rows_per_chunk: int) -> pl.DataF
 
     One streaming pass over the query column counts the rows of each query.
     """
-    sizes = lf.group_by(query).agg(pl.len().alias(_ROWS)).collect(engine="streaming").sort(query)
+    sizes = _engine.collect(lf.group_by(query).agg(pl.len().alias(_ROWS)), engine="streaming").sort(query)
     if sizes[query].null_count():
         msg = f"column {query!r} has null ids: every row must name its query"
         raise InvalidDataError(msg)
