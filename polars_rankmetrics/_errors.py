@@ -52,23 +52,23 @@ def shown(value: object, limit: int = SHOWN) -> str:
 
 
 _INT_BITS = 14_000  # 2**14000 has 4,215 decimal digits: below Python's default limit of 4,300
-CUTOFF_DIGITS = 4_200
-"""The most decimal digits of a cutoff: a metric's name writes it (Python converts up to 4,300)."""
+CUTOFF_LIMIT = 2**127
+"""Cutoffs stay below this: the widest integer a Polars literal holds (no list is that long)."""
 
 
-def cutoff_too_long(digits: int, *, metric: str | None = None, name: str = "k") -> InvalidParameterError:
-    """A cutoff with more decimal digits than a metric's name can write (no list is that long)."""
+def cutoff_too_large(size: str, *, metric: str | None = None, name: str = "k") -> InvalidParameterError:
+    """A cutoff too large for a Polars literal (no list is that long); `size` says how large."""
     where = f"`{name}`" if metric is None else f"`{name}` of metric {metric!r}"
     return InvalidParameterError(
-        f"{where} must be a positive integer of at most {CUTOFF_DIGITS:,} digits "
-        f"(no list is longer; the metric's name writes k in decimal), got one of {digits:,} digits"
+        f"{where} must be a positive integer below 2**127 (the widest integer Polars holds; "
+        f"no list is that long), got {size}"
     )
 
 
 def shown_expr(text: pl.Expr, limit: int = SHOWN) -> pl.Expr:
     """The in-plan form of :func:`cut`: a String expression cut to `limit` characters."""
     length = text.str.len_chars()
-    short = pl.format(f"{{}}... ({{}} characters)", text.str.slice(0, limit), length)
+    short = pl.format("{}... ({} characters)", text.str.slice(0, limit), length)
     return pl.when(length > limit).then(short).otherwise(text)
 
 

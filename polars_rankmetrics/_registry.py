@@ -254,6 +254,9 @@ def parse(name: str | Metric) -> Metric:
 
 def _cutoff(digits: str, metric: str) -> int:
     """A cutoff as written in a metric's name; too many digits is an error, not Python's ValueError."""
-    if len(digits.lstrip("+-0")) > _errors.CUTOFF_DIGITS:
-        raise _errors.cutoff_too_long(len(digits.lstrip("+-0")), metric=metric)
+    if len(digits.lstrip("+-0")) > _LONGEST_CUTOFF:
+        raise _errors.cutoff_too_large(f"a number of {len(digits.lstrip('+-0')):,} digits", metric=metric)
     return int(digits)
+
+
+_LONGEST_CUTOFF = len(str(_errors.CUTOFF_LIMIT))  # more digits than this is past the limit

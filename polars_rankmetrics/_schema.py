@@ -65,7 +65,9 @@ class Columns:
 
     def __post_init__(self) -> None:
         """Each role its own column, named as a string outside the library's reserved prefix."""
-        roles = {role: getattr(self, role) for role in ("query", "item", "score", "rank", "relevance", "intent")}
+        roles = {
+            role: getattr(self, role) for role in ("query", "item", "score", "rank", "relevance", "intent")
+        }
         seen: dict[str, str] = {}
         for role, name in roles.items():
             if not isinstance(name, str):

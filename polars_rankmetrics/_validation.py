@@ -10,18 +10,14 @@ from typing import Any
 from polars_rankmetrics import _errors
 
 
-_LONGEST = 10**_errors.CUTOFF_DIGITS
-
-
 def check_k(k: object, name: str = "k") -> int | None:
     """Return `k` if it is a positive integer or None, else raise."""
     if k is None:
         return None
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise _errors.parameter(name, "a positive integer or None", k)
-    if k >= _LONGEST:  # its name could not be written (Python converts up to 4,300 digits)
-        digits = len(str(k)) if k.bit_length() < 14_000 else int(k.bit_length() * math.log10(2)) + 1
-        raise _errors.cutoff_too_long(digits, name=name)
+    if k >= _errors.CUTOFF_LIMIT:
+        raise _errors.cutoff_too_large(f"an integer of {k.bit_length():,} bits", name=name)
     return k
 
 

@@ -75,7 +75,10 @@ def validate(
     lf = as_polars(frame).lazy()
     cols, keys_by = columns or Columns(), normalise_by(by)
     ids, rules, flags, counts = _checks(lf, cols, keys_by)
-    bad, dupes = pl.collect_all([flags, counts], engine="streaming")
+    try:
+        bad, dupes = pl.collect_all([flags, counts], engine="streaming")
+    except _errors.SOURCE_ERRORS as err:
+        raise _errors.from_source(err) from None
     for name, (_, message) in rules.items():
         hits = bad.filter(pl.col(name)).sort(ids, nulls_last=False)
         if hits.height:

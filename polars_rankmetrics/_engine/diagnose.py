@@ -96,7 +96,10 @@ def _warn_unjudged(groups: pl.DataFrame | None, total: object, height: int, keys
 def _groups(frame: pl.DataFrame, keys_by: Sequence[str]) -> str:
     if not keys_by:
         return ""
-    shown = [", ".join(f"{k}={_errors.shown(row[k])}" for k in keys_by) for row in frame.head(5).iter_rows(named=True)]
+    shown = [
+        ", ".join(f"{k}={_errors.shown(row[k])}" for k in keys_by)
+        for row in frame.head(5).iter_rows(named=True)
+    ]
     more = f" and {frame.height - 5} more" if frame.height > 5 else ""
     return f" in {'; '.join(shown)}{more}"
 

@@ -68,7 +68,8 @@ def _descending(rank: pl.Expr, dtype: pl.DataType) -> pl.Expr:
     (ranks below 1, whose negation could overflow, are bad data the checks report).
     """
     if dtype.is_unsigned_integer():
-        bits = {pl.UInt8(): 8, pl.UInt16(): 16, pl.UInt32(): 32, pl.UInt64(): 64}.get(dtype, 128)
+        widths: dict[pl.DataType, int] = {pl.UInt8(): 8, pl.UInt16(): 16, pl.UInt32(): 32, pl.UInt64(): 64}
+        bits = widths.get(dtype, 128)
         return pl.lit(2**bits - 1, dtype=dtype) - rank
     if dtype == pl.Int128:
         return pl.lit(0, dtype=pl.Int128) - rank  # Polars has no Int128 negation
