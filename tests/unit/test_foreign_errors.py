@@ -239,8 +239,20 @@ _LONG = "q" * 100_000
         lambda: prm.evaluate(FRAME, METRICS, by=_LONG),
         lambda: prm.evaluate(FRAME, METRICS, columns=prm.Columns(query=_LONG)),
         lambda: prm.evaluate(FRAME, METRICS, gain=_LONG),
+        lambda: prm.join_run_qrels(
+            FRAME.drop("relevance"), pl.concat([FRAME, FRAME]).with_columns(item=pl.lit(_LONG))
+        ),
     ],
-    ids=["duplicate_ids", "in_plan", "validate", "metric_name", "by", "columns", "gain"],
+    ids=[
+        "duplicate_ids",
+        "in_plan",
+        "validate",
+        "metric_name",
+        "by",
+        "columns",
+        "gain",
+        "duplicate_judgments",
+    ],
 )
 def test_long_values_are_cut_in_messages(call: Callable[[], object]) -> None:
     with pytest.raises(RankMetricsError) as info:
