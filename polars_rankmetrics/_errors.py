@@ -18,11 +18,59 @@ from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
     InvalidDataError,
+    InvalidInputError,
     InvalidParameterError,
     RankMetricsError,
     TrecFormatError,
     UnknownMetricError,
 )
+
+SHOWN = 100
+"""Characters of a value quoted in a message: longer values are cut (:func:`shown`, :func:`shown_expr`)."""
+
+
+def cut(text: str, limit: int = SHOWN) -> str:
+    """`text`, cut to `limit` characters and marked with its length when longer."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
+
+
+def shown(value: object, limit: int = SHOWN) -> str:
+    """``repr(value)`` as a message quotes it: cut to about `limit` characters.
+
+    An integer too long for Python's decimal conversion (over 4,300 digits)
+    is described by its size instead of raising.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > _INT_BITS:
+        return f"an integer of {value.bit_length()} bits"
+    try:
+        text = repr(value)
+    except ValueError:  # a container holding such an integer
+        text = f"a {type(value).__name__}"
+    return cut(text, limit)
+
+
+_INT_BITS = 14_000  # 2**14000 has 4,215 decimal digits: below Python's default limit of 4,300
+CUTOFF_LIMIT = 2**127
+"""Cutoffs stay below this: the widest integer a Polars literal holds (no list is that long)."""
+
+
+def cutoff_too_large(size: str, *, metric: str | None = None, name: str = "k") -> InvalidParameterError:
+    """A cutoff too large for a Polars literal (no list is that long); `size` says how large."""
+    where = f"`{name}`" if metric is None else f"`{name}` of metric {metric!r}"
+    return InvalidParameterError(
+        f"{where} must be a positive integer below 2**127 (the widest integer Polars holds; "
+        f"no list is that long), got {size}"
+    )
+
+
+def shown_expr(text: pl.Expr, limit: int = SHOWN) -> pl.Expr:
+    """The in-plan form of :func:`cut`: a String expression cut to `limit` characters."""
+    length = text.str.len_chars()
+    short = pl.format("{}... ({} characters)", text.str.slice(0, limit), length)
+    return pl.when(length > limit).then(short).otherwise(text)
+
 
 IN_PLAN_PREFIX = "polars_rankmetrics: "
 """Data errors raised inside a lazy plan carry this prefix; :func:`from_polars` finds it."""
@@ -31,7 +79,34 @@ IN_PLAN_PREFIX = "polars_rankmetrics: "
 def parameter(name: str, expected: str, got: object, *, metric: str | None = None) -> InvalidParameterError:
     """A parameter outside its domain: ```p` of metric 'rbp' must be in (0, 1), got 2.0``."""
     where = f"`{name}`" if metric is None else f"`{name}` of metric {metric!r}"
-    return InvalidParameterError(f"{where} must be {expected}, got {got!r}")
+    return InvalidParameterError(f"{where} must be {expected}, got {shown(got)}")
+
+
+def argument_type(name: str, expected: str, got: object) -> InvalidInputError:
+    """An argument of the wrong Python type (also a :class:`TypeError`)."""
+    return InvalidInputError(f"`{name}` must be {expected}, got {type(got).__name__} {shown(got)}")
+
+
+def repeated(name: str, values: Iterable[object]) -> InvalidParameterError:
+    """A parameter that lists the same column twice (`by`)."""
+    listed = ", ".join(shown(v) for v in values)
+    return InvalidParameterError(f"`{name}` must name each column once, got {listed} more than once")
+
+
+def reserved_column(name: str, role: str) -> InvalidParameterError:
+    """A column named with the library's internal prefix."""
+    return InvalidParameterError(
+        f"{role} column {shown(name)}: names starting with '__prm_' are reserved for the library's "
+        "internal columns; rename the column"
+    )
+
+
+def shared_column(name: str, first: str, second: str) -> InvalidParameterError:
+    """Two roles of :class:`Columns` given the same column."""
+    return InvalidParameterError(
+        f"the {first} and {second} columns are both {shown(name)}: each role needs its own column "
+        f"(copy it first, e.g. frame.with_columns(pl.col({shown(name)}).alias('{second}')))"
+    )
 
 
 def missing_parameter(name: str, expected: str, *, metric: str) -> InvalidParameterError:
@@ -42,7 +117,7 @@ def missing_parameter(name: str, expected: str, *, metric: str) -> InvalidParame
 def choice(name: str, choices: Iterable[object], got: object) -> InvalidParameterError:
     """A parameter that must be one of a few values."""
     valid = ", ".join(repr(c) for c in choices)
-    return InvalidParameterError(f"`{name}` must be one of {valid}, got {got!r}")
+    return InvalidParameterError(f"`{name}` must be one of {valid}, got {shown(got)}")
 
 
 def tie_policy(metric: str, policy: str, defined: Iterable[str], why: str = "") -> InvalidParameterError:
@@ -55,8 +130,13 @@ def tie_policy(metric: str, policy: str, defined: Iterable[str], why: str = "") 
     )
 
 
+_MATCHED = 200  # names longer than this have no close match
+
+
 def closest(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
     """The candidates closest to `name` (case-insensitive), best first."""
+    if len(name) > _MATCHED:  # nothing valid is that long; difflib would take its time
+        return []
     pool = list(dict.fromkeys(candidates))
     lowered: dict[str, str] = {}
     for c in pool:  # the first spelling of a name wins ('ndcg@k' before ir_measures' 'nDCG@k')
@@ -70,7 +150,7 @@ def unknown_metric(name: str, valid: list[str]) -> UnknownMetricError:
     # A cutoff as typed ("P_10x") is compared in the list's placeholder form ("P_kx" is close to "P_k").
     near = list(dict.fromkeys([*closest(name, valid), *closest(re.sub(r"\d+", "k", name), valid)]))[:3]
     hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
-    return UnknownMetricError(f"unknown metric {name!r}{hint} Valid names: {', '.join(valid)}")
+    return UnknownMetricError(f"unknown metric {shown(name)}{hint} Valid names: {', '.join(valid)}")
 
 
 CONTRACT_ROLES = ("query", "item", "score", "rank", "relevance")
@@ -87,13 +167,13 @@ def column_not_found(
         hint = f" (rename with prm.Columns({role}={target}))"
     else:
         hint = f" (did you mean {near[0]!r}?)" if near else ""
-    shown = ", ".join(map(repr, present))
-    return ColumnNotFoundError(f"{role} column {name!r} not found{hint}; {where} has columns: {shown}")
+    listed = ", ".join(map(shown, present))
+    return ColumnNotFoundError(f"{role} column {shown(name)} not found{hint}; {where} has columns: {listed}")
 
 
 def column_type(name: str, role: str, expected: str, dtype: object) -> ColumnTypeError:
     """A column of a dtype the evaluation cannot use."""
-    return ColumnTypeError(f"{role} column {name!r} must be {expected}, got dtype {dtype}")
+    return ColumnTypeError(f"{role} column {shown(name)} must be {expected}, got dtype {dtype}")
 
 
 IN_PLAN_COLUMN = "polars_rankmetrics data error"
@@ -118,13 +198,47 @@ def in_plan(message: pl.Expr, error: type[RankMetricsError] = InvalidDataError) 
     return (tagged + message).alias(IN_PLAN_COLUMN).cast(pl.Float64, strict=True)
 
 
-_QUOTED = re.compile(re.escape(IN_PLAN_PREFIX) + r'(.*?)"(?:\]|, ")', re.DOTALL)
+def in_plan_name(message: str, error: type[RankMetricsError] = ColumnTypeError) -> str:
+    """An expression name that carries `message`: Polars quotes it when that expression fails.
+
+    A column whose dtype a public expression cannot know until the plan runs
+    is aliased to it before the operation that refuses the wrong dtypes;
+    :func:`from_polars` finds it in Polars' error.
+    """
+    return f"{IN_PLAN_PREFIX}[{error.__name__}] {message}"
 
 
-_TAGGED = {cls.__name__: cls for cls in (TrecFormatError,)}
+def expr_column(where: str, role: str, column: str, expected: str) -> str:
+    """An expression builder's column of a dtype it cannot read."""
+    return f"{where}: the {role} column {shown(column)} must be {expected}"
+
+
+_QUOTED = re.compile(re.escape(IN_PLAN_PREFIX) + r'(.*?)"(?:\]|, "|\))', re.DOTALL)
+
+
+_TAGGED = {cls.__name__: cls for cls in (TrecFormatError, ColumnTypeError)}
 
 # An exact sum's term that its Int128 fixed point (the term x 2**64) cannot hold.
 _FIXED_POINT_OVERFLOW = re.compile(r"conversion from `f64` to `i128` failed.*?values: \[(.*?)\]", re.DOTALL)
+
+
+SOURCE_ERRORS = (
+    OSError,  # a missing or unreadable file (FileNotFoundError...)
+    pl.exceptions.ComputeError,  # a file that is not Parquet, or truncated
+    pl.exceptions.SchemaError,  # files of one scan that disagree: a dtype, a column
+    pl.exceptions.ColumnNotFoundError,
+)
+"""What reading a scan's files can raise, which :func:`from_source` words as the library's error."""
+
+
+def from_source(err: BaseException) -> InvalidDataError:
+    """A scan whose files cannot be read, or disagree, as :class:`InvalidDataError`.
+
+    The message keeps Polars' first paragraph (which names the file or the
+    column, and often a hint), cut to a readable length.
+    """
+    text = str(err).strip().split("\n\n", 1)[0].strip() or type(err).__name__
+    return InvalidDataError(f"cannot read the frame's input ({type(err).__name__}): {cut(text, 4 * SHOWN)}")
 
 
 def from_polars(err: Exception) -> RankMetricsError | None:
@@ -136,7 +250,7 @@ def from_polars(err: Exception) -> RankMetricsError | None:
             "a term of a metric's exact sum is not finite or too large: sums are exact in 128-bit "
             "fixed point, which holds terms below 2**63 (about 9.2e18) in magnitude; check the gains "
             "(a gain mapping such as {1: 1e20}) and the grades. The failing terms, scaled by 2**64: "
-            f"[{overflow.group(1)}]"
+            f"[{cut(overflow.group(1))}]"
         )
     found = _QUOTED.search(text)
     if found is not None:

@@ -246,7 +246,17 @@ def exact_sum(terms: pl.Expr) -> pl.Expr:
     nor the streaming engine keeps row order. Each term is scaled by 2**64
     and truncated to an Int128 (error below 2**-64 per term), the integers
     are summed exactly, and the total is converted back: the same rows give
-    the same bits, whatever their order. Null terms are skipped: mask terms
+    the same bits, whatever their order.
+
+    Where exactness stops: terms in [2**-11, 2**63) are held exactly (their
+    53 bits lie above 2**-64); smaller terms lose the bits below 2**-64 and
+    terms below 2**-64 vanish, so n terms are low by up to n * 2**-64 in
+    total; terms of 2**63 or more (and NaN, infinities) fail the Int128 cast,
+    which :func:`polars_rankmetrics._errors.from_polars` words. A scale chosen
+    per group from its largest term would keep tiny sums, but a group_by
+    aggregation that reads its own maximum falls back from the streaming
+    engine to the in-memory one (Polars 2.1), and means must merge across
+    chunks and Spark partitions at one fixed scale. Null terms are skipped: mask terms
     with ``pl.when(mask).then(term)``, not ``term.filter(mask)``, which makes
     the streaming engine fall back to the in-memory one.
     """

@@ -221,7 +221,7 @@ def parse(name: str | Metric) -> Metric:
     trec = _trec_match(name)
     if trec is not None:
         spec, groups = trec
-        k = int(groups["k"]) if groups.get("k") else None
+        k = _cutoff(groups["k"], spec.name) if groups.get("k") else None
         first = next((p.name for p in spec.params if p.kind == "float"), None)
         level = {first: float(groups["x"])} if groups.get("x") and first else {}
         return _build(spec, k, level, name)
@@ -245,7 +245,18 @@ def parse(name: str | Metric) -> Metric:
             raise UnknownMetricError(msg)
         raise error
     text, cutoff = match.group("params"), match.group("k")
-    if cutoff is not None and int(cutoff) < 1:
-        raise _errors.parameter("k", "a positive integer", int(cutoff), metric=found.name)
+    k = None if cutoff is None else _cutoff(cutoff, found.name)
+    if k is not None and k < 1:
+        raise _errors.parameter("k", "a positive integer", k, metric=found.name)
     values = _parse_params(found, text, name) if text is not None else {}
-    return _build(found, None if cutoff is None else int(cutoff), values, name)
+    return _build(found, k, values, name)
+
+
+def _cutoff(digits: str, metric: str) -> int:
+    """A cutoff as written in a metric's name; too many digits is an error, not Python's ValueError."""
+    if len(digits.lstrip("+-0")) > _LONGEST_CUTOFF:
+        raise _errors.cutoff_too_large(f"a number of {len(digits.lstrip('+-0')):,} digits", metric=metric)
+    return int(digits)
+
+
+_LONGEST_CUTOFF = len(str(_errors.CUTOFF_LIMIT))  # more digits than this is past the limit

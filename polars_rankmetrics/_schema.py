@@ -63,6 +63,21 @@ class Columns:
     relevance: str = "relevance"
     intent: str = "intent"
 
+    def __post_init__(self) -> None:
+        """Each role its own column, named as a string outside the library's reserved prefix."""
+        roles = {
+            role: getattr(self, role) for role in ("query", "item", "score", "rank", "relevance", "intent")
+        }
+        seen: dict[str, str] = {}
+        for role, name in roles.items():
+            if not isinstance(name, str):
+                raise _errors.argument_type(f"Columns({role}=...)", "a column name (str)", name)
+            if name.startswith(RESERVED):
+                raise _errors.reserved_column(name, role)
+            if name in seen:
+                raise _errors.shared_column(name, seen[name], role)
+            seen[name] = role
+
 
 @dataclass(frozen=True)
 class ResolvedSchema:
@@ -82,6 +97,14 @@ class ResolvedSchema:
 _NESTED = (pl.List, pl.Array, pl.Struct, pl.Object)
 
 
+def frame_schema(lf: pl.LazyFrame) -> pl.Schema:
+    """``lf.collect_schema()``; files a scan cannot read raise the library's error."""
+    try:
+        return lf.collect_schema()
+    except _errors.SOURCE_ERRORS as err:
+        raise _errors.from_source(err) from None
+
+
 def _check_key(name: str, role: str, schema: pl.Schema) -> None:
     if name not in schema:
         raise _errors.column_not_found(name, role, schema.names())
@@ -90,13 +113,22 @@ def _check_key(name: str, role: str, schema: pl.Schema) -> None:
         raise ColumnTypeError(msg)
 
 
+RESERVED = "__prm_"  # the prefix of the library's internal columns: no input column may use it
+
+
 def normalise_by(by: str | Sequence[str] | None) -> tuple[str, ...]:
-    """Return the `by` keys as a tuple."""
+    """Return the `by` keys as a tuple: column names, each once, none reserved."""
     if by is None:
         return ()
-    if isinstance(by, str):
-        return (by,)
-    return tuple(by)
+    keys = (by,) if isinstance(by, str) else by
+    if not isinstance(keys, Sequence) or not all(isinstance(k, str) for k in keys):
+        raise _errors.argument_type("by", "a column name or a sequence of column names", by)
+    for i, key in enumerate(keys):
+        if key in keys[:i]:
+            raise _errors.repeated("by", [key])
+        if key.startswith(RESERVED):
+            raise _errors.reserved_column(key, "by")
+    return tuple(keys)
 
 
 def resolve_schema(  # noqa: C901  (one check per contract column)

@@ -21,6 +21,7 @@ made strict where trec_eval would compute a silent wrong number:
 
 from __future__ import annotations
 
+from os import PathLike
 from pathlib import Path
 from typing import Literal
 
@@ -86,8 +87,11 @@ def _problem(kind: Kind, fields: pl.Expr) -> pl.Expr:
         )
     else:
         relevance = fields.struct.field("relevance")
-        value = pl.when(~relevance.str.contains(_INTEGER)).then(
-            pl.lit("expected a numeric relevance (4th field), an integer (trec_eval would misread it)")
+        value = (
+            pl.when(~relevance.str.contains(_INTEGER))
+            .then(pl.lit("expected a numeric relevance (4th field), an integer (trec_eval would misread it)"))
+            .when(relevance.cast(pl.Int64, strict=False).is_null())
+            .then(pl.lit("the relevance (4th field) is outside the 64-bit integer range"))
         )
     problem = (
         pl.when(text.str.contains("\ufffd"))
@@ -115,6 +119,11 @@ _PROBLEM = "__prm_problem"
 
 def scan(path: str | Path, kind: Kind) -> pl.LazyFrame:
     """The fields of every line of a TREC file, as strings; the plan fails on a bad line."""
+    if not isinstance(path, (str, PathLike)):
+        raise _errors.argument_type("path", f"the path of a TREC {kind} file (str or os.PathLike)", path)
+    if not Path(path).is_file():  # a scan names a missing file at once, as a read does
+        msg = f"{_errors.cut(str(path))}: not a readable file"
+        raise TrecFormatError(msg)
     names = _FIELDS[kind]
     # The query column carries the check: every reader's output keeps it, so no projection drops it.
     failing = _errors.in_plan(pl.col(_PROBLEM), TrecFormatError).cast(pl.String)
@@ -124,9 +133,6 @@ def scan(path: str | Path, kind: Kind) -> pl.LazyFrame:
 
 def read(lf: pl.LazyFrame, path: str | Path, kind: Kind) -> pl.DataFrame:
     """Collect a scan, raising the file's first bad line as :class:`TrecFormatError`."""
-    if not Path(path).is_file():
-        msg = f"{path}: not a readable file"
-        raise TrecFormatError(msg)
     try:
         return _collect(lf, path)
     except pl.exceptions.InvalidOperationError as err:

@@ -16,6 +16,8 @@ def check_k(k: object, name: str = "k") -> int | None:
         return None
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise _errors.parameter(name, "a positive integer or None", k)
+    if k >= _errors.CUTOFF_LIMIT:
+        raise _errors.cutoff_too_large(f"an integer of {k.bit_length():,} bits", name=name)
     return k
 
 

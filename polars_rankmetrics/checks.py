@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 import polars as pl
 
+from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics._schema import Columns, normalise_by, resolve_schema
+from polars_rankmetrics._schema import Columns, frame_schema, normalise_by, resolve_schema
 from polars_rankmetrics.exceptions import InvalidDataError
 
 __all__ = ["validate"]
@@ -74,18 +75,21 @@ def validate(
     lf = as_polars(frame).lazy()
     cols, keys_by = columns or Columns(), normalise_by(by)
     ids, rules, flags, counts = _checks(lf, cols, keys_by)
-    bad, dupes = pl.collect_all([flags, counts], engine="streaming")
+    try:
+        bad, dupes = pl.collect_all([flags, counts], engine="streaming")
+    except _errors.SOURCE_ERRORS as err:
+        raise _errors.from_source(err) from None
     for name, (_, message) in rules.items():
         hits = bad.filter(pl.col(name)).sort(ids, nulls_last=False)
         if hits.height:
             row = hits.row(0, named=True)
-            where = ", ".join(f"{k}={row[k]!r}" for k in ids)
+            where = ", ".join(f"{k}={_errors.shown(row[k])}" for k in ids)
             msg = f"{message}: {hits.height} row(s), first at {where}"
             raise InvalidDataError(msg)
     if dupes.is_empty():
         return
     first = dupes.sort(ids).row(0, named=True)
-    where = ", ".join(f"{k}={first[k]!r}" for k in ids)
+    where = ", ".join(f"{k}={_errors.shown(first[k])}" for k in ids)
     what = ", ".join(ids)
     extra = dupes[_TIMES].sum() - dupes.height
     msg = f"{extra} duplicate ({what}) row(s): {where} appears {first[_TIMES]} times"
@@ -139,8 +143,8 @@ def _checks(
 
     Both plans stream (no in-memory fallback): memory is bounded by the distinct ids.
     """
-    schema = resolve_schema(lf.collect_schema(), cols, keys_by, need_relevance=False)
-    names = lf.collect_schema()
+    names = frame_schema(lf)
+    schema = resolve_schema(names, cols, keys_by, need_relevance=False)
     order = pl.col(schema.order_column)
     rules: dict[str, tuple[pl.Expr, str]] = {
         "null_query": (pl.col(cols.query).is_null(), f"query column {cols.query!r} holds null ids"),

@@ -54,7 +54,7 @@ def _query_ranges(lf: pl.LazyFrame, query: str, rows_per_chunk: int) -> pl.DataF
 
     One streaming pass over the query column counts the rows of each query.
     """
-    sizes = lf.group_by(query).agg(pl.len().alias(_ROWS)).collect(engine="streaming").sort(query)
+    sizes = _engine.collect(lf.group_by(query).agg(pl.len().alias(_ROWS)), engine="streaming").sort(query)
     if sizes[query].null_count():
         msg = f"column {query!r} has null ids: every row must name its query"
         raise InvalidDataError(msg)
@@ -92,9 +92,11 @@ def evaluate_chunked(  # noqa: PLR0913
 ) -> pl.DataFrame:
     """Evaluate data larger than memory, one range of queries at a time, within a memory budget.
 
-    The same numbers as :func:`evaluate`, bit for bit (every mean is an
-    exact sum, and each query's values do not depend on the queries beside
-    it), with peak memory bounded by the largest chunk rather than by the
+    The same numbers as :func:`evaluate`, bit for bit (every mean is a sum
+    of integers, each query's value truncated to a multiple of 2**-64 and
+    added exactly, and each query's values do not depend on the queries
+    beside it; values below 2**-11 lose bits, see :func:`evaluate`'s Notes),
+    with peak memory bounded by the largest chunk rather than by the
     data. One streaming pass over the query column finds how many rows each
     query has; the queries are then cut, in sorted order, into ranges of
     about `rows_per_chunk` rows (a query is never split), and each range is

@@ -115,6 +115,22 @@ def evaluate(  # noqa: PLR0913
         Missing or mistyped columns, a bad parameter, an unknown metric name
         (the message lists the valid ones) or, with `check`, bad data.
 
+    Notes
+    -----
+    Where exactness stops. Sums of float terms (a query's DCG, AP or RBP over
+    its rows; a mean over queries) are order-independent: each term is
+    truncated toward zero to a multiple of 2**-64 and the integers are added
+    exactly (Int128), so the same rows give the same bits on every engine,
+    chunked and on Spark. The sum is exact for terms of magnitude 2**-11 or
+    more (their 53 bits all lie above 2**-64) and below 2**63; smaller terms
+    lose their bits under 2**-64, so a sum of n terms is low by at most
+    n * 2**-64 (5.4e-20 each). Values that small come from extreme
+    parameters: ``rbp(p=0.01)`` with its one relevant item at rank 15 is
+    0.0 here (true 9.9e-29), ``rbp(p=0.05)`` at rank 15 is 5.67e-19 (true
+    5.80e-19), and the mean of ``precision@10**30`` is 0.0 although each
+    query's value (a quotient, not a sum: exact) is about 1e-30. Terms of
+    2**63 or more, NaN or infinite raise :class:`InvalidDataError`.
+
     Examples
     --------
     >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "d"],

@@ -58,7 +58,9 @@ class TrecFormatError(RankMetricsError):
 
 
 class InvalidInputError(RankMetricsError, TypeError):
-    """The frame is of a type the library cannot read; the message names what is accepted.
+    """An argument is of a type the library cannot read; the message names what is accepted.
+
+    A frame, a path, `metrics` or `by` of another type raises it.
 
     Accepted: Polars DataFrame and LazyFrame, pandas DataFrame, pyarrow Table
     and RecordBatch, and any object that exports an Arrow stream

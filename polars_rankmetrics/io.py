@@ -156,8 +156,9 @@ _LISTED = 3  # duplicate judgments named in a message
 
 def _shown(name: str, dtype: pl.DataType) -> pl.Expr:
     """The column's values as they read in a message: text quoted, null as None."""
-    text = pl.format("'{}'", pl.col(name)) if dtype in (pl.String, pl.Categorical, pl.Enum) else pl.col(name)
-    return text.cast(pl.String).fill_null("None")
+    value = _errors.shown_expr(pl.col(name).cast(pl.String))  # long ids cut
+    text = pl.format("'{}'", value) if dtype in (pl.String, pl.Categorical, pl.Enum) else value
+    return text.fill_null("None")
 
 
 def _duplicate_judgments(ids: list[str], schema: pl.Schema, note: str) -> pl.Expr:

@@ -89,11 +89,13 @@ def collect(lf: pl.LazyFrame, **kwargs: object) -> pl.DataFrame:
     """``lf.collect(**kwargs)``, with in-plan data errors raised as the library's error."""
     try:
         return lf.collect(**kwargs)  # type: ignore[call-overload, no-any-return]
-    except pl.exceptions.InvalidOperationError as err:
+    except (pl.exceptions.PolarsError, OSError) as err:
         ours = _errors.from_polars(err)
-        if ours is None:
-            raise
-        raise ours from None  # the message is whole; Polars' text would only repeat it
+        if ours is not None:
+            raise ours from None  # the message is all of Polars' text that says anything
+        if isinstance(err, _errors.SOURCE_ERRORS):
+            raise _errors.from_source(err) from None
+        raise
 
 
 def finish_frame(lf: pl.LazyFrame, frame: FrameT) -> FrameT:

@@ -80,7 +80,10 @@ def diagnostic_columns(schema: ResolvedSchema, keys: tuple[str, ...]) -> list[pl
     """Per-row window counts the warnings of a degenerate evaluation read."""
     if not schema.has_relevance:
         return []
-    judged = (pl.col(schema.columns.relevance).fill_nan(None) >= 0).fill_null(value=False)
+    grade = pl.col(schema.columns.relevance)
+    if schema.relevance_dtype.is_float():  # fill_nan is for floats only (a Decimal grade has no NaN)
+        grade = grade.fill_nan(None)
+    judged = (grade >= 0).fill_null(value=False)
     retrieved = pl.col(schema.order_column).is_not_null()
     partial = pl.col(schema.columns.relevance).is_null() | ~retrieved
     return [
@@ -93,7 +96,7 @@ def _where(keys: tuple[str, ...], names: pl.Schema) -> pl.Expr:
     """``model='x', query='q1'``: the query as its keys' values."""
     parts: list[pl.Expr] = []
     for i, key in enumerate(keys):
-        text = pl.col(key).first().cast(pl.String).fill_null("null")
+        text = _errors.shown_expr(pl.col(key).first().cast(pl.String)).fill_null("null")
         quoted = pl.format("'{}'", text) if names[key] in (pl.String, pl.Categorical) else text
         parts.extend([pl.lit(f"{', ' if i else ''}{key}="), quoted])
     return pl.concat_str(parts)

@@ -23,12 +23,13 @@ from collections.abc import Callable, Sequence
 
 import polars as pl
 
+from polars_rankmetrics import _errors
 from polars_rankmetrics._engine.checks import DIAGNOSTICS, JUDGED_RETRIEVED, PARTIAL
-
-__all__ = ["DIAGNOSTICS", "JUDGED_RETRIEVED", "hidden", "warn", "warn_empty"]
 from polars_rankmetrics._engine.plan import Requested
 from polars_rankmetrics._spec import CatalogSpec
 from polars_rankmetrics.exceptions import InnerJoinWarning, RankMetricsWarning
+
+__all__ = ["DIAGNOSTICS", "JUDGED_RETRIEVED", "hidden", "warn", "warn_empty"]
 
 QUERIES = "__prm_diag_queries"
 
@@ -120,7 +121,10 @@ def _warn_unjudged(groups: pl.DataFrame | None, total: object, height: int, keys
 def _groups(frame: pl.DataFrame, keys_by: Sequence[str]) -> str:
     if not keys_by:
         return ""
-    shown = [", ".join(f"{k}={row[k]!r}" for k in keys_by) for row in frame.head(5).iter_rows(named=True)]
+    shown = [
+        ", ".join(f"{k}={_errors.shown(row[k])}" for k in keys_by)
+        for row in frame.head(5).iter_rows(named=True)
+    ]
     more = f" and {frame.height - 5} more" if frame.height > 5 else ""
     return f" in {'; '.join(shown)}{more}"
 

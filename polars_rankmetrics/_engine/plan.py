@@ -9,7 +9,7 @@ import polars as pl
 
 from polars_rankmetrics._engine import checks
 from polars_rankmetrics._engine.prepare import Prepared, prepare
-from polars_rankmetrics._errors import parameter, tie_policy
+from polars_rankmetrics._errors import argument_type, parameter, tie_policy
 from polars_rankmetrics._kernel import (
     NUM_JUDGED,
     NUM_LISTED,
@@ -23,7 +23,7 @@ from polars_rankmetrics._kernel import (
     gain_key,
 )
 from polars_rankmetrics._registry import parse
-from polars_rankmetrics._schema import Columns, resolve_schema
+from polars_rankmetrics._schema import Columns, frame_schema, resolve_schema
 from polars_rankmetrics._spec import CatalogSpec, Metric, QuerySpec, TableSpec
 from polars_rankmetrics.conventions import Conventions, Gain
 from polars_rankmetrics.exceptions import InvalidParameterError
@@ -44,6 +44,8 @@ def requested(metrics: MetricLike | Sequence[MetricLike]) -> Requested:
     """The metrics asked for, each with its output column (the name as written)."""
     if isinstance(metrics, (str, Metric)):
         metrics = [metrics]
+    if not isinstance(metrics, Sequence):
+        raise argument_type("metrics", "a metric or a sequence of metrics, e.g. ['ndcg@10', 'map']", metrics)
     out: Requested = []
     for m in metrics:
         metric = parse(m)
@@ -165,7 +167,7 @@ def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
     check_ties(metrics, conventions)
     queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
-    schema = resolve_schema(lf.collect_schema(), columns, by, need_relevance=bool(queries) or not catalogs)
+    schema = resolve_schema(frame_schema(lf), columns, by, need_relevance=bool(queries) or not catalogs)
     reserved = {name for name, _ in metrics} & {*by, columns.query}
     if reserved:
         raise parameter(
@@ -204,7 +206,7 @@ def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
         keep = pl.lit(value=False)  # population counts only: one row per query is enough
     elif all(m.spec.keep is not None for _, m in metrics):
         keep = pl.any_horizontal([m.spec.keep(m, view[n]) for n, m in metrics if m.spec.keep is not None])
-    names = lf.collect_schema()
+    names = frame_schema(lf)
 
     def row_checks(keys: tuple[str, ...]) -> list[pl.Expr]:
         found = checks.window_columns(schema, names, keys) if check else []

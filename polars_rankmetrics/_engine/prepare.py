@@ -60,6 +60,22 @@ class Prepared:
     keys: tuple[str, ...]
 
 
+def _descending(rank: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """A key whose descending order is `rank` ascending, for every integer dtype.
+
+    Unsigned ranks count down from the dtype's maximum (a UInt64 rank of
+    2**63 has no Int64 negation); signed ranks are negated in their own width
+    (ranks below 1, whose negation could overflow, are bad data the checks report).
+    """
+    if dtype.is_unsigned_integer():
+        widths: dict[pl.DataType, int] = {pl.UInt8(): 8, pl.UInt16(): 16, pl.UInt32(): 32, pl.UInt64(): 64}
+        bits = widths.get(dtype, 128)
+        return pl.lit(2**bits - 1, dtype=dtype) - rank
+    if dtype == pl.Int128:
+        return pl.lit(0, dtype=pl.Int128) - rank  # Polars has no Int128 negation
+    return -rank.cast(pl.Int64)
+
+
 def gain_expr(grade: pl.Expr, gain: Gain, relevance_level: float = 1.0) -> pl.Expr:
     """Return the gain of `grade` under the `gain` convention; 0 for negative or null.
 
@@ -139,7 +155,7 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     item_text = pl.col(cols.item) if schema.item_is_string else pl.col(cols.item).cast(pl.String)
     order = pl.col(schema.order_column)
     # A struct ranked descending: higher score first, then higher item text.
-    key = -order.cast(pl.Int64) if schema.order_is_rank else order
+    key = _descending(order, schema.order_dtype) if schema.order_is_rank else order
     # Catalog metrics need no judgments: without a relevance column every item is unjudged.
     grade = pl.col(cols.relevance) if schema.has_relevance else pl.lit(None, dtype=pl.Float64)
     if schema.has_relevance and schema.relevance_dtype.is_float():

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import polars as pl
+import polars.selectors as cs
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._engine.plan import DTYPES
@@ -36,15 +37,18 @@ _GRADE, _LISTED = "grade", "listed"
 
 
 def _numeric(column: str, role: str, where: str) -> pl.Expr:
-    """`column` unchanged if numeric; a Polars error naming `where` at collect time otherwise.
+    """`column` if numeric (a Decimal as Float64, as evaluate reads it); an error naming `where` otherwise.
 
-    ``is_nan`` accepts every integer and float dtype (and Null) and rejects
-    strings, booleans, dates and decimals; it is null exactly where the value
-    is, so the expression is the column itself (NaN stays NaN).
+    A Decimal column is selected into Float64 (selectors resolve against the
+    schema, so the expression needs no dtype): one field of a struct either
+    way. ``is_nan`` then accepts every integer and float dtype (and Null) and
+    rejects strings, booleans, dates and nested dtypes; it is null exactly
+    where the value is, so the expression is the column itself (NaN stays NaN).
     """
-    value = pl.col(column)
+    named = cs.by_name(column)
+    value = pl.struct(named - cs.decimal(), (named & cs.decimal()).cast(pl.Float64)).struct[0]
     # The alias names us in Polars' message ("This error occurred in the following expression").
-    probe = value.alias(f"{where}: the {role} column {column!r} must be numeric").is_nan()
+    probe = value.alias(_errors.expr_column(where, role, column, "numeric")).is_nan()
     return pl.when(probe.is_null()).then(None).otherwise(value)
 
 
@@ -54,7 +58,10 @@ def sorted_rows(metric: Metric, order: str, *, by_rank: bool, item: str, relevan
     key = _numeric(order, "rank" if by_rank else "score", where)
     grade = _numeric(relevance, "relevance", where).cast(pl.Float64)
     rows = pl.struct(grade.alias(_GRADE), key.is_not_null().alias(_LISTED))
-    item_text = pl.col(item).cast(pl.String)
+    scalar = _errors.expr_column(where, "item", item, "of a scalar dtype (not a list, struct or object)")
+    # The probe's alias survives in Polars' error (to_physical keeps the cast from folding it away).
+    probe = pl.col(item).alias(_errors.in_plan_name(scalar)).to_physical().cast(pl.String)
+    item_text = pl.when(probe.is_null()).then(None).otherwise(pl.col(item).cast(pl.String))
     return rows.sort_by([key, item_text], descending=[not by_rank, True], nulls_last=True)
 
 

@@ -122,3 +122,24 @@ def test_from_spark_reads_the_last_library_error_in_a_trace() -> None:
     assert str(err) == "2 duplicate (query, item) row(s): query=1"
     assert from_spark(Exception("polars_rankmetrics.exceptions.NotAClass: x")) is None
     assert from_spark(Exception("ZeroDivisionError: 1/0")) is None
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"by": ["model", "model"]}, r"`by` must name each column once"),
+        ({"by": "__prm_rank"}, r"'__prm_rank'.* reserved"),
+    ],
+    ids=["repeated_by", "reserved_by"],
+)
+def test_repeated_or_reserved_by_columns_raise_before_any_job(
+    spark: SparkSession,
+    sdf,  # noqa: ANN001  (a pyspark DataFrame)
+    kwargs: dict,
+    match: str,
+) -> None:
+    """Issue 31, D5: the library's error, not Spark's or Polars' DuplicateError."""
+    before = _jobs(spark)
+    with pytest.raises(InvalidParameterError, match=match):
+        prm_spark.evaluate(sdf, ["map"], **kwargs)
+    assert _jobs(spark) == before
