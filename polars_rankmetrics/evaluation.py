@@ -11,7 +11,9 @@ from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike, diagnose
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.exceptions import InvalidDataError
 from polars_rankmetrics.io import join_run_qrels
 
 if TYPE_CHECKING:
@@ -195,12 +197,28 @@ def evaluate(  # noqa: PLR0913
         )
     if isinstance(frame, pl.LazyFrame):
         return out
-    result = _engine.collect(out)  # a data error found in the plan raises once, as InvalidDataError
+    try:
+        result = _engine.collect(out)
+    except InvalidDataError as found:
+        # The plan's check names the query; for a DataFrame, one explicit check pass names the rows
+        # (validate). The evaluation is never run again: an error validate does not see (a side
+        # input's) is raised as the plan found it.
+        named = _named(frame, cols, keys_by) if check else None
+        raise (named or found) from None
     if result.is_empty() and not frame.is_empty() and scoped:
         diagnose.warn_empty(population(frame, by=by, columns=columns, conventions=resolved))
     return diagnose.warn(
         result, requested, keys_by, per_query=per_query, longest_list=_longest(frame, cols, keys_by)
     )
+
+
+def _named(frame: pl.DataFrame, cols: Columns, keys_by: tuple[str, ...]) -> InvalidDataError | None:
+    """The error :func:`validate` finds in `frame` (it names the offending rows), or None."""
+    try:
+        validate(frame, columns=cols, by=keys_by)
+    except InvalidDataError as error:
+        return error
+    return None
 
 
 def _longest(frame: pl.DataFrame, cols: Columns, keys_by: tuple[str, ...]) -> Callable[[], int]:

@@ -52,6 +52,11 @@ CASES: dict[str, list[Callable[[Path], object]]] = {
         lambda _: prm.collect(prm.evaluate(pl.concat([FRAME, FRAME]).lazy(), ["map"])),
         lambda _: prm.join_run_qrels(FRAME.drop("relevance"), pl.concat([FRAME, FRAME]).drop("score")),
     ],
+    "MissingQueriesError": [
+        lambda _: prm.compare(
+            pl.DataFrame({"s": ["a", "a", "b"], "query": [1, 2, 1], "m": [0.1, 0.2, 0.3]}), by="s"
+        )
+    ],
     "TrecFormatError": [_bad_trec],
     "InvalidInputError": [lambda _: prm.evaluate([("q1", "a", 1.0, 1)], ["map"])],
 }
