@@ -156,10 +156,8 @@ def _eleven_point(levels: tuple[float, ...]) -> prm.Metric:
 
 
 def _set_f(numbers: tuple[float, ...]) -> prm.Metric:
-    if numbers[0] != 1.0:
-        msg = f"only the default beta 1 is supported, got {numbers[0]:g}"
-        raise prm.UnknownMetricError(msg)
-    return prm.parse("set_F")
+    # trec_eval's beta weighs recall unsquared, (1 + b) P R / (b P + R): prm.set_f, not f_beta.
+    return prm.set_f(beta=numbers[0])
 
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # P, recall, ndcg_cut, map_cut, relative_P
