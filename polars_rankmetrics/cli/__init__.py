@@ -8,9 +8,10 @@ evaluates the bundled trec_eval test collection; ``rankmetrics compare
 QRELS RUN RUN [RUN...]`` tests runs against each other and prints a table.
 
 Modules: ``_args`` (the command line), ``_measures`` (trec_eval's measure
-table), ``_specs`` (``-m`` specs into output lines), ``_format`` (trec_eval's
-number formats and line layout), ``_run`` (the evaluation and the demo),
-``_compare`` (the ``compare`` subcommand).
+table), ``_specs`` (``-m`` specs into output lines), ``_values`` (trec_eval's
+arithmetic on the per-query values: its ``all`` line and ``-nan``),
+``_format`` (trec_eval's number formats and line layout), ``_run`` (the
+evaluation and the demo), ``_compare`` (the ``compare`` subcommand).
 """
 
 from __future__ import annotations
