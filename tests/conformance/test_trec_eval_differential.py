@@ -56,10 +56,15 @@ def _version() -> str:
 
 _VERSION = _version()
 _FOUND = f"{_BINARY or 'none found'}: {_VERSION or 'not runnable'}"
-pytestmark = pytest.mark.skipif(
-    not _VERSION.startswith("trec_eval version 10.0"),
-    reason=f"no trec_eval 10.0 to compare with ({_FOUND}); {_HOW}",
-)
+pytestmark = pytest.mark.skipif(_BINARY is None, reason=f"no trec_eval 10.0 to compare with; {_HOW}")
+
+
+@pytest.fixture(autouse=True)
+def _trec_eval_10() -> None:
+    """A binary given but not trec_eval 10.0 is an error, not a skip: the comparison would mislead."""
+    if not _VERSION.startswith("trec_eval version 10.0"):
+        pytest.fail(f"not trec_eval 10.0 ({_FOUND}); {_HOW}")
+
 
 FLAG_SETS = (
     ("-q", "-m", "all_trec"),
