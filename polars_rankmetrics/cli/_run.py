@@ -15,6 +15,7 @@ import polars_rankmetrics as prm
 from polars_rankmetrics.cli._args import demo_parser
 from polars_rankmetrics.cli._format import query_rows, summary_rows
 from polars_rankmetrics.cli._measures import Line
+from polars_rankmetrics.cli._replay import Replay, near_tie
 from polars_rankmetrics.cli._specs import parse_measures
 from polars_rankmetrics.cli._values import (
     complete_num_rel,
@@ -100,6 +101,16 @@ def _columns(
     return columns
 
 
+def _replayed(line: Line, column: list[object], order: list[str], replay: Replay) -> list[object]:
+    """The column with trec_eval's own arithmetic where the printed digit depends on it (see _replay)."""
+    if not replay.applies(line):
+        return column
+    column = [replay.value(line, q) if near_tie(v) else v for q, v in zip(order, column, strict=True)]
+    if near_tie(summary_value(line, column, None)):  # the all line's mean: every query as trec_eval adds it
+        column = [replay.value(line, q) for q in order]
+    return column
+
+
 def _missing(qrels: pl.DataFrame, run: pl.DataFrame) -> str | None:
     """The first judged query (in trec_eval's order) the run has no line for, or None."""
     retrieved = set(run["query"].unique().to_list())
@@ -123,9 +134,16 @@ def evaluate(args: argparse.Namespace) -> list[str]:
     run = _read_run(args.run)
     runid = run["run"][-1] if run.height else ""  # trec_eval keeps the last line's run id
     missing = _missing(qrels, run) if args.refuse_missing and not args.complete else None
-    per_query = _per_query(prm.join_run_qrels(run.drop("run"), qrels), lines, args)
+    frame = prm.join_run_qrels(run.drop("run"), qrels)
+    per_query = _per_query(frame, lines, args)
     order = trec_order(per_query["query"].cast(pl.String).to_list())
-    columns = _columns(lines, per_query, order, judged_only=args.judged_only)
+    replay = Replay(frame, args)
+    columns = [
+        _replayed(line, column, order, replay)
+        for line, column in zip(
+            lines, _columns(lines, per_query, order, judged_only=args.judged_only), strict=True
+        )
+    ]
     if missing is not None:  # trec_eval prints the queries before it, then stops
         before = trec_order([*order, missing]).index(missing) if args.per_query else 0
         printed = query_rows(lines, order[:before], [column[:before] for column in columns])

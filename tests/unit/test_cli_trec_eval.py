@@ -15,6 +15,7 @@ import pytest
 
 import polars_rankmetrics as prm
 from polars_rankmetrics.cli import main
+from polars_rankmetrics.cli._replay import near_tie
 from polars_rankmetrics.cli._values import lround
 
 QRELS, RUN = str(prm.demo_path("qrels.test")), str(prm.demo_path("results.test"))
@@ -139,3 +140,51 @@ def test_dash_reads_the_run_from_standard_input(capsys: pytest.CaptureFixture[st
 def test_lround_rounds_halves_away_from_zero(x: float, want: int) -> None:
     """C's lround, which trec_eval applies to level * num_rel."""
     assert lround(x) == want
+
+
+def test_ap_on_an_exact_tie_prints_trec_evals_digit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """AP = 71/160 = 0.44375 exactly: trec_eval's double sum lands above the tie, the exact value below."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(
+        "q 0 d1 0\n" + "".join(f"q 0 {d} 1\n" for d in ["d2", "d3", "d4", "d5", "d6", "e1", "e2", "e3"])
+    )
+    run.write_text("".join(f"q Q0 d{i} {i} {7 - i} r\n" for i in range(1, 7)))
+    assert _run(capsys, qrels, run, "-q", "-m", "map", "-m", "map_cut.5,10")[1] == (
+        "map                   \tq\t0.4438\n"
+        "map_cut_5             \tq\t0.3396\n"
+        "map_cut_10            \tq\t0.4438\n"
+        "map                   \tall\t0.4438\n"
+        "map_cut_5             \tall\t0.3396\n"
+        "map_cut_10            \tall\t0.4438\n"
+    )
+    frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
+    assert f"{prm.evaluate(frame, ['map']).item():.4f}" == "0.4437"  # the library's exact value
+
+
+def test_rbp_resid_mean_on_an_exact_tie_prints_trec_evals_digit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rbp_resid of 0.7371 and 1 (exactly): trec_eval's running powers of p put the mean above 0.86855."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 a 0\nq1 0 b 3\nq1 0 d 0\nq2 0 z 1\n")
+    q1 = ["q1 Q0 a 1 4 r", "q1 Q0 b 2 3 r", "q1 Q0 u 3 2 r", "q1 Q0 d 4 1 r"]
+    run.write_text(
+        "".join(f"{line}\n" for line in [*q1, *(f"q2 Q0 v{i} {i} {6 - i} r" for i in range(1, 6))])
+    )
+    assert _run(capsys, qrels, run, "-q", "-m", "rbp_resid")[1] == (
+        "rbp_resid             \tq1\t0.7371\n"
+        "rbp_resid             \tq2\t1.0000\n"
+        "rbp_resid             \tall\t0.8686\n"
+    )
+    frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
+    assert f"{prm.evaluate(frame, ['rbp_resid']).item():.4f}" == "0.8685"  # the library's exact mean
+
+
+@pytest.mark.parametrize(
+    ("value", "want"),
+    [(0.44375, True), (0.443749, False), (0.4437, False), (1.00005, True), (0.0, False)],
+)
+def test_near_tie(value: float, want: bool) -> None:
+    assert near_tie(value) is want
