@@ -42,6 +42,7 @@ class Replay:
     frame: pl.DataFrame
     args: argparse.Namespace
     _rankings: dict[str, tuple[list[int | None], int]] = field(default_factory=dict)
+    _parts: dict[str, pl.DataFrame] | None = None
 
     def applies(self, line: Line) -> bool:
         """Whether the line is a measure replayed here, under trec_eval's conventions."""
@@ -56,7 +57,12 @@ class Replay:
     def _ranking(self, query: str) -> tuple[list[int | None], int]:
         """The query's grades in trec_eval's rank order (None: unjudged), and its number of relevant."""
         if query not in self._rankings:
-            rows = self.frame.filter(pl.col("query").cast(pl.String) == query)
+            if self._parts is None:  # one pass over the frame, whatever the number of queries replayed
+                parts = self.frame.with_columns(pl.col("query").cast(pl.String)).partition_by(
+                    "query", as_dict=True
+                )
+                self._parts = {str(key[0]): part for key, part in parts.items()}
+            rows = self._parts.get(query, self.frame.clear())
             level = self._level()
             num_rel = sum(1 for g in rows["relevance"].to_list() if g is not None and g >= level)
             retrieved = [
