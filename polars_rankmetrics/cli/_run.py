@@ -103,6 +103,7 @@ def _columns(
 
 def _replayed(line: Line, column: list[object], order: list[str], replay: Replay) -> list[object]:
     """The column with trec_eval's own arithmetic where the printed digit depends on it (see _replay)."""
+    column = [math.nan if replay.undefined(line, q) else v for q, v in zip(order, column, strict=True)]
     if not replay.applies(line):
         return column
     column = [replay.value(line, q) if near_tie(v) else v for q, v in zip(order, column, strict=True)]
