@@ -188,3 +188,46 @@ def test_rbp_resid_mean_on_an_exact_tie_prints_trec_evals_digit(
 )
 def test_near_tie(value: float, want: bool) -> None:
     assert near_tie(value) is want
+
+
+def _files(tmp_path: Path) -> tuple[Path, Path]:
+    """q: grade 1 of top grade 2 at rank 4 (rbp at p=0.5 is 0.5 * 0.5 ** 4 = 1/32); r: every grade 0."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q 0 x 2\nq 0 y 2\nq 0 e 1\nr 0 x 0\nr 0 y 0\n")
+    q = [f"q Q0 {d} {i} {6 - i} r\n" for i, d in enumerate(["u0", "u1", "u2", "e"], start=1)]
+    run.write_text("".join(q) + "r Q0 x 1 2 r\nr Q0 y 2 1 r\n")
+    return qrels, run
+
+
+def test_rbp_on_an_exact_tie_prints_trec_evals_digit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rbp(p=0.5) = 0.5 ** 5 = 0.03125, a double: trec_eval's arithmetic lands on it and rounds to even."""
+    qrels, run = _files(tmp_path)
+    assert _run(capsys, qrels, run, "-q", "-m", "rbp.p=0.5")[1] == (
+        "rbp_p=0.5             \tq\t0.0312\n"
+        "rbp_p=0.5             \tr\t0.0000\n"
+        "rbp_p=0.5             \tall\t0.0156\n"
+    )
+    frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
+    library = prm.evaluate(frame, [prm.rbp(0.5)], per_query=True).sort("query")["rbp(p=0.5)"][0]
+    assert f"{library:.4f}" == "0.0313"  # the library's exact sum is a hair above
+
+
+def test_rndcg_without_a_positive_gain_prints_nan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Rndcg of a query with relevant documents but no positive gain: trec_eval's 0/0."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q 0 a 0\nq 0 b 0\nq 0 c 0\nq 0 d 0\nq 0 e 1\nr 0 x 0\nr 0 y 0\n")
+    q = [f"q Q0 {d} {i} {6 - i} r\n" for i, d in enumerate("abcde", start=1)]
+    run.write_text("".join(q) + "r Q0 x 1 2 r\nr Q0 y 2 1 r\n")
+    assert _run(capsys, qrels, run, "-q", "-l", "0", "-m", "Rndcg")[1] == (
+        "Rndcg                 \tq\t0.1934\n"
+        "Rndcg                 \tr\t  -nan\n"
+        "Rndcg                 \tall\t  -nan\n"
+    )
+    assert _run(capsys, qrels, run, "-q", "-m", "Rndcg.1=0")[1] == (
+        "Rndcg_1=0             \tq\t  -nan\n"
+        "Rndcg_1=0             \tr\t0.0000\n"
+        "Rndcg_1=0             \tall\t  -nan\n"
+    )
+    assert "nan" not in _run(capsys, qrels, run, "-q", "-m", "Rndcg")[1]  # -l 1: r has nothing relevant
