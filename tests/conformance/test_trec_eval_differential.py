@@ -9,7 +9,8 @@ Random collections (seeded): graded, negative (unjudged in the pool) and zero
 grades, documents never judged, relevant documents never retrieved, tied and
 negative scores, judged queries without a relevant document, run-only and
 qrels-only queries, integer-like and string ids. Each collection is evaluated
-under six flag sets, ``-m all_trec`` (with ``set_F.0.5`` in one of them).
+under six flag sets, ``-m all_trec`` (with ``set_F.0.5`` in one of them), and a
+seventh with ``-l 0`` and parameters.
 The collections are evaluated a few at a time (one invocation per group and
 flag set, their query ids disjoint): every query's lines are compared, and the
 ``all`` lines of every group. Without ``-c`` trec_eval 10.0 stops at a judged
@@ -70,6 +71,20 @@ FLAG_SETS = (
     ("-q", "-J", "-m", "all_trec"),
     ("-q", "-M", "5", "-m", "all_trec", "-m", "set_F.0.5"),
     ("-q", "-c", "-l", "2", "-J", "-m", "all_trec"),
+    # Beyond the six: grade 0 relevant, parameters (rbp's ties at p=0.5, gains, levels).
+    (
+        "-q",
+        "-l",
+        "0",
+        "-m",
+        "all_trec",
+        "-m",
+        "rbp.p=0.5",
+        "-m",
+        "ndcg.1=3,2=9",
+        "-m",
+        "iprec_at_recall..25,.33",
+    ),
 )
 COLLECTIONS = 200
 GROUP = 2  # collections per invocation
