@@ -206,3 +206,43 @@ class ClassificationMethods(Generic[FrameT]):
         """
         metric = metrics.recall_at_precision(k, precision)
         return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
+
+    def set_f(
+        self,
+        *,
+        beta: float = 1.0,
+        by: str | Sequence[str] | None = None,
+        per_query: bool = False,
+        columns: Columns | None = None,
+        conventions: Conventions | str | None = None,
+        check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
+        **overrides: Unpack[ConventionOptions],
+    ) -> FrameT:
+        """trec_eval's ``set_F``: the F measure of the retrieved set, its weight `beta` unsquared.
+
+        ``(1 + beta) * P * R / (beta * P + R)`` with P = h / n (n retrieved) and
+        R = h / R_q, which is ``(1 + beta) * h / (beta * R_q + n)``; 0 when no
+        relevant item is retrieved. trec_eval 10.0's ``-m set_F.x`` and
+        ir_measures' ``SetF(beta=x)`` (m_set_F.c; van Rijsbergen's F with
+        ``beta**2`` written as ``beta``): ``set_f(beta=x)`` is
+        ``f_beta(beta=sqrt(x))``, and ``set_f()`` is ``f1()``, up to rounding:
+        it computes as trec_eval does, operation for operation, so that its
+        doubles are trec_eval's.
+
+        Parameters
+        ----------
+        beta
+            trec_eval's weight of recall (>= 0): 0 gives precision, 1 F1.
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
+            As for :func:`polars_rankmetrics.evaluate`.
+
+        Returns
+        -------
+        pl.DataFrame or pl.LazyFrame
+            The frame's type; see :func:`polars_rankmetrics.set_f`
+            and :func:`polars_rankmetrics.evaluate`.
+        """
+        metric = metrics.set_f(beta=beta)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)

@@ -8,9 +8,10 @@ evaluates the bundled trec_eval test collection; ``rankmetrics compare
 QRELS RUN RUN [RUN...]`` tests runs against each other and prints a table.
 
 Modules: ``_args`` (the command line), ``_measures`` (trec_eval's measure
-table), ``_specs`` (``-m`` specs into output lines), ``_format`` (trec_eval's
-number formats and line layout), ``_run`` (the evaluation and the demo),
-``_compare`` (the ``compare`` subcommand).
+table), ``_specs`` (``-m`` specs into output lines), ``_values`` (trec_eval's
+arithmetic on the per-query values: its ``all`` line and ``-nan``),
+``_format`` (trec_eval's number formats and line layout), ``_run`` (the
+evaluation and the demo), ``_compare`` (the ``compare`` subcommand).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import polars_rankmetrics as prm
 from polars_rankmetrics.cli._args import PROG, UNSUPPORTED_FLAGS, parser
 from polars_rankmetrics.cli._compare import compare
 from polars_rankmetrics.cli._measures import MEASURES, NICKNAMES, NOT_SUPPORTED, Line, Measure
-from polars_rankmetrics.cli._run import DEMO_METRICS, demo, evaluate
+from polars_rankmetrics.cli._run import DEMO_METRICS, Refusal, demo, evaluate
 from polars_rankmetrics.cli._specs import parse_measures
 
 __all__ = [
@@ -85,8 +86,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # ---- End of subcommand dispatch: anything else is trec_eval's command line. ----
         lines = evaluate(parser().parse_args(args))
     except (prm.RankMetricsError, OSError, ModuleNotFoundError) as err:  # the last: an extra not installed
+        # --refuse-missing: what trec_eval prints before it stops, and its status
+        printed, status = (err.printed, err.status) if isinstance(err, Refusal) else ([], 1)
+        sys.stdout.write("".join(printed))
         print(f"{PROG}: {err}", file=sys.stderr)  # noqa: T201
-        return 1
+        return status
     except SystemExit as err:  # argparse: --help (0) or a usage error (2)
         return err.code if isinstance(err.code, int) else 2
     try:

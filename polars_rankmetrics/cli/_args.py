@@ -84,7 +84,7 @@ def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         usage=f"{PROG} [-h] [-v] [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS]]\n"
-        f"       {' ' * len(PROG)} [--ties POLICY] [--preset NAME] QRELS RUN\n"
+        f"       {' ' * len(PROG)} [--ties POLICY] [--preset NAME] [--refuse-missing] QRELS RUN\n"
         f"       {PROG} demo\n"
         f"       {PROG} compare QRELS RUN RUN [RUN ...] [-m MEASURE] [--test T] [--baseline RUN] ...",
         description=(
@@ -93,16 +93,27 @@ def parser() -> argparse.ArgumentParser:
             f"'{PROG} demo' evaluates trec_eval's bundled test collection; "
             f"'{PROG} compare' tests runs against each other ('{PROG} compare -h')."
         ),
-        epilog=f"trec_eval's flags {', '.join(short for short, _ in UNSUPPORTED_FLAGS)} are not supported.",
+        epilog=f"trec_eval's flags {', '.join(short for short, _ in UNSUPPORTED_FLAGS)} are not supported. "
+        "RUN '-' reads the run from standard input. One difference from trec_eval 10.0: without -c, "
+        "trec_eval stops with status 4 at a judged query the run has no result for (its message: "
+        "\"result qid '...' not found in qrels\"); this command evaluates the other queries, and "
+        "--refuse-missing stops as trec_eval does.",
     )
     add = parser.add_argument
     add("-v", "--version", action="version", version=f"{PROG} {prm.__version__}")
     add("qrels", metavar="QRELS", type=Path, help="judgments: query iteration docno relevance")
-    add("run", metavar="RUN", type=Path, help="the run: query Q0 docno rank score runid")
+    add(
+        "run", metavar="RUN", type=Path, help="the run: query Q0 docno rank score runid ('-': standard input)"
+    )
     add("-q", "--query_eval_wanted", action="store_true", dest="per_query", help="also print per query")
     add(
         "-c", "--complete_rel_info_wanted", action="store_true", dest="complete",
         help="average over every judged query; one missing from the run scores 0",
+    )  # fmt: skip
+    add(
+        "--refuse-missing", action="store_true", dest="refuse_missing",
+        help="without -c, stop with status 4 at the first judged query the run has no result for, as "
+        "trec_eval 10.0 does (by default the command evaluates the other queries)",
     )  # fmt: skip
     add("-n", "--nosummary", action="store_true", dest="no_summary", help="do not print the 'all' lines")
     add(

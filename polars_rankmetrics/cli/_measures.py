@@ -18,7 +18,17 @@ from typing import Literal
 
 import polars_rankmetrics as prm
 
-__all__ = ["BY_NAME", "MEASURES", "NICKNAMES", "NOT_SUPPORTED", "Line", "Measure", "ParamKind", "supported"]
+__all__ = [
+    "BY_NAME",
+    "MEASURES",
+    "NICKNAMES",
+    "NOT_SUPPORTED",
+    "Average",
+    "Line",
+    "Measure",
+    "ParamKind",
+    "supported",
+]
 
 # How a measure reads its parameters (trec_eval's meas_init.c):
 #   none     no parameter ("map")
@@ -27,6 +37,15 @@ __all__ = ["BY_NAME", "MEASURES", "NICKNAMES", "NOT_SUPPORTED", "Line", "Measure
 #   numbers  real parameters in the order given, one line ("utility.2,-1,0,0" -> utility_2,-1,0,0)
 #   pairs    name=value parameters, one line ("ndcg.1=3,2=9" -> ndcg_1=3,2=9)
 ParamKind = Literal["none", "cutoffs", "levels", "numbers", "pairs"]
+
+# How trec_eval's `all` line combines the per-query values (meas_avg.c and the m_*.c calc_avg functions):
+#   mean    a running double sum over the queries in trec_eval's order, divided by their number
+#   gm      the same over log(max(value, 1e-5)), then exp (gm_map, gm_bpref)
+#   sum     the sum of the counts (num_ret, num_rel_ret, num_nonrel_judged_ret)
+#   num_rel the sum of the counts; with -c the judgments graded above 0, whatever -l (m_num_rel.c)
+#   count   the number of queries (num_q)
+#   none    no average (runid, relstring)
+Average = Literal["mean", "gm", "sum", "num_rel", "count", "none"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +68,12 @@ class Measure:
     per_query, summary
         Whether trec_eval prints the measure per query (``-q``) and in the
         ``all`` lines.
+    average
+        How the ``all`` line combines the per-query values (see ``Average``).
+    empty_nan
+        Whether trec_eval's value of an empty ranking (``-J`` leaving nothing)
+        is 0/0 at the recall levels that round to no relevant document
+        (``iprec_at_recall``, ``11pt_avg``): trec_eval prints ``-nan``.
     """
 
     name: str
@@ -57,6 +82,8 @@ class Measure:
     default: tuple[float, ...] = ()
     per_query: bool = True
     summary: bool = True
+    average: Average = "mean"
+    empty_nan: bool = False
 
 
 @dataclass(frozen=True)
@@ -129,10 +156,8 @@ def _eleven_point(levels: tuple[float, ...]) -> prm.Metric:
 
 
 def _set_f(numbers: tuple[float, ...]) -> prm.Metric:
-    if numbers[0] != 1.0:
-        msg = f"only the default beta 1 is supported, got {numbers[0]:g}"
-        raise prm.UnknownMetricError(msg)
-    return prm.parse("set_F")
+    # trec_eval's beta weighs recall unsquared, (1 + b) P R / (b P + R): prm.set_f, not f_beta.
+    return prm.set_f(beta=numbers[0])
 
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # P, recall, ndcg_cut, map_cut, relative_P
@@ -143,25 +168,25 @@ _FIFTHS = tuple(i / 5 for i in range(1, 11))  # Rprec_mult
 # te_trec_measures): trec_eval prints measures in this order whatever the
 # order of its -m flags. The one table of measures.
 MEASURES: tuple[Measure, ...] = (
-    Measure("runid", None, per_query=False),
-    Measure("num_q", _fixed("num_q"), per_query=False),
-    Measure("num_ret", _fixed("num_ret")),
-    Measure("num_rel", _fixed("num_rel")),
-    Measure("num_rel_ret", _fixed("num_rel_ret")),
+    Measure("runid", None, per_query=False, average="none"),
+    Measure("num_q", _fixed("num_q"), per_query=False, average="count"),
+    Measure("num_ret", _fixed("num_ret"), average="sum"),
+    Measure("num_rel", _fixed("num_rel"), average="num_rel"),
+    Measure("num_rel_ret", _fixed("num_rel_ret"), average="sum"),
     Measure("map", _fixed("map")),
-    Measure("gm_map", _fixed("gm_map"), per_query=False),
+    Measure("gm_map", _fixed("gm_map"), per_query=False, average="gm"),
     Measure("Rprec", _fixed("Rprec")),
     Measure("bpref", _fixed("bpref")),
     Measure("recip_rank", _fixed("recip_rank")),
-    Measure("iprec_at_recall", prm.iprec_at_recall, "levels", _TENTHS),
+    Measure("iprec_at_recall", prm.iprec_at_recall, "levels", _TENTHS, empty_nan=True),
     Measure("P", _cut("P"), "cutoffs", _CUTOFFS),
-    Measure("relstring", _relstring, "numbers", (10,), summary=False),
+    Measure("relstring", _relstring, "numbers", (10,), summary=False, average="none"),
     Measure("recall", _cut("recall"), "cutoffs", _CUTOFFS),
     Measure("infAP", _fixed("infAP")),
-    Measure("gm_bpref", _fixed("gm_bpref"), per_query=False),
+    Measure("gm_bpref", _fixed("gm_bpref"), per_query=False, average="gm"),
     Measure("Rprec_mult", prm.rprec_mult, "levels", _FIFTHS),
     Measure("utility", _utility, "numbers", (1, -1, 0, 0)),
-    Measure("11pt_avg", _eleven_point, "numbers", _TENTHS),
+    Measure("11pt_avg", _eleven_point, "numbers", _TENTHS, empty_nan=True),
     Measure("binG", _fixed("binG")),
     Measure("G", _graded("G"), "pairs"),
     Measure("dcg", _graded("dcg"), "pairs"),
@@ -177,7 +202,7 @@ MEASURES: tuple[Measure, ...] = (
     Measure("set_recall", _fixed("set_recall")),
     Measure("set_map", _fixed("set_map")),
     Measure("set_F", _set_f, "numbers", (1,)),
-    Measure("num_nonrel_judged_ret", _fixed("num_nonrel_judged_ret")),
+    Measure("num_nonrel_judged_ret", _fixed("num_nonrel_judged_ret"), average="sum"),
     Measure("rbp", _persistence(prm.rbp), "pairs"),
     Measure("rbp_resid", _persistence(prm.rbp_resid), "pairs"),
     Measure("unj", _cut("unj"), "cutoffs", (5, 10, 20)),

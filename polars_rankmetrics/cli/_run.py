@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import math
+import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -12,9 +15,17 @@ import polars_rankmetrics as prm
 from polars_rankmetrics.cli._args import demo_parser
 from polars_rankmetrics.cli._format import query_rows, summary_rows
 from polars_rankmetrics.cli._measures import Line
+from polars_rankmetrics.cli._replay import Replay, near_tie
 from polars_rankmetrics.cli._specs import parse_measures
+from polars_rankmetrics.cli._values import (
+    complete_num_rel,
+    empty_nan_levels,
+    is_empty_nan,
+    summary_value,
+    trec_order,
+)
 
-__all__ = ["DEMO_METRICS", "demo", "evaluate", "read_file"]
+__all__ = ["DEMO_METRICS", "Refusal", "demo", "evaluate", "read_file"]
 
 DEMO_METRICS = ("ndcg@10", "map", "mrr", "P_10", "recall@100", "num_rel_ret")
 
@@ -28,27 +39,83 @@ def read_file(reader: Callable[[Path], pl.DataFrame], path: Path) -> pl.DataFram
         raise prm.TrecFormatError(msg) from err
 
 
-def _values(frame: pl.DataFrame, lines: list[Line], args: argparse.Namespace) -> list[pl.DataFrame]:
-    """The summary (one row) and, with -q, the per-query values of every line's metric."""
-    # num_q is always computed: it says whether any query was evaluated.
-    wanted = [prm.num_q(), *(line.metric for line in lines if line.metric is not None)]
+class Refusal(prm.InvalidDataError):
+    """trec_eval's refusal (``--refuse-missing``): what it printed before it stopped, and its exit status."""
+
+    def __init__(self, message: str, printed: list[str], status: int) -> None:
+        super().__init__(message)
+        self.printed = printed
+        self.status = status
+
+
+def _read_run(path: Path) -> pl.DataFrame:
+    """The run; ``-`` reads it from standard input, as trec_eval 10.0 does."""
+    if str(path) != "-":
+        return read_file(prm.read_trec_run, path)
+    with tempfile.TemporaryDirectory(prefix="rankmetrics-") as tmp:
+        copy = Path(tmp) / "stdin.run"
+        copy.write_bytes(sys.stdin.buffer.read())
+        try:
+            return read_file(prm.read_trec_run, copy)
+        except prm.TrecFormatError as err:  # name standard input, not the copy
+            raise prm.TrecFormatError(str(err).replace(str(copy), "-")) from err
+
+
+def _per_query(frame: pl.DataFrame, lines: list[Line], args: argparse.Namespace) -> pl.DataFrame:
+    """Every line's metric per query, with num_ret and num_rel (for -J's empty rankings)."""
+    wanted = [
+        prm.num_q(), prm.num_ret(), prm.num_rel(), *(line.metric for line in lines if line.metric is not None)
+    ]  # fmt: skip
     metrics = list({str(m): m for m in wanted}.values())
     prm.validate(frame)  # evaluate does not check a LazyFrame
-    lazy = frame.lazy()
-
-    def plan(per_query: bool) -> pl.LazyFrame:
-        return prm.evaluate(
-            lazy, metrics, per_query=per_query, missing="zero" if args.complete else None,
-            depth=args.depth, relevance_level=args.relevance_level, judged_only=args.judged_only or None,
-            ties=args.ties, preset=args.preset,
-        )  # fmt: skip
-
-    plans = [plan(per_query=False), *([plan(per_query=True)] if args.per_query else [])]
+    plan = prm.evaluate(
+        frame.lazy(), metrics, per_query=True, missing="zero" if args.complete else None,
+        depth=args.depth, relevance_level=args.relevance_level, judged_only=args.judged_only or None,
+        ties=args.ties, preset=args.preset,
+    )  # fmt: skip
     try:
-        return pl.collect_all(plans)  # one evaluate call per output shape, collected together
+        return plan.collect()
     except pl.exceptions.PolarsError as err:  # a parameter the library accepts but cannot compute
         msg = f"the evaluation failed: {str(err).splitlines()[0]}"
         raise prm.InvalidDataError(msg) from err
+
+
+def _columns(
+    lines: list[Line], per_query: pl.DataFrame, order: list[str], judged_only: bool
+) -> list[list[object]]:
+    """Each line's per-query values in trec_eval's query order; NaN where -J left trec_eval 0/0."""
+    position = {q: i for i, q in enumerate(per_query["query"].cast(pl.String).to_list())}
+    rows = [position[q] for q in order]
+    num_ret, num_rel = per_query["num_ret"].to_list(), per_query["num_rel"].to_list()
+    columns: list[list[object]] = []
+    for line in lines:
+        if line.metric is None:
+            columns.append([None] * len(rows))
+            continue
+        column = per_query[line.column].to_list()
+        levels = empty_nan_levels(line) if judged_only else ()
+        columns.append([
+            math.nan if levels and num_ret[i] == 0 and is_empty_nan(levels, num_rel[i]) else column[i]
+            for i in rows
+        ])  # fmt: skip
+    return columns
+
+
+def _replayed(line: Line, column: list[object], order: list[str], replay: Replay) -> list[object]:
+    """The column with trec_eval's own arithmetic where the printed digit depends on it (see _replay)."""
+    column = [math.nan if replay.undefined(line, q) else v for q, v in zip(order, column, strict=True)]
+    if not replay.applies(line):
+        return column
+    column = [replay.value(line, q) if near_tie(v) else v for q, v in zip(order, column, strict=True)]
+    if near_tie(summary_value(line, column, None)):  # the all line's mean: every query as trec_eval adds it
+        column = [replay.value(line, q) for q in order]
+    return column
+
+
+def _missing(qrels: pl.DataFrame, run: pl.DataFrame) -> str | None:
+    """The first judged query (in trec_eval's order) the run has no line for, or None."""
+    retrieved = set(run["query"].unique().to_list())
+    return next((q for q in trec_order(qrels["query"].unique().to_list()) if q not in retrieved), None)
 
 
 def evaluate(args: argparse.Namespace) -> list[str]:
@@ -56,6 +123,8 @@ def evaluate(args: argparse.Namespace) -> list[str]:
 
     Raises
     ------
+    Refusal
+        ``--refuse-missing`` without ``-c`` and a judged query the run lacks.
     RankMetricsError
         A bad measure, a malformed file, or no query to evaluate.
     OSError
@@ -63,16 +132,37 @@ def evaluate(args: argparse.Namespace) -> list[str]:
     """
     lines = parse_measures(args.measures or ["official"])
     qrels = read_file(prm.read_trec_qrels, args.qrels)
-    run = read_file(prm.read_trec_run, args.run)
+    run = _read_run(args.run)
     runid = run["run"][-1] if run.height else ""  # trec_eval keeps the last line's run id
+    missing = _missing(qrels, run) if args.refuse_missing and not args.complete else None
     frame = prm.join_run_qrels(run.drop("run"), qrels)
-    summary, *per_query = _values(frame, lines, args)
-    if summary.height == 0 or summary["num_q"][0] == 0:
+    per_query = _per_query(frame, lines, args)
+    order = trec_order(per_query["query"].cast(pl.String).to_list())
+    replay = Replay(frame, args)
+    columns = [
+        _replayed(line, column, order, replay)
+        for line, column in zip(
+            lines, _columns(lines, per_query, order, judged_only=args.judged_only), strict=True
+        )
+    ]
+    if missing is not None:  # trec_eval prints the queries before it, then stops
+        before = trec_order([*order, missing]).index(missing) if args.per_query else 0
+        printed = query_rows(lines, order[:before], [column[:before] for column in columns])
+        msg = (
+            f"judged query {missing!r} has no result in the run: trec_eval 10.0 stops here "
+            f"(\"result qid '{missing}' not found in qrels\", status 4); without --refuse-missing "
+            "the other queries are evaluated, and -c evaluates it as retrieving nothing"
+        )
+        raise Refusal(msg, printed, status=4)
+    if not order:
         msg = "no queries with both results and relevance info"
         raise prm.InvalidDataError(msg)
-    out = query_rows(lines, per_query[0]) if per_query else []
+    out = query_rows(lines, order, columns) if args.per_query else []
     if not args.no_summary:
-        out += summary_rows(lines, summary, runid)
+        rel = complete_num_rel(qrels, "relevance") if args.complete else None
+        out += summary_rows(
+            lines, [summary_value(line, c, rel) for line, c in zip(lines, columns, strict=True)], runid
+        )
     return out
 
 

@@ -76,7 +76,7 @@ Builders, one per metric computed from one query's rows (every
 query: bpref), ``infap``, ``unjudged``, ``num_nonrel_judged_ret``, ``rbp``,
 ``rbp_resid``, ``err``, ``num_ret``, ``num_rel``, ``num_rel_ret``,
 ``num_q``, ``relstring``, ``mar``, ``map_capped``, ``mpr`` (per query: the
-user's own ratio), ``f_beta``, ``fallout``, ``auroc``,
+user's own ratio), ``f_beta``, ``set_f``, ``fallout``, ``auroc``,
 ``recall_at_precision``. Not here: ``g``, ``ndcg_rel`` and ``rndcg`` (trec_eval
 walks the ranking and the ideal ranking in step: evaluate joins two
 projections of the frame, which no single aggregation expresses) and the
@@ -149,6 +149,7 @@ from polars_rankmetrics.expr._builders import (
     relative_precision,
     relstring,
     rprec_mult,
+    set_f,
     set_map,
     unjudged,
     utility,
@@ -189,6 +190,7 @@ __all__ = [
     "relative_precision",
     "relstring",
     "rprec_mult",
+    "set_f",
     "set_map",
     "unjudged",
     "utility",

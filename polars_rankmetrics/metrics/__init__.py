@@ -16,7 +16,7 @@ from polars_rankmetrics.metrics.binary import (
     set_map,
     utility,
 )
-from polars_rankmetrics.metrics.classification import auroc, f_beta, fallout, recall_at_precision
+from polars_rankmetrics.metrics.classification import auroc, f_beta, fallout, recall_at_precision, set_f
 from polars_rankmetrics.metrics.counts import num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.metrics.cumulative import g, ndcg_rel, rndcg
 from polars_rankmetrics.metrics.distribution import coverage, entropy, gini
@@ -74,6 +74,7 @@ __all__ = [
     "relstring",
     "rndcg",
     "rprec_mult",
+    "set_f",
     "set_map",
     "unjudged",
     "utility",

@@ -46,7 +46,7 @@ EXTREMAL: frozenset[str] = frozenset(
         "r_precision", "mrr", "map", "gm_map", "bing", "dcg", "ndcg", "ndcg_rel", "rndcg",
         "iprec_at_recall", "11pt_avg", "rprec_mult", "bpref", "gm_bpref",
         "rbp", "err", "num_ret", "num_rel", "num_rel_ret", "num_q", "mar", "map_capped",
-        "f_beta", "recall_at_precision", "auroc",
+        "f_beta", "set_f", "recall_at_precision", "auroc",
     }
 )  # fmt: skip
 """Families whose value the grade-first order maximises (and the grade-last order minimises)."""
@@ -152,6 +152,13 @@ def _f_beta(m: Metric, rows: Rows) -> pl.Expr:
     return ratio((1.0 + b2) * _expected_hits(rows, m.k), b2 * num_relevant(rows).cast(pl.Float64) + n)
 
 
+def _set_f(m: Metric, rows: Rows) -> pl.Expr:
+    # Linear in the hits too: (1 + x) E[hits] / (x R + n), trec_eval's weight x unsquared.
+    x = m.number("beta")
+    expected = (1.0 + x) * _expected_hits(rows, None)
+    return ratio(expected, x * num_relevant(rows).cast(pl.Float64) + num_retrieved(rows))
+
+
 def _relative_precision(m: Metric, rows: Rows) -> pl.Expr:
     return ratio(_expected_hits(rows, m.k), pl.min_horizontal(_room(rows, m.k), num_relevant(rows)))
 
@@ -204,6 +211,7 @@ AVERAGE: Mapping[str, Value | None] = {
     "recall": _recall,
     "f1": _f1,
     "f_beta": _f_beta,
+    "set_f": _set_f,
     "relative_precision": _relative_precision,
     "r_precision": _r_precision,
     "hit_rate": _hit_rate,

@@ -44,6 +44,26 @@ F_BETA = QuerySpec(
 )
 
 
+def _set_f(m: Metric, rows: Rows) -> pl.Expr:
+    # trec_eval's arithmetic (m_set_F.c), operation for operation so that the bits agree:
+    # P = h/n, R = h/R_q, (x + 1) P R / (x P + R); 0 when nothing relevant is retrieved.
+    x = m.number("beta")
+    h = hits(rows, None).cast(pl.Float64)
+    precision = h / num_retrieved(rows).cast(pl.Float64)
+    recall = h / num_relevant(rows).cast(pl.Float64)
+    value = pl.lit(x + 1.0) * precision * recall / (pl.lit(x) * precision + recall)
+    return pl.when(h > 0).then(value).otherwise(pl.lit(0.0))
+
+
+SET_F = QuerySpec(
+    name="set_f",
+    k="none",
+    params=(Param("beta", 1.0, domain=Interval(low=0.0)),),
+    keep=keep_relevant,
+    value=_set_f,
+)
+
+
 def _fallout(m: Metric, rows: Rows) -> pl.Expr:
     found = (_judged_nonrel(rows) & within(rows, m.k)).sum()
     return ratio(found, rows.num_nonrel.first())
@@ -177,6 +197,45 @@ def f_beta(k: int | None = None, *, beta: float = 1.0) -> Metric:
     return Metric(F_BETA, k, beta=beta)
 
 
+def set_f(*, beta: float = 1.0) -> Metric:
+    """trec_eval's ``set_F``: the F measure of the retrieved set, its weight `beta` unsquared.
+
+    ``(1 + beta) * P * R / (beta * P + R)`` with P = h / n (n retrieved) and
+    R = h / R_q, which is ``(1 + beta) * h / (beta * R_q + n)``; 0 when no
+    relevant item is retrieved. trec_eval 10.0's ``-m set_F.x`` and
+    ir_measures' ``SetF(beta=x)`` (m_set_F.c; van Rijsbergen's F with
+    ``beta**2`` written as ``beta``): ``set_f(beta=x)`` is
+    ``f_beta(beta=sqrt(x))``, and ``set_f()`` is ``f1()``, up to rounding:
+    it computes as trec_eval does, operation for operation, so that its
+    doubles are trec_eval's.
+
+    Parameters
+    ----------
+    beta
+        trec_eval's weight of recall (>= 0): 0 gives precision, 1 F1.
+
+    Returns
+    -------
+    Metric
+        ``set_f(beta=...)``, averaged over queries.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1], "item": ["a", "b", "c", "d"],
+    ...     "score": [0.9, 0.5, 0.1, None], "relevance": [0, 1, 1, 0]})
+    >>> prm.evaluate(df, [prm.set_f(beta=0.5), prm.set_f(), prm.f1()])
+    shape: (1, 3)
+    ┌─────────────────┬───────┬─────┐
+    │ set_f(beta=0.5) ┆ set_f ┆ f1  │
+    │ ---             ┆ ---   ┆ --- │
+    │ f64             ┆ f64   ┆ f64 │
+    ╞═════════════════╪═══════╪═════╡
+    │ 0.75            ┆ 0.8   ┆ 0.8 │
+    └─────────────────┴───────┴─────┘
+    """
+    return Metric(SET_F, beta=beta)
+
+
 def fallout(k: int | None = None) -> Metric:
     """Fall-out: the share of the query's judged non-relevant items retrieved in the top `k`.
 
@@ -296,4 +355,4 @@ def recall_at_precision(k: int | None = None, precision: float | None = None) ->
     return Metric(RECALL_AT_PRECISION, k, precision=precision)
 
 
-SPECS = (F_BETA, FALLOUT, AUROC, RECALL_AT_PRECISION)
+SPECS = (F_BETA, SET_F, FALLOUT, AUROC, RECALL_AT_PRECISION)

@@ -35,7 +35,8 @@ def builders(*, gain: Any = "linear", **options: Any) -> list[pl.Expr]:  # noqa:
         rx.relstring(**o), rx.relstring(4, **o),
         rx.mar(3, **o), rx.map_capped(2, **o),
         rx.mpr(**o), rx.mpr(missing_items="ignore", **o), rx.mpr(missing_items="random", n_items=40, **o),
-        rx.f_beta(3, beta=2.0, **o), rx.f_beta(**o), rx.fallout(2, **o), rx.fallout(**o), rx.auroc(**o),
+        rx.f_beta(3, beta=2.0, **o), rx.f_beta(**o), rx.set_f(**o), rx.set_f(beta=0.25, **o),
+        rx.fallout(2, **o), rx.fallout(**o), rx.auroc(**o),
         rx.recall_at_precision(precision=0.5, **o), rx.recall_at_precision(4, precision=1 / 3, **o),
     ]  # fmt: skip
 

@@ -190,8 +190,8 @@ def test_pr_curve_matches_torchmetrics_reference(frame: pl.DataFrame, ks: list[i
         assert math.isclose(row["recall"], sum(r for _, r in values) / len(values), abs_tol=TOLERANCE)
 
 
-@given(frame=eval_frames(), beta=st.sampled_from([0.5, 1.0, 2.0]))
-def test_f_beta_matches_ir_measures_set_f_on_generated_data(frame: pl.DataFrame, beta: float) -> None:
+def _ir_measures_inputs(frame: pl.DataFrame) -> tuple[pl.DataFrame, list[Any], list[Any]]:
+    """The frame without the queries trec_eval cannot evaluate, and its ir_measures qrels and run."""
     # Queries judged only with negative grades crash trec_eval (see test_pytrec_eval.py): left out.
     fine = frame.group_by("query").agg(pl.col("relevance").max().fill_null(0) >= 0).filter("relevance")
     frame = frame.filter(pl.col("query").is_in(fine["query"].implode()))
@@ -199,6 +199,12 @@ def test_f_beta_matches_ir_measures_set_f_on_generated_data(frame: pl.DataFrame,
              for r in frame.iter_rows(named=True) if r["relevance"] is not None]  # fmt: skip
     run = [ir_measures.ScoredDoc(str(r["query"]), str(r["item"]), float(r["score"]))
            for r in frame.iter_rows(named=True) if r["score"] is not None]  # fmt: skip
+    return frame, qrels, run
+
+
+@given(frame=eval_frames(), beta=st.sampled_from([0.5, 1.0, 2.0]))
+def test_f_beta_matches_ir_measures_set_f_on_generated_data(frame: pl.DataFrame, beta: float) -> None:
+    frame, qrels, run = _ir_measures_inputs(frame)
     want = {
         m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.SetF(beta=beta * beta)], qrels, run)
     }
@@ -208,3 +214,18 @@ def test_f_beta_matches_ir_measures_set_f_on_generated_data(frame: pl.DataFrame,
     assert got.keys() == want.keys()
     for query, value in want.items():
         assert math.isclose(got[query], value, abs_tol=TOLERANCE), query
+
+
+@given(frame=eval_frames(), beta=st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0, 3.0]))
+def test_set_f_is_ir_measures_set_f_bit_for_bit(frame: pl.DataFrame, beta: float) -> None:
+    # trec_eval's own weight, unsquared: prm.set_f(beta=x) is SetF(beta=x), computed as m_set_F.c
+    # computes it, so the doubles agree exactly, not just closely.
+    frame, qrels, run = _ir_measures_inputs(frame)
+    retrieved = {doc.query_id for doc in run}  # ir_measures scores qrels-only queries 0; trec_eval skips them
+    want = {
+        m.query_id: m.value
+        for m in ir_measures.iter_calc([ir_measures.SetF(beta=beta)], qrels, run)
+        if m.query_id in retrieved
+    }
+    got = {str(q): v for q, v in prm.evaluate(frame, [prm.set_f(beta=beta)], per_query=True).iter_rows()}
+    assert got == want

@@ -244,7 +244,7 @@ def test_cli_unsupported_trec_eval_measure_says_so(capsys: pytest.CaptureFixture
     [
         "map.5", "official.5", "P.0", "P.x", "P.", "P.inf", "P.nan", "recall.-3", "P.5,5",
         "iprec_at_recall..1,.10", "utility.1,2", "ndcg.1=2,3", "ndcg.1=x", "ndcg.-1=5", "rbp.1=2",
-        "set_F.0.5", "relstring.0", "11pt_avg..5,.25",
+        "set_F.-1", "relstring.0", "11pt_avg..5,.25",
     ],
 )  # fmt: skip
 def test_cli_bad_measure_parameter(capsys: pytest.CaptureFixture[str], spec: str) -> None:

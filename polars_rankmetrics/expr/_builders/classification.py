@@ -12,7 +12,7 @@ import polars as pl
 from polars_rankmetrics import metrics
 from polars_rankmetrics.expr._view import query_expr
 
-__all__ = ["auroc", "f_beta", "fallout", "recall_at_precision"]
+__all__ = ["auroc", "f_beta", "fallout", "recall_at_precision", "set_f"]
 
 
 def auroc(
@@ -347,6 +347,91 @@ def recall_at_precision(
     """
     return query_expr(
         metrics.recall_at_precision(k, precision),
+        item=item,
+        score=score,
+        rank=rank,
+        relevance=relevance,
+        relevance_level=relevance_level,
+        depth=depth,
+        judged_only=judged_only,
+    )
+
+
+def set_f(
+    *,
+    beta: float = 1.0,
+    item: str = "item",
+    score: str = "score",
+    rank: str | None = None,
+    relevance: str = "relevance",
+    relevance_level: float = 1.0,
+    depth: int | None = None,
+    judged_only: bool = False,
+) -> pl.Expr:
+    """trec_eval's ``set_F``: the F measure of the retrieved set, its weight `beta` unsquared.
+
+    ``(1 + beta) * P * R / (beta * P + R)`` with P = h / n (n retrieved) and
+    R = h / R_q, which is ``(1 + beta) * h / (beta * R_q + n)``; 0 when no
+    relevant item is retrieved. trec_eval 10.0's ``-m set_F.x`` and
+    ir_measures' ``SetF(beta=x)`` (m_set_F.c; van Rijsbergen's F with
+    ``beta**2`` written as ``beta``): ``set_f(beta=x)`` is
+    ``f_beta(beta=sqrt(x))``, and ``set_f()`` is ``f1()``, up to rounding:
+    it computes as trec_eval does, operation for operation, so that its
+    doubles are trec_eval's.
+
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
+    Parameters
+    ----------
+    beta
+        trec_eval's weight of recall (>= 0): 0 gives precision, 1 F1.
+    item, score, rank, relevance
+        Column names (``prm.Columns()``'s by default); `rank` (1 is best)
+        replaces `score` when given. Null score: judged, not retrieved; null
+        relevance: unjudged (see :mod:`polars_rankmetrics.expr`).
+    relevance_level, depth, judged_only
+        The one-query conventions of :class:`polars_rankmetrics.Conventions`.
+
+    Returns
+    -------
+    pl.Expr
+        An aggregation named ``set_f``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.set_f : The same metric for :func:`polars_rankmetrics.evaluate`.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics import expr as rx
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1], "item": ["a", "b", "c", "d"],
+    ...     "score": [0.9, 0.5, 0.1, None], "relevance": [0, 1, 1, 0]})
+    >>> df.group_by("query", maintain_order=True).agg(rx.set_f(beta=0.5).round(4))
+    shape: (1, 2)
+    ┌───────┬─────────────────┐
+    │ query ┆ set_f(beta=0.5) │
+    │ ---   ┆ ---             │
+    │ i64   ┆ f64             │
+    ╞═══════╪═════════════════╡
+    │ 1     ┆ 0.75            │
+    └───────┴─────────────────┘
+    """
+    return query_expr(
+        metrics.set_f(beta=beta),
         item=item,
         score=score,
         rank=rank,

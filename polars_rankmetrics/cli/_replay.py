@@ -1,0 +1,143 @@
+"""trec_eval's own double arithmetic, replayed for the rare values whose printed digit depends on it.
+
+The library sums a query's terms exactly; trec_eval adds them in doubles, in
+rank order: AP's precisions (m_map.c, m_map_cut.c), rbp's gains and
+rbp_resid's unjudged ranks times running powers of p (m_rbp.c,
+m_rbp_resid.c). The two values differ in the last bits only, so they print
+the same fourth decimal unless the exact value lies on a tie at the fifth
+(an AP of 71/160 = 0.44375): there trec_eval's rounding error decides. For
+such a value, and for an ``all`` line whose mean lies on a tie, the command
+recomputes the measure as trec_eval does, from the query's rows
+ranked as trec_eval ranks them (score, then docno, both descending; ``-M``
+cuts, then ``-J`` drops the unjudged). Only under trec_eval's own conventions
+(``--ties text``, no other preset).
+
+It also gives trec_eval's 0/0 of ``Rndcg`` (m_Rndcg.c): a query with relevant
+documents (``-l 0`` counts grade 0) but no positive gain has no R level to
+average over, and trec_eval prints ``-nan``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from polars_rankmetrics.cli._measures import Line
+
+__all__ = ["Replay", "near_tie"]
+
+_TIE = 1e-9  # how close to a tie of the fourth decimal a value must be to be replayed
+
+
+def near_tie(value: object) -> bool:
+    """Whether a value printed with %6.4f lies (within 1e-9 of its size) on a tie of the fourth decimal."""
+    if not isinstance(value, float) or not math.isfinite(value):
+        return False
+    scaled = value * 10000
+    return abs(scaled - math.floor(scaled) - 0.5) < _TIE * max(1.0, abs(scaled))
+
+
+@dataclass
+class Replay:
+    """The joined frame (query, item, score, relevance) and the command's flags, to replay trec_eval."""
+
+    frame: pl.DataFrame
+    args: argparse.Namespace
+    _rankings: dict[str, tuple[list[int | None], int, int]] = field(default_factory=dict)
+    _parts: dict[str, pl.DataFrame] | None = None
+
+    def _trec_conventions(self) -> bool:
+        return (
+            self.args.ties in {None, "text"}
+            and self.args.preset in {None, "trec_eval"}
+            and self._level() >= 0
+        )
+
+    def applies(self, line: Line) -> bool:
+        """Whether the line is a measure replayed here, under trec_eval's conventions."""
+        return self._trec_conventions() and line.measure.name in {"map", "map_cut", "rbp", "rbp_resid"}
+
+    def undefined(self, line: Line, query: str) -> bool:
+        """Whether trec_eval's value of the line for the query is 0/0 (``Rndcg`` without a positive gain)."""
+        if line.measure.name != "Rndcg" or line.metric is None or not self._trec_conventions():
+            return False
+        pairs = dict(_pairs(line.metric.params[0]))
+        if self._level() >= 1 and all(v > 0 for v in pairs.values()):
+            return False  # a relevant grade >= 1 is a positive gain: no query can be 0/0
+        _, num_rel, top = self._ranking(query)
+        return num_rel > 0 and _top_gain(pairs, top) <= 0
+
+    def _level(self) -> int:
+        return 1 if self.args.relevance_level is None else int(self.args.relevance_level)
+
+    def _ranking(self, query: str) -> tuple[list[int | None], int, int]:
+        """The query's grades in trec_eval's rank order (None: unjudged), its relevant and top grade."""
+        if query not in self._rankings:
+            if self._parts is None:  # one pass over the frame, whatever the number of queries replayed
+                parts = self.frame.with_columns(pl.col("query").cast(pl.String)).partition_by(
+                    "query", as_dict=True
+                )
+                self._parts = {str(key[0]): part for key, part in parts.items()}
+            rows = self._parts.get(query, self.frame.clear())
+            level = self._level()
+            judged = [int(g) for g in rows["relevance"].to_list() if g is not None and g >= 0]
+            num_rel = sum(1 for g in judged if g >= level)
+            retrieved = [
+                (float(s), str(i), g)
+                for i, s, g in zip(
+                    rows["item"].to_list(), rows["score"].to_list(), rows["relevance"].to_list(), strict=True
+                )
+                if s is not None
+            ]
+            # trec_eval's comp_sim_docno: higher score first, then docno compared with strcmp, higher first.
+            retrieved.sort(key=lambda r: (r[0], r[1].encode()), reverse=True)
+            if self.args.depth is not None:
+                retrieved = retrieved[: self.args.depth]
+            grades = [None if g is None or g < 0 else int(g) for _, _, g in retrieved]
+            if self.args.judged_only:
+                grades = [g for g in grades if g is not None]
+            self._rankings[query] = (grades, num_rel, max(judged, default=-1))
+        return self._rankings[query]
+
+    def value(self, line: Line, query: str) -> float:
+        """The line's value for the query, computed as trec_eval computes it."""
+        grades, num_rel, top = self._ranking(query)
+        metric = line.metric
+        assert metric is not None  # applies() holds
+        name = line.measure.name
+        if name in {"rbp", "rbp_resid"}:
+            p = metric.number("p")
+            total, power, unjudged = 0.0, 1.0, False
+            for grade in grades:
+                if name == "rbp_resid" and grade is None:
+                    unjudged = True
+                    total += power
+                if name == "rbp" and grade:  # a gain of 0 adds nothing; the grades scaled by the top one
+                    total += (grade / top if top > 1 else float(grade)) * power
+                power = power * p
+            if name == "rbp":
+                return (1.0 - p) * total
+            return power + (1 - p) * total if unjudged else 0.0
+        level, cutoff = self._level(), metric.k
+        total, hits = 0.0, 0
+        for rank, grade in enumerate(grades[:cutoff] if cutoff is not None else grades, start=1):
+            if grade is not None and grade >= level:
+                hits += 1
+                total += hits / rank
+        return total / num_rel if hits else 0.0
+
+
+def _pairs(gains: object) -> list[tuple[float, float]]:
+    """The ``level=gain`` pairs of a gain measure's parameter (none: every level's gain is the level)."""
+    if not isinstance(gains, tuple):
+        return []
+    return [(float(level), float(gain)) for level, gain in gains]
+
+
+def _top_gain(pairs: dict[float, float], top: int) -> float:
+    """trec_eval's highest gain of a query (gain_init.c): every level 0..top, a level=gain pair overriding."""
+    levels = {float(level): float(level) for level in range(top + 1)}
+    return max({**levels, **pairs}.values(), default=0.0)

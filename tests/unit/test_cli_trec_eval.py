@@ -1,0 +1,233 @@
+"""trec_eval 10.0's arithmetic and behaviours the command reproduces, on small cases.
+
+Each expected output is what NIST trec_eval 10.0 (built from its v10.0 tag) prints for the same
+files and flags; ``tests/conformance/test_trec_eval_differential.py`` compares against the binary
+itself on random collections when one is available.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import polars_rankmetrics as prm
+from polars_rankmetrics.cli import main
+from polars_rankmetrics.cli._replay import near_tie
+from polars_rankmetrics.cli._values import lround
+
+QRELS, RUN = str(prm.demo_path("qrels.test")), str(prm.demo_path("results.test"))
+TRUNC, GRADED = str(prm.demo_path("results.trunc")), str(prm.demo_path("qrels.rel_level"))
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:
+    code = main([str(a) for a in args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_all_line_is_trec_evals_running_sum_not_the_exact_mean(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """P_1000 of 0.006, 0.003, 0.006, 0: trec_eval's double sum rounds up, the exact mean down."""
+    judged = {"a": 6, "b": 3, "c": 6, "d": 1}
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(f"{q} 0 {q}{i} 1\n" for q, n in judged.items() for i in range(n)))
+    lines = [f"{q} Q0 {q}{i} {i + 1} {10 - i} r\n" for q in "abc" for i in range(judged[q])]
+    run.write_text("".join(lines) + "d Q0 other 1 1 r\n")
+    assert _run(capsys, qrels, run, "-m", "P.1000") == (0, "P_1000                \tall\t0.0038\n", "")
+    frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
+    assert f"{prm.evaluate(frame, ['P_1000']).item():.4f}" == "0.0037"  # the library's exact mean
+
+
+def test_geometric_means_with_complete(capsys: pytest.CaptureFixture[str]) -> None:
+    """gm_map and gm_bpref: exp of the mean of log(max(value, 1e-5)), a missing query included."""
+    out = _run(capsys, QRELS, TRUNC, "-c", "-m", "gm_map", "-m", "gm_bpref")[1]
+    assert out == "gm_map                \tall\t0.0045\ngm_bpref              \tall\t0.0074\n"
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run", "flags", "want"),
+    [
+        (GRADED, TRUNC, ["-q", "-c", "-l", "2"], 559),  # every grade above 0, not only >= 2
+        (QRELS, RUN, ["-c", "-l", "3"], 561),  # no grade reaches 3; num_rel counts grades > 0 anyway
+    ],
+)
+def test_complete_num_rel_counts_every_judgment_above_zero(
+    capsys: pytest.CaptureFixture[str], qrels: str, run: str, flags: list[str], want: int
+) -> None:
+    """With -c, the all line's num_rel ignores -l (m_num_rel.c); per query it follows -l."""
+    out = _run(capsys, qrels, run, *flags, "-m", "num_rel")[1]
+    assert out.splitlines()[-1] == f"num_rel               \tall\t{want}"
+
+
+def test_judged_only_empty_ranking_prints_nan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """-J leaving a query nothing: trec_eval's 0/0 at the levels that round to no relevant document."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\nq2 0 c 1\nq2 0 d 1\n")
+    run.write_text("q1 Q0 a 1 2.0 r\nq1 Q0 x 2 1.0 r\nq2 Q0 y 1 1.0 r\n")
+    flags = ["-J", "-q", "-m", "num_ret", "-m", "iprec_at_recall.0,0.5", "-m", "11pt_avg"]
+    assert _run(capsys, qrels, run, *flags)[1] == (
+        "num_ret               \tq1\t1\n"
+        "iprec_at_recall_0.00  \tq1\t1.0000\n"
+        "iprec_at_recall_0.50  \tq1\t1.0000\n"
+        "11pt_avg              \tq1\t1.0000\n"
+        "num_ret               \tq2\t0\n"
+        "iprec_at_recall_0.00  \tq2\t  -nan\n"
+        "iprec_at_recall_0.50  \tq2\t0.0000\n"
+        "11pt_avg              \tq2\t  -nan\n"
+        "num_ret               \tall\t1\n"
+        "iprec_at_recall_0.00  \tall\t  -nan\n"
+        "iprec_at_recall_0.50  \tall\t0.5000\n"
+        "11pt_avg              \tall\t  -nan\n"
+    )
+    # Without -J the unjudged document stays: no empty ranking, no NaN.
+    assert "nan" not in _run(capsys, qrels, run, *flags[1:])[1]
+
+
+def test_set_f_weight_is_trec_evals_unsquared_beta(capsys: pytest.CaptureFixture[str]) -> None:
+    """-m set_F.x: (1 + x) P R / (x P + R); the first spec with parameters wins, as in trec_eval."""
+    assert (
+        _run(capsys, QRELS, RUN, "-m", "set_F.0.5", "-m", "set_F")[1]
+        == "set_F_0.5             \tall\t0.1045\n"
+    )
+    assert _run(capsys, QRELS, RUN, "-q", "-m", "set_F.2")[1] == (
+        "set_F_2               \t301\t0.1471\n"
+        "set_F_2               \t302\t0.2294\n"
+        "set_F_2               \t303\t0.0577\n"
+        "set_F_2               \tall\t0.1447\n"
+    )
+
+
+def test_refuse_missing_stops_as_trec_eval_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """results.trunc lacks 302: trec_eval 10.0 prints 301 and exits 4; the default evaluates 301 and 303."""
+    code, out, err = _run(capsys, QRELS, TRUNC, "-q", "-m", "map", "--refuse-missing")
+    assert (code, out) == (4, "map                   \t301\t0.0324\n")
+    assert "result qid '302' not found in qrels" in err
+    code, out, _ = _run(capsys, QRELS, TRUNC, "-q", "-m", "map")
+    assert code == 0
+    assert [line.split("\t")[1] for line in out.splitlines()] == ["301", "303", "all"]
+    # -c evaluates the missing query: nothing to refuse.
+    assert _run(capsys, QRELS, TRUNC, "-c", "-m", "num_q", "--refuse-missing")[:2] == (
+        0, "num_q                 \tall\t3\n",
+    )  # fmt: skip
+
+
+def _piped(stdin: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(  # noqa: S603
+        [sys.executable, "-m", "polars_rankmetrics", *args], input=stdin, capture_output=True, check=False
+    )
+
+
+def test_dash_reads_the_run_from_standard_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'-' as the run reads standard input; a malformed line there names '-' and the line."""
+    piped = _piped(Path(RUN).read_bytes(), QRELS, "-", "-q", "-m", "all_trec")
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout.decode() == _run(capsys, QRELS, RUN, "-q", "-m", "all_trec")[1]
+    bad = _piped(b"301 Q0 a 1 2.0 r\n301 Q0 b 2\n", QRELS, "-")
+    assert bad.returncode == 1
+    assert bad.stdout == b""
+    assert bad.stderr.decode().startswith("rankmetrics: -: line 2")
+    assert str(tmp_path) not in bad.stderr.decode()
+
+
+@pytest.mark.parametrize(
+    ("x", "want"),
+    [(0.5, 1), (1.5, 2), (2.5, 3), (0.49999999999999994, 0), (-0.5, -1), (0.3 * 5, 2), (0.0, 0)],
+)
+def test_lround_rounds_halves_away_from_zero(x: float, want: int) -> None:
+    """C's lround, which trec_eval applies to level * num_rel."""
+    assert lround(x) == want
+
+
+def test_ap_on_an_exact_tie_prints_trec_evals_digit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """AP = 71/160 = 0.44375 exactly: trec_eval's double sum lands above the tie, the exact value below."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(
+        "q 0 d1 0\n" + "".join(f"q 0 {d} 1\n" for d in ["d2", "d3", "d4", "d5", "d6", "e1", "e2", "e3"])
+    )
+    run.write_text("".join(f"q Q0 d{i} {i} {7 - i} r\n" for i in range(1, 7)))
+    assert _run(capsys, qrels, run, "-q", "-m", "map", "-m", "map_cut.5,10")[1] == (
+        "map                   \tq\t0.4438\n"
+        "map_cut_5             \tq\t0.3396\n"
+        "map_cut_10            \tq\t0.4438\n"
+        "map                   \tall\t0.4438\n"
+        "map_cut_5             \tall\t0.3396\n"
+        "map_cut_10            \tall\t0.4438\n"
+    )
+    frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
+    assert f"{prm.evaluate(frame, ['map']).item():.4f}" == "0.4437"  # the library's exact value
+
+
+def test_rbp_resid_mean_on_an_exact_tie_prints_trec_evals_digit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rbp_resid of 0.7371 and 1 (exactly): trec_eval's running powers of p put the mean above 0.86855."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 a 0\nq1 0 b 3\nq1 0 d 0\nq2 0 z 1\n")
+    q1 = ["q1 Q0 a 1 4 r", "q1 Q0 b 2 3 r", "q1 Q0 u 3 2 r", "q1 Q0 d 4 1 r"]
+    run.write_text(
+        "".join(f"{line}\n" for line in [*q1, *(f"q2 Q0 v{i} {i} {6 - i} r" for i in range(1, 6))])
+    )
+    assert _run(capsys, qrels, run, "-q", "-m", "rbp_resid")[1] == (
+        "rbp_resid             \tq1\t0.7371\n"
+        "rbp_resid             \tq2\t1.0000\n"
+        "rbp_resid             \tall\t0.8686\n"
+    )
+    frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
+    assert f"{prm.evaluate(frame, ['rbp_resid']).item():.4f}" == "0.8685"  # the library's exact mean
+
+
+@pytest.mark.parametrize(
+    ("value", "want"),
+    [(0.44375, True), (0.443749, False), (0.4437, False), (1.00005, True), (0.0, False)],
+)
+def test_near_tie(value: float, want: bool) -> None:
+    assert near_tie(value) is want
+
+
+def _files(tmp_path: Path) -> tuple[Path, Path]:
+    """q: grade 1 of top grade 2 at rank 4 (rbp at p=0.5 is 0.5 * 0.5 ** 4 = 1/32); r: every grade 0."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q 0 x 2\nq 0 y 2\nq 0 e 1\nr 0 x 0\nr 0 y 0\n")
+    q = [f"q Q0 {d} {i} {6 - i} r\n" for i, d in enumerate(["u0", "u1", "u2", "e"], start=1)]
+    run.write_text("".join(q) + "r Q0 x 1 2 r\nr Q0 y 2 1 r\n")
+    return qrels, run
+
+
+def test_rbp_on_an_exact_tie_prints_trec_evals_digit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rbp(p=0.5) = 0.5 ** 5 = 0.03125, a double: trec_eval's arithmetic lands on it and rounds to even."""
+    qrels, run = _files(tmp_path)
+    assert _run(capsys, qrels, run, "-q", "-m", "rbp.p=0.5")[1] == (
+        "rbp_p=0.5             \tq\t0.0312\n"
+        "rbp_p=0.5             \tr\t0.0000\n"
+        "rbp_p=0.5             \tall\t0.0156\n"
+    )
+    frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
+    library = prm.evaluate(frame, [prm.rbp(0.5)], per_query=True).sort("query")["rbp(p=0.5)"][0]
+    assert f"{library:.4f}" == "0.0313"  # the library's exact sum is a hair above
+
+
+def test_rndcg_without_a_positive_gain_prints_nan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Rndcg of a query with relevant documents but no positive gain: trec_eval's 0/0."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q 0 a 0\nq 0 b 0\nq 0 c 0\nq 0 d 0\nq 0 e 1\nr 0 x 0\nr 0 y 0\n")
+    q = [f"q Q0 {d} {i} {6 - i} r\n" for i, d in enumerate("abcde", start=1)]
+    run.write_text("".join(q) + "r Q0 x 1 2 r\nr Q0 y 2 1 r\n")
+    assert _run(capsys, qrels, run, "-q", "-l", "0", "-m", "Rndcg")[1] == (
+        "Rndcg                 \tq\t0.1934\n"
+        "Rndcg                 \tr\t  -nan\n"
+        "Rndcg                 \tall\t  -nan\n"
+    )
+    assert _run(capsys, qrels, run, "-q", "-m", "Rndcg.1=0")[1] == (
+        "Rndcg_1=0             \tq\t  -nan\n"
+        "Rndcg_1=0             \tr\t0.0000\n"
+        "Rndcg_1=0             \tall\t  -nan\n"
+    )
+    assert "nan" not in _run(capsys, qrels, run, "-q", "-m", "Rndcg")[1]  # -l 1: r has nothing relevant
