@@ -13,7 +13,15 @@ from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
-from polars_rankmetrics.compare import compare, table, table_markdown
+from polars_rankmetrics.compare import (
+    compare,
+    discriminative_power,
+    power,
+    rank_correlation,
+    summarize,
+    table,
+    table_markdown,
+)
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.curves import pr_curve
 from polars_rankmetrics.diversity import evaluate_diversity, join_intents, read_ndeval_qrels
@@ -111,6 +119,7 @@ __all__ = [
     "coverage",
     "dcg",
     "demo_path",
+    "discriminative_power",
     "eleven_point_average",
     "entropy",
     "err",
@@ -146,9 +155,11 @@ __all__ = [
     "personalization",
     "plots",
     "population",
+    "power",
     "pr_curve",
     "precision",
     "r_precision",
+    "rank_correlation",
     "rbp",
     "rbp_resid",
     "read_ndeval_qrels",
@@ -164,6 +175,7 @@ __all__ = [
     "scan_trec_qrels",
     "scan_trec_run",
     "set_map",
+    "summarize",
     "table",
     "table_markdown",
     "unjudged",
