@@ -157,7 +157,8 @@ def power(  # noqa: PLR0913
     InvalidParameterError
         Neither `delta` nor `n_queries`, or a value out of its domain.
     InvalidDataError
-        A pair whose deltas are all equal (no variance: no power to plan),
+        A pair whose deltas are all equal (no variance: no power to plan;
+        with `pooled`, only when every pair's are),
         and the data errors of :func:`compare`.
     ModuleNotFoundError
         numpy or scipy is not installed: ``pip install "polars-rankmetrics[compare]"``.
@@ -200,7 +201,7 @@ def power(  # noqa: PLR0913
         pairs = [(j, i) for i in range(count) for j in range(i + 1, count)]
     deltas = np.stack([values[:, s] - values[:, b] for s, b in pairs], axis=1)
     constant = np.all(deltas == deltas[:1], axis=0)
-    if constant.any():
+    if constant.all() if pooled else constant.any():  # pooled: the other pairs' variance plans
         s, b = pairs[int(np.flatnonzero(constant)[0])]
         names = paired.systems.to_list()
         msg = (

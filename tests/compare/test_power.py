@@ -82,6 +82,12 @@ def test_power_refusals() -> None:
     df = frame({"a": [0.25, 0.5, 0.75], "b": [0.5, 0.75, 1.0]})  # constant deltas
     with pytest.raises(InvalidDataError, match="no variance"):
         prm.power(df, by="system", metric="m", delta=0.1)
+    with pytest.raises(InvalidDataError, match="no variance"):
+        prm.power(df, by="system", metric="m", delta=0.1, pooled=True)
+    three = frame({"a": [0.25, 0.5, 0.75], "b": [0.5, 0.75, 1.0], "c": [0.25, 1.0, 0.5]})
+    pooled = prm.power(three, by="system", metric="m", delta=0.1, pooled=True)  # one pair is constant
+    variances = [0.0, np.var([0.0, 0.5, -0.25], ddof=1), np.var([-0.25, 0.25, -0.5], ddof=1)]
+    assert pooled["sd"].item() == pytest.approx(math.sqrt(np.mean(variances)), abs=1e-15)
     ok = frame({"a": [0.25, 0.5, 0.75], "b": [0.5, 0.5, 1.0]})
     with pytest.raises(InvalidParameterError, match="n_queries"):
         prm.power(ok, by="system", metric="m")

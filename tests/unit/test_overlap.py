@@ -8,6 +8,7 @@ import polars as pl
 import pytest
 import rbo as rbo_package
 from ir_measures import Compat
+from plans import calls_python, fallback_nodes
 
 import polars_rankmetrics as prm
 from polars_rankmetrics.exceptions import (
@@ -144,3 +145,14 @@ def test_compat_matches_ir_measures(seed: int, p: float) -> None:
         assert got[query] == pytest.approx(value, abs=1e-12), query
     assert got["q3"] == 0.0
     assert str(prm.parse("Compat(p=0.8)")) == "compat(p=0.8)"
+
+
+def test_rbo_plan_streams_without_python() -> None:
+    """The side input's plan, like every metric's: no Python UDF, no in-memory fallback when streaming."""
+    run, ref = _runs(4, ints=False)
+    for per_query in (True, False):
+        plan = prm.evaluate(
+            run.lazy(), [prm.rbo(reference=ref.lazy()), prm.compat()], by="system", per_query=per_query
+        )
+        assert not calls_python(plan)
+        assert not fallback_nodes(plan), fallback_nodes(plan)[:1]
