@@ -141,11 +141,12 @@ def rbo(*, p: float = 0.9, reference: pl.DataFrame | pl.LazyFrame | None = None)
                   + ((X_l - X_s) / l + X_s / s) p^l
 
     It is 1 for identical rankings and 0 for disjoint ones; ``p`` sets how
-    top-heavy it is (the first ``d`` ranks weigh ``1 - p^(d-1) + ...``; at
-    ``p = 0.9`` the top 10 weigh 86%). A query the reference lacks (or
-    that retrieved nothing) scores 0. Tied scores are ordered as in every
-    other metric: by the evaluation's tie rule (score, then item id, the
-    higher first), in the reference alike. Like every per-query metric it
+    top-heavy it is (at ``p = 0.9`` the first 10 ranks carry 86% of the
+    weight). A query the reference lacks (or that retrieved nothing) scores
+    0. Tied scores are ordered as in every other metric, by the
+    evaluation's tie rule (score, then item id, the higher first), in the
+    reference alike: the value is that of two tie-free rankings (the
+    paper's tie-aware variant is not offered). Like every per-query metric it
     is averaged over the queries the evaluation counts, those with a judged
     row: a run without judgments takes a relevance column of zeros
     (``run.with_columns(relevance=0)``).
