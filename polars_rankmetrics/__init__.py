@@ -13,7 +13,15 @@ from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
-from polars_rankmetrics.compare import compare, table, table_markdown
+from polars_rankmetrics.compare import (
+    compare,
+    discriminative_power,
+    power,
+    rank_correlation,
+    summarize,
+    table,
+    table_markdown,
+)
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.curves import pr_curve
 from polars_rankmetrics.diversity import evaluate_diversity, join_intents, read_ndeval_qrels
@@ -43,6 +51,7 @@ from polars_rankmetrics.metrics import (
     average_precision,
     bing,
     bpref,
+    compat,
     coverage,
     dcg,
     eleven_point_average,
@@ -73,6 +82,7 @@ from polars_rankmetrics.metrics import (
     personalization,
     precision,
     r_precision,
+    rbo,
     rbp,
     rbp_resid,
     recall,
@@ -113,9 +123,11 @@ __all__ = [
     "bpref",
     "collect",
     "compare",
+    "compat",
     "coverage",
     "dcg",
     "demo_path",
+    "discriminative_power",
     "eleven_point_average",
     "entropy",
     "err",
@@ -151,9 +163,12 @@ __all__ = [
     "personalization",
     "plots",
     "population",
+    "power",
     "pr_curve",
     "precision",
     "r_precision",
+    "rank_correlation",
+    "rbo",
     "rbp",
     "rbp_resid",
     "read_ndeval_qrels",
@@ -170,6 +185,7 @@ __all__ = [
     "scan_trec_run",
     "set_f",
     "set_map",
+    "summarize",
     "table",
     "table_markdown",
     "unjudged",

@@ -32,6 +32,7 @@ from polars_rankmetrics.metrics import (
     information,
     interpolated,
     judged,
+    overlap,
     rank,
     recsys,
     similarity,
@@ -56,6 +57,7 @@ SPECS: tuple[MetricSpec, ...] = (
     *similarity.SPECS,
     *information.SPECS,
     *classification.SPECS,
+    *overlap.SPECS,
 )
 """Every metric family, in the order the docs list them."""
 

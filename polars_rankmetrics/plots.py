@@ -22,7 +22,7 @@ import polars as pl
 from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics._validation import check_k
-from polars_rankmetrics.compare.plots import deltas, metric_at_k
+from polars_rankmetrics.compare.plots import asl_curve, deltas, metric_at_k
 from polars_rankmetrics.curves import pr_curve as pr_curve_frame
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidParameterError
@@ -32,7 +32,7 @@ from polars_rankmetrics.metrics.distribution import coverage as coverage_metric
 if TYPE_CHECKING:
     import altair as alt
 
-__all__ = ["coverage", "deltas", "long_tail", "metric_at_k", "pr_curve"]
+__all__ = ["asl_curve", "coverage", "deltas", "long_tail", "metric_at_k", "pr_curve"]
 
 
 def _altair() -> Any:  # noqa: ANN401  (the module, typed only where altair is installed)

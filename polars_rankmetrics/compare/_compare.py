@@ -9,8 +9,11 @@ from typing import TYPE_CHECKING, Literal
 import polars as pl
 
 from polars_rankmetrics import _errors
+from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._validation import check_choice, check_real
+from polars_rankmetrics.compare import _replicates
 from polars_rankmetrics.compare._deps import require
+from polars_rankmetrics.compare._replicates import Unequal
 
 if TYPE_CHECKING:
     import numpy as np
@@ -96,6 +99,8 @@ def compare(  # noqa: PLR0913
     n_resamples: int = 10_000,
     seed: int | None = None,
     missing: Missing = "error",
+    replicates: str | None = None,
+    unequal_replicates: Unequal = "error",
 ) -> pl.DataFrame:
     """Compare systems query by query: a paired significance test per (system, metric).
 
@@ -230,15 +235,33 @@ def compare(  # noqa: PLR0913
         seed=seed,
         missing=missing,
     )
+    _replicates.check(replicates, unequal_replicates, by, query)
     require("numpy", "prm.compare")
-    from polars_rankmetrics.compare._paired import pair  # noqa: PLC0415  (needs numpy)
+    from polars_rankmetrics.compare._paired import metric_columns, pair  # noqa: PLC0415  (needs numpy)
 
+    spread = None
+    if replicates is not None:
+        lf = as_polars(per_query, "per_query").lazy()
+        schema = pl.Schema({k: v for k, v in lf.collect_schema().items() if k != replicates})
+        chosen = metric_columns(schema, by, query, metrics)
+        done = _replicates.average(
+            lf, by=by, query=query, replicates=replicates, metrics=chosen, unequal=unequal_replicates
+        )
+        per_query, metrics, spread = done.per_query, chosen, done.spread
     paired = pair(per_query, by=by, query=query, metrics=metrics, missing=missing)
     pairs = _pairs(paired, baseline)
-    tested = _tested(
+    out = _tested(
         paired, pairs, test=test, correction=correction, alpha=level, n_resamples=n_resamples, seed=seed
+    ).with_columns(pl.lit(missing, dtype=pl.String).alias("missing"))
+    if spread is None:
+        return out
+    std = _replicates.REPLICATE_STD
+    return out.join(spread, on=[by, "metric"], how="left", maintain_order="left").join(
+        spread.select(pl.col(by).alias("baseline"), "metric", pl.col(std).alias(f"baseline_{std}")),
+        on=["baseline", "metric"],
+        how="left",
+        maintain_order="left",
     )
-    return tested.with_columns(pl.lit(missing, dtype=pl.String).alias("missing"))
 
 
 def _tested(  # noqa: PLR0913

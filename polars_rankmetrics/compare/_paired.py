@@ -106,7 +106,7 @@ def _check_metric(schema: pl.Schema, metric: str, by: str, query: str) -> None:
         raise _errors.column_type(metric, "metric", "numeric", schema[metric])
 
 
-def _check_rows(df: pl.DataFrame, by: str, query: str, metrics: tuple[str, ...]) -> None:
+def check_rows(df: pl.DataFrame, by: str, query: str, metrics: tuple[str, ...]) -> None:
     """Null ids, duplicate (system, query) rows, NaN / infinite / null values: InvalidDataError."""
     for column in (by, query):
         nulls = df.get_column(column).null_count()
@@ -160,7 +160,7 @@ def pair(
     lf = as_polars(frame, "per_query").lazy()
     chosen = metric_columns(lf.collect_schema(), by, query, metrics)
     df = lf.select(by, query, *chosen).collect()
-    _check_rows(df, by, query, chosen)
+    check_rows(df, by, query, chosen)
     systems = df.get_column(by).unique().sort()
     if systems.len() < 2:
         msg = f"column {by!r} names {systems.len()} system(s) ({_quote(systems.to_list())}); compare needs 2"

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from polars_rankmetrics.compare._paired import Missing
 
-__all__ = ["deltas", "metric_at_k"]
+__all__ = ["asl_curve", "deltas", "metric_at_k"]
 
 _OUTCOMES = ["win", "tie", "loss"]
 _SUFFIXES = (".png", ".svg", ".html", ".json")
@@ -280,6 +280,93 @@ def metric_at_k(
             tooltip=["system:N", "k:Q", altair.Tooltip("value:Q", format=".4f", title=f"{metric}@k")],
         )
         .properties(title=title or f"{metric}@k", width=420, height=280)
+    )
+    _save(chart, path)
+    return chart
+
+
+def asl_curve(
+    discrimination: pl.DataFrame,
+    *,
+    alpha: float | None = None,
+    title: str | None = None,
+    path: str | Path | None = None,
+) -> alt.LayerChart:
+    """Plot each metric's achieved significance levels, sorted: Sakai's ASL curves.
+
+    Parameters
+    ----------
+    discrimination
+        The frame :func:`polars_rankmetrics.discriminative_power` returns:
+        ``metric`` and ``asl`` (each pair's p-value, ascending).
+    alpha
+        The significance level drawn as a horizontal rule; None takes the
+        frame's ``alpha``.
+    title
+        The chart's title; None writes ``ASL curves``.
+    path
+        Where to save the chart (``.png``, ``.svg``, ``.html``, ``.json``).
+
+    Returns
+    -------
+    altair.LayerChart
+        The p-value (y) of each system pair against its rank (x), one line
+        per metric, and the rule at `alpha`: a metric whose curve stays
+        lower for longer tells more pairs apart (Sakai, 2006).
+
+    Raises
+    ------
+    ImportError
+        Altair is not installed.
+    ColumnNotFoundError
+        `discrimination` lacks ``metric`` or ``asl``.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics.compare import plots
+    >>> power = pl.DataFrame({"metric": ["ndcg", "p@5"], "asl": [[0.01, 0.2], [0.04, 0.6]],
+    ...     "alpha": [0.05, 0.05]})
+    >>> pl.DataFrame(plots.asl_curve(power).layer[0].data.values)  # the points plotted
+    shape: (4, 3)
+    ┌────────┬──────┬─────────┐
+    │ metric ┆ pair ┆ p_value │
+    │ ---    ┆ ---  ┆ ---     │
+    │ str    ┆ i64  ┆ f64     │
+    ╞════════╪══════╪═════════╡
+    │ ndcg   ┆ 1    ┆ 0.01    │
+    │ ndcg   ┆ 2    ┆ 0.2     │
+    │ p@5    ┆ 1    ┆ 0.04    │
+    │ p@5    ┆ 2    ┆ 0.6     │
+    └────────┴──────┴─────────┘
+    """
+    altair = require("altair", "plots.asl_curve", extra="plot")
+    if not isinstance(discrimination, pl.DataFrame) or not {"metric", "asl"} <= set(discrimination.columns):
+        msg = "`discrimination` must be the DataFrame prm.discriminative_power returns (columns metric, asl)"
+        raise ColumnNotFoundError(msg)
+    if alpha is None:
+        levels = discrimination.get_column("alpha").unique() if "alpha" in discrimination.columns else None
+        alpha = float(levels[0]) if levels is not None and levels.len() == 1 else 0.05
+    long = (
+        discrimination.select("metric", pl.col("asl").alias("p_value"))
+        .explode("p_value")
+        .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("metric").alias("pair"))
+        .select("metric", "pair", "p_value")
+    )
+    lines = (
+        altair.Chart(altair.Data(values=long.to_dicts()))
+        .mark_line(point=True)
+        .encode(
+            x=altair.X("pair:Q", title="system pairs, sorted by p-value"),
+            y=altair.Y("p_value:Q", title="achieved significance level (p-value)"),
+            color=altair.Color("metric:N", title="metric"),
+            tooltip=["metric:N", "pair:Q", altair.Tooltip("p_value:Q", format=".4f")],
+        )
+    )
+    rule = (
+        altair.Chart(altair.Data(values=[{"alpha": alpha}])).mark_rule(strokeDash=[4, 4]).encode(y="alpha:Q")
+    )
+    chart: alt.LayerChart = altair.layer(lines, rule).properties(
+        title=title or "ASL curves", width=420, height=280
     )
     _save(chart, path)
     return chart

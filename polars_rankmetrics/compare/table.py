@@ -30,6 +30,7 @@ _TESTS = {
 }
 _CORRECTIONS = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg"}
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_REPLICATE_COLUMNS = ("n_replicates", "replicate_std", "baseline_replicate_std")
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ def _letter(i: int) -> str:
 def _by_column(comparison: pl.DataFrame) -> str:
     names = comparison.columns
     missing = [c for c in OUTPUT_COLUMNS if c not in names]
-    extra = [c for c in names if c not in OUTPUT_COLUMNS]
+    extra = [c for c in names if c not in OUTPUT_COLUMNS and c not in _REPLICATE_COLUMNS]
     if missing or len(extra) != 1:
         msg = (
             "`comparison` must be the frame prm.compare returns: the system column, then "
@@ -101,7 +102,25 @@ _MISSING = {
 }
 
 
-def _layout(comparison: pl.DataFrame, decimals: int) -> _Layout:
+def _interval_texts(intervals: pl.DataFrame | None, by: str, decimals: int) -> dict[tuple[object, str], str]:
+    """`` [low, high]`` per (system, metric) from a :func:`summarize` frame, or nothing."""
+    if intervals is None:
+        return {}
+    if not isinstance(intervals, pl.DataFrame):
+        msg = f"`intervals` must be the DataFrame prm.summarize returns, got {type(intervals).__name__}"
+        raise InvalidParameterError(msg)
+    needed = [by, "metric", "ci_low", "ci_high"]
+    absent = [c for c in needed if c not in intervals.columns]
+    if absent:
+        msg = f"`intervals` must be the frame prm.summarize(..., by={by!r}) returns; it lacks {absent}"
+        raise ColumnNotFoundError(msg)
+    return {
+        (s, m): "" if lo is None else f" [{lo:.{decimals}f}, {hi:.{decimals}f}]"
+        for s, m, lo, hi in intervals.select(needed).iter_rows()
+    }
+
+
+def _layout(comparison: pl.DataFrame, decimals: int, intervals: pl.DataFrame | None = None) -> _Layout:
     if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 15:
         msg = f"`decimals` must be an integer in [0, 15], got {decimals!r}"
         raise InvalidParameterError(msg)
@@ -127,6 +146,9 @@ def _layout(comparison: pl.DataFrame, decimals: int) -> _Layout:
         ]
     ).unique(["system", "metric"], keep="first", maintain_order=True)
     means = {(s, m): v for s, m, v in long.iter_rows()}
+    ranges = _interval_texts(intervals, by, decimals)
+    if ranges:
+        footnote += " In brackets: the interval of each mean (prm.summarize)."
     letters = {s: _letter(i) for i, s in enumerate(systems)}
     separator = "" if len(systems) <= len(_LETTERS) else ","
     beats: dict[tuple[object, str], list[str]] = {}
@@ -141,7 +163,7 @@ def _layout(comparison: pl.DataFrame, decimals: int) -> _Layout:
         best = max(v for v in column if v is not None)
         cells[metric] = [
             (
-                "" if v is None else f"{v:.{decimals}f}",
+                "" if v is None else f"{v:.{decimals}f}" + ranges.get((s, metric), ""),
                 v is not None and v == best,
                 separator.join(sorted(beats.get((s, metric), []), key=lambda x: (len(x), x))),
             )
@@ -158,7 +180,7 @@ def _frame(layout: _Layout, cell: Any) -> pl.DataFrame:  # noqa: ANN401  (a form
     return pl.DataFrame(columns, schema=dict.fromkeys(columns, pl.String))
 
 
-def table(comparison: pl.DataFrame, *, decimals: int = 4) -> GT:
+def table(comparison: pl.DataFrame, *, decimals: int = 4, intervals: pl.DataFrame | None = None) -> GT:
     """A great_tables table of a comparison: each system's mean per metric, significance as superscripts.
 
     Parameters
@@ -167,6 +189,9 @@ def table(comparison: pl.DataFrame, *, decimals: int = 4) -> GT:
         The frame :func:`compare` returns.
     decimals
         Digits after the decimal point.
+    intervals
+        The frame :func:`summarize` returns for the same systems: each cell
+        then shows the interval of the system's mean, ``mean [low, high]``.
 
     Returns
     -------
@@ -199,7 +224,7 @@ def table(comparison: pl.DataFrame, *, decimals: int = 4) -> GT:
     True
     """
     great_tables = require("great_tables", "prm.table")
-    layout = _layout(comparison, decimals)
+    layout = _layout(comparison, decimals, intervals)
 
     def units(value: str, best: bool, marks: str) -> str:
         # great_tables' units notation: **x** is bold, ^y a superscript.
@@ -217,7 +242,9 @@ def table(comparison: pl.DataFrame, *, decimals: int = 4) -> GT:
     return gt
 
 
-def table_markdown(comparison: pl.DataFrame, *, decimals: int = 4) -> str:
+def table_markdown(
+    comparison: pl.DataFrame, *, decimals: int = 4, intervals: pl.DataFrame | None = None
+) -> str:
     """The table of :func:`table` in Markdown, for terminals and READMEs, through Polars' own formatting.
 
     Parameters
@@ -226,6 +253,9 @@ def table_markdown(comparison: pl.DataFrame, *, decimals: int = 4) -> str:
         The frame :func:`compare` returns.
     decimals
         Digits after the decimal point.
+    intervals
+        The frame :func:`summarize` returns for the same systems: each cell
+        then shows the interval of the system's mean, ``mean [low, high]``.
 
     Returns
     -------
@@ -249,7 +279,7 @@ def table_markdown(comparison: pl.DataFrame, *, decimals: int = 4) -> str:
     mean of the system with that letter (paired t test, Holm correction over each metric's 1
     comparison(s); alpha = 0.05; 4 paired queries).
     """
-    layout = _layout(comparison, decimals)
+    layout = _layout(comparison, decimals, intervals)
 
     def markdown(value: str, best: bool, marks: str) -> str:
         text = f"**{value}**" if best and value else value

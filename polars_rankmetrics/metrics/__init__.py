@@ -24,6 +24,7 @@ from polars_rankmetrics.metrics.graded import dcg, ndcg
 from polars_rankmetrics.metrics.information import novelty
 from polars_rankmetrics.metrics.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
 from polars_rankmetrics.metrics.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
+from polars_rankmetrics.metrics.overlap import compat, rbo
 from polars_rankmetrics.metrics.rank import average_precision, bing, gm_map, reciprocal_rank
 from polars_rankmetrics.metrics.recsys import map_capped, mar, mpr
 from polars_rankmetrics.metrics.similarity import intra_list_similarity, personalization
@@ -35,6 +36,7 @@ __all__ = [
     "average_precision",
     "bing",
     "bpref",
+    "compat",
     "coverage",
     "dcg",
     "eleven_point_average",
@@ -65,6 +67,7 @@ __all__ = [
     "personalization",
     "precision",
     "r_precision",
+    "rbo",
     "rbp",
     "rbp_resid",
     "recall",

@@ -52,12 +52,12 @@ def _names(cutoffs: tuple[int, ...] = CUTOFFS) -> list[str]:
 
     Without a cutoff where allowed, and at each of `cutoffs` where one is taken.
     Left out: catalog-scope families (no per-query value), text-valued ones
-    (relstring) and those with a number to give and no default (mpr_random's
-    catalog size).
+    (relstring) and those with a number or data to give and no default
+    (mpr_random's catalog size, rbo's reference run: tests/unit/test_overlap.py).
     """
     out: list[str] = []
     for fam in specs().values():
-        needs_argument = any(p.default is None and p.kind in ("float", "floats") for p in fam.params)
+        needs_argument = any(p.default is None and p.kind in ("float", "floats", "side") for p in fam.params)
         if fam.scope != "query" or fam.kind == "str" or needs_argument:
             continue
         if fam.k != "required":

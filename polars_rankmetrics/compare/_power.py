@@ -1,0 +1,245 @@
+"""power(): topic set size design for the paired t test (Sakai, 2016), from a pilot's per-query deltas."""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from polars_rankmetrics import _errors
+from polars_rankmetrics.compare._deps import require
+from polars_rankmetrics.compare._summary import check_level
+from polars_rankmetrics.exceptions import InvalidDataError
+
+if TYPE_CHECKING:
+    from polars_rankmetrics.compare._paired import Missing
+
+__all__ = ["power"]
+
+MIN_QUERIES = 2  # the paired t test has n - 1 degrees of freedom
+
+
+def t_power(effect: float, n: int, alpha: float) -> float:
+    """Power of the two-sided paired t test: effect ``|delta| / sd``, `n` queries, level `alpha`.
+
+    ``P(T > t) + P(T < -t)`` with ``T`` noncentral t (``n - 1`` degrees of
+    freedom, noncentrality ``effect sqrt(n)``) and ``t`` the ``1 - alpha/2``
+    quantile of Student's t: statsmodels' ``TTestPower().power``.
+    """
+    stats = require("scipy.stats", "prm.power")
+    df = n - 1
+    nc = effect * n**0.5
+    upper = stats.t.isf(alpha / 2.0, df)
+    lower = stats.t.ppf(alpha / 2.0, df)
+    return float(stats.nct.sf(upper, df, nc) + stats.nct.cdf(lower, df, nc))
+
+
+def _queries_needed(effect: float, alpha: float, target: float) -> int:
+    """The smallest n >= 2 whose power reaches `target` (power grows with n)."""
+    stats = require("scipy.stats", "prm.power")
+    guess = ((stats.norm.isf(alpha / 2.0) + stats.norm.ppf(target)) / effect) ** 2
+    n = max(MIN_QUERIES, int(guess))
+    while t_power(effect, n, alpha) < target:
+        n += 1
+    while n > MIN_QUERIES and t_power(effect, n - 1, alpha) >= target:
+        n -= 1
+    return n
+
+
+def _detectable(n: int, alpha: float, target: float) -> float:
+    """The effect ``|delta| / sd`` whose power with `n` queries is `target`."""
+    optimize = require("scipy.optimize", "prm.power")
+    high = 1.0
+    while t_power(high, n, alpha) < target:
+        high *= 2.0
+
+    def gap(e: float) -> float:
+        return t_power(e, n, alpha) - target
+
+    root: float = optimize.brentq(gap, 0.0, high, xtol=1e-15, rtol=8.9e-16, maxiter=500)
+    return root
+
+
+def _check(delta: object, n_queries: object, target: object) -> tuple[float | None, int | None, float]:
+    if delta is not None and (
+        isinstance(delta, bool) or not isinstance(delta, Real) or not 0 < abs(float(delta)) < float("inf")
+    ):
+        raise _errors.parameter("delta", "a non-zero finite number or None", delta)
+    if n_queries is not None and (
+        isinstance(n_queries, bool) or not isinstance(n_queries, Integral) or n_queries < MIN_QUERIES
+    ):
+        raise _errors.parameter("n_queries", "an integer >= 2 or None", n_queries)
+    if delta is None and n_queries is None:
+        raise _errors.parameter(
+            "delta",
+            "given, or `n_queries` given: power answers the one left out (or the power, given both)",
+            None,
+        )
+    if not isinstance(target, Real) or isinstance(target, bool) or not 0 < float(target) < 1:
+        raise _errors.parameter("power", "in (0, 1)", target)
+    return (
+        None if delta is None else abs(float(delta)),
+        None if n_queries is None else int(n_queries),
+        float(target),
+    )
+
+
+def power(  # noqa: PLR0913
+    per_query: pl.DataFrame | pl.LazyFrame,
+    *,
+    by: str,
+    metric: str,
+    delta: float | None = None,
+    n_queries: int | None = None,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    baseline: object = None,
+    pooled: bool = False,
+    query: str = "query",
+    missing: Missing = "error",
+) -> pl.DataFrame:
+    """Topic set size design: the queries needed, the smallest difference detectable, or the power.
+
+    From a pilot evaluation, the standard deviation ``sd`` of the per-query
+    deltas between two systems sets the power of a two-sided paired t test
+    on a future test collection (Sakai, 2016). Give two of `delta`,
+    `n_queries` and the target `power`; the third is computed:
+
+    - `delta` alone: ``n_queries``, the smallest number of queries whose
+      power to detect a mean delta of ``delta`` reaches `power` (the
+      ``power`` column then holds the power at that number);
+    - `n_queries` alone: ``delta``, the smallest mean delta detected with
+      probability `power` (a root of the power function);
+    - both: ``power``, as statsmodels' ``TTestPower().power(delta / sd,
+      n_queries, alpha)``.
+
+    The power is ``P(T > t) + P(T < -t)``, with ``T`` a noncentral t of
+    ``n - 1`` degrees of freedom and noncentrality ``sqrt(n) |delta| / sd``,
+    and ``t`` the ``1 - alpha/2`` quantile of Student's t.
+
+    Parameters
+    ----------
+    per_query
+        The pilot: one row per (system, query), one column per metric.
+    by
+        The column naming the system.
+    metric
+        The metric column.
+    delta
+        The difference in means to detect (its sign does not matter).
+    n_queries
+        The number of queries of the planned collection (at least 2).
+    alpha
+        The test's significance level.
+    power
+        The target power (``1 - beta``), used unless both `delta` and
+        `n_queries` are given.
+    baseline
+        Compare every system with this one; None takes every pair.
+    pooled
+        One row from the pooled variance of every pair's deltas (the mean
+        of their variances), its `by` and ``baseline`` null.
+    query
+        The query column.
+    missing
+        Queries some system lacks: as :func:`compare`.
+
+    Returns
+    -------
+    pl.DataFrame
+        One row per pair (or one pooled row): the `by` column, ``baseline``,
+        ``metric``, ``sd`` (of the deltas, ``ddof=1``), ``delta``,
+        ``n_queries``, ``power``.
+
+    Raises
+    ------
+    InvalidParameterError
+        Neither `delta` nor `n_queries`, or a value out of its domain.
+    InvalidDataError
+        A pair whose deltas are all equal (no variance: no power to plan;
+        with `pooled`, only when every pair's are),
+        and the data errors of :func:`compare`.
+    ModuleNotFoundError
+        numpy or scipy is not installed: ``pip install "polars-rankmetrics[compare]"``.
+
+    References
+    ----------
+    Sakai (2016), Topic set size design, Information Retrieval Journal 19(3).
+
+    Examples
+    --------
+    >>> pilot = pl.DataFrame({
+    ...     "run": ["bm25"] * 6 + ["dense"] * 6,
+    ...     "query": list(range(6)) * 2,
+    ...     "ndcg@10": [0.2, 0.4, 0.1, 0.5, 0.3, 0.6, 0.3, 0.5, 0.1, 0.6, 0.5, 0.6],
+    ... })
+    >>> prm.power(pilot, by="run", metric="ndcg@10", delta=0.02).with_columns(pl.col("sd", "power").round(4))
+    shape: (1, 7)
+    ┌───────┬──────────┬─────────┬────────┬───────┬───────────┬────────┐
+    │ run   ┆ baseline ┆ metric  ┆ sd     ┆ delta ┆ n_queries ┆ power  │
+    │ ---   ┆ ---      ┆ ---     ┆ ---    ┆ ---   ┆ ---       ┆ ---    │
+    │ str   ┆ str      ┆ str     ┆ f64    ┆ f64   ┆ i64       ┆ f64    │
+    ╞═══════╪══════════╪═════════╪════════╪═══════╪═══════════╪════════╡
+    │ dense ┆ bm25     ┆ ndcg@10 ┆ 0.0753 ┆ 0.02  ┆ 114       ┆ 0.8031 │
+    └───────┴──────────┴─────────┴────────┴───────┴───────────┴────────┘
+    """
+    level = check_level(alpha)
+    wanted_delta, wanted_n, target = _check(delta, n_queries, power)
+    if not isinstance(metric, str):
+        raise _errors.parameter("metric", "the name of one metric column", metric)
+    np = require("numpy", "prm.power")
+    from polars_rankmetrics.compare._paired import pair  # noqa: PLC0415  (needs numpy)
+
+    paired = pair(per_query, by=by, query=query, metrics=[metric], missing=missing)
+    values = paired.values[0]  # (queries, systems)
+    count = paired.systems.len()
+    if baseline is not None:
+        base = paired.index(baseline)
+        pairs = [(s, base) for s in range(count) if s != base]
+    else:
+        pairs = [(j, i) for i in range(count) for j in range(i + 1, count)]
+    deltas = np.stack([values[:, s] - values[:, b] for s, b in pairs], axis=1)
+    constant = np.all(deltas == deltas[:1], axis=0)
+    if constant.all() if pooled else constant.any():  # pooled: the other pairs' variance plans
+        s, b = pairs[int(np.flatnonzero(constant)[0])]
+        names = paired.systems.to_list()
+        msg = (
+            f"the deltas of system {names[s]!r} against {names[b]!r} on {metric!r} are all equal: "
+            "with no variance there is no power to plan for; give a pilot whose systems differ per query"
+        )
+        raise InvalidDataError(msg)
+    variances = deltas.var(axis=0, ddof=1)
+    sds = [float(np.sqrt(variances.mean()))] if pooled else [float(v) for v in np.sqrt(variances)]
+    answers = [_answer(sd, wanted_delta, wanted_n, level, target) for sd in sds]
+    systems = paired.systems
+    if pooled:
+        system_col = pl.Series(by, [None], dtype=systems.dtype)
+        base_col = pl.Series("baseline", [None], dtype=systems.dtype)
+    else:
+        system_col = systems.gather([s for s, _ in pairs])
+        base_col = systems.gather([b for _, b in pairs]).alias("baseline")
+    return pl.DataFrame(
+        [
+            system_col,
+            base_col,
+            pl.Series("metric", [metric] * len(sds), dtype=pl.String),
+            pl.Series("sd", sds, dtype=pl.Float64),
+            pl.Series("delta", [a[0] for a in answers], dtype=pl.Float64),
+            pl.Series("n_queries", [a[1] for a in answers], dtype=pl.Int64),
+            pl.Series("power", [a[2] for a in answers], dtype=pl.Float64),
+        ]
+    )
+
+
+def _answer(
+    sd: float, delta: float | None, n: int | None, alpha: float, target: float
+) -> tuple[float, int, float]:
+    """(delta, n_queries, power) for one standard deviation of the deltas."""
+    if delta is not None and n is not None:
+        return delta, n, t_power(delta / sd, n, alpha)
+    if delta is not None:
+        needed = _queries_needed(delta / sd, alpha, target)
+        return delta, needed, t_power(delta / sd, needed, alpha)
+    assert n is not None
+    return _detectable(n, alpha, target) * sd, n, target

@@ -1,0 +1,311 @@
+"""Rank-biased overlap: a ranking against a reference run (RBO_ext) or the judgments' ideal ranking (Compat).
+
+Both count, at every depth ``d``, the overlap ``X_d`` of the two rankings'
+top-``d`` prefixes. An item in both rankings, at ranks ``r`` and ``t``,
+adds 1 to ``X_d`` for every ``d >= max(r, t)``: the per-depth sums are one
+cumulative count over events (an item's ``max(r, t)``, then each depth),
+ordered by depth within the query, and every sum over depths is exact.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics import _errors
+from polars_rankmetrics._kernel import GRADE, ITEM, NUM_RET, RANK, REL, VALUE, GainColumns, exact_sum
+from polars_rankmetrics._spec import OPEN_UNIT, Metric, Param, TableSpec
+from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
+from polars_rankmetrics.metrics._side import as_lazy, item_text, same_dtype
+
+POS = "__prm_overlap_pos"  # a depth (a rank in the longer ranking) or an item's max(r, t)
+STEP = "__prm_overlap_step"  # 1 on an item's event, 0 on a depth's
+X = "__prm_overlap"  # X_d: items in both top-d prefixes
+N = "__prm_overlap_n"  # the run's length
+M = "__prm_overlap_m"  # the other ranking's length
+OTHER = "__prm_overlap_t"  # the rank in the other ranking
+BAD = "__prm_overlap_bad"
+
+
+def _overlaps(depths: pl.LazyFrame, common: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+    """Each depth row (keys, POS, N, M) with X_d: the common items (keys, POS = max(r, t)) at or above it."""
+    events = pl.concat(
+        [
+            common.select(*keys, POS, pl.lit(1, dtype=pl.UInt32).alias(STEP),
+                          pl.lit(None, pl.UInt32).alias(N), pl.lit(None, pl.UInt32).alias(M)),
+            depths.select(*keys, POS, pl.lit(0, dtype=pl.UInt32).alias(STEP), N, M),
+        ],
+        how="vertical_relaxed",
+    )  # fmt: skip
+    order = pl.col(POS).cast(pl.UInt64) * 2 + (1 - pl.col(STEP)).cast(pl.UInt64)  # items before depths
+    counted = events.with_columns(pl.col(STEP).cum_sum().over(list(keys), order_by=order).alias(X))
+    return counted.filter(pl.col(STEP) == 0)
+
+
+def _power(p: float, exponent: pl.Expr) -> pl.Expr:
+    return pl.lit(p, dtype=pl.Float64).pow(exponent.cast(pl.Float64))
+
+
+# --- rbo: against a reference run ---------------------------------------------------------------------
+
+
+def _reference(metric: Metric, query: str, query_dtype: pl.DataType, item_dtype: pl.DataType) -> pl.LazyFrame:
+    """The reference run as (query, ITEM, OTHER): its items ranked by score (or rank), ties by item id."""
+    value = metric.side("reference")
+    if value is None:
+        msg = "rbo needs a reference run: prm.rbo(p=0.9, reference=frame_of_query_item_and_score)"
+        raise InvalidParameterError(msg)
+    frame = as_lazy(value, "reference")
+    schema = frame.collect_schema()
+    if len(schema) < 3:
+        msg = f"`reference` needs query, item and score (or rank) columns, in order; it has {schema.names()}"
+        raise ColumnNotFoundError(msg)
+    q, item, order = schema.names()[:3]
+    if not schema[order].is_numeric():
+        raise _errors.column_type(order, "reference score (or rank)", "numeric", schema[order])
+    key = -pl.col(order).cast(pl.Float64) if order == "rank" else pl.col(order).cast(pl.Float64)
+    text = pl.col(item).cast(pl.String)
+    ranked = pl.struct(key.alias("k"), text.alias("i")).rank("ordinal", descending=True).over(q)
+    bad = (
+        pl.when(pl.col(q).is_null() | pl.col(item).is_null())
+        .then(pl.lit("`reference` holds a null query or item id"))
+        .when(pl.col(order).is_null() | ~pl.col(order).cast(pl.Float64).is_finite())
+        .then(pl.format("`reference` has no finite {} for item {}", pl.lit(order), item_text(pl.col(item))))
+        .when(pl.len().over(q, item) > 1)
+        .then(pl.format("`reference` holds item {} more than once for one query", item_text(pl.col(item))))
+    )
+    return frame.select(
+        same_dtype(pl.col(q), schema[q], query_dtype, "reference").alias(query),
+        same_dtype(pl.col(item), schema[item], item_dtype, "reference").alias(ITEM),
+        ranked.cast(pl.UInt32).alias(OTHER),
+        bad.alias(BAD),
+    )
+
+
+def _rbo_table(m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+    p, query = m.number("p"), keys[-1]
+    schema = frame.collect_schema()
+    ref = _reference(m, query, schema[query], schema[ITEM])
+    lengths = ref.group_by(query).agg(pl.len().cast(pl.UInt32).alias(M), pl.col(BAD).drop_nulls().min())
+    lists = frame.group_by(*keys).agg(pl.col(NUM_RET).first().alias(N)).join(lengths, on=query, how="left")
+    lists = lists.with_columns(pl.col(M).fill_null(0))
+    run = frame.filter(pl.col(RANK).is_not_null()).select(*keys, ITEM, pl.col(RANK).alias(POS))
+    depths = pl.concat(
+        [
+            run.join(lists, on=list(keys)).select(*keys, POS, N, M),
+            lists.join(ref, on=query)
+            .filter(pl.col(OTHER) > pl.col(N))
+            .select(*keys, pl.col(OTHER).alias(POS), N, M),
+        ]
+    )
+    common = run.join(ref, on=[query, ITEM]).select(*keys, pl.max_horizontal(POS, OTHER).alias(POS))
+    d = pl.col(POS)
+    short = pl.min_horizontal(N, M).cast(pl.Float64)
+    out = (
+        _overlaps(depths, common, keys)
+        .group_by(keys)
+        .agg(
+            pl.col(N, M).first(),
+            d.max().cast(pl.Float64).alias("__l"),
+            exact_sum(_power(p, d) / d * pl.col(X)).alias("__t1"),
+            pl.when(d <= short).then(pl.col(X)).max().fill_null(0).cast(pl.Float64).alias("__xs"),
+            pl.col(X).max().cast(pl.Float64).alias("__xl"),
+            exact_sum(pl.when(d > short).then(_power(p, d) * (d - short) / d)).alias("__t2"),
+        )
+        .join(lists.select(*keys, BAD), on=list(keys), how="left")
+    )
+    s, xs, xl, last = short, pl.col("__xs"), pl.col("__xl"), pl.col("__l")
+    rbo = (1 - p) / p * (pl.col("__t1") + xs / s * pl.col("__t2")) + ((xl - xs) / last + xs / s) * _power(
+        p, last
+    )
+    value = pl.when((pl.col(N) > 0) & (pl.col(M) > 0)).then(rbo).otherwise(0.0)
+    return out.select(*keys, pl.coalesce(_errors.in_plan(pl.col(BAD)), value).alias(VALUE))
+
+
+RBO = TableSpec(
+    name="rbo",
+    k="none",
+    needs=frozenset({"item"}),
+    params=(Param("p", 0.9, domain=OPEN_UNIT), Param("reference", None, "side")),
+    table=_rbo_table,
+)
+
+
+def rbo(*, p: float = 0.9, reference: pl.DataFrame | pl.LazyFrame | None = None) -> Metric:
+    """Rank-biased overlap of each query's ranking with a reference run's: extrapolated RBO_ext.
+
+    With ``X_d`` the items in both top-``d`` prefixes, ``s`` and ``l`` the
+    lengths of the shorter and the longer ranking (Webber, Moffat and
+    Zobel, 2010, eq. 32)::
+
+        RBO_ext = (1-p)/p * (sum_{d=1..l} X_d p^d / d + sum_{d=s+1..l} X_s (d-s) p^d / (s d))
+                  + ((X_l - X_s) / l + X_s / s) p^l
+
+    It is 1 for identical rankings and 0 for disjoint ones; ``p`` sets how
+    top-heavy it is (at ``p = 0.9`` the first 10 ranks carry 86% of the
+    weight). A query the reference lacks (or that retrieved nothing) scores
+    0. Tied scores are ordered as in every other metric, by the
+    evaluation's tie rule (score, then item id, the higher first), in the
+    reference alike: the value is that of two tie-free rankings (the
+    paper's tie-aware variant is not offered). Like every per-query metric it
+    is averaged over the queries the evaluation counts, those with a judged
+    row: a run without judgments takes a relevance column of zeros
+    (``run.with_columns(relevance=0)``).
+
+    Parameters
+    ----------
+    p
+        The persistence, in (0, 1).
+    reference
+        The reference run: a DataFrame or LazyFrame whose first three
+        columns are the query id, the item id and a score (higher first)
+        or, when the third column is named ``rank``, a rank (lower first).
+        Its ids are matched with the frame's query and item columns.
+
+    Returns
+    -------
+    Metric
+        ``rbo`` (``rbo(p=0.8)``), a value per query averaged over queries.
+
+    Raises
+    ------
+    InvalidParameterError
+        No `reference`, or `p` outside (0, 1).
+    ColumnNotFoundError, ColumnTypeError
+        `reference` has fewer than three columns, a non-numeric score, or
+        ids of another type than the frame's.
+    InvalidDataError
+        (when evaluated) `reference` has a null id or score, or an item
+        twice for one query.
+
+    References
+    ----------
+    Webber, Moffat & Zobel (2010), A similarity measure for indefinite
+    rankings, ACM TOIS 28(4).
+
+    Examples
+    --------
+    >>> run = pl.DataFrame({"query": ["q1"] * 4 + ["q2"] * 2, "item": ["a", "b", "c", "d", "x", "y"],
+    ...     "score": [4.0, 3.0, 2.0, 1.0, 2.0, 1.0], "relevance": 0})
+    >>> reference = pl.DataFrame({"query": ["q1"] * 3 + ["q2"] * 2, "item": ["b", "a", "e", "x", "y"],
+    ...     "rank": [1, 2, 3, 1, 2]})
+    >>> prm.evaluate(run, [prm.rbo(reference=reference), prm.rbo(p=0.5, reference=reference)], per_query=True)
+    shape: (2, 3)
+    ┌───────┬──────┬────────────┐
+    │ query ┆ rbo  ┆ rbo(p=0.5) │
+    │ ---   ┆ ---  ┆ ---        │
+    │ str   ┆ f64  ┆ f64        │
+    ╞═══════╪══════╪════════════╡
+    │ q1    ┆ 0.63 ┆ 0.416667   │
+    │ q2    ┆ 1.0  ┆ 1.0        │
+    └───────┴──────┴────────────┘
+    """
+    metric = Metric(RBO, None, p=p, reference=reference)
+    if reference is None:
+        _reference(metric, "query", pl.String(), pl.String())  # raises: the message says how to give one
+    elif not isinstance(reference, (pl.DataFrame, pl.LazyFrame)):
+        msg = f"`reference` must be a polars DataFrame or LazyFrame, got {type(reference).__name__}"
+        raise InvalidParameterError(msg)
+    return metric
+
+
+# --- compat: against the ideal ranking of the judgments -----------------------------------------------
+
+
+def _compat_table(m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+    p = m.number("p")
+    relevant = frame.filter(pl.col(REL))
+    # The ideal ranking: grade, then the run's own order (retrieved first); unretrieved items, never
+    # in both rankings, only fill the ideal's prefixes, whatever their order.
+    retrieved_first = (-pl.col(RANK).cast(pl.Int64)).fill_null(-(2**62))
+    ideal = pl.struct(pl.col(GRADE).alias("g"), retrieved_first.alias("r"), item_text().alias("i"))
+    relevant = relevant.with_columns(
+        ideal.rank("ordinal", descending=True).over(list(keys)).cast(pl.UInt32).alias(OTHER),
+        pl.len().over(list(keys)).cast(pl.UInt32).alias(M),
+    )
+    lists = frame.group_by(*keys).agg(
+        pl.col(NUM_RET).first().alias(N), pl.col(REL).sum().cast(pl.UInt32).alias(M)
+    )
+    run = frame.filter(pl.col(RANK).is_not_null()).join(lists.select(*keys, M), on=list(keys))
+    depths = pl.concat(
+        [
+            run.select(*keys, pl.col(RANK).alias(POS), pl.col(NUM_RET).alias(N), M),
+            relevant.filter(pl.col(OTHER) > pl.col(NUM_RET)).select(
+                *keys, pl.col(OTHER).alias(POS), pl.col(NUM_RET).alias(N), M
+            ),
+        ]
+    )
+    common = relevant.filter(pl.col(RANK).is_not_null()).select(
+        *keys, pl.max_horizontal(RANK, OTHER).alias(POS)
+    )
+    d = pl.col(POS)
+    weight = _power(p, d - 1) / d
+    out = (
+        _overlaps(depths, common, keys)
+        .group_by(keys)
+        .agg(
+            exact_sum(weight * pl.col(X)).alias("__score"),
+            exact_sum(weight * pl.min_horizontal(d, M)).alias("__best"),
+        )
+    )
+    value = pl.when(pl.col("__best") > 0).then(pl.col("__score") / pl.col("__best")).otherwise(0.0)
+    return out.select(*keys, value.alias(VALUE))
+
+
+COMPAT = TableSpec(
+    name="compat",
+    k="none",
+    aliases=("Compat",),
+    needs=frozenset({"grade", "item"}),
+    params=(Param("p", 0.95, domain=OPEN_UNIT),),
+    table=_compat_table,
+)
+
+
+def compat(*, p: float = 0.95) -> Metric:
+    """Compatibility: rank-biased overlap of the ranking with the ideal ranking of the judgments.
+
+    The ideal ranking lists the relevant items by grade, the higher first;
+    among equal grades, the items the ranking retrieved come first, in its
+    order (the ideal most compatible with it). With ``X_d`` the items in
+    both top-``d`` prefixes, ``R`` the relevant items, ``n`` the ranking's
+    length and ``l = max(n, R)`` (Clarke, Vtyurina and Smucker, 2020, as
+    ir_measures' ``Compat(p)``, normalised)::
+
+        Compat = sum_{d=1..l} p^(d-1) X_d / d  /  sum_{d=1..l} p^(d-1) min(d, R) / d
+
+    the RBO of the ranking and the ideal, truncated at depth ``l``, over
+    that of the ideal with itself. A query without relevant items scores 0.
+
+    Parameters
+    ----------
+    p
+        The persistence, in (0, 1).
+
+    Returns
+    -------
+    Metric
+        ``compat`` (``compat(p=0.8)``), averaged over queries; ir_measures
+        name ``Compat``.
+
+    References
+    ----------
+    Clarke, Vtyurina & Smucker (2020), Assessing top-k preferences, ACM TOIS 39(3).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": ["q1"] * 4, "item": ["a", "b", "c", "d"],
+    ...     "score": [4.0, 3.0, 2.0, 1.0], "relevance": [0, 2, 1, 2]})
+    >>> prm.evaluate(df, [prm.compat(), prm.compat(p=0.5)])
+    shape: (1, 2)
+    ┌─────────┬───────────────┐
+    │ compat  ┆ compat(p=0.5) │
+    │ ---     ┆ ---           │
+    │ f64     ┆ f64           │
+    ╞═════════╪═══════════════╡
+    │ 0.49197 ┆ 0.276836      │
+    └─────────┴───────────────┘
+    """
+    return Metric(COMPAT, None, p=p)
+
+
+SPECS = (RBO, COMPAT)
