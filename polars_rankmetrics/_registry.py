@@ -32,6 +32,8 @@ from polars_rankmetrics.metrics import (
     information,
     interpolated,
     judged,
+    parity,
+    popularity,
     rank,
     recsys,
     similarity,
@@ -55,6 +57,8 @@ SPECS: tuple[MetricSpec, ...] = (
     *distribution.SPECS,
     *similarity.SPECS,
     *information.SPECS,
+    *popularity.SPECS,
+    *parity.SPECS,
     *classification.SPECS,
 )
 """Every metric family, in the order the docs list them."""

@@ -101,7 +101,9 @@ def test_every_constructor_builds_its_own_family() -> None:
              "iprec_at_recall": {"recall": 0.5}, "recall_at_precision": {"precision": 0.5},
              "rprec_mult": {"multiple": 2.0}, "mpr": {},
              "novelty": {"popularity": pl.DataFrame({"item": ["a"], "count": [1]}), "n_users": 2},
-             "intra_list_similarity": {"features": pl.DataFrame({"item": ["a"], "x": [1.0]})}}  # fmt: skip
+             "intra_list_similarity": {"features": pl.DataFrame({"item": ["a"], "x": [1.0]})},
+             **{name: {"interactions": pl.DataFrame({"user": [1], "item": ["a"]})}
+                for name in ("arp", "aplt", "aclt", "tail_percentage", "pop_rsp")}}  # fmt: skip
     names = {spec.python_name for spec in SPECS}
     for name in names:
         metric = getattr(prm, name)(**needs.get(name, {}))

@@ -19,6 +19,8 @@ from polars_rankmetrics._namespace.graded import GradedMethods
 from polars_rankmetrics._namespace.information import InformationMethods
 from polars_rankmetrics._namespace.interpolated import InterpolatedMethods
 from polars_rankmetrics._namespace.judged import JudgedMethods
+from polars_rankmetrics._namespace.parity import ParityMethods
+from polars_rankmetrics._namespace.popularity import PopularityMethods
 from polars_rankmetrics._namespace.rank import RankMethods
 from polars_rankmetrics._namespace.recsys import RecsysMethods
 from polars_rankmetrics._namespace.similarity import SimilarityMethods
@@ -40,6 +42,8 @@ class MetricMethods(
     InformationMethods[FrameT],
     InterpolatedMethods[FrameT],
     JudgedMethods[FrameT],
+    ParityMethods[FrameT],
+    PopularityMethods[FrameT],
     RankMethods[FrameT],
     RecsysMethods[FrameT],
     SimilarityMethods[FrameT],

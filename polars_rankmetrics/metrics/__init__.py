@@ -24,6 +24,8 @@ from polars_rankmetrics.metrics.graded import dcg, ndcg
 from polars_rankmetrics.metrics.information import novelty
 from polars_rankmetrics.metrics.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
 from polars_rankmetrics.metrics.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
+from polars_rankmetrics.metrics.parity import pop_rsp
+from polars_rankmetrics.metrics.popularity import aclt, aplt, arp, tail_percentage
 from polars_rankmetrics.metrics.rank import average_precision, bing, gm_map, reciprocal_rank
 from polars_rankmetrics.metrics.recsys import map_capped, mar, mpr
 from polars_rankmetrics.metrics.similarity import intra_list_similarity, personalization
@@ -31,6 +33,9 @@ from polars_rankmetrics.metrics.text import relstring
 from polars_rankmetrics.metrics.user import err, rbp, rbp_resid
 
 __all__ = [
+    "aclt",
+    "aplt",
+    "arp",
     "auroc",
     "average_precision",
     "bing",
@@ -63,6 +68,7 @@ __all__ = [
     "num_rel_ret",
     "num_ret",
     "personalization",
+    "pop_rsp",
     "precision",
     "r_precision",
     "rbp",
@@ -75,6 +81,7 @@ __all__ = [
     "rndcg",
     "rprec_mult",
     "set_map",
+    "tail_percentage",
     "unjudged",
     "utility",
 ]

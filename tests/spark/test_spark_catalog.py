@@ -21,6 +21,8 @@ def _metrics(df: pl.DataFrame) -> list[object]:
     features = items.with_columns(
         f1=(pl.int_range(pl.len()) % 3).cast(pl.Float64), f2=(pl.int_range(pl.len()) % 5 - 2).cast(pl.Float64)
     )
+    queries = df.select(pl.col("query").unique().sort())
+    interactions = queries.join(items, how="cross").filter(pl.int_range(pl.len()) % 3 == 0)
     return [
         "ndcg@10",
         "coverage@10",
@@ -30,6 +32,11 @@ def _metrics(df: pl.DataFrame) -> list[object]:
         "map",
         prm.novelty(10, popularity=popularity, n_users=8),
         prm.intra_list_similarity(5, features=features),
+        prm.arp(10, popularity=popularity),
+        prm.aplt(10, popularity=popularity, head_share=0.5),
+        prm.aclt(5, head=items.head(3)),
+        prm.tail_percentage(10, popularity=popularity, tail=0.3),
+        prm.pop_rsp(10, interactions=interactions),
     ]
 
 
