@@ -24,6 +24,7 @@ from polars_rankmetrics._spellings import DIVERSITY_SPELLINGS, SPELLINGS, dotted
 from polars_rankmetrics.exceptions import UnknownMetricError
 from polars_rankmetrics.metrics import (
     binary,
+    calibration,
     classification,
     counts,
     cumulative,
@@ -37,6 +38,7 @@ from polars_rankmetrics.metrics import (
     rank,
     recsys,
     similarity,
+    surprise,
     text,
     user,
 )
@@ -59,6 +61,8 @@ SPECS: tuple[MetricSpec, ...] = (
     *information.SPECS,
     *popularity.SPECS,
     *parity.SPECS,
+    *surprise.SPECS,
+    *calibration.SPECS,
     *classification.SPECS,
 )
 """Every metric family, in the order the docs list them."""

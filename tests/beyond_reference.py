@@ -92,3 +92,67 @@ def pop_rsp(
     if pr.sum() == 0:
         return None
     return float(np.std(pr) / np.mean(pr))
+
+
+# --- RePlay: surprisal, unexpectedness, categorical diversity ---------------------------------------
+
+
+def surprisal(lists: Lists, pairs: Sequence[tuple[Hashable, Item]], k: int) -> float:
+    """RePlay's Surprisal: per user sum of log2(N / u_i) / log2(N) (cold items 1) over k, then the mean."""
+    pop = popularity(pairs)
+    n = len({u for u, _ in pairs})
+    weight = {i: float(np.log2(n / c) / np.log2(n)) for i, c in pop.items()}
+    return float(np.mean([sum(weight.get(i, 1.0) for i in items[:k]) / k for items in lists]))
+
+
+def unexpectedness(
+    lists: Mapping[Hashable, Sequence[Item]], base: Mapping[Hashable, Sequence[Item]], k: int
+) -> float:
+    """RePlay's Unexpectedness: per user 1 - |recs[:k] & base[:k]| / k (0 without base), then the mean."""
+    values = []
+    for user, recs in lists.items():
+        base_recs = base.get(user)
+        values.append(0.0 if not base_recs or not recs else 1.0 - len(set(recs[:k]) & set(base_recs[:k])) / k)
+    return float(np.mean(values))
+
+
+def category_diversity(lists: Lists, categories: Mapping[Item, set[Hashable]], k: int) -> float:
+    """RePlay's CategoricalDiversity: distinct categories of the top k over k, then the mean."""
+    return float(np.mean([len(set().union(*(categories[i] for i in items[:k]))) / k for items in lists]))
+
+
+# --- Steck (2018): calibration -----------------------------------------------------------------------
+
+
+def _distribution(
+    items: Sequence[Item], weights: Sequence[float], categories: Mapping[Item, set[Hashable]]
+) -> dict[Hashable, float]:
+    out: dict[Hashable, float] = {}
+    for item, w in zip(items, weights, strict=True):
+        for g in categories[item]:
+            out[g] = out.get(g, 0.0) + w / len(categories[item])
+    total = sum(weights)
+    return {g: v / total for g, v in out.items()}
+
+
+def miscalibration(
+    lists: Mapping[Hashable, Sequence[Item]],
+    history: Mapping[Hashable, set[Item]],
+    categories: Mapping[Item, set[Hashable]],
+    alpha: float,
+    *,
+    rank_weights: bool = False,
+) -> float | None:
+    """Mean over users with a history of KL(p || (1 - alpha) q + alpha p), natural log."""
+    values = []
+    for user, items in lists.items():
+        seen = sorted(history.get(user, set()), key=str)
+        if not seen:
+            continue
+        p = _distribution(seen, [1.0] * len(seen), categories)
+        w = [1.0 / float(np.log2(r + 2)) if rank_weights else 1.0 for r in range(len(items))]
+        q = _distribution(items, w, categories)
+        values.append(
+            sum(pg * float(np.log(pg / ((1 - alpha) * q.get(g, 0.0) + alpha * pg))) for g, pg in p.items())
+        )
+    return float(np.mean(values)) if values else None

@@ -11,6 +11,7 @@ from typing import TypeVar
 import polars as pl
 
 from polars_rankmetrics._namespace.binary import BinaryMethods
+from polars_rankmetrics._namespace.calibration import CalibrationMethods
 from polars_rankmetrics._namespace.classification import ClassificationMethods
 from polars_rankmetrics._namespace.counts import CountsMethods
 from polars_rankmetrics._namespace.cumulative import CumulativeMethods
@@ -24,6 +25,7 @@ from polars_rankmetrics._namespace.popularity import PopularityMethods
 from polars_rankmetrics._namespace.rank import RankMethods
 from polars_rankmetrics._namespace.recsys import RecsysMethods
 from polars_rankmetrics._namespace.similarity import SimilarityMethods
+from polars_rankmetrics._namespace.surprise import SurpriseMethods
 from polars_rankmetrics._namespace.text import TextMethods
 from polars_rankmetrics._namespace.user import UserMethods
 
@@ -34,6 +36,7 @@ __all__ = ["MetricMethods"]
 
 class MetricMethods(
     BinaryMethods[FrameT],
+    CalibrationMethods[FrameT],
     ClassificationMethods[FrameT],
     CountsMethods[FrameT],
     CumulativeMethods[FrameT],
@@ -47,6 +50,7 @@ class MetricMethods(
     RankMethods[FrameT],
     RecsysMethods[FrameT],
     SimilarityMethods[FrameT],
+    SurpriseMethods[FrameT],
     TextMethods[FrameT],
     UserMethods[FrameT],
 ):

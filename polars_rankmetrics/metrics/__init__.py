@@ -16,6 +16,7 @@ from polars_rankmetrics.metrics.binary import (
     set_map,
     utility,
 )
+from polars_rankmetrics.metrics.calibration import category_diversity, miscalibration
 from polars_rankmetrics.metrics.classification import auroc, f_beta, fallout, recall_at_precision
 from polars_rankmetrics.metrics.counts import num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.metrics.cumulative import g, ndcg_rel, rndcg
@@ -29,6 +30,7 @@ from polars_rankmetrics.metrics.popularity import aclt, aplt, arp, tail_percenta
 from polars_rankmetrics.metrics.rank import average_precision, bing, gm_map, reciprocal_rank
 from polars_rankmetrics.metrics.recsys import map_capped, mar, mpr
 from polars_rankmetrics.metrics.similarity import intra_list_similarity, personalization
+from polars_rankmetrics.metrics.surprise import surprisal, unexpectedness
 from polars_rankmetrics.metrics.text import relstring
 from polars_rankmetrics.metrics.user import err, rbp, rbp_resid
 
@@ -40,6 +42,7 @@ __all__ = [
     "average_precision",
     "bing",
     "bpref",
+    "category_diversity",
     "coverage",
     "dcg",
     "eleven_point_average",
@@ -58,6 +61,7 @@ __all__ = [
     "iprec_at_recall",
     "map_capped",
     "mar",
+    "miscalibration",
     "mpr",
     "ndcg",
     "ndcg_rel",
@@ -81,7 +85,9 @@ __all__ = [
     "rndcg",
     "rprec_mult",
     "set_map",
+    "surprisal",
     "tail_percentage",
+    "unexpectedness",
     "unjudged",
     "utility",
 ]

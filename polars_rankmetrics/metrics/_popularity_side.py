@@ -37,6 +37,17 @@ def side(metric: Metric, name: str) -> object:
     return metric.side(name) if any(p.name == name for p in metric.spec.params) else None
 
 
+def user_ids(side: pl.Expr, side_dtype: pl.DataType, query_dtype: pl.DataType | None, what: str) -> pl.Expr:
+    """A side input's user ids in the frame's query dtype, or a clear error (None: not known yet)."""
+    if query_dtype is None:
+        return side
+    try:
+        return same_dtype(side, side_dtype, query_dtype, what)
+    except ColumnTypeError:
+        msg = f"the user ids of `{what}` are {side_dtype} but the frame's query ids are {query_dtype}"
+        raise ColumnTypeError(msg) from None
+
+
 def interactions_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
     """The interactions as a LazyFrame with its user and item column names, checked when eager."""
     frame = as_lazy(value, "interactions")

@@ -23,6 +23,7 @@ from polars_rankmetrics.metrics._popularity_side import (
     flagged,
     interactions_frame,
     joined,
+    user_ids,
 )
 from polars_rankmetrics.metrics._side import BAD, finish, keyed, same_dtype, top_rows
 
@@ -33,7 +34,7 @@ def _training(metric: Metric, query_dtype: pl.DataType, item_dtype: pl.DataType)
     """The distinct (USER, ITEM) training pairs, ids in the frame's dtypes."""
     frame, user, item = interactions_frame(metric.side("interactions"))
     schema = frame.collect_schema()
-    users = same_dtype(pl.col(user), schema[user], query_dtype, "interactions")
+    users = user_ids(pl.col(user), schema[user], query_dtype, "interactions")
     items = same_dtype(pl.col(item), schema[item], item_dtype, "interactions")
     return frame.select(users.alias(USER), items.alias(ITEM)).unique()
 

@@ -23,6 +23,12 @@ def _metrics(df: pl.DataFrame) -> list[object]:
     )
     queries = df.select(pl.col("query").unique().sort())
     interactions = queries.join(items, how="cross").filter(pl.int_range(pl.len()) % 3 == 0)
+    categories = pl.concat(
+        [
+            items.with_columns(genre=pl.int_range(pl.len()) % 4),
+            items.filter(pl.int_range(pl.len()) % 5 == 0).with_columns(genre=pl.lit(9, pl.Int64)),
+        ]
+    )
     return [
         "ndcg@10",
         "coverage@10",
@@ -37,6 +43,12 @@ def _metrics(df: pl.DataFrame) -> list[object]:
         prm.aclt(5, head=items.head(3)),
         prm.tail_percentage(10, popularity=popularity, tail=0.3),
         prm.pop_rsp(10, interactions=interactions),
+        prm.surprisal(10, interactions=interactions),
+        prm.unexpectedness(
+            5, baseline=interactions.with_columns(score=pl.col("item").hash().cast(pl.Float64))
+        ),
+        prm.category_diversity(5, categories=categories),
+        prm.miscalibration(10, history=interactions, categories=categories, weights="rank"),
     ]
 
 

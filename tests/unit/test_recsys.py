@@ -30,6 +30,8 @@ INT_FEATURES = FEATURES.with_columns(pl.int_range(4, dtype=pl.UInt32).alias("ite
 RAGGED = pl.DataFrame({"item": ["a", "b"], "v": [[1.0], [1.0, 2.0]]})  # vectors of two lengths
 POPULARITY = pl.DataFrame({"item": ["a", "b", "c", "d"], "users": [8, 4, 2, 1]})
 INTERACTIONS = pl.DataFrame({"user": [1, 2, 3, 1, 2, 4], "item": ["a", "a", "a", "b", "b", "c"]})
+BASELINE = pl.DataFrame({"user": [1, 1, 2, 3], "item": ["a", "c", "b", "d"], "score": [1.0, 2.0, 1.0, 1.0]})
+CATEGORIES = pl.DataFrame({"item": ["a", "a", "b", "c", "d", "e"], "genre": ["x", "y", "x", "z", "z", "y"]})
 
 
 # A data error found while the plan runs: Polars' error carrying our message (a LazyFrame), or
@@ -324,7 +326,10 @@ ALL: list[str | prm.Metric] = [
     prm.intra_list_similarity(2, features=FEATURES), prm.novelty(2, popularity=POPULARITY, n_users=16),
     prm.arp(2, popularity=POPULARITY), prm.aplt(2, interactions=INTERACTIONS, head_share=0.5),
     prm.aclt(2, head=["a"]), prm.tail_percentage(2, interactions=INTERACTIONS, tail=0.5),
-    prm.pop_rsp(2, interactions=INTERACTIONS),
+    prm.pop_rsp(2, interactions=INTERACTIONS), prm.surprisal(2, interactions=INTERACTIONS),
+    prm.unexpectedness(2, baseline=BASELINE), prm.category_diversity(2, categories=CATEGORIES),
+    prm.miscalibration(2, history=INTERACTIONS, categories=CATEGORIES),
+    prm.miscalibration(None, history=INTERACTIONS, categories=CATEGORIES, weights="rank", alpha=0.2),
 ]  # fmt: skip
 RECSYS = [m for m in ALL if m != "ndcg@2"]
 
