@@ -30,6 +30,7 @@ from polars_rankmetrics.metrics import (
     cumulative,
     distribution,
     graded,
+    history_similarity,
     information,
     interpolated,
     judged,
@@ -63,6 +64,7 @@ SPECS: tuple[MetricSpec, ...] = (
     *parity.SPECS,
     *surprise.SPECS,
     *calibration.SPECS,
+    *history_similarity.SPECS,
     *classification.SPECS,
 )
 """Every metric family, in the order the docs list them."""

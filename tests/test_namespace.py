@@ -108,7 +108,8 @@ def test_every_constructor_builds_its_own_family() -> None:
              "unexpectedness": {"k": 3, "baseline": pl.DataFrame({"user": [1], "item": ["a"], "s": [1.0]})},
              "category_diversity": {"k": 3, "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},
              "miscalibration": {"history": pl.DataFrame({"user": [1], "item": ["a"]}),
-                                "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})}}  # fmt: skip
+                                "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},
+             "serendipity": {"history": pl.DataFrame({"user": [1], "item": ["a"]})}}  # fmt: skip
     names = {spec.python_name for spec in SPECS}
     for name in names:
         metric = getattr(prm, name)(**needs.get(name, {}))

@@ -17,6 +17,7 @@ from polars_rankmetrics._namespace.counts import CountsMethods
 from polars_rankmetrics._namespace.cumulative import CumulativeMethods
 from polars_rankmetrics._namespace.distribution import DistributionMethods
 from polars_rankmetrics._namespace.graded import GradedMethods
+from polars_rankmetrics._namespace.history_similarity import HistorySimilarityMethods
 from polars_rankmetrics._namespace.information import InformationMethods
 from polars_rankmetrics._namespace.interpolated import InterpolatedMethods
 from polars_rankmetrics._namespace.judged import JudgedMethods
@@ -42,6 +43,7 @@ class MetricMethods(
     CumulativeMethods[FrameT],
     DistributionMethods[FrameT],
     GradedMethods[FrameT],
+    HistorySimilarityMethods[FrameT],
     InformationMethods[FrameT],
     InterpolatedMethods[FrameT],
     JudgedMethods[FrameT],

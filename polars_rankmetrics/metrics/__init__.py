@@ -22,6 +22,7 @@ from polars_rankmetrics.metrics.counts import num_q, num_rel, num_rel_ret, num_r
 from polars_rankmetrics.metrics.cumulative import g, ndcg_rel, rndcg
 from polars_rankmetrics.metrics.distribution import coverage, entropy, gini
 from polars_rankmetrics.metrics.graded import dcg, ndcg
+from polars_rankmetrics.metrics.history_similarity import serendipity
 from polars_rankmetrics.metrics.information import novelty
 from polars_rankmetrics.metrics.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
 from polars_rankmetrics.metrics.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
@@ -84,6 +85,7 @@ __all__ = [
     "relstring",
     "rndcg",
     "rprec_mult",
+    "serendipity",
     "set_map",
     "surprisal",
     "tail_percentage",

@@ -49,6 +49,8 @@ def _metrics(df: pl.DataFrame) -> list[object]:
         ),
         prm.category_diversity(5, categories=categories),
         prm.miscalibration(10, history=interactions, categories=categories, weights="rank"),
+        prm.serendipity(5, history=interactions),
+        prm.serendipity(10, history=interactions, features=features, relevance=False),
     ]
 
 

@@ -330,6 +330,7 @@ ALL: list[str | prm.Metric] = [
     prm.unexpectedness(2, baseline=BASELINE), prm.category_diversity(2, categories=CATEGORIES),
     prm.miscalibration(2, history=INTERACTIONS, categories=CATEGORIES),
     prm.miscalibration(None, history=INTERACTIONS, categories=CATEGORIES, weights="rank", alpha=0.2),
+    prm.serendipity(2, history=INTERACTIONS), prm.serendipity(None, history=INTERACTIONS, features=FEATURES),
 ]  # fmt: skip
 RECSYS = [m for m in ALL if m != "ndcg@2"]
 
