@@ -64,7 +64,8 @@ def interactions_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
     return frame, user, item
 
 
-def _popularity_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
+def popularity_columns(value: object) -> tuple[pl.LazyFrame, str, str]:
+    """A popularity table as a LazyFrame with its item and count column names; ids checked when eager."""
     frame = as_lazy(value, "popularity")
     schema = frame.collect_schema()
     names = schema.names()
@@ -73,6 +74,11 @@ def _popularity_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
         raise ColumnTypeError(msg)
     item, count = names[0], names[1]
     check_eager(frame, value, item, "popularity", unique=True)
+    return frame, item, count
+
+
+def _popularity_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
+    frame, item, count = popularity_columns(value)
     if isinstance(value, pl.DataFrame):
         bad = value.filter(pl.col(count).is_null() | (pl.col(count) < 0) | pl.col(count).is_nan())
         if len(bad):
