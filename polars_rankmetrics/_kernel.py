@@ -32,7 +32,7 @@ NUM_LISTED = "__prm_num_listed"  # the query's number of retrieved items before 
 ITEM = "__prm_item"  # the item id, for catalog metrics
 
 NEEDS = frozenset(
-    {"grade", "hit_rank", "judged_rank", "pool_rank", "num_nonrel", "gain", "ideal_rank", "item"}
+    {"grade", "hit_rank", "judged_rank", "pool_rank", "num_nonrel", "gain", "ideal_rank", "item", "rank"}
 )
 
 

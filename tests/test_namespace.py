@@ -102,7 +102,15 @@ def test_every_constructor_builds_its_own_family() -> None:
              "rprec_mult": {"multiple": 2.0}, "mpr": {},
              "novelty": {"popularity": pl.DataFrame({"item": ["a"], "count": [1]}), "n_users": 2},
              "intra_list_similarity": {"features": pl.DataFrame({"item": ["a"], "x": [1.0]})},
-             "rbo": {"reference": pl.DataFrame({"query": ["q"], "item": ["a"], "score": [1.0]})}}  # fmt: skip
+             "rbo": {"reference": pl.DataFrame({"query": ["q"], "item": ["a"], "score": [1.0]})},
+             **{name: {"interactions": pl.DataFrame({"user": [1], "item": ["a"]})}
+                for name in ("arp", "aplt", "aclt", "tail_percentage", "pop_rsp")},
+             "surprisal": {"k": 3, "interactions": pl.DataFrame({"user": [1], "item": ["a"]})},
+             "unexpectedness": {"k": 3, "baseline": pl.DataFrame({"user": [1], "item": ["a"], "s": [1.0]})},
+             "category_diversity": {"k": 3, "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},
+             "miscalibration": {"history": pl.DataFrame({"user": [1], "item": ["a"]}),
+                                "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},
+             "serendipity": {"history": pl.DataFrame({"user": [1], "item": ["a"]})}}  # fmt: skip
     names = {spec.python_name for spec in SPECS}
     for name in names:
         metric = getattr(prm, name)(**needs.get(name, {}))

@@ -139,9 +139,11 @@ def _unordered_up_to(queries: Requested, catalogs: Requested, conventions: Conve
     Catalog metrics read positions only as "within the top k": a list no longer than the
     smallest cutoff (any list, when none has one) has every retrieved row within each
     (1M lists of 10 at k=10: the catalog evaluation 1.6 -> 0.65 s). A query-scope metric
-    or a tie policy reads the positions themselves.
+    or a tie policy reads the positions themselves, as does a catalog metric that needs "rank".
     """
     if queries or not catalogs or conventions.ties != "text":
+        return None
+    if any("rank" in m.spec.needs for _, m in catalogs):
         return None
     cutoffs = [m.k for _, m in catalogs if m.k is not None]
     return min(cutoffs) if cutoffs else 2**32 - 1

@@ -11,18 +11,23 @@ from typing import TypeVar
 import polars as pl
 
 from polars_rankmetrics._namespace.binary import BinaryMethods
+from polars_rankmetrics._namespace.calibration import CalibrationMethods
 from polars_rankmetrics._namespace.classification import ClassificationMethods
 from polars_rankmetrics._namespace.counts import CountsMethods
 from polars_rankmetrics._namespace.cumulative import CumulativeMethods
 from polars_rankmetrics._namespace.distribution import DistributionMethods
 from polars_rankmetrics._namespace.graded import GradedMethods
+from polars_rankmetrics._namespace.history_similarity import HistorySimilarityMethods
 from polars_rankmetrics._namespace.information import InformationMethods
 from polars_rankmetrics._namespace.interpolated import InterpolatedMethods
 from polars_rankmetrics._namespace.judged import JudgedMethods
 from polars_rankmetrics._namespace.overlap import OverlapMethods
+from polars_rankmetrics._namespace.parity import ParityMethods
+from polars_rankmetrics._namespace.popularity import PopularityMethods
 from polars_rankmetrics._namespace.rank import RankMethods
 from polars_rankmetrics._namespace.recsys import RecsysMethods
 from polars_rankmetrics._namespace.similarity import SimilarityMethods
+from polars_rankmetrics._namespace.surprise import SurpriseMethods
 from polars_rankmetrics._namespace.text import TextMethods
 from polars_rankmetrics._namespace.user import UserMethods
 
@@ -33,18 +38,23 @@ __all__ = ["MetricMethods"]
 
 class MetricMethods(
     BinaryMethods[FrameT],
+    CalibrationMethods[FrameT],
     ClassificationMethods[FrameT],
     CountsMethods[FrameT],
     CumulativeMethods[FrameT],
     DistributionMethods[FrameT],
     GradedMethods[FrameT],
+    HistorySimilarityMethods[FrameT],
     InformationMethods[FrameT],
     InterpolatedMethods[FrameT],
     JudgedMethods[FrameT],
     OverlapMethods[FrameT],
+    ParityMethods[FrameT],
+    PopularityMethods[FrameT],
     RankMethods[FrameT],
     RecsysMethods[FrameT],
     SimilarityMethods[FrameT],
+    SurpriseMethods[FrameT],
     TextMethods[FrameT],
     UserMethods[FrameT],
 ):

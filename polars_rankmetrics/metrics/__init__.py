@@ -16,26 +16,35 @@ from polars_rankmetrics.metrics.binary import (
     set_map,
     utility,
 )
+from polars_rankmetrics.metrics.calibration import category_diversity, miscalibration
 from polars_rankmetrics.metrics.classification import auroc, f_beta, fallout, recall_at_precision, set_f
 from polars_rankmetrics.metrics.counts import num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.metrics.cumulative import g, ndcg_rel, rndcg
 from polars_rankmetrics.metrics.distribution import coverage, entropy, gini
 from polars_rankmetrics.metrics.graded import dcg, ndcg
+from polars_rankmetrics.metrics.history_similarity import serendipity
 from polars_rankmetrics.metrics.information import novelty
 from polars_rankmetrics.metrics.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
 from polars_rankmetrics.metrics.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
 from polars_rankmetrics.metrics.overlap import compat, rbo
+from polars_rankmetrics.metrics.parity import pop_rsp
+from polars_rankmetrics.metrics.popularity import aclt, aplt, arp, tail_percentage
 from polars_rankmetrics.metrics.rank import average_precision, bing, gm_map, reciprocal_rank
 from polars_rankmetrics.metrics.recsys import map_capped, mar, mpr
 from polars_rankmetrics.metrics.similarity import intra_list_similarity, personalization
+from polars_rankmetrics.metrics.surprise import surprisal, unexpectedness
 from polars_rankmetrics.metrics.text import relstring
 from polars_rankmetrics.metrics.user import err, rbp, rbp_resid
 
 __all__ = [
+    "aclt",
+    "aplt",
+    "arp",
     "auroc",
     "average_precision",
     "bing",
     "bpref",
+    "category_diversity",
     "compat",
     "coverage",
     "dcg",
@@ -55,6 +64,7 @@ __all__ = [
     "iprec_at_recall",
     "map_capped",
     "mar",
+    "miscalibration",
     "mpr",
     "ndcg",
     "ndcg_rel",
@@ -65,6 +75,7 @@ __all__ = [
     "num_rel_ret",
     "num_ret",
     "personalization",
+    "pop_rsp",
     "precision",
     "r_precision",
     "rbo",
@@ -77,8 +88,12 @@ __all__ = [
     "relstring",
     "rndcg",
     "rprec_mult",
+    "serendipity",
     "set_f",
     "set_map",
+    "surprisal",
+    "tail_percentage",
+    "unexpectedness",
     "unjudged",
     "utility",
 ]

@@ -9,11 +9,11 @@ from polars_rankmetrics._kernel import ITEM, exact_sum
 from polars_rankmetrics._spec import CatalogSpec, Metric, Param
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
-    ColumnTypeError,
     InvalidDataError,
     InvalidParameterError,
 )
 from polars_rankmetrics.metrics._core import keep_top
+from polars_rankmetrics.metrics._popularity_side import popularity_columns
 from polars_rankmetrics.metrics._side import (
     BAD,
     COUNT,
@@ -21,7 +21,6 @@ from polars_rankmetrics.metrics._side import (
     INFO,
     SIZE,
     as_lazy,
-    check_eager,
     finish,
     item_text,
     keyed,
@@ -57,14 +56,8 @@ def _popularity(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
             raise InvalidParameterError(msg)
         if isinstance(n_users, bool) or not isinstance(n_users, int) or n_users < 1:
             raise _errors.parameter("n_users", "a positive integer", n_users, metric="novelty")
-        frame = as_lazy(popularity, "popularity")
+        frame, item, count = popularity_columns(popularity)
         schema = frame.collect_schema()
-        names = schema.names()
-        if len(names) < 2 or not schema[names[1]].is_numeric():
-            msg = f"`popularity` needs the item id then a numeric count column; it has schema {dict(schema)}"
-            raise ColumnTypeError(msg)
-        item, count = names[0], names[1]
-        check_eager(frame, popularity, item, "popularity", unique=True)
         if isinstance(popularity, pl.DataFrame):
             bad = popularity.filter(
                 (pl.col(count) <= 0) | (pl.col(count) > n_users) | pl.col(count).is_null()

@@ -21,6 +21,14 @@ def _metrics(df: pl.DataFrame) -> list[object]:
     features = items.with_columns(
         f1=(pl.int_range(pl.len()) % 3).cast(pl.Float64), f2=(pl.int_range(pl.len()) % 5 - 2).cast(pl.Float64)
     )
+    queries = df.select(pl.col("query").unique().sort())
+    interactions = queries.join(items, how="cross").filter(pl.int_range(pl.len()) % 3 == 0)
+    categories = pl.concat(
+        [
+            items.with_columns(genre=pl.int_range(pl.len()) % 4),
+            items.filter(pl.int_range(pl.len()) % 5 == 0).with_columns(genre=pl.lit(9, pl.Int64)),
+        ]
+    )
     return [
         "ndcg@10",
         "coverage@10",
@@ -30,6 +38,19 @@ def _metrics(df: pl.DataFrame) -> list[object]:
         "map",
         prm.novelty(10, popularity=popularity, n_users=8),
         prm.intra_list_similarity(5, features=features),
+        prm.arp(10, popularity=popularity),
+        prm.aplt(10, popularity=popularity, head_share=0.5),
+        prm.aclt(5, head=items.head(3)),
+        prm.tail_percentage(10, popularity=popularity, tail=0.3),
+        prm.pop_rsp(10, interactions=interactions),
+        prm.surprisal(10, interactions=interactions),
+        prm.unexpectedness(
+            5, baseline=interactions.with_columns(score=pl.col("item").hash().cast(pl.Float64))
+        ),
+        prm.category_diversity(5, categories=categories),
+        prm.miscalibration(10, history=interactions, categories=categories, weights="rank"),
+        prm.serendipity(5, history=interactions),
+        prm.serendipity(10, history=interactions, features=features, relevance=False),
     ]
 
 

@@ -29,6 +29,9 @@ FEATURES = pl.DataFrame({"item": ["a", "b", "c", "d"], "x": [1.0, 1.0, 0.0, 0.0]
 INT_FEATURES = FEATURES.with_columns(pl.int_range(4, dtype=pl.UInt32).alias("item"))  # ids of another dtype
 RAGGED = pl.DataFrame({"item": ["a", "b"], "v": [[1.0], [1.0, 2.0]]})  # vectors of two lengths
 POPULARITY = pl.DataFrame({"item": ["a", "b", "c", "d"], "users": [8, 4, 2, 1]})
+INTERACTIONS = pl.DataFrame({"user": [1, 2, 3, 1, 2, 4], "item": ["a", "a", "a", "b", "b", "c"]})
+BASELINE = pl.DataFrame({"user": [1, 1, 2, 3], "item": ["a", "c", "b", "d"], "score": [1.0, 2.0, 1.0, 1.0]})
+CATEGORIES = pl.DataFrame({"item": ["a", "a", "b", "c", "d", "e"], "genre": ["x", "y", "x", "z", "z", "y"]})
 
 
 # A data error found while the plan runs: Polars' error carrying our message (a LazyFrame), or
@@ -342,6 +345,13 @@ ALL: list[str | prm.Metric] = [
     "ndcg@2", "mar@2", "map_capped@2", "mpr", prm.mpr(missing_items="random", n_items=10), "coverage@2",
     prm.coverage(1, catalog=pl.Series(["a", "b", "c", "d", "z"])), "gini@2", "entropy@2", "personalization@2",
     prm.intra_list_similarity(2, features=FEATURES), prm.novelty(2, popularity=POPULARITY, n_users=16),
+    prm.arp(2, popularity=POPULARITY), prm.aplt(2, interactions=INTERACTIONS, head_share=0.5),
+    prm.aclt(2, head=["a"]), prm.tail_percentage(2, interactions=INTERACTIONS, tail=0.5),
+    prm.pop_rsp(2, interactions=INTERACTIONS), prm.surprisal(2, interactions=INTERACTIONS),
+    prm.unexpectedness(2, baseline=BASELINE), prm.category_diversity(2, categories=CATEGORIES),
+    prm.miscalibration(2, history=INTERACTIONS, categories=CATEGORIES),
+    prm.miscalibration(None, history=INTERACTIONS, categories=CATEGORIES, weights="rank", alpha=0.2),
+    prm.serendipity(2, history=INTERACTIONS), prm.serendipity(None, history=INTERACTIONS, features=FEATURES),
 ]  # fmt: skip
 RECSYS = [m for m in ALL if m != "ndcg@2"]
 
@@ -382,7 +392,9 @@ def test_empty_frame_gives_an_empty_result() -> None:
 def test_recommender_plans_have_no_in_memory_fallback(by: str | None) -> None:
     frame = LISTS if by else LISTS.filter(pl.col("model") == "als")
     catalog_lazy = [prm.intra_list_similarity(3, features=FEATURES.lazy()),
-                    prm.novelty(3, interactions=pl.LazyFrame({"u": [1, 2], "i": ["a", "b"]}))]  # fmt: skip
+                    prm.novelty(3, interactions=pl.LazyFrame({"u": [1, 2], "i": ["a", "b"]})),
+                    prm.pop_rsp(3, interactions=INTERACTIONS.lazy()),
+                    prm.arp(3, popularity=POPULARITY.lazy())]  # fmt: skip
     plan = prm.evaluate(frame.lazy(), [*RECSYS, *catalog_lazy], by=by)
     assert fallback_nodes(plan) == []
 

@@ -1,0 +1,202 @@
+"""Item popularity and the popular head, from a side input: the plan pieces of the popularity-bias family.
+
+An item's popularity is its number of distinct users in `interactions` (a
+(user, item) frame), or the count a `popularity` frame gives it. The head is
+an explicit `head` set, or the most popular items, taken in decreasing
+popularity while the items before them hold less than a share `head_share`
+of all interactions (Elliot's short head, whose ``pop_ratio`` is this share);
+items tied in popularity are in the head together.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics._kernel import ITEM
+from polars_rankmetrics._spec import Metric
+from polars_rankmetrics.exceptions import (
+    ColumnNotFoundError,
+    ColumnTypeError,
+    InvalidDataError,
+    InvalidParameterError,
+)
+from polars_rankmetrics.metrics._side import DUP, as_lazy, check_eager, first_column, item_text, same_dtype
+
+POP = "__prm_popularity"  # the item's popularity (Float64)
+HEAD = "__prm_head"  # the item is in the popular head
+COLD = "__prm_cold"  # the item has no row in the side input (a cold item)
+ERROR = "__prm_side_error"  # text of a bad side-input row, or null
+USER = "__prm_user"
+TOTAL = "__prm_total"
+BAD_ROW = "__prm_bad_row"  # a ranked row's error text, or null
+DUPLICATED = "`popularity` holds item {} more than once"
+
+
+def side(metric: Metric, name: str) -> object:
+    """The side input `name` of `metric`, or None when not given or not a parameter of its family."""
+    return metric.side(name) if any(p.name == name for p in metric.spec.params) else None
+
+
+def user_ids(side: pl.Expr, side_dtype: pl.DataType, query_dtype: pl.DataType | None, what: str) -> pl.Expr:
+    """A side input's user ids in the frame's query dtype, or a clear error (None: not known yet)."""
+    if query_dtype is None:
+        return side
+    try:
+        return same_dtype(side, side_dtype, query_dtype, what)
+    except ColumnTypeError:
+        msg = f"the user ids of `{what}` are {side_dtype} but the frame's query ids are {query_dtype}"
+        raise ColumnTypeError(msg) from None
+
+
+def interactions_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
+    """The interactions as a LazyFrame with its user and item column names, checked when eager."""
+    frame = as_lazy(value, "interactions")
+    names = frame.collect_schema().names()
+    if len(names) < 2:  # a user column then an item column
+        msg = f"`interactions` needs a user column then an item column; it has columns {names}"
+        raise ColumnNotFoundError(msg)
+    user, item = names[0], names[1]
+    if isinstance(value, pl.DataFrame):
+        for column in (user, item):
+            if value[column].null_count():
+                msg = f"`interactions` holds null ids in its column {column!r}"
+                raise InvalidDataError(msg)
+    return frame, user, item
+
+
+def popularity_columns(value: object) -> tuple[pl.LazyFrame, str, str]:
+    """A popularity table as a LazyFrame with its item and count column names; ids checked when eager."""
+    frame = as_lazy(value, "popularity")
+    schema = frame.collect_schema()
+    names = schema.names()
+    if len(names) < 2 or not schema[names[1]].is_numeric():
+        msg = f"`popularity` needs the item id then a numeric count column; it has schema {dict(schema)}"
+        raise ColumnTypeError(msg)
+    item, count = names[0], names[1]
+    check_eager(frame, value, item, "popularity", unique=True)
+    return frame, item, count
+
+
+def _popularity_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
+    frame, item, count = popularity_columns(value)
+    if isinstance(value, pl.DataFrame):
+        bad = value.filter(pl.col(count).is_null() | (pl.col(count) < 0) | pl.col(count).is_nan())
+        if len(bad):
+            msg = f"`popularity` gives item {bad[item][0]!r} the count {bad[count][0]!r}: counts must be >= 0"
+            raise InvalidDataError(msg)
+    return frame, item, count
+
+
+def check_sources(metric: Metric, *, need_popularity: bool) -> None:
+    """Check the side inputs' combination and the eager ones, before any frame is known."""
+    interactions, popularity, head = (side(metric, n) for n in ("interactions", "popularity", "head"))
+    if interactions is not None and popularity is not None:
+        msg = f"give {metric.name} either `interactions` or `popularity`, not both"
+        raise InvalidParameterError(msg)
+    if interactions is None and popularity is None and (need_popularity or head is None):
+        what = "`interactions` or `popularity`" + ("" if need_popularity else " (or an explicit `head`)")
+        msg = (
+            f"{metric.name} needs item popularity: give {what}, e.g. "
+            f"prm.{metric.spec.python_name}(10, interactions=train) with train a (user, item) frame"
+        )
+        raise InvalidParameterError(msg)
+    if interactions is not None:
+        interactions_frame(interactions)
+    if popularity is not None:
+        _popularity_frame(popularity)
+    if head is not None:
+        frame = as_lazy(head, "head")
+        check_eager(frame, head, first_column(frame, "head"), "head", unique=False)
+
+
+def popularity(metric: Metric, item_dtype: pl.DataType) -> pl.LazyFrame | None:
+    """One row per item of the side input: ITEM, POP (Float64), DUP and ERROR; None without one."""
+    interactions, counts = side(metric, "interactions"), side(metric, "popularity")
+    if interactions is not None:
+        frame, user, item = interactions_frame(interactions)
+        side_dtype = frame.collect_schema()[item]
+        table = (
+            frame.select(user, item)
+            .unique()
+            .group_by(item)
+            .agg(pl.len().cast(pl.Float64).alias(POP))
+            .select(pl.col(item).alias("__prm_id"), POP)
+        )
+        what = "interactions"
+    elif counts is not None:
+        frame, item, count = _popularity_frame(counts)
+        side_dtype = frame.collect_schema()[item]
+        table = frame.select(pl.col(item).alias("__prm_id"), pl.col(count).cast(pl.Float64).alias(POP))
+        what = "popularity"
+    else:
+        return None
+    ids = same_dtype(pl.col("__prm_id"), side_dtype, item_dtype, what)
+    bad = pl.col(POP).is_null() | pl.col(POP).is_nan() | (pl.col(POP) < 0)
+    error = pl.when(bad).then(pl.format("`popularity` gives item {} the count {}: counts must be >= 0",
+                                        item_text(ids), pl.col(POP)))  # fmt: skip
+    return table.select(ids.alias(ITEM), POP, pl.len().over("__prm_id").alias(DUP), error.alias(ERROR))
+
+
+def head_items(metric: Metric, table: pl.LazyFrame | None, item_dtype: pl.DataType) -> pl.LazyFrame:
+    """The distinct items of the head: the explicit `head`, or the popular head of `table`."""
+    head = side(metric, "head")
+    if head is not None:
+        frame = as_lazy(head, "head")
+        item = first_column(frame, "head")
+        ids = same_dtype(pl.col(item), frame.collect_schema()[item], item_dtype, "head")
+        return frame.select(ids.alias(ITEM)).unique()
+    assert table is not None  # check_sources: popularity or a head
+    share = metric.number("head_share")
+    # Per distinct popularity: the interactions of every strictly more popular item (exact integers
+    # for counts; the sort is over the distinct values of the side input, never the lists).
+    values = (
+        table.group_by(POP)
+        .agg(pl.len().alias("__prm_items"))
+        .sort(POP, descending=True)
+        .with_columns((pl.col(POP) * pl.col("__prm_items")).cum_sum().alias("__prm_through"))
+    )
+    total = values.select(pl.col("__prm_through").max().alias(TOTAL))
+    before = pl.col("__prm_through") - pl.col(POP) * pl.col("__prm_items")
+    heads = values.join(total, how="cross").filter((pl.col(POP) > 0) & (before < share * pl.col(TOTAL)))
+    return table.join(heads.select(POP), on=POP, how="semi").select(ITEM).unique()
+
+
+def flagged(metric: Metric, item_dtype: pl.DataType) -> pl.LazyFrame:
+    """One row per item known to the side inputs: ITEM, POP, HEAD, DUP, ERROR (nulls where unknown)."""
+    table = popularity(metric, item_dtype)
+    if table is not None and not any(p.name == "head_share" for p in metric.spec.params):
+        return table.with_columns(pl.lit(value=False).alias(HEAD))  # a family without a head
+    head = head_items(metric, table, item_dtype).with_columns(pl.lit(value=True).alias(HEAD))
+    if table is None:
+        return head.with_columns(
+            pl.lit(None, dtype=pl.Float64).alias(POP),
+            pl.lit(1, dtype=pl.UInt32).alias(DUP),
+            pl.lit(None, dtype=pl.String).alias(ERROR),
+        )
+    return table.join(head, on=ITEM, how="full", coalesce=True)
+
+
+def joined(metric: Metric, rows: pl.LazyFrame, *, need_popularity: bool) -> pl.LazyFrame:
+    """`rows` with the item's POP (0 for a cold item of `interactions`), its HEAD flag and a bad-row text.
+
+    With `need_popularity`, a ranked item without a row in a `popularity` frame is an error.
+    """
+    item_dtype = rows.collect_schema()[ITEM]
+    table = flagged(metric, item_dtype).with_columns(pl.lit(value=False).alias(COLD))
+    out = rows.join(table, on=ITEM, how="left")
+    cold = pl.col(COLD).is_null() | pl.col(POP).is_null()
+    pop = pl.col(POP).fill_null(0.0)
+    missing: pl.Expr = pl.lit(None, dtype=pl.String)
+    if need_popularity and side(metric, "popularity") is not None:
+        missing = pl.when(cold).then(
+            pl.format("item {} of the ranked lists has no row in `popularity` (give it a count, 0 if cold)",
+                      item_text())
+        )  # fmt: skip
+    duplicated = pl.when(pl.col(DUP) > 1).then(
+        pl.format("`popularity` holds item {} more than once", item_text())
+    )
+    return out.with_columns(
+        pop.alias(POP),
+        pl.col(HEAD).fill_null(value=False).alias(HEAD),
+        pl.coalesce(missing, duplicated, ERROR).alias(BAD_ROW),
+    )

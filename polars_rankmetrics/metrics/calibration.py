@@ -1,0 +1,328 @@
+"""Catalog-scope category metrics: Steck's miscalibration and RePlay's categorical diversity.
+
+Item categories come as a side input of (item, category) rows; an item in
+several categories shares its weight equally among them (Steck 2018).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics._kernel import ITEM, RANK, exact_sum
+from polars_rankmetrics._spec import CatalogSpec, Interval, Metric, Param
+from polars_rankmetrics._validation import check_choice
+from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidDataError, InvalidParameterError
+from polars_rankmetrics.metrics._core import PREPARED, keep_top, within
+from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame, user_ids
+from polars_rankmetrics.metrics._side import BAD, as_lazy, finish, item_text, keyed, same_dtype
+
+__all__ = ["category_diversity", "miscalibration"]
+
+CAT = "__prm_category"
+SHARE = "__prm_share"  # the item's weight in one of its categories: 1 / its number of categories
+MISSING = "item {} of the {} has no row in `categories`"
+
+
+def _categories(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
+    """Distinct (ITEM, CAT) rows with each item's SHARE, checked (nulls) when eager."""
+    value = metric.side("categories")
+    if value is None:
+        msg = f"{metric.spec.python_name} needs item categories: give categories=frame of (item, category)"
+        raise InvalidParameterError(msg)
+    frame = as_lazy(value, "categories")
+    schema = frame.collect_schema()
+    names = schema.names()
+    if len(names) < 2:  # an item column then a category column
+        msg = f"`categories` needs an item column then a category column; it has columns {names}"
+        raise ColumnNotFoundError(msg)
+    item, category = names[:2]
+    if isinstance(value, pl.DataFrame):
+        for column in (item, category):
+            if value[column].null_count():
+                msg = f"`categories` holds nulls in its column {column!r}"
+                raise InvalidDataError(msg)
+    if isinstance(schema[category], pl.List):
+        frame = frame.explode(category)
+    ids = (
+        pl.col(item)
+        if item_dtype is None
+        else same_dtype(pl.col(item), schema[item], item_dtype, "categories")
+    )
+    pairs = frame.select(ids.alias(ITEM), pl.col(category).alias(CAT)).drop_nulls().unique()
+    return pairs.with_columns((1.0 / pl.len().over(ITEM).cast(pl.Float64)).alias(SHARE))
+
+
+def _ranked(
+    metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str
+) -> tuple[pl.LazyFrame, list[str]]:
+    """The top-k rows (keys..., USER, ITEM, RANK) and the group keys."""
+    frame, keys = keyed(lists, by)
+    top = frame.filter(within(PREPARED, metric.k)) if metric.k is not None else frame
+    return top.select(*keys, pl.col(query).alias(USER), ITEM, RANK), keys
+
+
+def _missing(rows: pl.LazyFrame, categories: pl.LazyFrame, keys: list[str], where: str) -> pl.LazyFrame:
+    """Per group (or one row without keys): the text of an item of `rows` without categories, or null."""
+    absent = rows.join(categories.select(ITEM).unique(), on=ITEM, how="anti")
+    text = pl.format(MISSING, item_text(), pl.lit(where)).min().alias(BAD)
+    return absent.group_by(keys).agg(text) if keys else absent.select(text)
+
+
+def _category_diversity(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    categories = _categories(metric, lists.collect_schema()[ITEM])
+    rows, keys = _ranked(metric, lists, by, query)
+    per_list = (
+        rows.join(categories, on=ITEM, how="inner")
+        .group_by(*keys, USER)
+        .agg(pl.col(CAT).n_unique().alias("__prm_distinct"))
+    )
+    lists_of = rows.group_by(keys).agg(pl.col(USER).n_unique().alias("__prm_lists"))
+    per_group = (
+        per_list.group_by(keys)
+        .agg(pl.col("__prm_distinct").sum())
+        .join(lists_of, on=keys, how="right")
+        .join(_missing(rows, categories, keys, "ranked lists"), on=keys, how="left")
+    )
+    k = float(metric.k or 1)
+    value = (
+        pl.col("__prm_distinct").fill_null(0).cast(pl.Float64) / k / pl.col("__prm_lists").cast(pl.Float64)
+    )
+    return finish(per_group, by, value, BAD)
+
+
+def _history(
+    metric: Metric, query_dtype: pl.DataType, categories: pl.LazyFrame
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """p(g | u) per (USER, CAT) as "__prm_p", and the text of a history item without categories."""
+    value = metric.side("history")
+    if value is None:
+        msg = (
+            "miscalibration needs each user's history: prm.miscalibration(10, history=train, categories=...)"
+        )
+        raise InvalidParameterError(msg)
+    frame, user, item = interactions_frame(value)
+    schema = frame.collect_schema()
+    item_dtype = categories.collect_schema()[ITEM]
+    pairs = frame.select(
+        user_ids(pl.col(user), schema[user], query_dtype, "history").alias(USER),
+        same_dtype(pl.col(item), schema[item], item_dtype, "history").alias(ITEM),
+    ).unique()
+    sizes = pairs.group_by(USER).agg(pl.len().cast(pl.Float64).alias("__prm_n"))
+    p = (
+        pairs.join(categories, on=ITEM, how="inner")
+        .group_by(USER, CAT)
+        .agg(exact_sum(pl.col(SHARE)).alias("__prm_p_sum"))
+        .join(sizes, on=USER, how="inner")
+        .select(USER, CAT, (pl.col("__prm_p_sum") / pl.col("__prm_n")).alias("__prm_p"))
+    )
+    return p, _missing(pairs, categories, [], "history")
+
+
+def _miscalibration(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    schema = lists.collect_schema()
+    categories = _categories(metric, schema[ITEM])
+    p, history_missing = _history(metric, schema[query], categories)
+    rows, keys = _ranked(metric, lists, by, query)
+    # w(i): 1, or nDCG's 1 / log2(1 + rank) for the rank-weighted variant.
+    weight = (
+        1.0 / (pl.col(RANK).cast(pl.Float64) + 1.0).log(2) if metric.name.endswith("_rank") else pl.lit(1.0)
+    )
+    rows = rows.with_columns(weight.alias("__prm_w"))
+    total = rows.group_by(*keys, USER).agg(exact_sum(pl.col("__prm_w")).alias("__prm_w_sum"))
+    q = (
+        rows.join(categories, on=ITEM, how="inner")
+        .group_by(*keys, USER, CAT)
+        .agg(exact_sum(pl.col("__prm_w") * pl.col(SHARE)).alias("__prm_q_sum"))
+    )
+    alpha = metric.number("alpha")
+    q_of = (pl.col("__prm_q_sum").fill_null(0.0) / pl.col("__prm_w_sum")).alias("__prm_q")
+    p_of, mixed = pl.col("__prm_p"), (1.0 - alpha) * pl.col("__prm_q") + alpha * pl.col("__prm_p")
+    # KL(p || (1 - alpha) q + alpha p) over the categories of the history (p > 0); users without
+    # history have no p and no value.
+    per_list = (
+        total.join(p, on=USER, how="inner")
+        .join(q, on=[*keys, USER, CAT], how="left")
+        .with_columns(q_of)
+        .group_by(*keys, USER)
+        .agg(exact_sum(p_of * (p_of / mixed).log()).alias("__prm_kl"))
+    )
+    per_group = (
+        per_list.group_by(keys)
+        .agg(exact_sum(pl.col("__prm_kl")).alias("__prm_sum"), pl.len().alias("__prm_lists"))
+        .join(rows.select(keys).unique(), on=keys, how="right")
+        .join(_missing(rows, categories, keys, "ranked lists"), on=keys, how="left")
+        .join(history_missing.rename({BAD: "__prm_bad_history"}), how="cross")
+        .with_columns(pl.coalesce(BAD, "__prm_bad_history").alias(BAD))
+    )
+    value = pl.col("__prm_sum") / pl.col("__prm_lists").cast(pl.Float64)
+    return finish(per_group, by, value, BAD)
+
+
+_CATEGORIES = Param("categories", None, "side")
+_CALIBRATION = (
+    Param("history", None, "side"),
+    _CATEGORIES,
+    Param("alpha", 0.01, domain=Interval(0.0, 1.0, low_open=True)),
+)
+CATEGORY_DIVERSITY = CatalogSpec(
+    name="category_diversity", aliases=("CategoricalDiversity",), k="required", keep=keep_top,
+    catalog=_category_diversity, params=(_CATEGORIES,),
+)  # fmt: skip
+MISCALIBRATION = CatalogSpec(
+    name="miscalibration", keep=keep_top, catalog=_miscalibration, params=_CALIBRATION
+)  # fmt: skip
+MISCALIBRATION_RANK = CatalogSpec(
+    name="miscalibration_rank", function="miscalibration", keep=keep_top, catalog=_miscalibration,
+    params=_CALIBRATION, needs=frozenset({"rank"}),
+)  # fmt: skip
+SPECS = (CATEGORY_DIVERSITY, MISCALIBRATION, MISCALIBRATION_RANK)
+
+
+def category_diversity(k: int, *, categories: pl.DataFrame | pl.LazyFrame | None = None) -> Metric:
+    """Categorical diversity (RePlay's ``CategoricalDiversity``): distinct categories in the top `k` over `k`.
+
+    Per list, the number of distinct categories among its top-`k` items
+    divided by `k`; then the mean over lists.
+
+    Parameters
+    ----------
+    k
+        Cutoff (required).
+    categories
+        The items' categories: a frame of (item, category) rows, an item in
+        as many rows as it has categories (or a List column of categories).
+
+    Returns
+    -------
+    Metric
+        ``category_diversity@k``, one value per `by` group (catalog scope).
+
+    Raises
+    ------
+    InvalidParameterError
+        No `categories`.
+    InvalidDataError
+        Nulls in eager categories; found when the plan runs: a ranked item
+        without categories (the message names it).
+
+    Notes
+    -----
+    As RePlay, a list shorter than `k` is divided by `k` all the same.
+
+    References
+    ----------
+    Vasilev et al. (2021), "RePlay: a recommendation framework for
+    experimentation and production use".
+
+    Examples
+    --------
+    RePlay's example, as items with one category each:
+
+    >>> recs = pl.DataFrame({"query": [1] * 5 + [2] * 5 + [3] * 3, "item": list(range(13)),
+    ...     "score": [0.6, 0.5, 0.4, 0.3, 0.2, 0.6, 0.5, 0.4, 0.3, 0.2, 1.0, 0.5, 0.1]})
+    >>> cats = pl.DataFrame({"item": list(range(13)), "category": [3, 7, 10, 11, 2, 5, 8, 11, 1, 3, 4, 9, 2]})
+    >>> prm.evaluate(recs, [prm.category_diversity(3, categories=cats),
+    ...     prm.category_diversity(5, categories=cats)])
+    shape: (1, 2)
+    ┌──────────────────────┬──────────────────────┐
+    │ category_diversity@3 ┆ category_diversity@5 │
+    │ ---                  ┆ ---                  │
+    │ f64                  ┆ f64                  │
+    ╞══════════════════════╪══════════════════════╡
+    │ 1.0                  ┆ 0.866667             │
+    └──────────────────────┴──────────────────────┘
+    """
+    metric = Metric(CATEGORY_DIVERSITY, k, categories=categories)
+    _categories(metric, None)  # checks the input now
+    return metric
+
+
+def miscalibration(
+    k: int | None = None,
+    *,
+    history: pl.DataFrame | pl.LazyFrame | None = None,
+    categories: pl.DataFrame | pl.LazyFrame | None = None,
+    alpha: float = 0.01,
+    weights: str = "uniform",
+) -> Metric:
+    """Miscalibration (Steck, 2018): how far a list's category mix is from the user's history.
+
+    ``C_KL = KL(p || q~) = sum_g p(g|u) ln(p(g|u) / q~(g|u))``, with
+    ``q~ = (1 - alpha) q + alpha p``. ``p(g|u) = sum_{i in H_u} p(g|i) / |H_u|``
+    is the category distribution of the user's history ``H_u`` and
+    ``q(g|u) = sum_{i in L_u} w(i) p(g|i) / sum_{i in L_u} w(i)`` that of the
+    top-`k` list, where ``p(g|i)`` is ``1 / (number of categories of i)`` for
+    each of the item's categories. The mean over the lists of users with a
+    history; 0 when the list matches the history exactly, higher is worse.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole lists.
+    history
+        The users' histories: a frame of (user, item), user id first; users
+        are matched to the frame's query ids (each item once per user).
+    categories
+        The items' categories, as for :func:`category_diversity`.
+    alpha
+        The weight of ``p`` in ``q~``, in (0, 1]: it keeps the divergence
+        finite when the list misses a category of the history.
+    weights
+        ``"uniform"`` (``w = 1``) or ``"rank"``: ``w = 1 / log2(1 + rank)``,
+        the rank discount of nDCG, for the paper's rank-weighted variant
+        (``miscalibration_rank``).
+
+    Returns
+    -------
+    Metric
+        ``miscalibration@k`` (or ``miscalibration_rank@k``), one value per
+        `by` group (catalog scope); null for a group without a user with a
+        history.
+
+    Raises
+    ------
+    InvalidParameterError
+        No `history` or `categories`, an unknown `weights`, `alpha` outside (0, 1].
+    InvalidDataError
+        Nulls in eager side inputs; found when the plan runs: an item of the
+        lists or the histories without categories (the message names it).
+
+    Notes
+    -----
+    The divergence is in nats (natural logarithm). Steck weights history
+    items by recency; here each history item weighs the same.
+
+    References
+    ----------
+    Steck (2018), "Calibrated recommendations", RecSys.
+
+    Examples
+    --------
+    User 1 watched two dramas and a comedy; the list is all comedy:
+
+    >>> history = pl.DataFrame({"user": [1, 1, 1], "item": ["d1", "d2", "c1"]})
+    >>> cats = pl.DataFrame({"item": ["d1", "d2", "c1", "c2", "c3"],
+    ...     "genre": ["drama", "drama", "comedy", "comedy", "comedy"]})
+    >>> df = pl.DataFrame({"query": [1, 1], "item": ["c2", "c3"], "score": [2.0, 1.0]})
+    >>> metric = prm.miscalibration(2, history=history, categories=cats)
+    >>> prm.evaluate(df, [metric]).with_columns(pl.all().round(4))
+    shape: (1, 1)
+    ┌──────────────────┐
+    │ miscalibration@2 │
+    │ ---              │
+    │ f64              │
+    ╞══════════════════╡
+    │ 2.7061           │
+    └──────────────────┘
+    """
+    check_choice(weights, "weights", ("uniform", "rank"))
+    spec = MISCALIBRATION if weights == "uniform" else MISCALIBRATION_RANK
+    metric = Metric(spec, k, history=history, categories=categories, alpha=alpha)
+    _categories(metric, None)
+    if history is None:
+        msg = (
+            "miscalibration needs each user's history: prm.miscalibration(10, history=train, categories=...)"
+        )
+        raise InvalidParameterError(msg)
+    interactions_frame(history)
+    return metric

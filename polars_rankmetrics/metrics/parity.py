@@ -1,0 +1,180 @@
+"""Catalog-scope popularity parity: ranking-based statistical parity between the head and the tail.
+
+Zhu and Caverlee's Pop-RSP in Elliot's definition: the relative spread of the
+rates at which head and tail items reach the top-k lists, each out of the
+items a user could be recommended (those outside the user's training items).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from polars_rankmetrics._kernel import ITEM
+from polars_rankmetrics._spec import CatalogSpec, Interval, Metric, Param
+from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.metrics._core import keep_top
+from polars_rankmetrics.metrics._popularity_side import (
+    BAD_ROW,
+    HEAD,
+    USER,
+    check_sources,
+    flagged,
+    interactions_frame,
+    joined,
+    user_ids,
+)
+from polars_rankmetrics.metrics._side import BAD, finish, keyed, same_dtype, top_rows
+
+__all__ = ["pop_rsp"]
+
+
+def _training(metric: Metric, query_dtype: pl.DataType, item_dtype: pl.DataType) -> pl.LazyFrame:
+    """The distinct (USER, ITEM) training pairs, ids in the frame's dtypes."""
+    frame, user, item = interactions_frame(metric.side("interactions"))
+    schema = frame.collect_schema()
+    users = user_ids(pl.col(user), schema[user], query_dtype, "interactions")
+    items = same_dtype(pl.col(item), schema[item], item_dtype, "interactions")
+    return frame.select(users.alias(USER), items.alias(ITEM)).unique()
+
+
+def _universe(metric: Metric, lists: pl.LazyFrame, training: pl.LazyFrame) -> pl.LazyFrame:
+    """One row: the number of items (training, ranked anywhere, head) and of head items."""
+    head = flagged(metric, lists.collect_schema()[ITEM]).filter(pl.col(HEAD)).select(ITEM)
+    items = pl.concat([training.select(ITEM), lists.select(ITEM), head]).unique()
+    return items.select(pl.len().alias("__prm_items")).join(
+        head.unique().select(pl.len().alias("__prm_heads")), how="cross"
+    )
+
+
+def _checked(metric: Metric) -> Metric:
+    if metric.side("interactions") is None:
+        msg = "pop_rsp needs the training interactions: prm.pop_rsp(10, interactions=train)"
+        raise InvalidParameterError(msg)
+    check_sources(metric, need_popularity=False)
+    return metric
+
+
+def _pop_rsp(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    _checked(metric)  # a metric parsed from its name has no side input yet
+    schema = lists.collect_schema()
+    training = _training(metric, schema[query], schema[ITEM])
+    heads = flagged(metric, schema[ITEM]).filter(pl.col(HEAD)).select(ITEM, HEAD)
+    per_user = (
+        training.join(heads, on=ITEM, how="left")
+        .group_by(USER)
+        .agg(pl.col(HEAD).fill_null(value=False).sum().alias("__prm_h_train"), pl.len().alias("__prm_train"))
+    )
+    frame, keys = keyed(lists, by)
+    rows = joined(metric, top_rows(frame.with_columns(pl.col(query).alias(USER)), [*keys, USER], metric.k),
+                  need_popularity=False)  # fmt: skip
+    per_list = rows.group_by(*keys, USER).agg(
+        pl.col(HEAD).sum().alias("__prm_h"), (~pl.col(HEAD)).sum().alias("__prm_t"), pl.col(BAD_ROW).min()
+    )
+    per_list = per_list.join(per_user, on=USER, how="left").with_columns(
+        pl.col("__prm_h_train", "__prm_train").fill_null(0)
+    )
+    h_train, t_train = pl.col("__prm_h_train"), pl.col("__prm_train") - pl.col("__prm_h_train")
+    per_group = per_list.group_by(keys).agg(
+        pl.col("__prm_h").sum(),
+        pl.col("__prm_t").sum(),
+        pl.len().alias("__prm_users"),
+        h_train.sum().alias("__prm_h_seen"),
+        t_train.sum().alias("__prm_t_seen"),
+        pl.col(BAD_ROW).min().alias(BAD),
+    )
+    sizes = _universe(metric, lists, training)
+    users, n_head = pl.col("__prm_users"), pl.col("__prm_heads")
+    n_tail = pl.col("__prm_items") - n_head
+    # P(R@k | g) = recommended items of g / the items of g outside each user's training items.
+    p_head = pl.col("__prm_h") / (users * n_head - pl.col("__prm_h_seen"))
+    p_tail = pl.col("__prm_t") / (users * n_tail - pl.col("__prm_t_seen"))
+    # std / mean of two rates (population std): |a - b| / (a + b).
+    value = pl.when(p_head.is_finite() & p_tail.is_finite() & (p_head + p_tail > 0)).then(
+        (p_head - p_tail).abs() / (p_head + p_tail)
+    )
+    return finish(per_group.join(sizes, how="cross"), by, value, BAD)
+
+
+POP_RSP = CatalogSpec(
+    name="pop_rsp", aliases=("PopRSP",), keep=keep_top, catalog=_pop_rsp,
+    params=(Param("interactions", None, "side"), Param("head", None, "side"),
+            Param("head_share", 0.2, domain=Interval(0.0, 1.0, low_open=True))),
+)  # fmt: skip
+SPECS = (POP_RSP,)
+
+
+def pop_rsp(
+    k: int | None = None,
+    *,
+    interactions: pl.DataFrame | pl.LazyFrame | None = None,
+    head: pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | None = None,
+    head_share: float = 0.2,
+) -> Metric:
+    """Popularity-based ranking-based statistical parity (Pop-RSP; Zhu and Caverlee, 2020).
+
+    For each group ``g`` of items (the popular head ``H`` and the long tail
+    ``T``, as for :func:`aplt`),
+    ``P(R@k | g) = sum_u |L_u & g| / sum_u |g minus I_u|``, with ``L_u`` user
+    ``u``'s top-`k` list and ``I_u`` its training items; then
+    ``Pop-RSP = std(P(R@k | H), P(R@k | T)) / mean(...)`` (population
+    standard deviation), which for two groups is ``|P_H - P_T| / (P_H + P_T)``.
+    0 when head and tail items are recommended at the same rate; higher
+    means a stronger bias towards one group (Elliot's ``PopRSP``).
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole lists.
+    interactions
+        The training interactions (user id first, item id second): the
+        popularity, the head and each user's training items. The users are
+        matched to the frame's query ids; a user without interactions has
+        none to exclude.
+    head, head_share
+        As for :func:`aplt`.
+
+    Returns
+    -------
+    Metric
+        ``pop_rsp@k``, one value per `by` group (catalog scope); null when a
+        group's rates are undefined (an empty head or tail) or both 0.
+
+    Raises
+    ------
+    InvalidParameterError
+        No `interactions`.
+    InvalidDataError
+        Null ids in eager interactions or head.
+
+    Notes
+    -----
+    The items are those of `interactions`, of the head and ranked in any
+    list (Elliot takes the items of its whole dataset); the tail is every
+    item outside the head.
+
+    References
+    ----------
+    Zhu and Caverlee (2020), "Measuring and mitigating item
+    under-recommendation bias in personalized ranking systems", SIGIR.
+
+    Examples
+    --------
+    Items ``a``..``d``; the head is ``a``. User 1 trained on ``a``, user 2 on ``b``:
+
+    >>> train = pl.DataFrame({"user": [1, 2], "item": ["a", "b"]})
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["b", "c", "a", "c"],
+    ...     "score": [2.0, 1.0, 2.0, 1.0]})
+    >>> prm.evaluate(df, [prm.pop_rsp(1, interactions=train, head=["a"]),
+    ...     prm.pop_rsp(2, interactions=train, head=["a"])]).with_columns(pl.all().round(4))
+    shape: (1, 2)
+    ┌───────────┬───────────┐
+    │ pop_rsp@1 ┆ pop_rsp@2 │
+    │ ---       ┆ ---       │
+    │ f64       ┆ f64       │
+    ╞═══════════╪═══════════╡
+    │ 0.5       ┆ 0.0       │
+    └───────────┴───────────┘
+    """
+    return _checked(Metric(POP_RSP, k, interactions=interactions, head=head, head_share=head_share))

@@ -1,0 +1,367 @@
+"""Catalog-scope popularity bias: ARP, APLT, ACLT and RecBole's tail percentage.
+
+Each is the mean over the group's lists of a per-list value read from the
+items' popularity (Abdollahpouri et al. 2019, in Elliot's definitions). The
+popularity and the head come from a side input (:mod:`._popularity_side`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import polars as pl
+
+from polars_rankmetrics._kernel import ITEM, exact_sum
+from polars_rankmetrics._spec import POSITIVE, CatalogFrame, CatalogSpec, Interval, Metric, Param
+from polars_rankmetrics.metrics._core import keep_top
+from polars_rankmetrics.metrics._popularity_side import (
+    BAD_ROW,
+    DUPLICATED,
+    ERROR,
+    HEAD,
+    POP,
+    check_sources,
+    joined,
+    popularity,
+)
+from polars_rankmetrics.metrics._side import BAD, DUP, SIZE, finish, item_text, keyed, top_rows
+
+__all__ = ["aclt", "aplt", "arp", "tail_percentage"]
+
+Term = Callable[[Metric], pl.Expr]
+Flags = Callable[[Metric, pl.LazyFrame], pl.LazyFrame]
+
+_SIDES = (Param("interactions", None, "side"), Param("popularity", None, "side"))
+_HEAD = (Param("head", None, "side"), Param("head_share", 0.2, domain=Interval(0.0, 1.0, low_open=True)))
+TAIL = "__prm_tail"  # the item is in RecBole's tail
+
+
+def _mean_over_lists(term: Term, flags: Flags, *, per_item: bool) -> CatalogFrame:
+    """A catalog function: the mean over lists of the list's sum of `term` (over its length if `per_item`).
+
+    `flags` adds the item's popularity columns to the top-k rows.
+    """
+
+    def catalog(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
+        _checked(metric)  # a metric parsed from its name has no side input yet
+        frame, keys = keyed(lists, by)
+        rows = flags(metric, top_rows(frame, keys, metric.k))
+        size = pl.col(SIZE).cast(pl.Float64)
+        value = term(metric).cast(pl.Float64)
+        per_group = rows.group_by(keys).agg(
+            exact_sum(value / size if per_item else value).alias("__prm_sum"),
+            exact_sum(1.0 / size).round().alias("__prm_lists"),
+            pl.col(BAD_ROW).min().alias(BAD),
+        )
+        return finish(per_group, by, pl.col("__prm_sum") / pl.col("__prm_lists"), BAD)
+
+    return catalog
+
+
+def _with_tail(metric: Metric, rows: pl.LazyFrame) -> pl.LazyFrame:
+    """`rows` with RecBole's tail flag: a count at most `tail` (> 1), or the share `tail` least popular."""
+    table = popularity(metric, rows.collect_schema()[ITEM])
+    assert table is not None  # check_sources
+    tail = metric.number("tail")
+    if tail > 1:
+        flags = table.select(ITEM, (pl.col(POP) <= tail).alias(TAIL), DUP, ERROR)
+    else:
+        # RecBole sorts (count, item id) ascending and keeps the first max(int(n * tail), 1) items.
+        cut = (pl.len().cast(pl.Float64) * tail).floor().clip(lower_bound=1.0)
+        ranked = table.sort(POP, ITEM).with_row_index("__prm_position")
+        in_tail = pl.col("__prm_position").cast(pl.Float64) < cut
+        flags = ranked.select(ITEM, in_tail.alias(TAIL), DUP, ERROR)
+    out = rows.join(flags, on=ITEM, how="left")
+    duplicated = pl.when(pl.col(DUP) > 1).then(pl.format(DUPLICATED, item_text()))
+    bad = pl.coalesce(duplicated, ERROR).alias(BAD_ROW)
+    return out.with_columns(pl.col(TAIL).fill_null(value=False), bad)
+
+
+def _popular(metric: Metric, rows: pl.LazyFrame) -> pl.LazyFrame:
+    return joined(metric, rows, need_popularity=True)
+
+
+def _headed(metric: Metric, rows: pl.LazyFrame) -> pl.LazyFrame:
+    return joined(metric, rows, need_popularity=False)
+
+
+ARP = CatalogSpec(
+    name="arp", aliases=("ARP",), params=_SIDES, keep=keep_top,
+    catalog=_mean_over_lists(lambda _m: pl.col(POP), _popular, per_item=True),
+)  # fmt: skip
+APLT = CatalogSpec(
+    name="aplt", aliases=("APLT",), params=(*_SIDES, *_HEAD), keep=keep_top,
+    catalog=_mean_over_lists(lambda _m: ~pl.col(HEAD), _headed, per_item=True),
+)  # fmt: skip
+ACLT = CatalogSpec(
+    name="aclt", aliases=("ACLT",), params=(*_SIDES, *_HEAD), keep=keep_top,
+    catalog=_mean_over_lists(lambda _m: ~pl.col(HEAD), _headed, per_item=False),
+)  # fmt: skip
+TAIL_PERCENTAGE = CatalogSpec(
+    name="tail_percentage", aliases=("TailPercentage",), keep=keep_top,
+    params=(*_SIDES, Param("tail", 0.1, domain=POSITIVE)),
+    catalog=_mean_over_lists(lambda _m: pl.col(TAIL), _with_tail, per_item=True),
+)  # fmt: skip
+SPECS = (ARP, APLT, ACLT, TAIL_PERCENTAGE)
+
+
+def _checked(metric: Metric) -> Metric:
+    check_sources(metric, need_popularity=metric.name in {"arp", "tail_percentage"})
+    return metric
+
+
+def _built(spec: CatalogSpec, k: int | None, **sides: object) -> Metric:
+    return _checked(Metric(spec, k, **sides))
+
+
+def arp(
+    k: int | None = None,
+    *,
+    interactions: pl.DataFrame | pl.LazyFrame | None = None,
+    popularity: pl.DataFrame | pl.LazyFrame | None = None,
+) -> Metric:
+    """Average recommendation popularity: the mean popularity of the recommended items.
+
+    ``ARP = 1/|U| sum_u sum_{i in L_u} phi(i) / |L_u|``, with ``L_u`` user
+    ``u``'s top-`k` list and ``phi(i)`` the popularity of item ``i``: its
+    number of distinct users in the training interactions (Yin et al.
+    2012; Abdollahpouri et al. 2019; Elliot's ``ARP``). Lower means less
+    popularity bias.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole lists.
+    interactions
+        The training interactions: a frame of (user, item), the user id in
+        the first column and the item id in the second. An item ranked but
+        absent from them (a cold item) has popularity 0.
+    popularity
+        Instead of `interactions`: one row per item, the item id then its
+        popularity (a number >= 0); every ranked item needs a row.
+
+    Returns
+    -------
+    Metric
+        ``arp@k``, one value per `by` group (catalog scope).
+
+    Raises
+    ------
+    InvalidParameterError
+        Neither or both of `interactions` and `popularity`.
+    InvalidDataError
+        Null ids, duplicate items or negative counts in an eager side input;
+        found when the plan runs: a ranked item without a row in
+        `popularity`, or (for a LazyFrame) such a duplicate or count.
+
+    References
+    ----------
+    Abdollahpouri, Burke and Mobasher (2019), "Managing popularity bias in
+    recommender systems with personalized re-ranking", FLAIRS.
+    Anelli et al. (2021), "Elliot: a comprehensive and rigorous framework
+    for reproducible recommender systems evaluation", SIGIR.
+
+    Examples
+    --------
+    Item ``a`` has 3 users, ``b`` 2, ``c`` 1; ``d`` is cold:
+
+    >>> train = pl.DataFrame({"user": [1, 2, 3, 1, 2, 3], "item": ["a", "a", "a", "b", "b", "c"]})
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "c", "d"],
+    ...     "score": [2.0, 1.0, 2.0, 1.0]})
+    >>> prm.evaluate(df, [prm.arp(1, interactions=train), prm.arp(2, interactions=train)])
+    shape: (1, 2)
+    ┌───────┬───────┐
+    │ arp@1 ┆ arp@2 │
+    │ ---   ┆ ---   │
+    │ f64   ┆ f64   │
+    ╞═══════╪═══════╡
+    │ 2.0   ┆ 1.5   │
+    └───────┴───────┘
+    """
+    return _built(ARP, k, interactions=interactions, popularity=popularity)
+
+
+def aplt(
+    k: int | None = None,
+    *,
+    interactions: pl.DataFrame | pl.LazyFrame | None = None,
+    popularity: pl.DataFrame | pl.LazyFrame | None = None,
+    head: pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | None = None,
+    head_share: float = 0.2,
+) -> Metric:
+    """Average percentage of long-tail items: the mean share of tail items in a list.
+
+    ``APLT = 1/|U| sum_u |L_u & T| / |L_u|``, with ``T`` the long tail: every
+    item outside the popular head ``H`` (Abdollahpouri et al. 2017; Elliot's
+    ``APLT``). Higher means more long-tail recommendations.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole lists.
+    interactions, popularity
+        The items' popularity, as for :func:`arp`, from which the head is
+        drawn. Cold items are in the tail.
+    head
+        An explicit head instead: a Series, sequence or frame (first column)
+        of item ids; then no popularity is needed.
+    head_share
+        The head is the most popular items, taken in decreasing popularity
+        while the items before them hold less than `head_share` of all
+        interactions (items tied in popularity join together). Elliot's
+        ``pop_ratio`` is this share (its default 0.8).
+
+    Returns
+    -------
+    Metric
+        ``aplt@k``, one value per `by` group (catalog scope).
+
+    Raises
+    ------
+    InvalidParameterError
+        No popularity and no head, or both `interactions` and `popularity`.
+    InvalidDataError
+        Null ids or duplicate items in an eager side input.
+
+    References
+    ----------
+    Abdollahpouri, Burke and Mobasher (2017), "Controlling popularity bias
+    in learning-to-rank recommendation", RecSys.
+
+    Examples
+    --------
+    Item ``a`` holds 3 of the 6 interactions: the head at ``head_share=0.5``.
+
+    >>> train = pl.DataFrame({"user": [1, 2, 3, 1, 2, 3], "item": ["a", "a", "a", "b", "b", "c"]})
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "c", "d"],
+    ...     "score": [2.0, 1.0, 2.0, 1.0]})
+    >>> prm.evaluate(df, [prm.aplt(2, interactions=train, head_share=0.5),
+    ...     prm.aclt(2, interactions=train, head_share=0.5), prm.aplt(2, head=["a", "b"])])
+    shape: (1, 3)
+    ┌────────────────────────┬────────────────────────┬────────┐
+    │ aplt(head_share=0.5)@2 ┆ aclt(head_share=0.5)@2 ┆ aplt@2 │
+    │ ---                    ┆ ---                    ┆ ---    │
+    │ f64                    ┆ f64                    ┆ f64    │
+    ╞════════════════════════╪════════════════════════╪════════╡
+    │ 0.75                   ┆ 1.5                    ┆ 0.5    │
+    └────────────────────────┴────────────────────────┴────────┘
+    """
+    return _built(APLT, k, interactions=interactions, popularity=popularity, head=head, head_share=head_share)
+
+
+def aclt(
+    k: int | None = None,
+    *,
+    interactions: pl.DataFrame | pl.LazyFrame | None = None,
+    popularity: pl.DataFrame | pl.LazyFrame | None = None,
+    head: pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | None = None,
+    head_share: float = 0.2,
+) -> Metric:
+    """Average coverage of long-tail items: the mean number of tail items in a list.
+
+    ``ACLT = 1/|U| sum_u |L_u & T|``, with ``T`` the long tail as for
+    :func:`aplt` (Abdollahpouri et al. 2019; Elliot's ``ACLT``).
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole lists.
+    interactions, popularity, head, head_share
+        As for :func:`aplt`.
+
+    Returns
+    -------
+    Metric
+        ``aclt@k``, one value per `by` group (catalog scope).
+
+    Raises
+    ------
+    InvalidParameterError, InvalidDataError
+        As for :func:`aplt`.
+
+    References
+    ----------
+    Abdollahpouri, Burke and Mobasher (2019), "Managing popularity bias in
+    recommender systems with personalized re-ranking", FLAIRS.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "c", "d"],
+    ...     "score": [2.0, 1.0, 2.0, 1.0]})
+    >>> prm.evaluate(df, [prm.aclt(1, head=["a"]), prm.aclt(2, head=["a"])])
+    shape: (1, 2)
+    ┌────────┬────────┐
+    │ aclt@1 ┆ aclt@2 │
+    │ ---    ┆ ---    │
+    │ f64    ┆ f64    │
+    ╞════════╪════════╡
+    │ 0.5    ┆ 1.5    │
+    └────────┴────────┘
+    """
+    return _built(ACLT, k, interactions=interactions, popularity=popularity, head=head, head_share=head_share)
+
+
+def tail_percentage(
+    k: int | None = None,
+    *,
+    interactions: pl.DataFrame | pl.LazyFrame | None = None,
+    popularity: pl.DataFrame | pl.LazyFrame | None = None,
+    tail: float = 0.1,
+) -> Metric:
+    """Tail percentage (RecBole's ``TailPercentage``): the mean share of tail items in a list.
+
+    ``1/|U| sum_u |L_u & T| / |L_u|``, with RecBole's tail ``T``: for
+    ``tail > 1``, the items of popularity at most `tail`; for ``tail <= 1``,
+    the ``max(int(n * tail), 1)`` least popular of the ``n`` items with a
+    popularity, ties broken by item id.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole lists.
+    interactions, popularity
+        The items' popularity, as for :func:`arp`. Items without one (cold
+        items) are not in the tail, as RecBole counts only the items of its
+        training set.
+    tail
+        RecBole's ``tail_ratio`` (default 0.1).
+
+    Returns
+    -------
+    Metric
+        ``tail_percentage@k``, one value per `by` group (catalog scope).
+
+    Raises
+    ------
+    InvalidParameterError, InvalidDataError
+        As for :func:`arp`.
+
+    Notes
+    -----
+    RecBole counts an item's interactions, repeats included; here an item's
+    popularity from `interactions` is its number of distinct users (the two
+    agree on interactions without repeated pairs). RecBole divides by the
+    position in full lists of `k`; here by the list's own length within `k`.
+
+    References
+    ----------
+    Zhao et al. (2021), "RecBole: towards a unified, comprehensive and
+    efficient framework for recommendation algorithms", CIKM.
+
+    Examples
+    --------
+    >>> pop = pl.DataFrame({"item": ["a", "b", "c", "d"], "count": [9, 5, 2, 1]})
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "c", "d"],
+    ...     "score": [2.0, 1.0, 2.0, 1.0]})
+    >>> prm.evaluate(df, [prm.tail_percentage(2, popularity=pop, tail=0.5),
+    ...     prm.tail_percentage(2, popularity=pop, tail=2)])
+    shape: (1, 2)
+    ┌─────────────────────────────┬───────────────────────────┐
+    │ tail_percentage(tail=0.5)@2 ┆ tail_percentage(tail=2)@2 │
+    │ ---                         ┆ ---                       │
+    │ f64                         ┆ f64                       │
+    ╞═════════════════════════════╪═══════════════════════════╡
+    │ 0.5                         ┆ 0.5                       │
+    └─────────────────────────────┴───────────────────────────┘
+    """
+    return _built(TAIL_PERCENTAGE, k, interactions=interactions, popularity=popularity, tail=tail)
