@@ -13,8 +13,9 @@ from pyspark.sql.pandas.types import to_arrow_schema
 from pyspark.sql.types import StructType
 
 from polars_rankmetrics import _engine, _errors
-from polars_rankmetrics._engine import MetricLike
-from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics._engine import Aggregation, MetricLike
+from polars_rankmetrics._request import request
+from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.spark._arrow import polars_schema, positional, spark_schema
 from polars_rankmetrics.spark._join import joined
@@ -49,7 +50,7 @@ def run(  # noqa: PLR0913
     conventions: Conventions | str | None,
     check: bool,
     buckets: int | None,
-    aggregate: str = "mean",
+    aggregate: Aggregation = "mean",
     qrels: object | None = None,
     **overrides: Unpack[ConventionOptions],
 ) -> DataFrame:
@@ -58,21 +59,13 @@ def run(  # noqa: PLR0913
         raise _errors.parameter("sdf", "a pyspark.sql.DataFrame", type(sdf).__name__)
     if buckets is not None and (isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1):
         raise _errors.parameter("buckets", "a positive integer or None", buckets)
-    cols = columns or Columns()
-    keys_by = normalise_by(by)
-    if qrels is not None:
-        sdf = joined(sdf, qrels, cols, keys_by)
-    resolved = Conventions.resolve(conventions, **overrides)
-    requested = _engine.requested(metrics)
-    if per_query:
-        _engine.refuse_catalog(
-            requested, "describe(s) a whole set of lists, not one query: evaluate it without per_query=True"
-        )
-    _engine.check_aggregate(aggregate, per_query=per_query, merged="on Spark, from its partitions")
-    if aggregate != "mean":
-        _engine.refuse_catalog(
-            requested, f"give(s) one value per group, not per query: aggregate={aggregate!r} does not apply"
-        )
+    req = request(
+        metrics, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,
+        aggregate=aggregate, qrels=qrels, merged="on Spark, from its partitions", overrides=overrides,
+    )  # fmt: skip
+    cols, keys_by, resolved, requested = req.columns, req.by, req.conventions, req.metrics
+    if req.qrels is not None:
+        sdf = joined(sdf, req.qrels, cols, keys_by)
     catalogs = [(n, m) for n, m in requested if n in _engine.catalog_names(requested)]
     scoped = [(n, m) for n, m in requested if n not in _engine.catalog_names(requested)]
     sdf = sdf.select(*(col(name) for name in _needed(sdf, cols, keys_by)))
