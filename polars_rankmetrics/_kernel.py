@@ -31,10 +31,6 @@ NUM_JUDGED = "__prm_num_judged"  # the query's number of rows with a grade, on e
 NUM_LISTED = "__prm_num_listed"  # the query's number of retrieved items before -J: who counts as retrieved
 ITEM = "__prm_item"  # the item id, for catalog metrics
 
-NEEDS = frozenset(
-    {"grade", "hit_rank", "judged_rank", "pool_rank", "num_nonrel", "gain", "ideal_rank", "item", "rank"}
-)
-
 
 def gain_key(gain: Gain) -> str:
     """A stable text key for a gain convention, used to name its columns."""
@@ -51,9 +47,8 @@ class GainColumns:
     ideal_rank: str
 
 
-def gain_columns(gain: Gain, index: int) -> GainColumns:
+def gain_columns(index: int) -> GainColumns:
     """Column names for the `index`-th gain convention of an evaluation."""
-    del gain  # the names depend only on the index; kept for readability at call sites
     return GainColumns(gain=f"__prm_gain_{index}", ideal_rank=f"__prm_ideal_rank_{index}")
 
 
@@ -132,7 +127,7 @@ class Rows:
         `terms` collects the per-row terms the metrics share (:meth:`term`): the
         engine adds each as a column once, before the per-query aggregation.
         """
-        names = gain or gain_columns("linear", 0)
+        names = gain or gain_columns(0)
         return cls(
             rank=pl.col(RANK),
             rel=pl.col(REL),

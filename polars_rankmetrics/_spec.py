@@ -36,8 +36,8 @@ from polars_rankmetrics._validation import check_gain, check_k
 Aggregate = Literal["mean", "sum", "gmean", "none", "weighted"]
 Scope = Literal["query", "catalog"]
 KRule = Literal["optional", "required", "none"]
-Kind = Literal["float", "int", "str"]
-ParamKind = Literal["float", "floats", "gain", "side"]
+ValueKind = Literal["float", "int", "str"]
+ParamType = Literal["float", "floats", "gain", "side"]
 
 
 class SideInput:
@@ -110,7 +110,7 @@ class Param:
 
     name: str
     default: ParamValue
-    kind: ParamKind = "float"
+    kind: ParamType = "float"
     domain: Interval = ANY
     length: int | None = None
 
@@ -197,7 +197,7 @@ class MetricSpec:
     aggregate: Aggregate = "mean"
     k: KRule = "optional"
     needs: frozenset[str] = frozenset()
-    kind: Kind = "float"
+    kind: ValueKind = "float"
     aliases: tuple[str, ...] = ()
     trec: tuple[str, ...] = ()
     params: tuple[Param, ...] = ()

@@ -84,8 +84,8 @@ def _gain_columns(
         spec: Gain = metric.gain() or conventions.gain
         key = gain_key(spec)
         if metric.spec.graded and key not in gains:
-            gains[key] = (spec, gain_columns(spec, len(gains)))
-        columns_of[name] = gains[key][1] if metric.spec.graded else gain_columns(spec, -1)
+            gains[key] = (spec, gain_columns(len(gains)))
+        columns_of[name] = gains[key][1] if metric.spec.graded else gain_columns(-1)
     return gains, columns_of
 
 

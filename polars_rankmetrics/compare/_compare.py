@@ -19,12 +19,12 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from polars_rankmetrics.compare._paired import Missing, Paired
+    from polars_rankmetrics.compare._corrections import Correction
+    from polars_rankmetrics.compare._paired import MissingPolicy, Paired
 
 __all__ = ["OUTPUT_COLUMNS", "TESTS", "compare"]
 
 Test = Literal["t", "randomization", "bootstrap", "wilcoxon", "tukey"]
-Correction = Literal["holm", "bonferroni", "bh"]
 TESTS: tuple[Test, ...] = ("t", "randomization", "bootstrap", "wilcoxon", "tukey")
 
 # The output's columns after the `by` column (the system).
@@ -98,7 +98,7 @@ def compare(  # noqa: PLR0913
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: int | None = None,
-    missing: Missing = "error",
+    missing: MissingPolicy = "error",
     replicates: str | None = None,
     unequal_replicates: Unequal = "error",
 ) -> pl.DataFrame:

@@ -13,7 +13,7 @@ from polars_rankmetrics.compare._summary import check_level
 from polars_rankmetrics.exceptions import InvalidDataError
 
 if TYPE_CHECKING:
-    from polars_rankmetrics.compare._paired import Missing
+    from polars_rankmetrics.compare._paired import MissingPolicy
 
 __all__ = ["power"]
 
@@ -97,7 +97,7 @@ def power(  # noqa: PLR0913
     baseline: object = None,
     pooled: bool = False,
     query: str = "query",
-    missing: Missing = "error",
+    missing: MissingPolicy = "error",
 ) -> pl.DataFrame:
     """Topic set size design: the queries needed, the smallest difference detectable, or the power.
 

@@ -23,7 +23,7 @@ from polars_rankmetrics.exceptions import ColumnNotFoundError
 if TYPE_CHECKING:
     import altair as alt
 
-    from polars_rankmetrics.compare._paired import Missing
+    from polars_rankmetrics.compare._paired import MissingPolicy
 
 __all__ = ["asl_curve", "deltas", "metric_at_k"]
 
@@ -53,7 +53,7 @@ def deltas(  # noqa: PLR0913
     baseline: object,
     metric: str,
     query: str = "query",
-    missing: Missing = "error",
+    missing: MissingPolicy = "error",
     title: str | None = None,
     path: str | Path | None = None,
 ) -> alt.FacetChart:
