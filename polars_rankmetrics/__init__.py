@@ -13,15 +13,6 @@ from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
-from polars_rankmetrics.compare import (
-    compare,
-    discriminative_power,
-    power,
-    rank_correlation,
-    summarize,
-    table,
-    table_markdown,
-)
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.curves import pr_curve
 from polars_rankmetrics.diversity import evaluate_diversity, join_intents, read_ndeval_qrels
@@ -108,6 +99,15 @@ from polars_rankmetrics.metrics import (
     utility,
 )
 from polars_rankmetrics.namespace import RankFrame
+from polars_rankmetrics.significance import (
+    compare,
+    discriminative_power,
+    power,
+    rank_correlation,
+    summarize,
+    table,
+    table_markdown,
+)
 
 __version__ = "0.1.0"
 

@@ -1,7 +1,7 @@
 """Plots with Altair: popularity's long tail, coverage against k, the precision-recall curve, comparisons.
 
 ``deltas`` (per-query wins and losses against a baseline) and ``metric_at_k``
-(metric@k curves) live in :mod:`polars_rankmetrics.compare.plots`; they are
+(metric@k curves) live in :mod:`polars_rankmetrics.significance._plots`; they are
 here too, beside the others.
 
 Altair is an optional dependency: ``pip install "polars-rankmetrics[plot]"``
@@ -22,12 +22,12 @@ import polars as pl
 from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics._validation import check_k
-from polars_rankmetrics.compare.plots import asl_curve, deltas, metric_at_k
 from polars_rankmetrics.curves import pr_curve as pr_curve_frame
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics.distribution import Catalog
 from polars_rankmetrics.metrics.distribution import coverage as coverage_metric
+from polars_rankmetrics.significance._plots import asl_curve, deltas, metric_at_k
 
 if TYPE_CHECKING:
     import altair as alt

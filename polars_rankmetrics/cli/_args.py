@@ -9,8 +9,8 @@ from typing import NoReturn
 
 import polars_rankmetrics as prm
 from polars_rankmetrics.cli._measures import supported
-from polars_rankmetrics.compare._compare import TESTS
 from polars_rankmetrics.conventions import PRESETS, TIES
+from polars_rankmetrics.significance._compare import TESTS
 
 __all__ = [
     "COMPARE_FORMATS",

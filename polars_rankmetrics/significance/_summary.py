@@ -11,8 +11,8 @@ import polars as pl
 from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._validation import check_choice, check_real
-from polars_rankmetrics.compare import _replicates
-from polars_rankmetrics.compare._deps import require
+from polars_rankmetrics.significance import _replicates
+from polars_rankmetrics.significance._deps import require
 
 if TYPE_CHECKING:
     import numpy as np
@@ -161,7 +161,7 @@ def summarize(  # noqa: PLR0913
     _replicates.check(replicates, unequal_replicates, by, query)
     np = require("numpy", "prm.summarize")
     stats = require("scipy.stats", "prm.summarize")
-    from polars_rankmetrics.compare._paired import check_rows, metric_columns  # noqa: PLC0415
+    from polars_rankmetrics.significance._paired import check_rows, metric_columns  # noqa: PLC0415
 
     lf = as_polars(per_query, "per_query").lazy()
     schema = lf.collect_schema()

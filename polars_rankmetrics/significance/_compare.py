@@ -11,16 +11,16 @@ import polars as pl
 from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._validation import check_choice, check_real
-from polars_rankmetrics.compare import _replicates
-from polars_rankmetrics.compare._deps import require
-from polars_rankmetrics.compare._replicates import Unequal
+from polars_rankmetrics.significance import _replicates
+from polars_rankmetrics.significance._deps import require
+from polars_rankmetrics.significance._replicates import Unequal
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from polars_rankmetrics.compare._corrections import Correction
-    from polars_rankmetrics.compare._paired import MissingPolicy, Paired
+    from polars_rankmetrics.significance._corrections import Correction
+    from polars_rankmetrics.significance._paired import MissingPolicy, Paired
 
 __all__ = ["OUTPUT_COLUMNS", "TESTS", "compare"]
 
@@ -237,7 +237,7 @@ def compare(  # noqa: PLR0913
     )
     _replicates.check(replicates, unequal_replicates, by, query)
     require("numpy", "prm.compare")
-    from polars_rankmetrics.compare._paired import metric_columns, pair  # noqa: PLC0415  (needs numpy)
+    from polars_rankmetrics.significance._paired import metric_columns, pair  # noqa: PLC0415  (needs numpy)
 
     spread = None
     if replicates is not None:
@@ -277,8 +277,8 @@ def _tested(  # noqa: PLR0913
     """Run the test on every (metric, pair) and build the output frame."""
     import numpy as np  # noqa: PLC0415  (an optional dependency)
 
-    from polars_rankmetrics.compare import _stats  # noqa: PLC0415  (needs numpy)
-    from polars_rankmetrics.compare._corrections import adjust  # noqa: PLC0415
+    from polars_rankmetrics.significance import _stats  # noqa: PLC0415  (needs numpy)
+    from polars_rankmetrics.significance._corrections import adjust  # noqa: PLC0415
 
     values = paired.values  # (metrics, queries, systems)
     n_metrics, n, _ = values.shape

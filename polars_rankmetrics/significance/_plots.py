@@ -17,13 +17,13 @@ import polars as pl
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics.compare._deps import require
 from polars_rankmetrics.exceptions import ColumnNotFoundError
+from polars_rankmetrics.significance._deps import require
 
 if TYPE_CHECKING:
     import altair as alt
 
-    from polars_rankmetrics.compare._paired import MissingPolicy
+    from polars_rankmetrics.significance._paired import MissingPolicy
 
 __all__ = ["asl_curve", "deltas", "metric_at_k"]
 
@@ -62,7 +62,7 @@ def deltas(  # noqa: PLR0913
     Parameters
     ----------
     per_query
-        One row per (system, query), as for :func:`~polars_rankmetrics.compare`.
+        One row per (system, query), as for :func:`~polars_rankmetrics.significance`.
     by
         The column naming the system.
     baseline
@@ -73,7 +73,7 @@ def deltas(  # noqa: PLR0913
         The query column.
     missing
         The policy for a query some system lacks, as for
-        :func:`~polars_rankmetrics.compare`.
+        :func:`~polars_rankmetrics.significance`.
     title
         The chart's title; None writes the metric and the baseline.
     path
@@ -95,11 +95,11 @@ def deltas(  # noqa: PLR0913
     ImportError
         Altair (or numpy) is not installed.
     RankMetricsError
-        As :func:`~polars_rankmetrics.compare` for the same arguments.
+        As :func:`~polars_rankmetrics.significance` for the same arguments.
 
     Examples
     --------
-    >>> from polars_rankmetrics.compare import plots
+    >>> from polars_rankmetrics import plots
     >>> per_query = pl.DataFrame({"run": ["a"] * 3 + ["b"] * 3, "query": ["q1", "q2", "q3"] * 2,
     ...     "map": [0.125, 0.5, 0.25, 0.5, 0.25, 0.25]})
     >>> chart = plots.deltas(per_query, by="run", baseline="a", metric="map")
@@ -117,7 +117,7 @@ def deltas(  # noqa: PLR0913
     """
     altair = require("altair", "plots.deltas", extra="plot")
     require("numpy", "plots.deltas")
-    from polars_rankmetrics.compare._paired import pair  # noqa: PLC0415  (needs numpy)
+    from polars_rankmetrics.significance._paired import pair  # noqa: PLC0415  (needs numpy)
 
     paired = pair(per_query, by=by, query=query, metrics=[metric], missing=missing)
     base = paired.index(baseline)
@@ -236,7 +236,7 @@ def metric_at_k(
 
     Examples
     --------
-    >>> from polars_rankmetrics.compare import plots
+    >>> from polars_rankmetrics import plots
     >>> evaluation = pl.DataFrame({"run": ["a", "b"], "ndcg@1": [0.2, 0.4], "ndcg@5": [0.3, 0.5]})
     >>> pl.DataFrame(plots.metric_at_k(evaluation, by="run").data.values)  # the points plotted
     shape: (4, 3)
@@ -323,7 +323,7 @@ def asl_curve(
 
     Examples
     --------
-    >>> from polars_rankmetrics.compare import plots
+    >>> from polars_rankmetrics import plots
     >>> power = pl.DataFrame({"metric": ["ndcg", "p@5"], "asl": [[0.01, 0.2], [0.04, 0.6]],
     ...     "alpha": [0.05, 0.05]})
     >>> pl.DataFrame(plots.asl_curve(power).layer[0].data.values)  # the points plotted

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Literal
 import polars as pl
 
 from polars_rankmetrics._validation import check_choice
-from polars_rankmetrics.compare._compare import compare
+from polars_rankmetrics.significance._compare import compare
 
 if TYPE_CHECKING:
-    from polars_rankmetrics.compare._paired import MissingPolicy
+    from polars_rankmetrics.significance._paired import MissingPolicy
 
 __all__ = ["discriminative_power"]
 
