@@ -99,7 +99,14 @@ def parser() -> argparse.ArgumentParser:
         "\"result qid '...' not found in qrels\"); this command evaluates the other queries, and "
         "--refuse-missing stops as trec_eval does.",
     )
-    add = parser.add_argument
+    _trec_eval_flags(parser.add_argument)
+    for flags in UNSUPPORTED_FLAGS:
+        parser.add_argument(*flags, action=_Unsupported, nargs="?", help=argparse.SUPPRESS)
+    return parser
+
+
+def _trec_eval_flags(add: Callable[..., object]) -> None:
+    """trec_eval's arguments and flags, and this command's own (--ties, --preset, --refuse-missing)."""
     add("-v", "--version", action="version", version=f"{PROG} {prm.__version__}")
     add("qrels", metavar="QRELS", type=Path, help="judgments: query iteration docno relevance")
     add(
@@ -142,9 +149,6 @@ def parser() -> argparse.ArgumentParser:
         "--preset", choices=sorted(PRESETS), default=None,
         help="another library's conventions (default trec_eval); the other flags override it",
     )  # fmt: skip
-    for flags in UNSUPPORTED_FLAGS:
-        add(*flags, action=_Unsupported, nargs="?", help=argparse.SUPPRESS)
-    return parser
 
 
 def demo_parser() -> argparse.ArgumentParser:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from polars_rankmetrics.significance._corrections import Correction
     from polars_rankmetrics.significance._paired import MissingPolicy, Paired
+    from polars_rankmetrics.significance._stats import Result
 
 __all__ = ["OUTPUT_COLUMNS", "TESTS", "compare"]
 
@@ -264,6 +265,21 @@ def compare(  # noqa: PLR0913
     )
 
 
+def _paired_test(
+    test: Test, deltas: npt.NDArray[np.float64], alpha: float, n_resamples: int, rng: np.random.Generator
+) -> Result:
+    """The test on each column of `deltas` (queries x comparisons), uncorrected."""
+    from polars_rankmetrics.significance import _stats  # noqa: PLC0415  (needs numpy)
+
+    if test == "t":
+        return _stats.paired_t(deltas, alpha)
+    if test == "wilcoxon":
+        return _stats.wilcoxon(deltas, alpha)
+    if test == "randomization":
+        return _stats.randomization(deltas, alpha, n_resamples, rng)
+    return _stats.bootstrap(deltas, alpha, n_resamples, rng)
+
+
 def _tested(  # noqa: PLR0913
     paired: Paired,
     pairs: npt.NDArray[np.int64],
@@ -294,14 +310,7 @@ def _tested(  # noqa: PLR0913
         p_value, low, high = (a.reshape(-1) for a in (result.p_value, result.ci_low, result.ci_high))
         p_adjusted = p_value
     else:
-        if test == "t":
-            result = _stats.paired_t(deltas, alpha)
-        elif test == "wilcoxon":
-            result = _stats.wilcoxon(deltas, alpha)
-        elif test == "randomization":
-            result = _stats.randomization(deltas, alpha, n_resamples, rng)
-        else:
-            result = _stats.bootstrap(deltas, alpha, n_resamples, rng)
+        result = _paired_test(test, deltas, alpha, n_resamples, rng)
         p_value, low, high = result.p_value, result.ci_low, result.ci_high
         families = p_value.reshape(n_metrics, n_pairs)  # one family per metric
         p_adjusted = np.concatenate([adjust(family, correction) for family in families])

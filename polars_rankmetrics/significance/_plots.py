@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -23,7 +23,7 @@ from polars_rankmetrics.significance._deps import require
 if TYPE_CHECKING:
     import altair as alt
 
-    from polars_rankmetrics.significance._paired import MissingPolicy
+    from polars_rankmetrics.significance._paired import MissingPolicy, Paired
 
 __all__ = ["asl_curve", "deltas", "metric_at_k"]
 
@@ -120,6 +120,17 @@ def deltas(  # noqa: PLR0913
     from polars_rankmetrics.significance._paired import pair  # noqa: PLC0415  (needs numpy)
 
     paired = pair(per_query, by=by, query=query, metrics=[metric], missing=missing)
+    few = paired.queries.len() <= LABELLED_QUERIES
+    chart = _delta_chart(altair, _delta_table(paired, baseline), metric, baseline, few=few)
+    chart = chart.properties(title=title or f"{metric}: per-query delta against {baseline}")
+    if few:
+        chart = chart.resolve_scale(x="independent")
+    _save(chart, path)
+    return chart
+
+
+def _delta_table(paired: Paired, baseline: object) -> pl.DataFrame:
+    """One row per (system, query) but the baseline: both values, the delta, its position and outcome."""
     base = paired.index(baseline)
     values = paired.values[0]  # (queries, systems)
     systems = paired.systems.to_list()
@@ -136,7 +147,7 @@ def deltas(  # noqa: PLR0913
         for s in range(len(systems))
         if s != base
     ]
-    table = (
+    return (
         pl.concat(frames)
         .sort(["system", "delta", "query"], descending=[False, True, False])
         .with_columns(
@@ -149,7 +160,17 @@ def deltas(  # noqa: PLR0913
             .alias("outcome"),
         )
     )
-    few = paired.queries.len() <= LABELLED_QUERIES
+
+
+def _delta_chart(
+    altair: Any,  # noqa: ANN401  (the module, typed only where altair is installed)
+    table: pl.DataFrame,
+    metric: str,
+    baseline: object,
+    *,
+    few: bool,
+) -> alt.FacetChart:
+    """Bars of the deltas, a diamond on the axis for each tie, one facet row per system."""
     # Few queries: each bar is labelled with its query (each system's row has its own order); many:
     # the positions alone. Ties (a delta of 0 has no bar) are marked by a grey diamond on the axis.
     x = (
@@ -184,11 +205,7 @@ def deltas(  # noqa: PLR0913
         altair.layer(bars, ties, data=altair.Data(values=table.to_dicts()))
         .properties(width=480, height=160)
         .facet(row=altair.Row("system:N", title=None))
-        .properties(title=title or f"{metric}: per-query delta against {baseline}")
     )
-    if few:
-        chart = chart.resolve_scale(x="independent")
-    _save(chart, path)
     return chart
 
 
