@@ -249,10 +249,13 @@ class CatalogSpec(MetricSpec):
     """A catalog-scope metric: a frame of (by..., VALUE) from every ranked list.
 
     `catalog` receives the metric, the ranked lists, the `by` keys and the
-    query column's name.
+    query column's name. `saturates`: with its ``catalog`` parameter unset or
+    ``"group"`` (the catalog taken from the lists), the value is 1.0 by
+    construction once `k` covers every list (coverage): evaluate warns.
     """
 
     catalog: CatalogFrame
+    saturates: bool = False
     scope: ClassVar[Scope] = "catalog"
 
 

@@ -85,9 +85,9 @@ def warn(
             )
             warnings.warn(msg, RankMetricsWarning, stacklevel=_outside())
     for name, metric in metrics:
-        side = metric.side("catalog") if metric.name == "coverage" else False
-        default_catalog = side is None or isinstance(side, str)
-        if isinstance(metric.spec, CatalogSpec) and default_catalog and name in result.columns:
+        saturates = isinstance(metric.spec, CatalogSpec) and metric.spec.saturates
+        side = metric.side("catalog") if saturates else False
+        if (side is None or isinstance(side, str)) and name in result.columns:
             full = result.filter(pl.col(name) == 1.0)
             if full.height and (metric.k is None or metric.k >= longest_list()):
                 msg = (

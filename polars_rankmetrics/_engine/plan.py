@@ -94,7 +94,6 @@ def check_ties(metrics: Requested, conventions: Conventions) -> None:
     policy = conventions.ties
     if policy == "text":
         return
-    defined = _ties.DEFINED[policy]
     if conventions.depth is not None and conventions.judged_only:
         # trec_eval cuts the full list at the depth before -J drops unjudged items: which judged
         # items survive depends on where the tied unjudged ones fall. No closed form averages
@@ -102,28 +101,9 @@ def check_ties(metrics: Requested, conventions: Conventions) -> None:
         # of the depth raises precision but can lower nDCG when non-relevant grades gain).
         raise parameter("ties", "'text' with both depth and judged_only", policy)
     for name, metric in metrics:
-        family = metric.spec.name
-        if family not in defined:
-            raise tie_policy(name, policy, defined, _ties.UNDEFINED_WHY.get(family, ""))
-        if family == "map" and metric.k is not None and conventions.ap_denominator == "found":
-            # The relevant items found in the top k vary with the order of a tie across the cutoff:
-            # the expectation of the ratio has no closed form, and pushing a relevant item past the
-            # cutoff can raise the ratio, so the grade order is no extreme either.
-            why = (
-                "with ap_denominator='found' the relevant items found at the cutoff depend on the order "
-                "of the ties; average precision without a cutoff takes it"
-            )
-            raise tie_policy(name, policy, defined - {"map"}, why)
-        gain = metric.gain() or conventions.gain
-        if policy != "average" and metric.spec.graded and not _ties.increasing(gain):
-            why = "its gains do not increase with the grade, so the grade order is not the best or worst"
-            raise tie_policy(name, policy, defined, why)
-        if policy != "average" and conventions.depth is not None and family in _ties.EXTREMAL_WITHOUT_DEPTH:
-            why = f"with depth={conventions.depth} the grade order is not its best or worst order"
-            raise tie_policy(name, policy, defined - _ties.EXTREMAL_WITHOUT_DEPTH, why)
-        if policy == "average" and conventions.depth is not None and family in _ties.ORDER_FREE_WITHOUT_DEPTH:
-            why = f"with depth={conventions.depth} its value depends on which tied items the depth cuts"
-            raise tie_policy(name, policy, defined - _ties.ORDER_FREE_WITHOUT_DEPTH, why)
+        refused = _ties.refusal(metric, conventions)
+        if refused is not None:
+            raise tie_policy(name, policy, *refused)
 
 
 def _value(spec: QuerySpec, conventions: Conventions) -> Callable[[Metric, Rows], pl.Expr]:
