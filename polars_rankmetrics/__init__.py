@@ -18,6 +18,7 @@ from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.curves import pr_curve
 from polars_rankmetrics.diversity import evaluate_diversity, join_intents, read_ndeval_qrels
 from polars_rankmetrics.evaluation import collect, evaluate, population
+from polars_rankmetrics.fusion import fuse
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
@@ -121,6 +122,7 @@ __all__ = [
     "f1",
     "f_beta",
     "fallout",
+    "fuse",
     "g",
     "gini",
     "gm_bpref",

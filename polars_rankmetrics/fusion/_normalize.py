@@ -91,7 +91,7 @@ def normalized(lf: pl.LazyFrame, norm: str, lay: Layout) -> pl.LazyFrame:
 
 def ranked(lf: pl.LazyFrame, lay: Layout) -> pl.LazyFrame:
     """`lf` with RANK (by VALUE) and LEN, the length of the run's list."""
-    return lf.with_columns(_rank(pl.col(VALUE), lay).alias(RANK), pl.len().over(lay.list_keys).alias(LEN))
+    return lf.with_columns(_rank(pl.col(VALUE), lay).alias(RANK), pl.len().over(lay.list_keys).cast(pl.Int64).alias(LEN))
 
 
 def densified(lf: pl.LazyFrame, lay: Layout) -> pl.LazyFrame:
@@ -102,9 +102,9 @@ def densified(lf: pl.LazyFrame, lay: Layout) -> pl.LazyFrame:
     CANDIDATES is the query's number of candidates.
     """
     q, i = lay.query, lay.item
-    candidates = lf.select(q, i).unique().with_columns(pl.len().over(q).alias(CANDIDATES))
+    candidates = lf.select(q, i).unique().with_columns(pl.len().over(q).cast(pl.Int64).alias(CANDIDATES))
     runs = lf.select(RUN).unique()
-    lengths = lf.group_by(RUN, q).agg(pl.len().alias(LEN))
+    lengths = lf.group_by(RUN, q).agg(pl.len().cast(pl.Int64).alias(LEN))
     listed = lf.select(RUN, q, i, VALUE, RANK, pl.lit(value=True).alias(PRESENT))
     return (
         candidates.join(runs, how="cross")
