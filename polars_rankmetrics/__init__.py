@@ -18,7 +18,7 @@ from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.curves import pr_curve
 from polars_rankmetrics.diversity import evaluate_diversity, join_intents, read_ndeval_qrels
 from polars_rankmetrics.evaluation import collect, evaluate, population
-from polars_rankmetrics.fusion import fuse
+from polars_rankmetrics.fusion import FusionSearch, fuse, optimize_fusion
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
@@ -94,6 +94,7 @@ __all__ = [
     "ColumnTypeError",
     "Columns",
     "Conventions",
+    "FusionSearch",
     "InvalidDataError",
     "InvalidInputError",
     "InvalidParameterError",
@@ -144,6 +145,7 @@ __all__ = [
     "num_rel",
     "num_rel_ret",
     "num_ret",
+    "optimize_fusion",
     "parse",
     "personalization",
     "plots",

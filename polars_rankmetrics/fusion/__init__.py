@@ -10,5 +10,6 @@ methods), ``_condorcet``, ``_supervised`` (trained on judgments).
 from __future__ import annotations
 
 from polars_rankmetrics.fusion._fuse import fuse
+from polars_rankmetrics.fusion._optimize import FusionSearch, optimize_fusion
 
-__all__ = ["fuse"]
+__all__ = ["FusionSearch", "fuse", "optimize_fusion"]

@@ -109,22 +109,23 @@ def fuse(  # noqa: PLR0913
     │ str   ┆ str  ┆ f64     │
     ╞═══════╪══════╪═════════╡
     │ q1    ┆ b    ┆ 0.03252 │
-    │ q1    ┆ c    ┆ 0.03200 │
+    │ q1    ┆ c    ┆ 0.032   │
     │ q1    ┆ a    ┆ 0.01639 │
     │ q1    ┆ d    ┆ 0.01587 │
     └───────┴──────┴─────────┘
-    >>> prm.fuse(runs, "wsum", weights={"bm25": 0.3, "dense": 0.7}).sort("item")
+    >>> weights = {"bm25": 0.3, "dense": 0.7}
+    >>> prm.fuse(runs, "wsum", weights=weights).sort("item").with_columns(pl.col("score").round(4))
     shape: (4, 3)
-    ┌───────┬──────┬──────────┐
-    │ query ┆ item ┆ score    │
-    │ ---   ┆ ---  ┆ ---      │
-    │ str   ┆ str  ┆ f64      │
-    ╞═══════╪══════╪══════════╡
-    │ q1    ┆ a    ┆ 0.3      │
-    │ q1    ┆ b    ┆ 0.925    │
-    │ q1    ┆ c    ┆ 0.6      │
-    │ q1    ┆ d    ┆ 0.0      │
-    └───────┴──────┴──────────┘
+    ┌───────┬──────┬───────┐
+    │ query ┆ item ┆ score │
+    │ ---   ┆ ---  ┆ ---   │
+    │ str   ┆ str  ┆ f64   │
+    ╞═══════╪══════╪═══════╡
+    │ q1    ┆ a    ┆ 0.3   │
+    │ q1    ┆ b    ┆ 0.925 │
+    │ q1    ┆ c    ┆ 0.6   │
+    │ q1    ┆ d    ┆ 0.0   │
+    └───────┴──────┴───────┘
     """
     frame = as_polars(runs, "runs")
     cols = columns or Columns()

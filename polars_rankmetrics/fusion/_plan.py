@@ -25,7 +25,7 @@ from polars_rankmetrics.fusion._names import Method, bad_param
 from polars_rankmetrics.fusion._normalize import RUN, SCORE, VALUE, Layout, normalized, ranked
 from polars_rankmetrics.fusion._supervised import supervised_terms
 
-__all__ = ["Request", "base_frame", "check_qrels", "check_weights", "fused", "prepared"]
+__all__ = ["Request", "base_frame", "check_qrels", "check_weight", "check_weights", "fused", "prepared", "with_weights"]
 
 
 @dataclass(frozen=True)
@@ -67,10 +67,14 @@ def check_weights(weights: object, method: Method) -> dict[object, float] | None
         return None
     if not isinstance(weights, Mapping) or not weights:
         raise bad_param("weights", "a non-empty mapping {run name: weight}", weights, method.name)
-    for run, w in weights.items():
-        if isinstance(w, bool) or not isinstance(w, Real) or not math.isfinite(w):
-            raise bad_param(f"weights[{run!r}]", "a finite real number", w, method.name)
-    return {run: float(w) for run, w in weights.items()}
+    return {run: check_weight(w, run, method.name) for run, w in weights.items()}
+
+
+def check_weight(w: object, run: object, method: str) -> float:
+    """One run's weight: a finite real number."""
+    if isinstance(w, bool) or not isinstance(w, Real) or not math.isfinite(w):
+        raise bad_param(f"weights[{run!r}]", "a finite real number", w, method)
+    return float(w)
 
 
 def check_qrels(qrels: object, method: Method, cols: Columns) -> pl.LazyFrame | None:
@@ -99,9 +103,12 @@ def prepared(base: pl.LazyFrame, req: Request) -> pl.LazyFrame:
     return listed(ranked(normalized(base, req.norm, lay), lay), req.method.name, lay)
 
 
-def with_weights(lf: pl.LazyFrame, weights: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
-    """Each row's run weight (per candidate with `keys`); a run without one fails in the plan."""
-    joined = lf.join(weights, on=[*keys, RUN], how="left")
+def with_weights(lf: pl.LazyFrame, weights: pl.LazyFrame) -> pl.LazyFrame:
+    """Each row's run weight (a row per candidate when `weights` has a candidate column, one per run each).
+
+    A run without a weight fails in the plan.
+    """
+    joined = lf.join(weights, on=RUN, how="left")
     missing = pl.format("run {} has no weight: name every run in `weights`", pl.col(RUN).cast(pl.String))
     failed = _errors.in_plan(pl.when(pl.col(WEIGHT).is_null()).then(missing))
     return joined.with_columns(pl.when(failed.is_null()).then(pl.col(WEIGHT)).alias(WEIGHT))
@@ -119,7 +126,7 @@ def fused(  # noqa: PLR0913
     """One row per (keys..., query, item) with the fused score VALUE, from :func:`prepared` rows."""
     name, lay = req.method.name, req.layout
     if weights is not None:
-        ready = with_weights(ready, weights, keys)
+        ready = with_weights(ready, weights)
     if name in {"condorcet", "w_condorcet"}:
         return condorcet(ready, lay, keys, weighted=name == "w_condorcet")
     if qrels is not None:
