@@ -54,7 +54,7 @@ _BORDA = {"bordafuse", "w_bordafuse"}
 _WEIGHTED_TERM = {"wsum", "mixed", "w_bordafuse"}
 _PARAM = {"logn_isr": "sigma", "gmnz": "gamma"}  # methods whose aggregation reads a parameter
 _PARAM_COLUMN = "__fuse_param"
-_POS = "__fuse_pos"  # the term's position among the item's terms, for the median
+_POS = "__fuse_middle"  # 1.0 on the item's middle term(s), for the median
 
 
 def listed(lf: pl.LazyFrame, method: str, lay: Layout) -> pl.LazyFrame:
@@ -82,12 +82,11 @@ def terms(lf: pl.LazyFrame, method: str, params: Mapping[str, pl.Expr]) -> pl.La
     return lf.with_columns(term.cast(pl.Float64).alias(TERM))
 
 
-def _median() -> pl.Expr:
-    """The median of TERM per item, from the order statistics (a window median leaves streaming)."""
-    pos = pl.col(_POS)
-    count = pl.len()
-    middle = (pos == (count + 1) // 2) | (pos == count // 2 + 1)
-    return pl.col(TERM).filter(middle).mean()
+def _middle(item_keys: list[str]) -> pl.Expr:
+    """1.0 on the item's middle term(s) by value, else 0.0 (a median aggregation leaves streaming)."""
+    pos = pl.col(TERM).rank("ordinal").over(item_keys)
+    count = pl.len().over(item_keys)
+    return ((pos == (count + 1) // 2) | (pos == count // 2 + 1)).cast(pl.Float64)
 
 
 def combined(
@@ -98,7 +97,7 @@ def combined(
     runs = pl.col(RUN).n_unique()
     lf = lf.with_columns((runs.over(keys) if keys else runs).alias(RUNS))
     if method == "med":
-        lf = lf.with_columns(pl.col(TERM).rank("ordinal").over(item_keys).alias(_POS))
+        lf = lf.with_columns(_middle(item_keys).alias(_POS))
     if method in _PARAM:  # a column: a grid search varies it per candidate
         lf = lf.with_columns(params[_PARAM[method]].alias(_PARAM_COLUMN))
     s, c, n, p = pl.col(TERM).sum(), pl.len(), pl.col(RUNS).first(), pl.col(_PARAM_COLUMN).first()
@@ -113,7 +112,7 @@ def combined(
         "mixed": s * c.cast(pl.Float64).sqrt(),
         "max": pl.when(c < n).then(pl.max_horizontal(pl.col(TERM).max(), -1e9)).otherwise(pl.col(TERM).max()),
         "min": pl.when(c < n).then(pl.min_horizontal(pl.col(TERM).min(), 1e9)).otherwise(pl.col(TERM).min()),
-        "med": _median(),
+        "med": (pl.col(TERM) * pl.col(_POS)).sum() / pl.col(_POS).sum(),
         "bayesfuse": s + (n - c) * MIN_ODD,
     }.get(method, s)
     return lf.group_by(item_keys).agg(score.cast(pl.Float64).alias(VALUE))
