@@ -5,12 +5,13 @@ prints what ``trec_eval`` 10.0 prints for the same arguments: every measure
 of its ``all_trec`` set (and ``dcg``), with trec_eval's parameter syntax,
 line names, measure order and number formats. ``rankmetrics demo``
 evaluates the bundled trec_eval test collection; ``rankmetrics compare
-QRELS RUN RUN [RUN...]`` tests runs against each other and prints a table.
+QRELS RUN RUN [RUN...]`` tests runs against each other and prints a table;
+``rankmetrics fuse --method rrf RUN RUN [RUN...]`` prints the fused run.
 
 Modules: ``_args`` (the command line), ``_measures`` (trec_eval's measure
 table), ``_specs`` (``-m`` specs into output lines), ``_format`` (trec_eval's
 number formats and line layout), ``_run`` (the evaluation and the demo),
-``_compare`` (the ``compare`` subcommand).
+``_compare`` (the ``compare`` subcommand), ``_fuse`` (the ``fuse`` subcommand).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 import polars_rankmetrics as prm
 from polars_rankmetrics.cli._args import PROG, UNSUPPORTED_FLAGS, parser
 from polars_rankmetrics.cli._compare import compare
+from polars_rankmetrics.cli._fuse import fuse
 from polars_rankmetrics.cli._measures import MEASURES, NICKNAMES, NOT_SUPPORTED, Line, Measure
 from polars_rankmetrics.cli._run import DEMO_METRICS, demo, evaluate
 from polars_rankmetrics.cli._specs import parse_measures
@@ -82,6 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return demo(args[1:])
         if args[:1] == ["compare"]:
             return compare(args[1:])
+        if args[:1] == ["fuse"]:
+            return fuse(args[1:])
         # ---- End of subcommand dispatch: anything else is trec_eval's command line. ----
         lines = evaluate(parser().parse_args(args))
     except (prm.RankMetricsError, OSError, ModuleNotFoundError) as err:  # the last: an extra not installed
