@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:  # noqa: PLR0911  (one return per subcommand)
     """Run the ``rankmetrics`` command.
 
     ``rankmetrics QRELS RUN [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS] ...]``

@@ -33,7 +33,11 @@ def fuse_parser() -> argparse.ArgumentParser:
     add = parser.add_argument
     add("runs", metavar="RUN", type=Path, nargs="+", help="TREC run files (two or more)")
     add("--method", required=True, help="rrf, wsum, combmnz, bordafuse, ... (see prm.fuse)")
-    add("--norm", default="min-max", help="min-max (default), min-max-inverted, max, sum, zmuv, rank, borda, none")
+    add(
+        "--norm",
+        default="min-max",
+        help="min-max (default), min-max-inverted, max, sum, zmuv, rank, borda, none",
+    )
     add("--weights", default=None, help="one weight per run, in order, comma separated: 0.3,0.7")
     add("--param", action="append", default=[], metavar="NAME=VALUE", help="a method parameter: k=60")
     add("--qrels", type=Path, default=None, help="judgments, for the supervised methods")
@@ -99,7 +103,7 @@ def fuse(argv: Sequence[str]) -> int:
     0
     """
     args = fuse_parser().parse_args(list(argv))
-    if len(args.runs) < 2:  # noqa: PLR2004
+    if len(args.runs) < 2:
         msg = f"fuse needs two or more runs, got {len(args.runs)}"
         raise prm.InvalidParameterError(msg)
     names = [f"run{k}" for k in range(1, len(args.runs) + 1)]
@@ -107,7 +111,9 @@ def fuse(argv: Sequence[str]) -> int:
     runs = pl.concat([f.with_columns(pl.lit(n).alias("run")) for n, f in zip(names, frames, strict=True)])
     fused = prm.fuse(runs, args.method, norm=args.norm, **_options(args, names))  # type: ignore[arg-type]
     rank = pl.int_range(1, pl.len() + 1).over("query")
-    lines = fused.sort(["query", "score", "item"], descending=[False, True, True]).with_columns(rank.alias("rank"))
+    lines = fused.sort(["query", "score", "item"], descending=[False, True, True]).with_columns(
+        rank.alias("rank")
+    )
     if args.depth is not None:
         lines = lines.filter(pl.col("rank") <= args.depth)
     name = args.name or args.method

@@ -36,7 +36,11 @@ def condorcet(lf: pl.LazyFrame, lay: Layout, keys: Sequence[str] = (), *, weight
     votes = pl.col(WEIGHT) if weighted else pl.lit(1.0)
     lf = lf.select(*k, RUN, q, i, RANK, votes.cast(pl.Float64).alias(_W))
     runs = lf.select(*k, RUN, _W).unique()
-    total = runs.group_by(k).agg(pl.col(_W).sum().alias(_TOTAL)) if k else runs.select(pl.col(_W).sum().alias(_TOTAL))
+    total = (
+        runs.group_by(k).agg(pl.col(_W).sum().alias(_TOTAL))
+        if k
+        else runs.select(pl.col(_W).sum().alias(_TOTAL))
+    )
     present = lf.group_by(*k, q, i).agg(pl.col(_W).sum().alias(_P))
     other = lf.select(*k, RUN, q, pl.col(i).alias(_Y), pl.col(RANK).alias(_RY))
     # Per pair listed together: the votes of the runs listing both, and of those ranking x below y.
@@ -56,7 +60,6 @@ def condorcet(lf: pl.LazyFrame, lay: Layout, keys: Sequence[str] = (), *, weight
     y_first = y_votes >= pl.col(_TOTAL) - y_votes
     point = pl.when(x_first & ~y_first).then(1.0).when(x_first == y_first).then(0.5).otherwise(0.0)
     wins = pairs.group_by(*k, q, i).agg(point.sum().alias(VALUE))
-    return (
-        present.join(wins, on=[*k, q, i], how="left")
-        .select(*k, q, i, (pl.col(VALUE).fill_null(0.0) + 1.0).alias(VALUE))
+    return present.join(wins, on=[*k, q, i], how="left").select(
+        *k, q, i, (pl.col(VALUE).fill_null(0.0) + 1.0).alias(VALUE)
     )

@@ -159,7 +159,7 @@ def _checked(param: Param, value: object, method: str) -> float:
         raise bad_param(param.name, param.expected, value, method)
     if not param.valid(float(value)):
         raise bad_param(param.name, param.expected, value, method)
-    return int(value) if param.integer else float(value)
+    return int(float(value)) if param.integer else float(value)
 
 
 def check_params(spec: Method, params: Mapping[str, object], *, optional: bool = False) -> dict[str, float]:

@@ -91,7 +91,9 @@ def normalized(lf: pl.LazyFrame, norm: str, lay: Layout) -> pl.LazyFrame:
 
 def ranked(lf: pl.LazyFrame, lay: Layout) -> pl.LazyFrame:
     """`lf` with RANK (by VALUE) and LEN, the length of the run's list."""
-    return lf.with_columns(_rank(pl.col(VALUE), lay).alias(RANK), pl.len().over(lay.list_keys).cast(pl.Int64).alias(LEN))
+    return lf.with_columns(
+        _rank(pl.col(VALUE), lay).alias(RANK), pl.len().over(lay.list_keys).cast(pl.Int64).alias(LEN)
+    )
 
 
 def densified(lf: pl.LazyFrame, lay: Layout) -> pl.LazyFrame:
@@ -115,7 +117,7 @@ def densified(lf: pl.LazyFrame, lay: Layout) -> pl.LazyFrame:
 
 
 def _borda(lf: pl.LazyFrame, lay: Layout) -> pl.LazyFrame:
-    """ranx's borda normalisation: every candidate in every run, the missed ones scored alike."""
+    """Ranx's borda normalisation: every candidate in every run, the missed ones scored alike."""
     grid = densified(ranked(lf.with_columns(pl.col(SCORE).alias(VALUE)), lay), lay)
     c, n = pl.col(CANDIDATES), pl.col(LEN)
     value = pl.when(pl.col(PRESENT)).then(1.0 - (pl.col(RANK) - 1) / c).otherwise(0.5 - (n - 1) / (2 * c))

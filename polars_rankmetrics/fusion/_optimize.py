@@ -38,20 +38,20 @@ class FusionSearch:
     """The result of :func:`optimize_fusion`: every candidate with its metric, and the best one."""
 
     table: pl.DataFrame
-    """One row per candidate, in grid order: `candidate`, its weights (a column per run) or parameter, the metric."""
+    """Per candidate, in grid order: `candidate`, its weights (a column per run) or parameter, the metric."""
     best: dict[str, object]
     """The best candidate's arguments for :func:`fuse`: ``{"weights": {run: w}}`` or ``{"k": 60}``."""
 
 
 def steps(start: float, stop: float, step: float) -> list[float]:
-    """ranx's grid: ``numpy.arange(start, stop + step, step)`` rounded to the step's decimals."""
+    """Ranx's grid: ``numpy.arange(start, stop + step, step)`` rounded to the step's decimals."""
     digits = str(step)[::-1].find(".")
     count = math.ceil((stop + step - start) / step)
     return [round(start + i * step, digits) for i in range(count)]
 
 
 def weight_grid(n_runs: int, step: float) -> list[tuple[float, ...]]:
-    """ranx's weight candidates: every tuple of grid weights whose (float) sum is exactly 1.0."""
+    """Ranx's weight candidates: every tuple of grid weights whose (float) sum is exactly 1.0."""
     values = steps(0.0, 1.0, step)
     return [seq for seq in product(values, repeat=n_runs) if sum(seq) == 1.0]
 
@@ -86,25 +86,33 @@ def _candidates(
     """The candidate table: (CANDIDATE, RUN, WEIGHT) for weights, (CANDIDATE, param) for a parameter."""
     ids = range(offset, offset + len(values))
     if spec.weighted:
-        rows = [(c, run, w) for c, v in zip(ids, values) for run, w in _as_weights(v, names, spec.name).items()]
+        rows = [
+            (c, run, w)
+            for c, v in zip(ids, values, strict=True)
+            for run, w in _as_weights(v, names, spec.name).items()
+        ]
         return pl.LazyFrame(rows, schema={CANDIDATE: pl.Int64, RUN: dtype, WEIGHT: pl.Float64}, orient="row")
     name = _SEARCHED[spec.name]
     checked = [check_params(spec, {name: v})[name] for v in values]
     return pl.LazyFrame({CANDIDATE: ids, name: checked}, schema={CANDIDATE: pl.Int64, name: pl.Float64})
 
 
-def _table(spec: Method, values: list[object], names: list[object], scores: pl.DataFrame, metric: str) -> pl.DataFrame:
+def _table(
+    spec: Method, values: list[object], names: list[object], scores: pl.DataFrame, metric: str
+) -> pl.DataFrame:
     if spec.weighted:
         rows = [_as_weights(v, names, spec.name) for v in values]
         cols: dict[str, list[object]] = {str(run): [w[run] for w in rows] for run in names}
     else:
         cols = {_SEARCHED[spec.name]: values}
-    table = pl.DataFrame({CANDIDATE: range(len(values)), **cols}).with_columns(pl.col(CANDIDATE).cast(pl.Int64))
+    table = pl.DataFrame({CANDIDATE: range(len(values)), **cols}).with_columns(
+        pl.col(CANDIDATE).cast(pl.Int64)
+    )
     return table.join(scores, on=CANDIDATE, how="left").sort(CANDIDATE).select(*table.columns, metric)
 
 
 def _best(spec: Method, table: pl.DataFrame, names: list[object], metric: str) -> dict[str, object]:
-    """ranx's rule: the last candidate in grid order whose metric is the highest."""
+    """Ranx's rule: the last candidate in grid order whose metric is the highest."""
     top = table.filter(pl.col(metric) == pl.col(metric).max()).row(-1, named=True)
     if spec.weighted:
         return {"weights": {run: top[str(run)] for run in names}}
@@ -199,8 +207,11 @@ def optimize_fusion(  # noqa: PLR0913
     values = _grid(spec, step, grid, len(names))
     ready = prepared(base, req).collect().lazy()  # ranked once, shared by every batch
     dtype = base.collect_schema()[RUN]
-    batches = [_candidates(spec, values[lo : lo + batch_size], names, dtype, lo) for lo in range(0, len(values), batch_size)]
-    scores = [_evaluate_batch(ready, req, batch, qrels, metric, conventions) for batch in batches]
+    batches = [
+        _candidates(spec, values[lo : lo + batch_size], names, dtype, lo)
+        for lo in range(0, len(values), batch_size)
+    ]
+    scores = [_evaluate_batch(ready, req, b, qrels=qrels, evaluation=(metric, conventions)) for b in batches]
     table = _table(spec, values, names, pl.concat(scores), metric)
     return FusionSearch(table=table, best=_best(spec, table, names, metric))
 
@@ -209,10 +220,12 @@ def _evaluate_batch(
     ready: pl.LazyFrame,
     req: Request,
     candidates: pl.LazyFrame,
+    *,
     qrels: pl.DataFrame | pl.LazyFrame,
-    metric: str,
-    conventions: Conventions | str | None,
+    evaluation: tuple[str, Conventions | str | None],
 ) -> pl.DataFrame:
+    """The metric of every candidate of the batch: (CANDIDATE, metric), one plan."""
+    metric, conventions = evaluation
     cols = req.columns
     if req.method.weighted:
         out = fused(ready, req, {}, weights=candidates, keys=[CANDIDATE])
@@ -220,5 +233,5 @@ def _evaluate_batch(
         name = _SEARCHED[req.method.name]
         out = fused(ready.join(candidates, how="cross"), req, {name: pl.col(name)}, keys=[CANDIDATE])
     run = out.select(CANDIDATE, cols.query, cols.item, pl.col(VALUE).alias(cols.score))
-    frame = join_run_qrels(run, as_polars(qrels, "qrels").lazy(), by=CANDIDATE, columns=cols)
+    frame = join_run_qrels(run, as_polars(qrels, "qrels").lazy(), by=CANDIDATE, columns=cols).lazy()
     return collect(evaluate(frame, metric, by=CANDIDATE, columns=cols, conventions=conventions))

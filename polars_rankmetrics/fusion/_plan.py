@@ -22,10 +22,19 @@ from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.fusion._condorcet import condorcet
 from polars_rankmetrics.fusion._methods import WEIGHT, combined, listed, terms
 from polars_rankmetrics.fusion._names import Method, bad_param
-from polars_rankmetrics.fusion._normalize import RUN, SCORE, VALUE, Layout, normalized, ranked
+from polars_rankmetrics.fusion._normalize import RUN, SCORE, Layout, normalized, ranked
 from polars_rankmetrics.fusion._supervised import supervised_terms
 
-__all__ = ["Request", "base_frame", "check_qrels", "check_weight", "check_weights", "fused", "prepared", "with_weights"]
+__all__ = [
+    "Request",
+    "base_frame",
+    "check_qrels",
+    "check_weight",
+    "check_weights",
+    "fused",
+    "prepared",
+    "with_weights",
+]
 
 
 @dataclass(frozen=True)
@@ -130,7 +139,9 @@ def fused(  # noqa: PLR0913
     if name in {"condorcet", "w_condorcet"}:
         return condorcet(ready, lay, keys, weighted=name == "w_condorcet")
     if qrels is not None:
-        valued = supervised_terms(ready, name, qrels, req.columns.relevance, req.params, lay)
+        valued = supervised_terms(
+            ready, name, qrels, relevance=req.columns.relevance, params=req.params, lay=lay
+        )
     else:
         valued = terms(ready, name, params)
     return combined(valued, name, params, lay, keys)

@@ -67,15 +67,19 @@ def _size(segment: pl.Expr, cuts: Sequence[int]) -> pl.Expr:
 
 
 def _per_position(hits: pl.LazyFrame) -> pl.LazyFrame:
-    """posfuse's P_r(p): (RUN, RANK, PROB)."""
+    """Posfuse's P_r(p): (RUN, RANK, PROB)."""
     return hits.group_by(RUN, RANK).agg(pl.col(_HIT).mean().alias(_PROB))
 
 
 def _slide(lf: pl.LazyFrame, hits: pl.LazyFrame, w: int) -> pl.LazyFrame:
-    """slidefuse's term: the window mean of P_r from its prefix sums C_r(m) = P_r(0) + ... + P_r(m - 1)."""
+    """Slidefuse's term: the window mean of P_r from its prefix sums C_r(m) = P_r(0) + ... + P_r(m - 1)."""
     probs = _per_position(hits)
     prefix = probs.select(RUN, RANK, pl.col(_PROB).cum_sum().over(RUN, order_by=RANK).alias(_PROB))
-    zero = probs.select(RUN).unique().with_columns(pl.lit(0, dtype=pl.Int64).alias(RANK), pl.lit(0.0).alias(_PROB))
+    zero = (
+        probs.select(RUN)
+        .unique()
+        .with_columns(pl.lit(0, dtype=pl.Int64).alias(RANK), pl.lit(0.0).alias(_PROB))
+    )
     prefix = pl.concat([prefix.with_columns(pl.col(RANK).cast(pl.Int64)), zero])
     longest = probs.group_by(RUN).agg(pl.col(RANK).max().cast(pl.Int64).alias("__fuse_longest"))
     p = pl.col(RANK) - 1
@@ -88,14 +92,18 @@ def _slide(lf: pl.LazyFrame, hits: pl.LazyFrame, w: int) -> pl.LazyFrame:
     for end in ("hi", "lo"):
         at = prefix.select(RUN, pl.col(RANK).alias(f"__fuse_{end}"), pl.col(_PROB).alias(f"__fuse_c{end}"))
         lf = lf.join(at, on=[RUN, f"__fuse_{end}"], how="left")
-    return lf.with_columns(((pl.col("__fuse_chi") - pl.col("__fuse_clo")) / pl.col("__fuse_width")).alias(TERM))
+    return lf.with_columns(
+        ((pl.col("__fuse_chi") - pl.col("__fuse_clo")) / pl.col("__fuse_width")).alias(TERM)
+    )
 
 
 def _segmented(lf: pl.LazyFrame, hits: pl.LazyFrame, n_segments: int, lay: Layout) -> pl.LazyFrame:
-    """probfuse's term P_r(k) / (k + 1), k = p // ceil(n / n_segments)."""
+    """Probfuse's term P_r(k) / (k + 1), k = p // ceil(n / n_segments)."""
     segment = ((pl.col(RANK) - 1) // ((pl.col(LEN) + n_segments - 1) // n_segments)).alias(_SEG)
-    per_query = hits.with_columns(segment).group_by(RUN, lay.query, _SEG).agg(
-        pl.col(_HIT).mean(), pl.col(_QUERIES).first()
+    per_query = (
+        hits.with_columns(segment)
+        .group_by(RUN, lay.query, _SEG)
+        .agg(pl.col(_HIT).mean(), pl.col(_QUERIES).first())
     )
     probs = per_query.group_by(RUN, _SEG).agg((pl.col(_HIT).sum() / pl.col(_QUERIES).first()).alias(_PROB))
     lf = lf.with_columns(segment).join(probs, on=[RUN, _SEG], how="left")
@@ -106,14 +114,19 @@ def _fixed_segments(hits: pl.LazyFrame, cuts: Sequence[int]) -> pl.LazyFrame:
     """(RUN, SEG, PROB): the mean over queries of the share of relevant items in each fixed segment."""
     seg = _segment(pl.col(RANK) - 1, cuts)
     share = pl.col(_HIT).sum() / _size(pl.col(_SEG).first(), cuts) / pl.col(_QUERIES).first()
-    return hits.with_columns(seg.alias(_SEG)).filter(pl.col(_SEG) < len(cuts) - 1).group_by(RUN, _SEG).agg(
-        share.alias(_PROB)
+    return (
+        hits.with_columns(seg.alias(_SEG))
+        .filter(pl.col(_SEG) < len(cuts) - 1)
+        .group_by(RUN, _SEG)
+        .agg(share.alias(_PROB))
     )
 
 
 def _segfuse(lf: pl.LazyFrame, hits: pl.LazyFrame) -> pl.LazyFrame:
     probs = _fixed_segments(hits, _SEGFUSE_CUTS)
-    lf = lf.with_columns(_segment(pl.col(RANK) - 1, _SEGFUSE_CUTS).alias(_SEG)).join(probs, on=[RUN, _SEG], how="left")
+    lf = lf.with_columns(_segment(pl.col(RANK) - 1, _SEGFUSE_CUTS).alias(_SEG)).join(
+        probs, on=[RUN, _SEG], how="left"
+    )
     return lf.with_columns((pl.col(_PROB).fill_null(0.0) * (pl.col(VALUE) + 1)).alias(TERM))
 
 
@@ -122,7 +135,9 @@ def _bayesfuse(lf: pl.LazyFrame, hits: pl.LazyFrame) -> pl.LazyFrame:
     p = pl.when(p == 0).then(0.001).otherwise(p)
     q = pl.when(p == 1).then(0.001).otherwise(1 - p)
     odds = _fixed_segments(hits, _BAYES_CUTS).with_columns((p / q).log().alias(_PROB))
-    lf = lf.with_columns(_segment(pl.col(RANK) - 1, _BAYES_CUTS).alias(_SEG)).join(odds, on=[RUN, _SEG], how="left")
+    lf = lf.with_columns(_segment(pl.col(RANK) - 1, _BAYES_CUTS).alias(_SEG)).join(
+        odds, on=[RUN, _SEG], how="left"
+    )
     return lf.with_columns(pl.col(_PROB).fill_null(MIN_ODD).alias(TERM))
 
 
@@ -131,22 +146,35 @@ def _mapfuse(lf: pl.LazyFrame, hits: pl.LazyFrame, relevant: pl.LazyFrame, lay: 
     q = lay.query
     found = hits.filter(pl.col(_HIT) > 0)
     precision = pl.col(RANK).rank("ordinal").over(RUN, q) / pl.col(RANK)
-    ap = found.with_columns(precision.alias(_PROB)).group_by(RUN, q).agg(
-        pl.col(_PROB).sum(), pl.col(_QUERIES).first()
-    ).join(relevant, on=q, how="left")
-    mean_ap = ap.group_by(RUN).agg((pl.col(_PROB) / pl.col("__fuse_relevant") / pl.col(_QUERIES)).sum().alias(_PROB))
+    ap = (
+        found.with_columns(precision.alias(_PROB))
+        .group_by(RUN, q)
+        .agg(pl.col(_PROB).sum(), pl.col(_QUERIES).first())
+        .join(relevant, on=q, how="left")
+    )
+    mean_ap = ap.group_by(RUN).agg(
+        (pl.col(_PROB) / pl.col("__fuse_relevant") / pl.col(_QUERIES)).sum().alias(_PROB)
+    )
     lf = lf.join(mean_ap, on=RUN, how="left")
     return lf.with_columns((pl.col(_PROB).fill_null(0.0) / pl.col(RANK)).alias(TERM))
 
 
-def supervised_terms(
-    lf: pl.LazyFrame, method: str, qrels: pl.LazyFrame, relevance: str, params: Mapping[str, float], lay: Layout
+def supervised_terms(  # noqa: PLR0913
+    lf: pl.LazyFrame,
+    method: str,
+    qrels: pl.LazyFrame,
+    *,
+    relevance: str,
+    params: Mapping[str, float],
+    lay: Layout,
 ) -> pl.LazyFrame:
     """`lf` (ranked) with each run's TERM, trained on `qrels` (query, item, `relevance`)."""
     hits = _hits(lf, qrels, relevance, lay)
     if method == "posfuse":
         probs = _per_position(hits)
-        return lf.join(probs, on=[RUN, RANK], how="left").with_columns(pl.col(_PROB).fill_null(0.0).alias(TERM))
+        return lf.join(probs, on=[RUN, RANK], how="left").with_columns(
+            pl.col(_PROB).fill_null(0.0).alias(TERM)
+        )
     if method == "slidefuse":
         return _slide(lf, hits, int(params["w"]))
     if method == "probfuse":
@@ -155,7 +183,9 @@ def supervised_terms(
         return _segfuse(lf, hits)
     if method == "bayesfuse":
         return _bayesfuse(lf, hits)
-    relevant = qrels.filter(pl.col(relevance) >= 1).group_by(lay.query).agg(
-        pl.col(lay.item).n_unique().alias("__fuse_relevant")
+    relevant = (
+        qrels.filter(pl.col(relevance) >= 1)
+        .group_by(lay.query)
+        .agg(pl.col(lay.item).n_unique().alias("__fuse_relevant"))
     )
     return _mapfuse(lf, hits, relevant, lay)

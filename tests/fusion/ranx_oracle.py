@@ -36,7 +36,7 @@ def generate(  # noqa: PLR0913
     n_queries: int = 6,
 ) -> pl.DataFrame:
     """A long frame (run, query, item, score) of 2-5 runs."""
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # noqa: S311  (test data)
     n_runs = n_runs or rng.randint(2, 5)
     rows: list[tuple[str, object, object, float]] = []
     for q in range(n_queries):
@@ -77,7 +77,9 @@ def qrels_to_ranx(qrels: pl.DataFrame, queries: list[str]) -> Any:  # noqa: ANN4
     return Qrels.from_dict(d)
 
 
-def ranx_fuse(runs: list[Any], method: str, norm: str | None, params: dict[str, Any]) -> dict[str, dict[str, float]]:
+def ranx_fuse(
+    runs: list[Any], method: str, norm: str | None, params: dict[str, Any]
+) -> dict[str, dict[str, float]]:
     from ranx import fuse  # noqa: PLC0415
 
     with warnings.catch_warnings():
@@ -106,13 +108,11 @@ def assert_same(ours: dict[str, dict[str, float]], theirs: dict[str, dict[str, f
 
 def qrels_for(frame: pl.DataFrame, seed: int) -> pl.DataFrame:
     """Judgments of some listed items and some unlisted ones, grades 0-2, every query judged."""
-    rng = random.Random(seed + 1000)
+    rng = random.Random(seed + 1000)  # noqa: S311  (test data)
     rows = []
     for (q,), part in frame.group_by("query"):
         items = sorted(set(part["item"]), key=str)
-        for i in items:
-            if rng.random() < 0.5:
-                rows.append((q, i, rng.choice([0, 1, 1, 2])))
+        rows.extend((q, i, rng.choice([0, 1, 1, 2])) for i in items if rng.random() < 0.5)
         rows.append((q, "unlisted" if isinstance(q, str) else -1, 1))
     dtypes = frame.schema
     return pl.DataFrame(

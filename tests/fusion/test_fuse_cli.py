@@ -13,9 +13,9 @@ RUN, TRUNC = str(prm.demo_path("results.test")), str(prm.demo_path("results.trun
 
 def _read(text: str) -> pl.DataFrame:
     rows = [line.split() for line in text.splitlines()]
-    return pl.DataFrame(rows, schema=["query", "q0", "item", "rank", "score", "name"], orient="row").with_columns(
-        pl.col("rank").cast(pl.Int64), pl.col("score").cast(pl.Float64)
-    )
+    return pl.DataFrame(
+        rows, schema=["query", "q0", "item", "rank", "score", "name"], orient="row"
+    ).with_columns(pl.col("rank").cast(pl.Int64), pl.col("score").cast(pl.Float64))
 
 
 @pytest.mark.parametrize(
@@ -33,16 +33,23 @@ def test_the_printed_run_is_fuses(
     assert main(["fuse", *options, RUN, TRUNC]) == 0
     printed = _read(capsys.readouterr().out)
     runs = pl.concat(
-        [prm.read_trec_run(p).with_columns(pl.lit(n).alias("run")) for n, p in (("run1", RUN), ("run2", TRUNC))]
+        [
+            prm.read_trec_run(p).with_columns(pl.lit(n).alias("run"))
+            for n, p in (("run1", RUN), ("run2", TRUNC))
+        ]
     )
     expected = prm.fuse(runs, options[1], **kwargs)  # type: ignore[arg-type]
     joined = printed.join(expected, on=["query", "item"], how="full", coalesce=True)
     assert joined.height == expected.height == printed.height
     assert (joined["score"] - joined["score_right"]).abs().max() == 0  # type: ignore[operator]
     # Ranks 1, 2, ... per query, scores non-increasing along them.
-    per_query = printed.sort("query", "rank").group_by("query").agg(
-        (pl.col("rank") == pl.int_range(1, pl.len() + 1)).all().alias("ranks"),
-        (pl.col("score").diff().drop_nulls() <= 0).all().alias("order"),
+    per_query = (
+        printed.sort("query", "rank")
+        .group_by("query")
+        .agg(
+            (pl.col("rank") == pl.int_range(1, pl.len() + 1)).all().alias("ranks"),
+            (pl.col("score").diff().drop_nulls() <= 0).all().alias("order"),
+        )
     )
     assert per_query["ranks"].all()
     assert per_query["order"].all()

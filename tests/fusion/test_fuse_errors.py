@@ -24,7 +24,12 @@ def test_an_unknown_method_lists_the_valid_ones() -> None:
 
 
 def test_other_spellings_are_accepted() -> None:
-    for spelling, name in [("combsum", "sum"), ("CombMNZ", "mnz"), ("comb_anz", "anz"), ("borda", "bordafuse")]:
+    for spelling, name in [
+        ("combsum", "sum"),
+        ("CombMNZ", "mnz"),
+        ("comb_anz", "anz"),
+        ("borda", "bordafuse"),
+    ]:
         assert prm.fuse(RUNS, spelling).sort("item").equals(prm.fuse(RUNS, name).sort("item"))
     assert prm.fuse(RUNS, "sum", norm="min_max").sort("item").equals(prm.fuse(RUNS, "sum").sort("item"))
 
@@ -52,9 +57,13 @@ def test_a_lazy_run_without_weight_fails_in_the_plan() -> None:
 
 
 def test_bad_and_unknown_params() -> None:
-    with pytest.raises(prm.InvalidParameterError, match=r"`k` of fusion method 'rrf' must be a real number >= 0, got -1"):
+    with pytest.raises(
+        prm.InvalidParameterError, match=r"`k` of fusion method 'rrf' must be a real number >= 0, got -1"
+    ):
         prm.fuse(RUNS, "rrf", k=-1)
-    with pytest.raises(prm.InvalidParameterError, match=r"`phi` of fusion method 'rbc' must be .*\[0, 1\], got 2"):
+    with pytest.raises(
+        prm.InvalidParameterError, match=r"`phi` of fusion method 'rbc' must be .*\[0, 1\], got 2"
+    ):
         prm.fuse(RUNS, "rbc", phi=2)
     with pytest.raises(prm.InvalidParameterError, match=r"'rbc' needs `phi`"):
         prm.fuse(RUNS, "rbc")

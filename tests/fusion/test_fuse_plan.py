@@ -10,11 +10,11 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from fusion.ranx_oracle import generate, qrels_for
 from plans import calls_python, fallback_nodes
 from polars.testing import assert_frame_equal
 
 import polars_rankmetrics as prm
+from fusion.ranx_oracle import generate, qrels_for
 from polars_rankmetrics.fusion._names import METHODS, NORMS
 
 PARAMS = {"gmnz": {"gamma": 0.5}, "rbc": {"phi": 0.8}, "probfuse": {"n_segments": 3}, "slidefuse": {"w": 2}}

@@ -15,8 +15,9 @@ from typing import Any
 
 import polars as pl
 import pytest
+
+import polars_rankmetrics as prm
 from fusion.ranx_oracle import (
-    RANK_BASED,
     assert_same,
     generate,
     ours_as_dict,
@@ -25,8 +26,6 @@ from fusion.ranx_oracle import (
     ranx_fuse,
     to_ranx,
 )
-
-import polars_rankmetrics as prm
 
 NORMS = ["min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda", None]
 SCORE_BASED = ["sum", "mnz", "anz", "max", "min", "med", "gmnz", "wsum", "wmnz", "mixed"]
@@ -37,7 +36,7 @@ SEEDS = range(4)
 
 
 def _params(method: str, seed: int) -> dict[str, Any]:
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # noqa: S311  (test data)
     return {
         "gmnz": {"gamma": rng.choice([0.5, 1.3, -0.2])},
         "rrf": {"k": rng.choice([0, 10, 60])},
@@ -47,7 +46,7 @@ def _params(method: str, seed: int) -> dict[str, Any]:
 
 
 def _weights(frame: pl.DataFrame, seed: int) -> dict[str, float]:
-    rng = random.Random(seed + 7)
+    rng = random.Random(seed + 7)  # noqa: S311  (test data)
     return {name: rng.uniform(0, 1) for name in sorted(set(frame["run"]))}
 
 
@@ -63,14 +62,18 @@ def _compare(frame: pl.DataFrame, method: str, norm: str | None, seed: int) -> N
 @pytest.mark.parametrize("method", SCORE_BASED)
 def test_score_methods_equal_ranx_with_ties(method: str, norm: str | None) -> None:
     for seed in SEEDS:
-        _compare(generate(seed, ties=True, int_ids=seed % 2 == 1, every_query=norm == "zmuv"), method, norm, seed)
+        _compare(
+            generate(seed, ties=True, int_ids=seed % 2 == 1, every_query=norm == "zmuv"), method, norm, seed
+        )
 
 
 @pytest.mark.parametrize("norm", [n for n in NORMS if n != "borda"])
 @pytest.mark.parametrize("method", ORDER_BASED)
 def test_order_methods_equal_ranx_without_ties(method: str, norm: str | None) -> None:
     for seed in SEEDS:
-        _compare(generate(seed, ties=False, int_ids=seed % 2 == 0, every_query=norm == "zmuv"), method, norm, seed)
+        _compare(
+            generate(seed, ties=False, int_ids=seed % 2 == 0, every_query=norm == "zmuv"), method, norm, seed
+        )
 
 
 @pytest.mark.parametrize("norm", [*ORDER_NORMS, "min-max"])

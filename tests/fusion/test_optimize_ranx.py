@@ -14,16 +14,16 @@ from typing import Any
 
 import polars as pl
 import pytest
-from fusion.ranx_oracle import generate, qrels_for, qrels_to_ranx, to_ranx
 
 import polars_rankmetrics as prm
+from fusion.ranx_oracle import generate, qrels_for, qrels_to_ranx, to_ranx
 from polars_rankmetrics.fusion._optimize import steps, weight_grid
 
 
 def _ranx_search(
-    frame: pl.DataFrame, qrels: pl.DataFrame, method: str, metric: str, **kwargs: Any
+    frame: pl.DataFrame, qrels: pl.DataFrame, method: str, metric: str, **kwargs: float
 ) -> tuple[dict[str, Any], list[float]]:
-    """ranx's best parameters and every candidate's metric, in grid order."""
+    """Ranx's best parameters and every candidate's metric, in grid order."""
     from ranx import optimize_fusion  # noqa: PLC0415
 
     runs = to_ranx(frame)
@@ -37,7 +37,9 @@ def _ranx_search(
     return best, list(report.results)
 
 
-def _ranx_best(frame: pl.DataFrame, qrels: pl.DataFrame, method: str, metric: str, **kwargs: Any) -> dict[str, Any]:  # noqa: ANN401
+def _ranx_best(
+    frame: pl.DataFrame, qrels: pl.DataFrame, method: str, metric: str, **kwargs: float
+) -> dict[str, Any]:
     return _ranx_search(frame, qrels, method, metric, **kwargs)[0]
 
 
