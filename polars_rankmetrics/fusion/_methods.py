@@ -94,8 +94,9 @@ def combined(
 ) -> pl.LazyFrame:
     """One row per (keys..., query, item) with the fused score under the name VALUE."""
     item_keys = [*keys, lay.query, lay.item]
-    runs = pl.col(RUN).n_unique()
-    lf = lf.with_columns((runs.over(keys) if keys else runs).alias(RUNS))
+    if method in {"max", "min", "bayesfuse"}:  # they read the number of runs
+        runs = pl.col(RUN).n_unique()
+        lf = lf.with_columns((runs.over(keys) if keys else runs).alias(RUNS))
     if method == "med":
         lf = lf.with_columns(_middle(item_keys).alias(_POS))
     if method in _PARAM:  # a column: a grid search varies it per candidate

@@ -28,6 +28,7 @@ import polars as pl
 __all__ = [
     "CANDIDATES",
     "LEN",
+    "MONOTONE",
     "PRESENT",
     "RANK",
     "RUN",
@@ -65,9 +66,8 @@ class Layout:
 
 def _rank(score: pl.Expr, lay: Layout) -> pl.Expr:
     """1-based position in the run's list: score descending, then item id descending."""
-    first = score.rank("min", descending=True).over(lay.list_keys)
-    within_ties = pl.col(lay.item).rank("ordinal", descending=True).over([*lay.list_keys, score])
-    return (first + within_ties - 1).cast(pl.Int64)
+    position = pl.int_range(1, pl.len() + 1, dtype=pl.Int64)
+    return position.over(lay.list_keys, order_by=[score, pl.col(lay.item)], descending=True)
 
 
 def normalized(lf: pl.LazyFrame, norm: str, lay: Layout) -> pl.LazyFrame:
@@ -87,6 +87,10 @@ def normalized(lf: pl.LazyFrame, norm: str, lay: Layout) -> pl.LazyFrame:
         "rank": 1.0 - (_rank(s, lay) - 1) / pl.len().over(g),
     }[norm]
     return lf.with_columns(value.cast(pl.Float64).alias(VALUE))
+
+
+MONOTONE = frozenset({"none", "min-max", "max", "sum", "zmuv", "rank"})
+"""Normalisations that keep every run's order: a method reading only ranks can skip them."""
 
 
 def ranked(lf: pl.LazyFrame, lay: Layout) -> pl.LazyFrame:

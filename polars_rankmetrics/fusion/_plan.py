@@ -22,7 +22,7 @@ from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.fusion._condorcet import condorcet
 from polars_rankmetrics.fusion._methods import WEIGHT, combined, listed, terms
 from polars_rankmetrics.fusion._names import Method, bad_param
-from polars_rankmetrics.fusion._normalize import RUN, SCORE, Layout, normalized, ranked
+from polars_rankmetrics.fusion._normalize import MONOTONE, RUN, SCORE, Layout, normalized, ranked
 from polars_rankmetrics.fusion._supervised import supervised_terms
 
 __all__ = [
@@ -106,10 +106,21 @@ def check_qrels(qrels: object, method: Method, cols: Columns) -> pl.LazyFrame | 
     return lf
 
 
+ORDER_ONLY = frozenset(
+    {"rrf", "isr", "log_isr", "logn_isr", "rbc", "bordafuse", "w_bordafuse", "condorcet", "w_condorcet"}
+    | {"posfuse", "probfuse", "slidefuse", "bayesfuse", "mapfuse"}
+)
+"""Methods that read only each run's ranks (and their lengths), never the normalised scores."""
+
+
 def prepared(base: pl.LazyFrame, req: Request) -> pl.LazyFrame:
-    """Every run normalised and ranked once; Borda methods on the candidate grid."""
-    lay = req.layout
-    return listed(ranked(normalized(base, req.norm, lay), lay), req.method.name, lay)
+    """Every run normalised and ranked once; Borda methods on the candidate grid.
+
+    A method that reads only ranks skips a normalisation that keeps the order.
+    """
+    lay, name = req.layout, req.method.name
+    norm = "none" if name in ORDER_ONLY and req.norm in MONOTONE else req.norm
+    return listed(ranked(normalized(base, norm, lay), lay), name, lay)
 
 
 def with_weights(lf: pl.LazyFrame, weights: pl.LazyFrame) -> pl.LazyFrame:
