@@ -10,6 +10,7 @@ import polars as pl
 from polars_rankmetrics._engine import finish_frame
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns
+from polars_rankmetrics.checks import validate
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.fusion._methods import WEIGHT
 from polars_rankmetrics.fusion._names import check_params, method_spec, norm_name
@@ -45,6 +46,7 @@ def fuse(  # noqa: PLR0913
     weights: Mapping[object, float] | None = None,
     qrels: pl.DataFrame | pl.LazyFrame | None = None,
     columns: Columns | None = None,
+    check: bool = True,
     **params: float,
 ) -> FrameT:
     """Fuse several runs into one: a long frame of runs in, one run (query, item, score) out.
@@ -79,6 +81,11 @@ def fuse(  # noqa: PLR0913
         Judgments (query, item, relevance) the supervised methods train on.
     columns
         Column names (query, item, score; relevance of `qrels`).
+    check
+        For a DataFrame, check the runs first (:func:`validate`): null ids,
+        NaN or infinite scores, duplicate (run, query, item) rows raise
+        :class:`InvalidDataError`. A LazyFrame is not checked (call
+        :func:`validate` on it).
     **params
         The method's own parameters (``k=60``, ``phi=0.8``, ...).
 
@@ -91,6 +98,8 @@ def fuse(  # noqa: PLR0913
 
     Raises
     ------
+    InvalidDataError
+        With `check`, bad data in a DataFrame (the message names the rows).
     InvalidParameterError
         An unknown method, normalisation or parameter, a parameter out of
         its domain, missing weights or judgments.
@@ -134,6 +143,8 @@ def fuse(  # noqa: PLR0913
     checked = check_weights(weights, spec)
     judged = check_qrels(qrels, spec, cols)
     base = base_frame(frame.lazy(), req)
+    if check and isinstance(frame, pl.DataFrame):
+        validate(frame.select(by, cols.query, cols.item, cols.score), columns=cols, by=by)
     table = None
     if checked is not None:
         if isinstance(frame, pl.DataFrame):

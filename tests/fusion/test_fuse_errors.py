@@ -102,3 +102,24 @@ def test_optimize_fusion_refuses_what_it_cannot_search() -> None:
         prm.optimize_fusion(RUNS, QRELS, "wsum", grid=[(1.0,)])
     with pytest.raises(prm.InvalidParameterError, match=r"`k` of fusion method 'rrf'"):
         prm.optimize_fusion(RUNS, QRELS, "rrf", grid=[10, -5])
+
+
+def test_bad_data_in_a_dataframe_raises_unless_unchecked() -> None:
+    duplicated = pl.concat([RUNS, RUNS.head(1)])
+    with pytest.raises(
+        prm.InvalidDataError, match=r"duplicate \(run, query, item\) row.*run='a', query='q1', item='x'"
+    ):
+        prm.fuse(duplicated, "sum")
+    with pytest.raises(prm.InvalidDataError, match=r"NaN"):
+        prm.fuse(
+            RUNS.with_columns(
+                pl.when(pl.col("item") == "y").then(float("nan")).otherwise("score").alias("score")
+            ),
+            "sum",
+        )
+    with pytest.raises(prm.InvalidDataError, match=r"null"):
+        prm.fuse(
+            RUNS.with_columns(pl.when(pl.col("item") == "y").then(None).otherwise("item").alias("item")),
+            "sum",
+        )
+    assert prm.fuse(duplicated, "sum", check=False).height == 3
