@@ -46,7 +46,9 @@ def make_runs(rows: int, n_runs: int, seed: int = 0) -> tuple[pl.DataFrame, pl.D
     for r in range(n_runs):
         q = np.repeat(np.arange(queries), ITEMS)
         item = rng.integers(0, 3 * ITEMS, size=rows)  # overlapping lists; duplicates removed below
-        parts.append(pl.DataFrame({"run": f"run{r}", "query": q, "item": item, "score": rng.normal(size=rows)}))
+        parts.append(
+            pl.DataFrame({"run": f"run{r}", "query": q, "item": item, "score": rng.normal(size=rows)})
+        )
     runs = (
         pl.concat(parts)
         .unique(["run", "query", "item"])
@@ -66,6 +68,7 @@ def _pandas(frame: pl.DataFrame) -> Any:  # noqa: ANN401
 
 
 def ranx_runs(runs: pl.DataFrame) -> list[Any]:
+    """One ranx Run per run, from the frame (through pandas, as ranx reads frames)."""
     from ranx import Run  # noqa: PLC0415
 
     out = []
@@ -78,6 +81,7 @@ def ranx_runs(runs: pl.DataFrame) -> list[Any]:
 
 
 def ranx_qrels(qrels: pl.DataFrame) -> Any:  # noqa: ANN401
+    """Ranx's Qrels from the frame."""
     from ranx import Qrels  # noqa: PLC0415
 
     frame = qrels.select(pl.col("query").alias("q_id"), pl.col("item").alias("doc_id"), "relevance")
@@ -146,7 +150,7 @@ def main() -> None:
         ours, theirs, built = [], [], []
         for _ in range(args.repeat):
             ours.append(_timed(lambda m=method: _ours_fuse(runs5, qrels, m)))
-            theirs.append(_timed(lambda m=method: _ranx_fuse(runs5, qrels, m, built)))
+            theirs.append(_timed(lambda m=method, b=built: _ranx_fuse(runs5, qrels, m, b)))
         lines.append(_row(f"fuse 5 runs ({method}, min-max) + evaluate ndcg@10, map", ours, theirs, built))
         print(lines[-1], flush=True)
     ours, theirs, built = [], [], []
@@ -159,13 +163,17 @@ def main() -> None:
     header = [
         "# Fusion against ranx",
         "",
-        f"`python benchmarks/bench_fusion.py --rows {args.rows} --repeat {args.repeat}`: "
-        f"{args.rows:,} rows per run ({ITEMS} items per query and run, {runs5.height:,} rows in all after "
-        f"removing duplicate items), string ids; best of {args.repeat} alternating repetitions, seconds.",
-        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, load average "
-        f"{os.getloadavg()[0]:.1f} at the end (shared with other jobs: timings are noisy, ratios are "
-        "within one run). ranx's time includes building its Runs and Qrels from the frames; "
-        "'ranx core' leaves that out.",
+        (
+            f"`python benchmarks/bench_fusion.py --rows {args.rows} --repeat {args.repeat}`: "
+            f"{args.rows:,} rows per run ({ITEMS} items per query and run, {runs5.height:,} rows in all after "
+            f"removing duplicate items), string ids; best of {args.repeat} alternating repetitions, seconds."
+        ),
+        (
+            f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, load average "
+            f"{os.getloadavg()[0]:.1f} at the end (shared with other jobs: timings are noisy, ratios are "
+            "within one run). ranx's time includes building its Runs and Qrels from the frames; "
+            "'ranx core' leaves that out."
+        ),
         "",
         "| task | polars-rankmetrics | ranx | ranx core | ratio | ratio (core) |",
         "|---|---|---|---|---|---|",

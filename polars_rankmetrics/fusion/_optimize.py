@@ -30,7 +30,14 @@ from polars_rankmetrics.io import join_run_qrels
 __all__ = ["FusionSearch", "optimize_fusion"]
 
 CANDIDATE = "candidate"
-_SEARCHED = {"rrf": "k", "gmnz": "gamma", "logn_isr": "sigma", "rbc": "phi"}
+_SEARCHED = {
+    "rrf": "k",
+    "gmnz": "gamma",
+    "logn_isr": "sigma",
+    "rbc": "phi",
+    "slidefuse": "w",
+    "probfuse": "n_segments",
+}
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,8 @@ def _grid(spec: Method, step: float | None, grid: Sequence[object] | None, n_run
         return list(weight_grid(n_runs, 0.1 if step is None else step))
     if spec.name == "rrf":
         return list(range(10, 101, 10 if step is None else int(step)))
+    if spec.name in {"slidefuse", "probfuse"}:
+        return list(range(1, 101, 1 if step is None else int(step)))
     return list(steps(0.01, 1.0, 0.01 if step is None else step))
 
 
@@ -140,7 +149,8 @@ def optimize_fusion(  # noqa: PLR0913
     ``w_bordafuse``, ``w_condorcet``) every tuple of weights 0, `step`, ...,
     1 (one per run, runs in sorted name order) summing to 1; for ``rrf``
     k = 10, 20, ..., 100; for ``gmnz`` (gamma), ``logn_isr`` (sigma) and
-    ``rbc`` (phi) 0.01, 0.02, ..., 1 (`step` 0.01). `grid` gives the
+    ``rbc`` (phi) 0.01, 0.02, ..., 1 (`step` 0.01); for ``slidefuse`` (w)
+    and ``probfuse`` (n_segments) 1, 2, ..., 100. `grid` gives the
     candidates instead. The runs are normalised and ranked once; each
     batch of `batch_size` candidates is fused and evaluated in one plan.
     The best is the last candidate in grid order with the highest metric
@@ -153,7 +163,8 @@ def optimize_fusion(  # noqa: PLR0913
     qrels
         Judgments: query, item, relevance.
     method
-        A weighted method, or ``rrf``, ``gmnz``, ``logn_isr``, ``rbc``.
+        A weighted method, or ``rrf``, ``gmnz``, ``logn_isr``, ``rbc``,
+        ``slidefuse`` (`w`), ``probfuse`` (`n_segments`), trained on `qrels`.
     metric
         One metric name, as :func:`evaluate` reads it.
     by, norm, columns
@@ -197,7 +208,9 @@ def optimize_fusion(  # noqa: PLR0913
     spec = method_spec(method)
     if not spec.weighted and spec.name not in _SEARCHED:
         msg = f"optimize_fusion searches weights or a parameter; fusion method {spec.name!r} has neither: "
-        raise InvalidParameterError(msg + "use a weighted method, rrf, gmnz, logn_isr or rbc")
+        raise InvalidParameterError(
+            msg + "use a weighted method, rrf, gmnz, logn_isr, rbc, slidefuse or probfuse"
+        )
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise bad_param("batch_size", "a positive integer", batch_size, spec.name)
     cols = columns or Columns()
@@ -231,7 +244,10 @@ def _evaluate_batch(
         out = fused(ready, req, {}, weights=candidates, keys=[CANDIDATE])
     else:
         name = _SEARCHED[req.method.name]
-        out = fused(ready.join(candidates, how="cross"), req, {name: pl.col(name)}, keys=[CANDIDATE])
+        judged = as_polars(qrels, "qrels").lazy() if req.method.supervised else None
+        crossed = ready.join(candidates, how="cross")
+        out = fused(crossed, req, {name: pl.col(name)}, qrels=judged, keys=[CANDIDATE], train=ready)
     run = out.select(CANDIDATE, cols.query, cols.item, pl.col(VALUE).alias(cols.score))
     frame = join_run_qrels(run, as_polars(qrels, "qrels").lazy(), by=CANDIDATE, columns=cols).lazy()
-    return collect(evaluate(frame, metric, by=CANDIDATE, columns=cols, conventions=conventions))
+    # The frame is built here: ids non-null and unique per candidate, scores finite sums.
+    return collect(evaluate(frame, metric, by=CANDIDATE, columns=cols, conventions=conventions, check=False))

@@ -142,6 +142,7 @@ def fused(  # noqa: PLR0913
     weights: pl.LazyFrame | None = None,
     qrels: pl.LazyFrame | None = None,
     keys: Sequence[str] = (),
+    train: pl.LazyFrame | None = None,
 ) -> pl.LazyFrame:
     """One row per (keys..., query, item) with the fused score VALUE, from :func:`prepared` rows."""
     name, lay = req.method.name, req.layout
@@ -151,7 +152,14 @@ def fused(  # noqa: PLR0913
         return condorcet(ready, lay, keys, weighted=name == "w_condorcet")
     if qrels is not None:
         valued = supervised_terms(
-            ready, name, qrels, relevance=req.columns.relevance, params=req.params, lay=lay
+            ready,
+            name,
+            qrels,
+            relevance=req.columns.relevance,
+            params=params,
+            lay=lay,
+            keys=keys,
+            train=train,
         )
     else:
         valued = terms(ready, name, params)

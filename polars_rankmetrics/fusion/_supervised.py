@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 
 import polars as pl
 
+from polars_rankmetrics._kernel import fixed_point, from_fixed_point
 from polars_rankmetrics.fusion._methods import MIN_ODD, TERM
 from polars_rankmetrics.fusion._normalize import LEN, RANK, RUN, VALUE, Layout
 
@@ -71,18 +72,24 @@ def _per_position(hits: pl.LazyFrame) -> pl.LazyFrame:
     return hits.group_by(RUN, RANK).agg(pl.col(_HIT).mean().alias(_PROB))
 
 
-def _slide(lf: pl.LazyFrame, hits: pl.LazyFrame, w: int) -> pl.LazyFrame:
-    """Slidefuse's term: the window mean of P_r from its prefix sums C_r(m) = P_r(0) + ... + P_r(m - 1)."""
+def _slide(lf: pl.LazyFrame, hits: pl.LazyFrame, w: pl.Expr) -> pl.LazyFrame:
+    """Slidefuse's term: the window mean of P_r from its prefix sums C_r(m) = P_r(0) + ... + P_r(m - 1).
+
+    The prefix sums are exact (fixed point, :func:`fixed_point`), so two
+    windows holding the same probabilities give the same term, bit for bit,
+    as ranx's direct sums do: a tie stays a tie.
+    """
     probs = _per_position(hits)
-    prefix = probs.select(RUN, RANK, pl.col(_PROB).cum_sum().over(RUN, order_by=RANK).alias(_PROB))
+    exact = fixed_point(pl.col(_PROB)).cum_sum().over(RUN, order_by=RANK)
+    prefix = probs.select(RUN, RANK, exact.alias(_PROB))
     zero = (
         probs.select(RUN)
         .unique()
-        .with_columns(pl.lit(0, dtype=pl.Int64).alias(RANK), pl.lit(0.0).alias(_PROB))
+        .with_columns(pl.lit(0, dtype=pl.Int64).alias(RANK), pl.lit(0, dtype=pl.Int128).alias(_PROB))
     )
     prefix = pl.concat([prefix.with_columns(pl.col(RANK).cast(pl.Int64)), zero])
     longest = probs.group_by(RUN).agg(pl.col(RANK).max().cast(pl.Int64).alias("__fuse_longest"))
-    p = pl.col(RANK) - 1
+    p, w = pl.col(RANK) - 1, w.cast(pl.Int64)
     lo, hi = pl.max_horizontal(p - w, 0), pl.min_horizontal(p + w, pl.col(LEN) - 1)
     top = pl.col("__fuse_longest")
     lf = lf.join(longest, on=RUN, how="left").with_columns(
@@ -93,20 +100,25 @@ def _slide(lf: pl.LazyFrame, hits: pl.LazyFrame, w: int) -> pl.LazyFrame:
         at = prefix.select(RUN, pl.col(RANK).alias(f"__fuse_{end}"), pl.col(_PROB).alias(f"__fuse_c{end}"))
         lf = lf.join(at, on=[RUN, f"__fuse_{end}"], how="left")
     return lf.with_columns(
-        ((pl.col("__fuse_chi") - pl.col("__fuse_clo")) / pl.col("__fuse_width")).alias(TERM)
+        (from_fixed_point(pl.col("__fuse_chi") - pl.col("__fuse_clo")) / pl.col("__fuse_width")).alias(TERM)
     )
 
 
-def _segmented(lf: pl.LazyFrame, hits: pl.LazyFrame, n_segments: int, lay: Layout) -> pl.LazyFrame:
-    """Probfuse's term P_r(k) / (k + 1), k = p // ceil(n / n_segments)."""
-    segment = ((pl.col(RANK) - 1) // ((pl.col(LEN) + n_segments - 1) // n_segments)).alias(_SEG)
+def _segmented(
+    lf: pl.LazyFrame, hits: pl.LazyFrame, n_segments: pl.Expr, lay: Layout, keys: Sequence[str]
+) -> pl.LazyFrame:
+    """Probfuse's term P_r(k) / (k + 1), k = p // ceil(n / n_segments), trained per `keys` (candidate)."""
+    m = n_segments.cast(pl.Int64)
+    segment = ((pl.col(RANK) - 1) // ((pl.col(LEN) + m - 1) // m)).alias(_SEG)
     per_query = (
         hits.with_columns(segment)
-        .group_by(RUN, lay.query, _SEG)
+        .group_by(*keys, RUN, lay.query, _SEG)
         .agg(pl.col(_HIT).mean(), pl.col(_QUERIES).first())
     )
-    probs = per_query.group_by(RUN, _SEG).agg((pl.col(_HIT).sum() / pl.col(_QUERIES).first()).alias(_PROB))
-    lf = lf.with_columns(segment).join(probs, on=[RUN, _SEG], how="left")
+    probs = per_query.group_by(*keys, RUN, _SEG).agg(
+        (pl.col(_HIT).sum() / pl.col(_QUERIES).first()).alias(_PROB)
+    )
+    lf = lf.with_columns(segment).join(probs, on=[*keys, RUN, _SEG], how="left")
     return lf.with_columns((pl.col(_PROB).fill_null(0.0) / (pl.col(_SEG) + 1)).alias(TERM))
 
 
@@ -165,20 +177,27 @@ def supervised_terms(  # noqa: PLR0913
     qrels: pl.LazyFrame,
     *,
     relevance: str,
-    params: Mapping[str, float],
+    params: Mapping[str, pl.Expr],
     lay: Layout,
+    keys: Sequence[str] = (),
+    train: pl.LazyFrame | None = None,
 ) -> pl.LazyFrame:
-    """`lf` (ranked) with each run's TERM, trained on `qrels` (query, item, `relevance`)."""
-    hits = _hits(lf, qrels, relevance, lay)
+    """`lf` (ranked) with each run's TERM, trained on `qrels` (query, item, `relevance`).
+
+    `train` holds the ranked runs without the candidates (`keys`) of a grid
+    search: the training that does not depend on the candidate's parameter
+    reads it once.
+    """
+    hits = _hits(lf if train is None or method == "probfuse" else train, qrels, relevance, lay)
     if method == "posfuse":
         probs = _per_position(hits)
         return lf.join(probs, on=[RUN, RANK], how="left").with_columns(
             pl.col(_PROB).fill_null(0.0).alias(TERM)
         )
     if method == "slidefuse":
-        return _slide(lf, hits, int(params["w"]))
+        return _slide(lf, hits, params["w"])
     if method == "probfuse":
-        return _segmented(lf, hits, int(params["n_segments"]), lay)
+        return _segmented(lf, hits, params["n_segments"], lay, keys)
     if method == "segfuse":
         return _segfuse(lf, hits)
     if method == "bayesfuse":

@@ -41,7 +41,8 @@ def test_the_printed_run_is_fuses(
     expected = prm.fuse(runs, options[1], **kwargs)  # type: ignore[arg-type]
     joined = printed.join(expected, on=["query", "item"], how="full", coalesce=True)
     assert joined.height == expected.height == printed.height
-    assert (joined["score"] - joined["score_right"]).abs().max() == 0  # type: ignore[operator]
+    # Equal to 1e-12: a window's float sums (zmuv's mean and std) may add in another order on another call.
+    assert (joined["score"] - joined["score_right"]).abs().max() <= 1e-12  # type: ignore[operator]
     # Ranks 1, 2, ... per query, scores non-increasing along them.
     per_query = (
         printed.sort("query", "rank")

@@ -16,7 +16,7 @@ import polars as pl
 import pytest
 
 import polars_rankmetrics as prm
-from fusion.ranx_oracle import generate, qrels_for, qrels_to_ranx, to_ranx
+from fusion.ranx_oracle import generate, qrels_for, qrels_to_ranx, ranx_fuse, to_ranx
 from polars_rankmetrics.fusion._optimize import steps, weight_grid
 
 
@@ -95,3 +95,42 @@ def test_batches_give_the_same_table() -> None:
     batched = prm.optimize_fusion(frame, qrels, "wsum", metric="ndcg@10", batch_size=3)
     assert whole.table.equals(batched.table)
     assert whole.best == batched.best
+
+
+def _ranx_fused_metric(frame: pl.DataFrame, qrels: pl.DataFrame, method: str, value: int) -> float:
+    """Ranx's fused run for one candidate (trained by ranx), evaluated by prm.evaluate.
+
+    The fused runs of these methods tie often, and ranx orders ties its own
+    way; evaluating ranx's fused scores with the library's order isolates
+    what optimize_fusion adds: the training, the fusion and the grid per candidate.
+    """
+    from ranx import fusion as rf  # noqa: PLC0415
+
+    runs = to_ranx(frame)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ranx_qrels = qrels_to_ranx(qrels, sorted({str(q) for q in frame["query"]}))
+        if method == "slidefuse":
+            params: dict[str, Any] = {"probs": rf.slidefuse_train(ranx_qrels, runs), "w": value}
+        else:
+            params = {"probs": rf.probfuse_train(ranx_qrels, runs, value)}
+        fused = ranx_fuse(runs, method, None, params)
+    rows = [(q, d, s) for q, docs in fused.items() for d, s in docs.items()]
+    run = pl.DataFrame(rows, schema=["query", "item", "score"], orient="row")
+    judged = qrels.with_columns(pl.col("query").cast(pl.String), pl.col("item").cast(pl.String))
+    return float(prm.evaluate(prm.join_run_qrels(run, judged), "ndcg@10", conventions="ranx").item())
+
+
+@pytest.mark.parametrize(("method", "param"), [("slidefuse", "w"), ("probfuse", "n_segments")])
+def test_every_candidate_of_a_supervised_method_is_ranxs(method: str, param: str) -> None:
+    """Each candidate's metric is that of ranx's fused run; the best is the last of the highest."""
+    grid = range(1, 7)
+    for seed in range(2):
+        frame = generate(seed + 60, ties=False, complete=True, n_runs=2, n_queries=8)
+        qrels = qrels_for(frame, seed)
+        ours = prm.optimize_fusion(frame, qrels, method, metric="ndcg@10", norm=None, grid=grid)
+        expected = [_ranx_fused_metric(frame, qrels, method, v) for v in grid]
+        for got, want in zip(ours.table["ndcg@10"], expected, strict=True):
+            assert abs(got - want) <= 1e-12
+        top = max(expected)
+        assert ours.best == {param: max(v for v, m in zip(grid, expected, strict=True) if m == top)}
