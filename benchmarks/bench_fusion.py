@@ -51,10 +51,10 @@ def make_runs(rows: int, n_runs: int, seed: int = 0) -> tuple[pl.DataFrame, pl.D
         )
     runs = (
         pl.concat(parts)
-        .unique(["run", "query", "item"])
+        .unique(["run", "query", "item"], maintain_order=True)
         .with_columns(pl.col("query").cast(pl.String), pl.format("d{}", "item").alias("item"))
     )
-    judged = runs.select("query", "item").unique().sample(fraction=0.1, seed=seed)
+    judged = runs.select("query", "item").unique().sort("query", "item").sample(fraction=0.1, seed=seed)
     qrels = judged.with_columns(pl.Series("relevance", rng.integers(0, 3, size=judged.height)))
     return runs, qrels
 

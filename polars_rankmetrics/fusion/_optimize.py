@@ -218,15 +218,37 @@ def optimize_fusion(  # noqa: PLR0913
     base = base_frame(as_polars(runs, "runs").lazy(), req)
     names = sorted(collect(base.select(pl.col(RUN).unique()))[RUN].to_list())
     values = _grid(spec, step, grid, len(names))
-    ready = prepared(base, req).collect().lazy()  # ranked once, shared by every batch
+    judged = as_polars(qrels, "qrels").lazy()
+    ready, judged = _coded(prepared(base, req), judged, cols)
+    ready = ready.collect().lazy()  # ranked once, shared by every batch
     dtype = base.collect_schema()[RUN]
     batches = [
         _candidates(spec, values[lo : lo + batch_size], names, dtype, lo)
         for lo in range(0, len(values), batch_size)
     ]
-    scores = [_evaluate_batch(ready, req, b, qrels=qrels, evaluation=(metric, conventions)) for b in batches]
+    scores = [_evaluate_batch(ready, req, b, qrels=judged, evaluation=(metric, conventions)) for b in batches]
     table = _table(spec, values, names, pl.concat(scores), metric)
     return FusionSearch(table=table, best=_best(spec, table, names, metric))
+
+
+_CODE_BASE = 10**12  # codes of one width: their decimal text sorts as their numbers do
+
+
+def _coded(ready: pl.LazyFrame, qrels: pl.LazyFrame, cols: Columns) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """The ranked runs and the qrels with query and item ids replaced by Int64 codes.
+
+    Every candidate's rows are grouped, joined and evaluated on these ids;
+    an item's code follows the order of its id as text (byte order), so the
+    evaluation breaks tied scores as it would on the ids themselves.
+    """
+    for name in (cols.query, cols.item):
+        ids = pl.concat([ready.select(name), qrels.select(name)]).unique()
+        order = ids.sort(pl.col(name).cast(pl.String)).with_row_index("__fuse_code")
+        code = (pl.col("__fuse_code").cast(pl.Int64) + _CODE_BASE).alias(name)
+        mapping = order.select(name, code.alias("__fuse_id"))
+        ready = ready.join(mapping, on=name).drop(name).rename({"__fuse_id": name})
+        qrels = qrels.join(mapping, on=name).drop(name).rename({"__fuse_id": name})
+    return ready, qrels
 
 
 def _evaluate_batch(
@@ -234,7 +256,7 @@ def _evaluate_batch(
     req: Request,
     candidates: pl.LazyFrame,
     *,
-    qrels: pl.DataFrame | pl.LazyFrame,
+    qrels: pl.LazyFrame,
     evaluation: tuple[str, Conventions | str | None],
 ) -> pl.DataFrame:
     """The metric of every candidate of the batch: (CANDIDATE, metric), one plan."""
@@ -244,10 +266,10 @@ def _evaluate_batch(
         out = fused(ready, req, {}, weights=candidates, keys=[CANDIDATE])
     else:
         name = _SEARCHED[req.method.name]
-        judged = as_polars(qrels, "qrels").lazy() if req.method.supervised else None
+        judged = qrels if req.method.supervised else None
         crossed = ready.join(candidates, how="cross")
         out = fused(crossed, req, {name: pl.col(name)}, qrels=judged, keys=[CANDIDATE], train=ready)
     run = out.select(CANDIDATE, cols.query, cols.item, pl.col(VALUE).alias(cols.score))
-    frame = join_run_qrels(run, as_polars(qrels, "qrels").lazy(), by=CANDIDATE, columns=cols).lazy()
+    frame = join_run_qrels(run, qrels, by=CANDIDATE, columns=cols).lazy()
     # The frame is built here: ids non-null and unique per candidate, scores finite sums.
     return collect(evaluate(frame, metric, by=CANDIDATE, columns=cols, conventions=conventions, check=False))
