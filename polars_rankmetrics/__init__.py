@@ -30,6 +30,7 @@ from polars_rankmetrics.exceptions import (
     TrecFormatError,
     UnknownMetricError,
 )
+from polars_rankmetrics.fusion import FusionSearch, fuse, optimize_fusion
 from polars_rankmetrics.io import (
     join_run_qrels,
     read_trec_qrels,
@@ -116,6 +117,7 @@ __all__ = [
     "ColumnTypeError",
     "Columns",
     "Conventions",
+    "FusionSearch",
     "InnerJoinWarning",
     "InvalidDataError",
     "InvalidInputError",
@@ -152,6 +154,7 @@ __all__ = [
     "f1",
     "f_beta",
     "fallout",
+    "fuse",
     "g",
     "gini",
     "gm_bpref",
@@ -174,6 +177,7 @@ __all__ = [
     "num_rel",
     "num_rel_ret",
     "num_ret",
+    "optimize_fusion",
     "parse",
     "personalization",
     "plots",

@@ -86,12 +86,14 @@ def parser() -> argparse.ArgumentParser:
         usage=f"{PROG} [-h] [-v] [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS]]\n"
         f"       {' ' * len(PROG)} [--ties POLICY] [--preset NAME] [--refuse-missing] QRELS RUN\n"
         f"       {PROG} demo\n"
-        f"       {PROG} compare QRELS RUN RUN [RUN ...] [-m MEASURE] [--test T] [--baseline RUN] ...",
+        f"       {PROG} compare QRELS RUN RUN [RUN ...] [-m MEASURE] [--test T] [--baseline RUN] ...\n"
+        f"       {PROG} fuse --method METHOD RUN RUN [RUN ...] [--norm N] [--weights W,W] ...",
         description=(
             "Evaluate a TREC run against judgments and print exactly what trec_eval 10.0 prints "
             "(measure, query or 'all', value). "
             f"'{PROG} demo' evaluates trec_eval's bundled test collection; "
-            f"'{PROG} compare' tests runs against each other ('{PROG} compare -h')."
+            f"'{PROG} compare' tests runs against each other ('{PROG} compare -h'); "
+            f"'{PROG} fuse' fuses runs into one ('{PROG} fuse -h')."
         ),
         epilog=f"trec_eval's flags {', '.join(short for short, _ in UNSUPPORTED_FLAGS)} are not supported. "
         "RUN '-' reads the run from standard input. One difference from trec_eval 10.0: without -c, "
