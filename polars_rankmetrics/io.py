@@ -8,11 +8,11 @@ from typing import TypeVar, overload
 
 import polars as pl
 
-from polars_rankmetrics import _errors, _trec_files
+from polars_rankmetrics import _errors, _join, _trec_files
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.diversity import join_intents
-from polars_rankmetrics.exceptions import ColumnTypeError, InvalidDataError
+from polars_rankmetrics.exceptions import ColumnTypeError
 
 __all__ = ["join_run_qrels", "read_trec_qrels", "read_trec_run", "scan_trec_qrels", "scan_trec_run"]
 
@@ -151,56 +151,6 @@ def read_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.D
     return _trec_files.read(scan_trec_qrels(path, columns=columns), path, "qrels")
 
 
-_LISTED = 3  # duplicate judgments named in a message
-
-
-def _shown(name: str, dtype: pl.DataType) -> pl.Expr:
-    """The column's values as they read in a message: text quoted, null as None."""
-    text = pl.format("'{}'", pl.col(name)) if dtype in (pl.String, pl.Categorical, pl.Enum) else pl.col(name)
-    return text.cast(pl.String).fill_null("None")
-
-
-def _duplicate_judgments(ids: list[str], schema: pl.Schema, note: str) -> pl.Expr:
-    """The error message for (query, item) pairs judged on several rows, or null: one value per frame."""
-    repeated = pl.len().over(ids) > 1
-    pairs = pl.format(
-        ", ".join(f"{k}={{}}" for k in ids), *(_shown(k, schema[k]).filter(repeated) for k in ids)
-    )
-    pairs = pairs.unique().sort()
-    more = pl.when(pairs.len() > _LISTED).then(pl.lit("; ...")).otherwise(pl.lit(""))
-    message = pl.format(
-        f"the qrels judge {{}} ({', '.join(ids)}) pair(s) more than once, on {{}} rows: {{}}{{}}{note}; "
-        "keep one judgment per pair",
-        pairs.len(),
-        repeated.sum(),
-        pairs.head(_LISTED).str.join("; "),
-        more,
-    )
-    return pl.when(repeated.any()).then(message)
-
-
-def _unique_judgments(
-    qrels: pl.DataFrame | pl.LazyFrame, ids: list[str], relevance: str, note: str
-) -> pl.LazyFrame:
-    """The judgments (ids, relevance), failing if a pair is judged twice.
-
-    A DataFrame is checked now; a LazyFrame in the plan, so its failure
-    surfaces when the result is collected (:func:`polars_rankmetrics.collect`
-    raises it as :class:`InvalidDataError`).
-    """
-    judged = qrels.lazy().select(*ids, relevance)
-    message = _duplicate_judgments(ids, judged.collect_schema(), note)
-    if isinstance(qrels, pl.DataFrame):
-        found = judged.select(message).collect().item()
-        if found is not None:
-            raise InvalidDataError(found)
-        return judged
-    # The message on one row only (the first repeated pair), so the error quotes it once.
-    first = pl.int_range(pl.len()) == (pl.len().over(ids) > 1).arg_max()
-    failed = _errors.in_plan(pl.when(first & (pl.len().over(ids) > 1).any()).then(message))
-    return judged.with_columns(pl.when(failed.is_null()).then(pl.col(relevance)).alias(relevance))
-
-
 @overload
 def join_run_qrels(
     run: pl.DataFrame,
@@ -219,7 +169,7 @@ def join_run_qrels(
 ) -> pl.LazyFrame | pl.DataFrame: ...
 
 
-def join_run_qrels(  # noqa: C901  (the intent qrels branch)
+def join_run_qrels(
     run: object,
     qrels: object,
     *,
@@ -308,11 +258,7 @@ def join_run_qrels(  # noqa: C901  (the intent qrels branch)
     ignored = [k for k in keys_by if k in qrels_schema]
     note = (
         f" (the qrels' {', '.join(map(repr, ignored))} is ignored: every run is judged against all the qrels)"
+        if ignored
+        else ""
     )
-    judged = _unique_judgments(qrels, ids, cols.relevance, note if ignored else "")
-    if keys_by:
-        judged = run_lf.select(keys_by).unique().join(judged, how="cross")
-    out = run_lf.join(judged, on=[*keys_by, *ids], how="full", coalesce=True)
-    if isinstance(run, pl.DataFrame) and isinstance(qrels, pl.DataFrame):
-        return out.collect()
-    return out
+    return _join.full_join(run, qrels.select(*ids, cols.relevance), ids, list(keys_by), note)
