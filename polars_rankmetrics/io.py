@@ -8,7 +8,7 @@ from typing import TypeVar, overload
 
 import polars as pl
 
-from polars_rankmetrics import _errors, _join, _trec_files
+from polars_rankmetrics import _errors, _join, _trec_fast, _trec_files
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.diversity import join_intents
@@ -17,6 +17,27 @@ from polars_rankmetrics.exceptions import ColumnTypeError
 __all__ = ["join_run_qrels", "read_trec_qrels", "read_trec_run", "scan_trec_qrels", "scan_trec_run"]
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+
+def _run_columns(columns: Columns | None) -> list[pl.Expr]:
+    """A run's output columns from its fields, named by `columns`."""
+    cols = columns or Columns()
+    return [
+        pl.col("query").alias(cols.query),
+        pl.col("item").alias(cols.item),
+        pl.col("score").cast(pl.Float64).alias(cols.score),
+        pl.col("run"),
+    ]
+
+
+def _qrels_columns(columns: Columns | None) -> list[pl.Expr]:
+    """The judgments' output columns from their fields, named by `columns`."""
+    cols = columns or Columns()
+    return [
+        pl.col("query").alias(cols.query),
+        pl.col("item").alias(cols.item),
+        pl.col("relevance").cast(pl.Int64).alias(cols.relevance),
+    ]
 
 
 def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.LazyFrame:
@@ -53,13 +74,7 @@ def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Laz
     │ 301   ┆ FR940202-2-00151 ┆ 1.72476  ┆ STANDARD │
     └───────┴──────────────────┴──────────┴──────────┘
     """
-    cols = columns or Columns()
-    return _trec_files.scan(path, "run").select(
-        pl.col("query").alias(cols.query),
-        pl.col("item").alias(cols.item),
-        pl.col("score").cast(pl.Float64).alias(cols.score),
-        pl.col("run"),
-    )
+    return _trec_files.scan(path, "run").select(_run_columns(columns))
 
 
 def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.LazyFrame:
@@ -90,12 +105,7 @@ def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.L
     │ 301   ┆ CR93E-10505 ┆ 0         │
     └───────┴─────────────┴───────────┘
     """
-    cols = columns or Columns()
-    return _trec_files.scan(path, "qrels").select(
-        pl.col("query").alias(cols.query),
-        pl.col("item").alias(cols.item),
-        pl.col("relevance").cast(pl.Int64).alias(cols.relevance),
-    )
+    return _trec_files.scan(path, "qrels").select(_qrels_columns(columns))
 
 
 def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.DataFrame:
@@ -122,6 +132,9 @@ def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Dat
     │ 303   ┆ 500 │
     └───────┴─────┘
     """
+    fields = _trec_fast.read(path, "run")
+    if fields is not None:
+        return fields.select(_run_columns(columns))
     return _trec_files.read(scan_trec_run(path, columns=columns), path, "run")
 
 
@@ -148,6 +161,9 @@ def read_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.D
     │ 1         ┆ 561  │
     └───────────┴──────┘
     """
+    fields = _trec_fast.read(path, "qrels")
+    if fields is not None:
+        return fields.select(_qrels_columns(columns))
     return _trec_files.read(scan_trec_qrels(path, columns=columns), path, "qrels")
 
 
