@@ -8,15 +8,36 @@ from typing import TypeVar, overload
 
 import polars as pl
 
-from polars_rankmetrics import _errors, _trec_files
+from polars_rankmetrics import _errors, _join, _trec_fast, _trec_files
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.diversity import join_intents
-from polars_rankmetrics.exceptions import ColumnTypeError, InvalidDataError
+from polars_rankmetrics.exceptions import ColumnTypeError
 
 __all__ = ["join_run_qrels", "read_trec_qrels", "read_trec_run", "scan_trec_qrels", "scan_trec_run"]
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+
+def _run_columns(columns: Columns | None) -> list[pl.Expr]:
+    """A run's output columns from its fields, named by `columns`."""
+    cols = columns or Columns()
+    return [
+        pl.col("query").alias(cols.query),
+        pl.col("item").alias(cols.item),
+        pl.col("score").cast(pl.Float64).alias(cols.score),
+        pl.col("run"),
+    ]
+
+
+def _qrels_columns(columns: Columns | None) -> list[pl.Expr]:
+    """The judgments' output columns from their fields, named by `columns`."""
+    cols = columns or Columns()
+    return [
+        pl.col("query").alias(cols.query),
+        pl.col("item").alias(cols.item),
+        pl.col("relevance").cast(pl.Int64).alias(cols.relevance),
+    ]
 
 
 def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.LazyFrame:
@@ -53,13 +74,7 @@ def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Laz
     │ 301   ┆ FR940202-2-00151 ┆ 1.72476  ┆ STANDARD │
     └───────┴──────────────────┴──────────┴──────────┘
     """
-    cols = columns or Columns()
-    return _trec_files.scan(path, "run").select(
-        pl.col("query").alias(cols.query),
-        pl.col("item").alias(cols.item),
-        pl.col("score").cast(pl.Float64).alias(cols.score),
-        pl.col("run"),
-    )
+    return _trec_files.scan(path, "run").select(_run_columns(columns))
 
 
 def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.LazyFrame:
@@ -90,12 +105,7 @@ def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.L
     │ 301   ┆ CR93E-10505 ┆ 0         │
     └───────┴─────────────┴───────────┘
     """
-    cols = columns or Columns()
-    return _trec_files.scan(path, "qrels").select(
-        pl.col("query").alias(cols.query),
-        pl.col("item").alias(cols.item),
-        pl.col("relevance").cast(pl.Int64).alias(cols.relevance),
-    )
+    return _trec_files.scan(path, "qrels").select(_qrels_columns(columns))
 
 
 def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.DataFrame:
@@ -122,6 +132,9 @@ def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Dat
     │ 303   ┆ 500 │
     └───────┴─────┘
     """
+    fields = _trec_fast.read(path, "run")
+    if fields is not None:
+        return fields.select(_run_columns(columns))
     return _trec_files.read(scan_trec_run(path, columns=columns), path, "run")
 
 
@@ -148,58 +161,10 @@ def read_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.D
     │ 1         ┆ 561  │
     └───────────┴──────┘
     """
+    fields = _trec_fast.read(path, "qrels")
+    if fields is not None:
+        return fields.select(_qrels_columns(columns))
     return _trec_files.read(scan_trec_qrels(path, columns=columns), path, "qrels")
-
-
-_LISTED = 3  # duplicate judgments named in a message
-
-
-def _shown(name: str, dtype: pl.DataType) -> pl.Expr:
-    """The column's values as they read in a message: text quoted, null as None."""
-    value = _errors.shown_expr(pl.col(name).cast(pl.String))  # long ids cut
-    text = pl.format("'{}'", value) if dtype in (pl.String, pl.Categorical, pl.Enum) else value
-    return text.fill_null("None")
-
-
-def _duplicate_judgments(ids: list[str], schema: pl.Schema, note: str) -> pl.Expr:
-    """The error message for (query, item) pairs judged on several rows, or null: one value per frame."""
-    repeated = pl.len().over(ids) > 1
-    pairs = pl.format(
-        ", ".join(f"{k}={{}}" for k in ids), *(_shown(k, schema[k]).filter(repeated) for k in ids)
-    )
-    pairs = pairs.unique().sort()
-    more = pl.when(pairs.len() > _LISTED).then(pl.lit("; ...")).otherwise(pl.lit(""))
-    message = pl.format(
-        f"the qrels judge {{}} ({', '.join(ids)}) pair(s) more than once, on {{}} rows: {{}}{{}}{note}; "
-        "keep one judgment per pair",
-        pairs.len(),
-        repeated.sum(),
-        pairs.head(_LISTED).str.join("; "),
-        more,
-    )
-    return pl.when(repeated.any()).then(message)
-
-
-def _unique_judgments(
-    qrels: pl.DataFrame | pl.LazyFrame, ids: list[str], relevance: str, note: str
-) -> pl.LazyFrame:
-    """The judgments (ids, relevance), failing if a pair is judged twice.
-
-    A DataFrame is checked now; a LazyFrame in the plan, so its failure
-    surfaces when the result is collected (:func:`polars_rankmetrics.collect`
-    raises it as :class:`InvalidDataError`).
-    """
-    judged = qrels.lazy().select(*ids, relevance)
-    message = _duplicate_judgments(ids, judged.collect_schema(), note)
-    if isinstance(qrels, pl.DataFrame):
-        found = judged.select(message).collect().item()
-        if found is not None:
-            raise InvalidDataError(found)
-        return judged
-    # The message on one row only (the first repeated pair), so the error quotes it once.
-    first = pl.int_range(pl.len()) == (pl.len().over(ids) > 1).arg_max()
-    failed = _errors.in_plan(pl.when(first & (pl.len().over(ids) > 1).any()).then(message))
-    return judged.with_columns(pl.when(failed.is_null()).then(pl.col(relevance)).alias(relevance))
 
 
 @overload
@@ -220,7 +185,7 @@ def join_run_qrels(
 ) -> pl.LazyFrame | pl.DataFrame: ...
 
 
-def join_run_qrels(  # noqa: C901  (the intent qrels branch)
+def join_run_qrels(
     run: object,
     qrels: object,
     *,
@@ -309,11 +274,7 @@ def join_run_qrels(  # noqa: C901  (the intent qrels branch)
     ignored = [k for k in keys_by if k in qrels_schema]
     note = (
         f" (the qrels' {', '.join(map(repr, ignored))} is ignored: every run is judged against all the qrels)"
+        if ignored
+        else ""
     )
-    judged = _unique_judgments(qrels, ids, cols.relevance, note if ignored else "")
-    if keys_by:
-        judged = run_lf.select(keys_by).unique().join(judged, how="cross")
-    out = run_lf.join(judged, on=[*keys_by, *ids], how="full", coalesce=True)
-    if isinstance(run, pl.DataFrame) and isinstance(qrels, pl.DataFrame):
-        return out.collect()
-    return out
+    return _join.full_join(run, qrels.select(*ids, cols.relevance), ids, list(keys_by), note)

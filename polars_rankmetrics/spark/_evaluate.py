@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Sequence
+import os
+import sys
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -81,7 +84,8 @@ def run(  # noqa: PLR0913
         workers.append(_dry_run(lists))
     keys = [col(name) for name in (*keys_by, cols.query)]
     parts = positional(sdf.repartition(buckets, *keys) if buckets else sdf.repartition(*keys))
-    results = [(_catalog if w.lists else _scoped)(parts, w, schema) for w, schema in workers]
+    with _driver_python(sdf):
+        results = [(_catalog if w.lists else _scoped)(parts, w, schema) for w, schema in workers]
     out = results[0]
     if len(results) > 1:
         # Catalog metrics cover every ranked list, so a group may lack query-scope results.
@@ -89,6 +93,30 @@ def run(  # noqa: PLR0913
         out = out.select(*(col(name) for name in (*keys_by, *(name for name, _ in requested))))
         out = out.orderBy(*(col(name) for name in keys_by)) if keys_by else out
     return out
+
+
+@contextlib.contextmanager
+def _driver_python(sdf: DataFrame) -> Iterator[None]:
+    """On a local master, the plan's Python workers run the driver's interpreter.
+
+    Spark starts them with ``PYSPARK_PYTHON``, else ``python3`` on the PATH:
+    a script run as ``venv/bin/python script.py`` without activating the venv
+    would fail in the workers with "No module named polars". Unless the user
+    chose an interpreter (``PYSPARK_PYTHON`` or ``spark.pyspark.python``),
+    the functions this plan ships name ``sys.executable``; the session's
+    setting is restored after, so nothing else of the user's changes.
+    """
+    context = sdf.sparkSession.sparkContext
+    chosen = os.environ.get("PYSPARK_PYTHON") or context.getConf().get("spark.pyspark.python")
+    if chosen or not str(context.master).startswith("local"):
+        yield
+        return
+    before = context.pythonExec
+    context.pythonExec = sys.executable
+    try:
+        yield
+    finally:
+        context.pythonExec = before
 
 
 def _dry_run(worker: Partition) -> tuple[Partition, StructType]:
