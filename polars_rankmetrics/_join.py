@@ -15,10 +15,13 @@ that count falls short of the rows, on the few rows concerned:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import polars as pl
 
 from polars_rankmetrics import _errors
-from polars_rankmetrics.exceptions import InvalidDataError
+from polars_rankmetrics._schema import Columns
+from polars_rankmetrics.exceptions import ColumnTypeError, InvalidDataError
 
 _LISTED = 3  # duplicate judgments named in a message
 _KEY = "__prm_pair"
@@ -172,3 +175,29 @@ def full_join(
         right = run.lazy().select(keys_by).unique().join(right, how="cross")
     out = run.lazy().join(right, on=[*keys_by, *ids], how="full", coalesce=True)
     return out.collect() if isinstance(run, pl.DataFrame) and isinstance(judged, pl.DataFrame) else out
+
+
+def check_columns(
+    run: Mapping[str, object], qrels: Mapping[str, object], cols: Columns, by: tuple[str, ...]
+) -> None:
+    """Refuse a run and judgments that cannot be joined: columns missing, id types that differ.
+
+    `run` and `qrels` map each column to its type (Polars' dtypes, or Spark's type names).
+    """
+    ids = [cols.query, cols.item]
+    for name, role in [*((k, "by") for k in by), (cols.query, "query"), (cols.item, "item")]:
+        if name not in run:
+            raise _errors.column_not_found(name, role, list(run), where="the run")
+    for name in [*ids, cols.relevance]:
+        if name not in qrels:
+            raise _errors.column_not_found(name, "qrels", list(qrels), where="the qrels")
+    for name in ids:
+        if run[name] != qrels[name]:
+            msg = (
+                f"column {name!r} is {run[name]} in the run but {qrels[name]} in the qrels; "
+                "cast one so they match"
+            )
+            raise ColumnTypeError(msg)
+    if cols.relevance in run:
+        msg = f"the run already has a relevance column {cols.relevance!r}; drop or rename it"
+        raise ColumnTypeError(msg)

@@ -8,11 +8,10 @@ from typing import TypeVar, overload
 
 import polars as pl
 
-from polars_rankmetrics import _errors, _join, _trec_fast, _trec_files
+from polars_rankmetrics import _join, _trec_fast, _trec_files
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.diversity import join_intents
-from polars_rankmetrics.exceptions import ColumnTypeError
 
 __all__ = ["join_run_qrels", "read_trec_qrels", "read_trec_run", "scan_trec_qrels", "scan_trec_run"]
 
@@ -254,23 +253,8 @@ def join_run_qrels(
         return join_intents(run, qrels, by=by, columns=columns)  # intent qrels: a row per intent
     run_lf, qrels_lf = run.lazy(), qrels.lazy()
     run_schema, qrels_schema = run_lf.collect_schema(), qrels_lf.collect_schema()
+    _join.check_columns(dict(run_schema), dict(qrels_schema), cols, keys_by)
     ids = [cols.query, cols.item]
-    for name, role in [*((k, "by") for k in keys_by), (cols.query, "query"), (cols.item, "item")]:
-        if name not in run_schema:
-            raise _errors.column_not_found(name, role, run_schema.names(), where="the run")
-    for name in [*ids, cols.relevance]:
-        if name not in qrels_schema:
-            raise _errors.column_not_found(name, "qrels", qrels_schema.names(), where="the qrels")
-    for name in ids:
-        if run_schema[name] != qrels_schema[name]:
-            msg = (
-                f"column {name!r} is {run_schema[name]} in the run but {qrels_schema[name]} in the "
-                "qrels; cast one so they match"
-            )
-            raise ColumnTypeError(msg)
-    if cols.relevance in run_schema:
-        msg = f"the run already has a relevance column {cols.relevance!r}; drop or rename it"
-        raise ColumnTypeError(msg)
     ignored = [k for k in keys_by if k in qrels_schema]
     note = (
         f" (the qrels' {', '.join(map(repr, ignored))} is ignored: every run is judged against all the qrels)"
