@@ -223,6 +223,8 @@ def test_rbo_aware_reads_tied_ranks_and_frames_alike() -> None:
     lazy = prm.evaluate(run.lazy(), [lazy_metric], by="system", per_query=True)
     assert lazy.collect().equals(out)
     assert lazy.collect(engine="streaming").sort("system", "query").equals(out.sort("system", "query"))
+    chunked = prm.evaluate_chunked(run, [lazy_metric], rows_per_chunk=40, by="system", per_query=True)
+    assert chunked.sort("system", "query").equals(out.sort("system", "query"))
     for per_query in (True, False):
         plan = prm.evaluate(
             run.lazy(), [lazy_metric, prm.rbo(reference=ref.lazy())], by="system", per_query=per_query
