@@ -160,6 +160,7 @@ RowColumns = Callable[["Metric", Rows], list[pl.Expr]]
 Table = Callable[["Metric", GainColumns, pl.LazyFrame, tuple[str, ...]], pl.LazyFrame]
 CatalogFrame = Callable[["Metric", pl.LazyFrame, tuple[str, ...], str], pl.LazyFrame]
 Keep = Callable[["Metric", Rows], pl.Expr]
+Needs = Callable[["Metric"], frozenset[str]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -190,6 +191,9 @@ class MetricSpec:
         (the number of relevant items R, the ideal ranking, the judged
         non-relevant items): a frame that lost them (an inner or left join
         of run and judgments) changes it, and evaluate warns.
+    needs_of
+        The prepared columns a parameter value adds to `needs` (rbo's
+        ``ties="aware"`` reads the tie groups); None adds none.
     """
 
     name: str
@@ -203,6 +207,7 @@ class MetricSpec:
     params: tuple[Param, ...] = ()
     keep: Keep | None = None
     unretrieved: bool = False
+    needs_of: Needs | None = None
     scope: ClassVar[Scope] = "query"
 
     @property
@@ -302,6 +307,11 @@ class Metric:
     def name(self) -> str:
         """The family's canonical name (``ndcg`` for ``ndcg@10``)."""
         return self.spec.name
+
+    @property
+    def needs(self) -> frozenset[str]:
+        """The prepared columns it reads: its family's, and those its parameters add."""
+        return self.spec.needs | (self.spec.needs_of(self) if self.spec.needs_of else frozenset())
 
     def _value(self, name: str) -> ParamValue:
         for spec, value in zip(self.spec.params, self.params, strict=True):

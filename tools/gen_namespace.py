@@ -160,6 +160,7 @@ class MetricMethods(
 
 _EXTRA = {
     "distribution": "from polars_rankmetrics.metrics.distribution import Catalog\n",
+    "overlap": "from polars_rankmetrics.metrics.overlap import TieHandling\n",
     "recsys": "from polars_rankmetrics.metrics.recsys import MissingItems\n",
 }
 

@@ -123,7 +123,7 @@ def _unordered_up_to(queries: Requested, catalogs: Requested, conventions: Conve
     """
     if queries or not catalogs or conventions.ties != "text":
         return None
-    if any("rank" in m.spec.needs for _, m in catalogs):
+    if any("rank" in m.needs for _, m in catalogs):
         return None
     cutoffs = [m.k for _, m in catalogs if m.k is not None]
     return min(cutoffs) if cutoffs else 2**32 - 1
@@ -159,7 +159,7 @@ def build(  # noqa: PLR0913  (the request's parts)
         raise parameter(
             "metrics", f"names other than the key columns ({min(reserved)!r} is one)", min(reserved)
         )
-    needs = set().union(*(m.spec.needs for _, m in metrics)) | ({"item"} if catalogs else set())
+    needs = set().union(*(m.needs for _, m in metrics)) | ({"item"} if catalogs else set())
     gains, columns_of = _gain_columns(metrics, conventions)
     keys = (*schema.by, columns.query)
     # Every metric reads the prepared frame through the same view: the columns prepare adds.

@@ -310,13 +310,15 @@ def _first_columns(  # noqa: PLR0913, PLR0917
         first.append(pl.col(cols.item).alias(ITEM))
     for gain, names in gains.values():
         first.append(gain_expr(grade, gain, conventions.relevance_level).alias(names.gain))
+    key = _descending(order, schema.order_dtype) if schema.order_is_rank else order
     if conventions.ties == "average":
         group_gains = [
             (gain_expr(grade, gain, conventions.relevance_level), names.gain)
             for gain, names in gains.values()
         ]
-        key = _descending(order, schema.order_dtype) if schema.order_is_rank else order
         first.extend(ties.groups(key, ranking.retrieved, relevant, keys, group_gains))
+    elif "tie_start" in needs:  # the tie groups' first positions alone (rbo's ties="aware")
+        first.append(ties.start(key, ranking.retrieved, keys))
     return first
 
 

@@ -17,7 +17,14 @@ import polars as pl
 from polars_rankmetrics._kernel import RANK, REL
 from polars_rankmetrics.metrics._ties import TIE_BEFORE, TIE_FIRST, TIE_GAIN, TIE_REL, TIE_SIZE, TIE_START
 
-__all__ = ["groups", "keep", "within_groups"]
+__all__ = ["groups", "keep", "start", "within_groups"]
+
+
+def start(key: pl.Expr, retrieved: pl.Expr, keys: tuple[str, ...]) -> pl.Expr:
+    """s: each retrieved row's first position in its tie group (1 + the retrieved rows above it)."""
+    return (
+        pl.when(retrieved).then(key).rank("min", descending=True).over(keys).cast(pl.UInt32).alias(TIE_START)
+    )
 
 
 def groups(
@@ -29,7 +36,6 @@ def groups(
 ) -> list[pl.Expr]:
     """The first stage's tie columns: s, n, rho and each gain's group mean (named after its column)."""
     tied = pl.when(retrieved).then(key)  # null for rows not retrieved: never in a group
-    start = tied.rank("min", descending=True).over(keys)
     # One window computes every sum of the group (a struct; Polars computes the repeated
     # expression once): separate windows over the same computed partition each group again.
     sums = [retrieved.sum().alias("n"), (relevant & retrieved).sum().alias("r")]
@@ -37,7 +43,7 @@ def groups(
     group = pl.struct(*sums).over([*keys, tied])
     size = group.struct.field("n").cast(pl.Float64)
     out = [
-        start.cast(pl.UInt32).alias(TIE_START),
+        start(key, retrieved, keys),
         pl.when(retrieved).then(size).cast(pl.UInt32).alias(TIE_SIZE),
         pl.when(retrieved).then(group.struct.field("r") / size).alias(TIE_REL),
     ]

@@ -17,6 +17,7 @@ from polars_rankmetrics._engine import Aggregation
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.metrics.overlap import TieHandling
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -93,6 +94,7 @@ class OverlapMethods(Generic[FrameT]):
         *,
         p: float = 0.9,
         reference: pl.DataFrame | pl.LazyFrame | None = None,
+        tie_handling: TieHandling = "break",
         by: str | Sequence[str] | None = None,
         per_query: bool = False,
         columns: Columns | None = None,
@@ -114,13 +116,29 @@ class OverlapMethods(Generic[FrameT]):
         It is 1 for identical rankings and 0 for disjoint ones; ``p`` sets how
         top-heavy it is (at ``p = 0.9`` the first 10 ranks carry 86% of the
         weight). A query the reference lacks (or that retrieved nothing) scores
-        0. Tied scores are ordered as in every other metric, by the
-        evaluation's tie rule (score, then item id, the higher first), in the
-        reference alike: the value is that of two tie-free rankings (the
-        paper's tie-aware variant is not offered). Like every per-query metric it
-        is averaged over the queries the evaluation counts, those with a judged
-        row: a run without judgments takes a relevance column of zeros
-        (``run.with_columns(relevance=0)``).
+        0. Like every per-query metric it is averaged over the queries the
+        evaluation counts, those with a judged row: a run without judgments
+        takes a relevance column of zeros (``run.with_columns(relevance=0)``).
+
+        Ties: by default (``tie_handling="break"``) tied scores are ordered as in every
+        other metric, by the evaluation's tie rule (score, then item id, the
+        higher first), in the reference alike: the value is that of two tie-free
+        rankings. With ``tie_handling="aware"``, the paper's tie-aware form (section
+        4.3; RBO^w in Corsi and Urbano, 2024, who spell out its extrapolation):
+        a tie group occupies its positions together, and a top-``d`` prefix holds
+        every item whose group starts at or above ``d`` (the first position of
+        a group is 1 + the items ranked strictly above it). With ``X_d`` the
+        items in both such prefixes, ``S_d`` the items the two prefixes hold
+        (together; it may exceed ``2d``) and ``e = max(d - s, 0)`` the items
+        the shorter ranking is extrapolated to hold past its end, the agreement
+        at depth ``d`` is::
+
+            A_d = 2 (X_d + e A_s) / (S_d + e)
+            RBO_ext = (1-p)/p * sum_{d=1..l} A_d p^d + (X_l + (l - s) A_s) / l * p^l
+
+        Without ties ``S_d + e = 2d`` and the two forms agree. The run's tie
+        groups are its items of equal score (or rank) within the evaluation's
+        depth, the reference's its items of equal score (or rank).
 
         Parameters
         ----------
@@ -131,6 +149,9 @@ class OverlapMethods(Generic[FrameT]):
             columns are the query id, the item id and a score (higher first)
             or, when the third column is named ``rank``, a rank (lower first).
             Its ids are matched with the frame's query and item columns.
+        tie_handling
+            ``"break"`` (tied items ordered by id, in both rankings) or
+            ``"aware"`` (tied items share their positions, as above).
         by, per_query, columns, conventions, check, aggregate, qrels, **overrides
             As for :func:`polars_rankmetrics.evaluate`.
 
@@ -140,5 +161,5 @@ class OverlapMethods(Generic[FrameT]):
             The frame's type; see :func:`polars_rankmetrics.rbo`
             and :func:`polars_rankmetrics.evaluate`.
         """
-        metric = metrics.rbo(p=p, reference=reference)
+        metric = metrics.rbo(p=p, reference=reference, tie_handling=tie_handling)
         return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)

@@ -5,9 +5,15 @@ top-``d`` prefixes. An item in both rankings, at ranks ``r`` and ``t``,
 adds 1 to ``X_d`` for every ``d >= max(r, t)``: the per-depth sums are one
 cumulative count over events (an item's ``max(r, t)``, then each depth),
 ordered by depth within the query, and every sum over depths is exact.
+RBO's tie-aware form counts the same way with ``r`` and ``t`` the first
+positions of the items' tie groups, and counts the items seen by each depth
+(an item at its group's first position) alike.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
 
 import polars as pl
 
@@ -16,29 +22,36 @@ from polars_rankmetrics._kernel import GRADE, ITEM, NUM_RET, RANK, REL, VALUE, G
 from polars_rankmetrics._spec import OPEN_UNIT, Metric, Param, TableSpec
 from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
 from polars_rankmetrics.metrics._side import as_lazy, item_text, same_dtype
+from polars_rankmetrics.metrics._ties import TIE_START
 
-POS = "__prm_overlap_pos"  # a depth (a rank in the longer ranking) or an item's max(r, t)
-STEP = "__prm_overlap_step"  # 1 on an item's event, 0 on a depth's
+POS = "__prm_overlap_pos"  # a depth (a rank in the longer ranking) or an event's depth
 X = "__prm_overlap"  # X_d: items in both top-d prefixes
+SEEN = "__prm_overlap_seen"  # items of the two rankings seen by depth d (tie-aware: whole tie groups)
 N = "__prm_overlap_n"  # the run's length
 M = "__prm_overlap_m"  # the other ranking's length
 OTHER = "__prm_overlap_t"  # the rank in the other ranking
+TOP = "__prm_overlap_top"  # the first position of the item's tie group in the run
+TOP_OTHER = "__prm_overlap_top_t"  # the same in the reference
 BAD = "__prm_overlap_bad"
+TieHandling = Literal["break", "aware"]
+TIE_HANDLING: tuple[TieHandling, ...] = ("break", "aware")
 
 
-def _overlaps(depths: pl.LazyFrame, common: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
-    """Each depth row (keys, POS, N, M) with X_d: the common items (keys, POS = max(r, t)) at or above it."""
-    events = pl.concat(
-        [
-            common.select(*keys, POS, pl.lit(1, dtype=pl.UInt32).alias(STEP),
-                          pl.lit(None, pl.UInt32).alias(N), pl.lit(None, pl.UInt32).alias(M)),
-            depths.select(*keys, POS, pl.lit(0, dtype=pl.UInt32).alias(STEP), N, M),
-        ],
-        how="vertical_relaxed",
-    )  # fmt: skip
-    order = pl.col(POS).cast(pl.UInt64) * 2 + (1 - pl.col(STEP)).cast(pl.UInt64)  # items before depths
-    counted = events.with_columns(pl.col(STEP).cum_sum().over(list(keys), order_by=order).alias(X))
-    return counted.filter(pl.col(STEP) == 0)
+def _counted(depths: pl.LazyFrame, events: Mapping[str, pl.LazyFrame], keys: tuple[str, ...]) -> pl.LazyFrame:
+    """Each depth row (keys, POS, N, M) with, per name of `events`, its events (keys, POS) at or above it."""
+    names, none = list(events), pl.lit(None, pl.UInt32)
+    rows = [
+        frame.select(*keys, POS, *(pl.lit(int(c == name), pl.UInt32).alias(c) for c in names),
+                     none.alias(N), none.alias(M))
+        for name, frame in events.items()
+    ]  # fmt: skip
+    rows.append(depths.select(*keys, POS, *(pl.lit(0, pl.UInt32).alias(c) for c in names), N, M))
+    is_depth = pl.col(N).is_not_null()
+    order = pl.col(POS).cast(pl.UInt64) * 2 + is_depth.cast(pl.UInt64)  # events before depths
+    counted = pl.concat(rows, how="vertical_relaxed").with_columns(
+        pl.col(names).cum_sum().over(list(keys), order_by=order)
+    )
+    return counted.filter(is_depth)
 
 
 def _power(p: float, exponent: pl.Expr) -> pl.Expr:
@@ -48,8 +61,13 @@ def _power(p: float, exponent: pl.Expr) -> pl.Expr:
 # --- rbo: against a reference run ---------------------------------------------------------------------
 
 
-def _reference(metric: Metric, query: str, query_dtype: pl.DataType, item_dtype: pl.DataType) -> pl.LazyFrame:
-    """The reference run as (query, ITEM, OTHER): its items ranked by score (or rank), ties by item id."""
+def _reference(
+    metric: Metric, query: str, query_dtype: pl.DataType, item_dtype: pl.DataType, *, aware: bool
+) -> pl.LazyFrame:
+    """The reference run as (query, ITEM, OTHER): its items ranked by score (or rank), ties by item id.
+
+    `aware` adds TOP_OTHER, each item's first position in its tie group (1 + the items above it).
+    """
     value = metric.side("reference")
     if value is None:
         msg = "rbo needs a reference run: prm.rbo(p=0.9, reference=frame_of_query_item_and_score)"
@@ -65,6 +83,7 @@ def _reference(metric: Metric, query: str, query_dtype: pl.DataType, item_dtype:
     key = -pl.col(order).cast(pl.Float64) if order == "rank" else pl.col(order).cast(pl.Float64)
     text = pl.col(item).cast(pl.String)
     ranked = pl.struct(key.alias("k"), text.alias("i")).rank("ordinal", descending=True).over(q)
+    tops = [key.rank("min", descending=True).over(q).cast(pl.UInt32).alias(TOP_OTHER)] if aware else []
     bad = (
         pl.when(pl.col(q).is_null() | pl.col(item).is_null())
         .then(pl.lit("`reference` holds a null query or item id"))
@@ -77,31 +96,18 @@ def _reference(metric: Metric, query: str, query_dtype: pl.DataType, item_dtype:
         same_dtype(pl.col(q), schema[q], query_dtype, "reference").alias(query),
         same_dtype(pl.col(item), schema[item], item_dtype, "reference").alias(ITEM),
         ranked.cast(pl.UInt32).alias(OTHER),
+        *tops,
         bad.alias(BAD),
     )
 
 
-def _rbo_table(m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
-    p, query = m.number("p"), keys[-1]
-    schema = frame.collect_schema()
-    ref = _reference(m, query, schema[query], schema[ITEM])
-    lengths = ref.group_by(query).agg(pl.len().cast(pl.UInt32).alias(M), pl.col(BAD).drop_nulls().min())
-    lists = frame.group_by(*keys).agg(pl.col(NUM_RET).first().alias(N)).join(lengths, on=query, how="left")
-    lists = lists.with_columns(pl.col(M).fill_null(0))
-    run = frame.filter(pl.col(RANK).is_not_null()).select(*keys, ITEM, pl.col(RANK).alias(POS))
-    depths = pl.concat(
-        [
-            run.join(lists, on=list(keys)).select(*keys, POS, N, M),
-            lists.join(ref, on=query)
-            .filter(pl.col(OTHER) > pl.col(N))
-            .select(*keys, pl.col(OTHER).alias(POS), N, M),
-        ]
-    )
-    common = run.join(ref, on=[query, ITEM]).select(*keys, pl.max_horizontal(POS, OTHER).alias(POS))
+def _broken(p: float, depths: pl.LazyFrame, common: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+    """(keys, N, M, VALUE): RBO_ext of the two rankings, ties broken (eq. 32)."""
+    common = common.select(*keys, pl.max_horizontal(POS, OTHER).alias(POS))
     d = pl.col(POS)
     short = pl.min_horizontal(N, M).cast(pl.Float64)
     out = (
-        _overlaps(depths, common, keys)
+        _counted(depths, {X: common}, keys)
         .group_by(keys)
         .agg(
             pl.col(N, M).first(),
@@ -111,26 +117,108 @@ def _rbo_table(m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[str,
             pl.col(X).max().cast(pl.Float64).alias("__xl"),
             exact_sum(pl.when(d > short).then(_power(p, d) * (d - short) / d)).alias("__t2"),
         )
-        .join(lists.select(*keys, BAD), on=list(keys), how="left")
     )
     s, xs, xl, last = short, pl.col("__xs"), pl.col("__xl"), pl.col("__l")
     rbo = (1 - p) / p * (pl.col("__t1") + xs / s * pl.col("__t2")) + ((xl - xs) / last + xs / s) * _power(
         p, last
     )
-    value = pl.when((pl.col(N) > 0) & (pl.col(M) > 0)).then(rbo).otherwise(0.0)
+    return out.select(*keys, N, M, rbo.alias(VALUE))
+
+
+def _aware(  # noqa: PLR0913, PLR0917  (the two rankings, each as rows and as depths)
+    p: float,
+    depths: pl.LazyFrame,
+    common: pl.LazyFrame,
+    run: pl.LazyFrame,
+    against: pl.LazyFrame,
+    keys: tuple[str, ...],
+) -> pl.LazyFrame:
+    """(keys, N, M, VALUE): RBO_ext with ties, Webber, Moffat and Zobel's section 4.3 (see :func:`rbo`).
+
+    With ``s`` and ``l`` the shorter and longer lengths, ``e = max(d - s, 0)`` and ``D_d`` the
+    items seen by depth ``d`` in both rankings plus ``e`` (the extrapolated ones),
+    ``A_d = 2 (X_d + e A_s) / D_d``: two exact sums over depths, ``2 X_d p^d / D_d`` and
+    ``2 e p^d / D_d``, the second scaled by the query's ``A_s`` afterwards.
+    """
+    seen = pl.concat(
+        [run.select(*keys, pl.col(TOP).alias(POS)), against.select(*keys, pl.col(TOP_OTHER).alias(POS))]
+    )
+    events = {X: common.select(*keys, pl.max_horizontal(TOP, TOP_OTHER).alias(POS)), SEEN: seen}
+    d, x, short = (
+        pl.col(POS).cast(pl.Float64),
+        pl.col(X).cast(pl.Float64),
+        pl.min_horizontal(N, M).cast(pl.Float64),
+    )
+    extra = (d - short).clip(lower_bound=0.0)
+    shown = pl.col(SEEN).cast(pl.Float64) + extra  # D_d
+    out = (
+        _counted(depths, events, keys)
+        .group_by(keys)
+        .agg(
+            pl.col(N, M).first(),
+            d.max().alias("__l"),
+            exact_sum(_power(p, d) * 2.0 * x / shown).alias("__t1"),
+            exact_sum(pl.when(d > short).then(_power(p, d) * 2.0 * extra / shown)).alias("__t2"),
+            pl.when(d == short).then(2.0 * x / shown).max().alias("__as"),
+            x.max().alias("__xl"),
+        )
+    )
+    a_s, last = pl.col("__as"), pl.col("__l")
+    s = pl.min_horizontal(N, M).cast(pl.Float64)
+    rbo = (1 - p) / p * (pl.col("__t1") + a_s * pl.col("__t2")) + (
+        pl.col("__xl") + (last - s) * a_s
+    ) / last * _power(p, last)
+    return out.select(*keys, N, M, rbo.alias(VALUE))
+
+
+def _rbo_table(m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+    p, query, aware = m.number("p"), keys[-1], m.side("tie_handling") == "aware"
+    schema = frame.collect_schema()
+    ref = _reference(m, query, schema[query], schema[ITEM], aware=aware)
+    lengths = ref.group_by(query).agg(pl.len().cast(pl.UInt32).alias(M), pl.col(BAD).drop_nulls().min())
+    lists = frame.group_by(*keys).agg(pl.col(NUM_RET).first().alias(N)).join(lengths, on=query, how="left")
+    lists = lists.with_columns(pl.col(M).fill_null(0))
+    tops = [pl.col(TIE_START).alias(TOP)] if aware else []
+    run = frame.filter(pl.col(RANK).is_not_null()).select(*keys, ITEM, pl.col(RANK).alias(POS), *tops)
+    against = lists.join(ref, on=query)  # the reference's items, for each ranking of its query
+    depths = pl.concat(
+        [
+            run.join(lists, on=list(keys)).select(*keys, POS, N, M),
+            against.filter(pl.col(OTHER) > pl.col(N)).select(*keys, pl.col(OTHER).alias(POS), N, M),
+        ]
+    )
+    common = run.join(ref, on=[query, ITEM])
+    out = _aware(p, depths, common, run, against, keys) if aware else _broken(p, depths, common, keys)
+    value = pl.when((pl.col(N) > 0) & (pl.col(M) > 0)).then(pl.col(VALUE)).otherwise(0.0)
+    out = out.join(lists.select(*keys, BAD), on=list(keys), how="left")
     return out.select(*keys, pl.coalesce(_errors.in_plan(pl.col(BAD)), value).alias(VALUE))
+
+
+def _tie_needs(metric: Metric) -> frozenset[str]:
+    """The run's tie groups (their first positions) when ties count as ties."""
+    return frozenset({"tie_start"}) if metric.side("tie_handling") == "aware" else frozenset()
 
 
 RBO = TableSpec(
     name="rbo",
     k="none",
     needs=frozenset({"item"}),
-    params=(Param("p", 0.9, domain=OPEN_UNIT), Param("reference", None, "side")),
+    params=(
+        Param("p", 0.9, domain=OPEN_UNIT),
+        Param("reference", None, "side"),
+        Param("tie_handling", None, "side"),
+    ),
     table=_rbo_table,
+    needs_of=_tie_needs,
 )
 
 
-def rbo(*, p: float = 0.9, reference: pl.DataFrame | pl.LazyFrame | None = None) -> Metric:
+def rbo(
+    *,
+    p: float = 0.9,
+    reference: pl.DataFrame | pl.LazyFrame | None = None,
+    tie_handling: TieHandling = "break",
+) -> Metric:
     """Rank-biased overlap of each query's ranking with a reference run's: extrapolated RBO_ext.
 
     With ``X_d`` the items in both top-``d`` prefixes, ``s`` and ``l`` the
@@ -143,13 +231,29 @@ def rbo(*, p: float = 0.9, reference: pl.DataFrame | pl.LazyFrame | None = None)
     It is 1 for identical rankings and 0 for disjoint ones; ``p`` sets how
     top-heavy it is (at ``p = 0.9`` the first 10 ranks carry 86% of the
     weight). A query the reference lacks (or that retrieved nothing) scores
-    0. Tied scores are ordered as in every other metric, by the
-    evaluation's tie rule (score, then item id, the higher first), in the
-    reference alike: the value is that of two tie-free rankings (the
-    paper's tie-aware variant is not offered). Like every per-query metric it
-    is averaged over the queries the evaluation counts, those with a judged
-    row: a run without judgments takes a relevance column of zeros
-    (``run.with_columns(relevance=0)``).
+    0. Like every per-query metric it is averaged over the queries the
+    evaluation counts, those with a judged row: a run without judgments
+    takes a relevance column of zeros (``run.with_columns(relevance=0)``).
+
+    Ties: by default (``tie_handling="break"``) tied scores are ordered as in every
+    other metric, by the evaluation's tie rule (score, then item id, the
+    higher first), in the reference alike: the value is that of two tie-free
+    rankings. With ``tie_handling="aware"``, the paper's tie-aware form (section
+    4.3; RBO^w in Corsi and Urbano, 2024, who spell out its extrapolation):
+    a tie group occupies its positions together, and a top-``d`` prefix holds
+    every item whose group starts at or above ``d`` (the first position of
+    a group is 1 + the items ranked strictly above it). With ``X_d`` the
+    items in both such prefixes, ``S_d`` the items the two prefixes hold
+    (together; it may exceed ``2d``) and ``e = max(d - s, 0)`` the items
+    the shorter ranking is extrapolated to hold past its end, the agreement
+    at depth ``d`` is::
+
+        A_d = 2 (X_d + e A_s) / (S_d + e)
+        RBO_ext = (1-p)/p * sum_{d=1..l} A_d p^d + (X_l + (l - s) A_s) / l * p^l
+
+    Without ties ``S_d + e = 2d`` and the two forms agree. The run's tie
+    groups are its items of equal score (or rank) within the evaluation's
+    depth, the reference's its items of equal score (or rank).
 
     Parameters
     ----------
@@ -160,16 +264,21 @@ def rbo(*, p: float = 0.9, reference: pl.DataFrame | pl.LazyFrame | None = None)
         columns are the query id, the item id and a score (higher first)
         or, when the third column is named ``rank``, a rank (lower first).
         Its ids are matched with the frame's query and item columns.
+    tie_handling
+        ``"break"`` (tied items ordered by id, in both rankings) or
+        ``"aware"`` (tied items share their positions, as above).
 
     Returns
     -------
     Metric
-        ``rbo`` (``rbo(p=0.8)``), a value per query averaged over queries.
+        ``rbo`` (``rbo(p=0.8)``, ``rbo(tie_handling=aware)``), a value per query
+        averaged over queries.
 
     Raises
     ------
     InvalidParameterError
-        No `reference`, or `p` outside (0, 1).
+        No `reference`, `p` outside (0, 1), or `tie_handling` neither "break"
+        nor "aware".
     ColumnNotFoundError, ColumnTypeError
         `reference` has fewer than three columns, a non-numeric score, or
         ids of another type than the frame's.
@@ -181,6 +290,8 @@ def rbo(*, p: float = 0.9, reference: pl.DataFrame | pl.LazyFrame | None = None)
     ----------
     Webber, Moffat & Zobel (2010), A similarity measure for indefinite
     rankings, ACM TOIS 28(4).
+    Corsi & Urbano (2024), The treatment of ties in rank-biased overlap,
+    SIGIR 2024.
 
     Examples
     --------
@@ -198,10 +309,33 @@ def rbo(*, p: float = 0.9, reference: pl.DataFrame | pl.LazyFrame | None = None)
     │ q1    ┆ 0.63 ┆ 0.416667   │
     │ q2    ┆ 1.0  ┆ 1.0        │
     └───────┴──────┴────────────┘
+
+    Tied items, b and c in the run (positions 2 and 3), a and b in the
+    reference (positions 1 and 2): with ``tie_handling="aware"`` the top-1
+    prefixes hold {a} and {a, b}, so ``A_1 = 2 * 1 / 3``.
+
+    >>> run = pl.DataFrame({"query": "q1", "item": ["a", "b", "c", "d"],
+    ...     "score": [4.0, 3.0, 3.0, 1.0], "relevance": 0})
+    >>> reference = pl.DataFrame({"query": "q1", "item": ["b", "a", "e"], "rank": [1, 1, 3]})
+    >>> aware = prm.rbo(reference=reference, tie_handling="aware")
+    >>> prm.evaluate(run, [prm.rbo(reference=reference), aware])
+    shape: (1, 2)
+    ┌───────┬─────────────────────────┐
+    │ rbo   ┆ rbo(tie_handling=aware) │
+    │ ---   ┆ ---                     │
+    │ f64   ┆ f64                     │
+    ╞═══════╪═════════════════════════╡
+    │ 0.585 ┆ 0.678667                │
+    └───────┴─────────────────────────┘
     """
-    metric = Metric(RBO, None, p=p, reference=reference)
+    if tie_handling not in TIE_HANDLING:
+        raise _errors.parameter("tie_handling", "'break' or 'aware'", tie_handling, metric="rbo")
+    aware = None if tie_handling == "break" else tie_handling
+    metric = Metric(RBO, None, p=p, reference=reference, tie_handling=aware)
     if reference is None:
-        _reference(metric, "query", pl.String(), pl.String())  # raises: the message says how to give one
+        _reference(
+            metric, "query", pl.String(), pl.String(), aware=False
+        )  # raises: the message says how to give one
     elif not isinstance(reference, (pl.DataFrame, pl.LazyFrame)):
         msg = f"`reference` must be a polars DataFrame or LazyFrame, got {type(reference).__name__}"
         raise InvalidParameterError(msg)
@@ -240,7 +374,7 @@ def _compat_table(m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[s
     d = pl.col(POS)
     weight = _power(p, d - 1) / d
     out = (
-        _overlaps(depths, common, keys)
+        _counted(depths, {X: common}, keys)
         .group_by(keys)
         .agg(
             exact_sum(weight * pl.col(X)).alias("__score"),
