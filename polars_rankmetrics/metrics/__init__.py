@@ -21,6 +21,7 @@ from polars_rankmetrics.metrics.classification import auroc, f_beta, fallout, re
 from polars_rankmetrics.metrics.counts import num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.metrics.cumulative import g, ndcg_rel, rndcg
 from polars_rankmetrics.metrics.distribution import coverage, entropy, gini
+from polars_rankmetrics.metrics.exposure import awrf, exposure_disparity, exposure_share
 from polars_rankmetrics.metrics.graded import dcg, ndcg
 from polars_rankmetrics.metrics.history_similarity import serendipity
 from polars_rankmetrics.metrics.information import novelty
@@ -42,6 +43,7 @@ __all__ = [
     "arp",
     "auroc",
     "average_precision",
+    "awrf",
     "bing",
     "bpref",
     "category_diversity",
@@ -51,6 +53,8 @@ __all__ = [
     "eleven_point_average",
     "entropy",
     "err",
+    "exposure_disparity",
+    "exposure_share",
     "f1",
     "f_beta",
     "fallout",

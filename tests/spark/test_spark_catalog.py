@@ -51,6 +51,9 @@ def _metrics(df: pl.DataFrame) -> list[object]:
         prm.miscalibration(10, history=interactions, categories=categories, weights="rank"),
         prm.serendipity(5, history=interactions),
         prm.serendipity(10, history=interactions, features=features, relevance=False),
+        prm.exposure_share(10, groups=categories, group=9),
+        prm.exposure_disparity(5, groups=categories, discount="rbp", p=0.8),
+        prm.awrf(10, groups=categories, target=categories.group_by("genre").len()),
     ]
 
 
