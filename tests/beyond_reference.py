@@ -94,6 +94,38 @@ def pop_rsp(
     return float(np.std(pr) / np.mean(pr))
 
 
+def pop_reo(
+    lists: Mapping[Hashable, Sequence[Item]],
+    relevant: Mapping[Hashable, set[Item]],
+    head: set[Item],
+    tail: set[Item],
+    train: Mapping[Hashable, set[Item]],
+) -> float | None:
+    """Elliot's PopREO: std / mean of the head and tail rates of relevant items reaching the lists.
+
+    Transcribed from elliot/evaluation/metrics/bias/pop_reo/pop_reo.py: users with a list and a
+    relevant item; per user, the relevant recommended items of each group, and the relevant
+    items of each group outside the user's training items.
+    """
+    num, den = [], []
+    for user, ranked in lists.items():
+        rel = relevant.get(user, set())
+        if len(rel):
+            seen = train.get(user, set())
+            recommended = {i for i in ranked if i in rel}
+            num.append([len(recommended & head), len(recommended & tail)])
+            den.append([len((head & rel) - seen), len((tail & rel) - seen)])
+    if not num:
+        return None
+    total_num, total_den = np.sum(np.array(num), axis=0), np.sum(np.array(den), axis=0)
+    if 0 in total_den:
+        return None
+    pr = total_num / total_den
+    if pr.sum() == 0:
+        return None
+    return float(np.std(pr) / np.mean(pr))
+
+
 # --- RePlay: surprisal, unexpectedness, categorical diversity ---------------------------------------
 
 

@@ -104,7 +104,7 @@ def test_every_constructor_builds_its_own_family() -> None:
              "intra_list_similarity": {"features": pl.DataFrame({"item": ["a"], "x": [1.0]})},
              "rbo": {"reference": pl.DataFrame({"query": ["q"], "item": ["a"], "score": [1.0]})},
              **{name: {"interactions": pl.DataFrame({"user": [1], "item": ["a"]})}
-                for name in ("arp", "aplt", "aclt", "tail_percentage", "pop_rsp")},
+                for name in ("arp", "aplt", "aclt", "tail_percentage", "pop_rsp", "pop_reo")},
              "surprisal": {"k": 3, "interactions": pl.DataFrame({"user": [1], "item": ["a"]})},
              "unexpectedness": {"k": 3, "baseline": pl.DataFrame({"user": [1], "item": ["a"], "s": [1.0]})},
              "category_diversity": {"k": 3, "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},

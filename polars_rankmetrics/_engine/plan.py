@@ -16,6 +16,7 @@ from polars_rankmetrics._kernel import (
     NUM_REL,
     NUM_RET,
     RANK,
+    REL,
     VALUE,
     GainColumns,
     Rows,
@@ -71,7 +72,7 @@ class Plan:
     keys: tuple[str, ...]
     per_query: pl.LazyFrame  # one row per (by..., query): population counts, query-scope metrics
     catalog: list[tuple[str, pl.LazyFrame]]  # catalog-scope metrics: (name, frame of by..., name)
-    lists: pl.LazyFrame | None = None  # the ranked rows catalog metrics read (None without them)
+    lists: pl.LazyFrame | None = None  # the rows catalog metrics read (None without them): catalog_value
 
 
 def _gain_columns(
@@ -169,7 +170,8 @@ def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
     check_ties(metrics, conventions)
     queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
-    schema = resolve_schema(frame_schema(lf), columns, by, need_relevance=bool(queries) or not catalogs)
+    judged = bool(queries) or not catalogs or any(m.spec.unretrieved for _, m in catalogs)
+    schema = resolve_schema(frame_schema(lf), columns, by, need_relevance=judged)
     reserved = {name for name, _ in metrics} & {*by, columns.query}
     if reserved:
         raise parameter(
@@ -250,14 +252,26 @@ def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
     catalog = []
     lists = None
     if catalogs:
-        lists = prepared.frame.filter(pl.col(RANK).is_not_null())
-        for name, metric in catalogs:
-            assert isinstance(metric.spec, CatalogSpec)
-            value = metric.spec.catalog(metric, lists, by, columns.query).select(
-                *by, pl.col(VALUE).alias(name)
-            )
-            catalog.append((name, value))
+        ranked = pl.col(RANK).is_not_null()
+        # A family that reads the relevant items no list ranked (pop_reo) declares `unretrieved`:
+        # the lists then carry those rows too (a null rank), and catalog_value gives them to it alone.
+        wide = any(m.spec.unretrieved for _, m in catalogs)
+        lists = prepared.frame.filter(ranked | pl.col(REL) if wide else ranked)
+        catalog = [(name, catalog_value(name, metric, lists, by, columns.query)) for name, metric in catalogs]
     return Plan(keys=prepared.keys, per_query=per_query, catalog=catalog, lists=lists)
+
+
+def catalog_value(
+    name: str, metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str
+) -> pl.LazyFrame:
+    """A catalog metric's frame of (by..., `name`) from the plan's lists (:attr:`Plan.lists`).
+
+    The lists hold the ranked rows, and the relevant rows no list ranked (a null rank) when a
+    requested family reads them (``unretrieved``): every other family gets the ranked rows only.
+    """
+    assert isinstance(metric.spec, CatalogSpec)
+    frame = lists if metric.spec.unretrieved else lists.filter(pl.col(RANK).is_not_null())
+    return metric.spec.catalog(metric, frame, by, query).select(*by, pl.col(VALUE).alias(name))
 
 
 def evaluated(conventions: Conventions) -> pl.Expr:

@@ -28,7 +28,7 @@ from polars_rankmetrics.metrics.information import novelty
 from polars_rankmetrics.metrics.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
 from polars_rankmetrics.metrics.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
 from polars_rankmetrics.metrics.overlap import compat, rbo
-from polars_rankmetrics.metrics.parity import pop_rsp
+from polars_rankmetrics.metrics.parity import pop_reo, pop_rsp
 from polars_rankmetrics.metrics.popularity import aclt, aplt, arp, tail_percentage
 from polars_rankmetrics.metrics.rank import average_precision, bing, gm_map, reciprocal_rank
 from polars_rankmetrics.metrics.recsys import map_capped, mar, mpr
@@ -79,6 +79,7 @@ __all__ = [
     "num_rel_ret",
     "num_ret",
     "personalization",
+    "pop_reo",
     "pop_rsp",
     "precision",
     "r_precision",

@@ -43,6 +43,7 @@ def _metrics(df: pl.DataFrame) -> list[object]:
         prm.aclt(5, head=items.head(3)),
         prm.tail_percentage(10, popularity=popularity, tail=0.3),
         prm.pop_rsp(10, interactions=interactions),
+        prm.pop_reo(5, interactions=interactions),
         prm.surprisal(10, interactions=interactions),
         prm.unexpectedness(
             5, baseline=interactions.with_columns(score=pl.col("item").hash().cast(pl.Float64))

@@ -357,6 +357,7 @@ ALL: list[str | prm.Metric] = [
     prm.exposure_share(None, groups=CATEGORIES, group="z", discount="rbp", p=0.5),
     prm.exposure_disparity(2, groups=CATEGORIES), prm.exposure_disparity(groups=CATEGORIES, target=TARGET),
     prm.awrf(2, groups=CATEGORIES), prm.awrf(None, groups=CATEGORIES, target=TARGET, discount="rbp"),
+    prm.pop_reo(2, interactions=INTERACTIONS), prm.pop_reo(None, interactions=INTERACTIONS, head=["a", "c"]),
 ]  # fmt: skip
 RECSYS = [m for m in ALL if m != "ndcg@2"]
 
@@ -401,7 +402,8 @@ def test_recommender_plans_have_no_in_memory_fallback(by: str | None) -> None:
                     prm.pop_rsp(3, interactions=INTERACTIONS.lazy()),
                     prm.arp(3, popularity=POPULARITY.lazy()),
                     prm.awrf(3, groups=CATEGORIES.lazy(), target=TARGET.lazy()),
-                    prm.exposure_share(3, groups=CATEGORIES.lazy(), group="y")]  # fmt: skip
+                    prm.exposure_share(3, groups=CATEGORIES.lazy(), group="y"),
+                    prm.pop_reo(3, interactions=INTERACTIONS.lazy())]  # fmt: skip
     plan = prm.evaluate(frame.lazy(), [*RECSYS, *catalog_lazy], by=by)
     assert fallback_nodes(plan) == []
 
