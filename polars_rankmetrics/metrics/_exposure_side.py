@@ -14,47 +14,32 @@ import polars as pl
 from polars_rankmetrics._kernel import ITEM, RANK, exact_sum, power
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.exceptions import (
-    ColumnNotFoundError,
     ColumnTypeError,
     InvalidDataError,
     InvalidParameterError,
 )
 from polars_rankmetrics.metrics._core import PREPARED, within
 from polars_rankmetrics.metrics._popularity_side import USER
-from polars_rankmetrics.metrics._side import BAD, as_lazy, item_text, keyed, same_dtype
+from polars_rankmetrics.metrics._side import BAD, LABEL, SHARE, as_lazy, item_text, keyed, memberships
 
 __all__ = ["ATTENTION", "GROUP", "MEMBER", "RBP", "TARGET", "attention_rows", "check_groups", "check_target",
            "groups", "missing", "targets"]  # fmt: skip
 
-GROUP = "__prm_item_group"  # a group label, as text
-MEMBER = "__prm_member"  # the item's share of one of its groups: 1 / its number of groups
+GROUP = LABEL  # a group label, as text
+MEMBER = SHARE  # the item's share of one of its groups: 1 / its number of groups
 ATTENTION = "__prm_attention"  # w(rank) of a row
 TARGET = "__prm_target"  # a group's target share
 RBP = "_rbp"  # the suffix of the families with the rbp browsing model
 
 
 def check_groups(value: object, item_dtype: pl.DataType | None) -> pl.LazyFrame:
-    """Distinct (ITEM, GROUP) rows with each item's MEMBER share; nulls refused when eager."""
+    """Distinct (ITEM, GROUP) rows with each item's MEMBER share, labels as text; nulls refused when eager."""
     if value is None:
         msg = (
             "the exposure metrics need the items' groups: give groups=frame of (item, group), e.g. a provider"
         )
         raise InvalidParameterError(msg)
-    frame = as_lazy(value, "groups")
-    schema = frame.collect_schema()
-    names = schema.names()
-    if len(names) < 2:  # an item column then a group column
-        msg = f"`groups` needs an item column then a group column; it has columns {names}"
-        raise ColumnNotFoundError(msg)
-    item, group = names[:2]
-    if isinstance(value, pl.DataFrame):
-        for column in (item, group):
-            if value[column].null_count():
-                msg = f"`groups` holds nulls in its column {column!r}"
-                raise InvalidDataError(msg)
-    ids = pl.col(item) if item_dtype is None else same_dtype(pl.col(item), schema[item], item_dtype, "groups")
-    pairs = frame.select(ids.alias(ITEM), pl.col(group).cast(pl.String).alias(GROUP)).drop_nulls().unique()
-    return pairs.with_columns((1.0 / pl.len().over(ITEM).cast(pl.Float64)).alias(MEMBER))
+    return memberships(value, "groups", "group", item_dtype).with_columns(pl.col(LABEL).cast(pl.String))
 
 
 def groups(metric: Metric, item_dtype: pl.DataType) -> pl.LazyFrame:
