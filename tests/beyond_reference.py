@@ -247,6 +247,23 @@ def exposure_disparity(
     return 0.5 * sum(abs(share.get(g, 0.0) - target.get(g, 0.0)) for g in set(share) | set(target))
 
 
+def relevance_target(
+    lists: Mapping[Hashable, Sequence[Item]],
+    relevant: Mapping[Hashable, set[Item]],
+    groups: Mapping[Item, set[Hashable]],
+) -> dict[Hashable, float]:
+    """Each group's share of the relevant (user, item) pairs of the users with a list."""
+    out: dict[Hashable, float] = {}
+    for user, items in lists.items():
+        if not items:
+            continue
+        for item in relevant.get(user, set()):
+            for g in groups[item]:
+                out[g] = out.get(g, 0.0) + 1.0 / len(groups[item])
+    total = sum(out.values())
+    return {g: v / total for g, v in out.items()}
+
+
 def _jsd(a: Mapping[Hashable, float], t: Mapping[Hashable, float]) -> float:
     """Jensen-Shannon divergence in bits."""
     out = 0.0

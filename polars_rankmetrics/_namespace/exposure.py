@@ -99,7 +99,7 @@ class ExposureMethods(Generic[FrameT]):
         k: int | None = None,
         *,
         groups: pl.DataFrame | pl.LazyFrame | None = None,
-        target: pl.DataFrame | pl.LazyFrame | None = None,
+        target: pl.DataFrame | pl.LazyFrame | str | None = None,
         discount: str = "log2",
         p: float | None = None,
         by: str | Sequence[str] | None = None,
@@ -130,9 +130,16 @@ class ExposureMethods(Generic[FrameT]):
             The items' groups, as for :func:`exposure_share`.
         target
             Another target: a frame of (group, weight) rows, weights >= 0
-            normalised to sum to 1 (e.g. each group's share of the relevant
-            items, for Singh and Joachims's disparate treatment form). A group
-            it omits has target 0.
+            normalised to sum to 1 (a group it omits has target 0); or
+            ``"relevance"``: each group's share of the relevant items of the
+            `by` group's users with a list, retrieved or not (each relevant
+            (user, item) pair once, shared among the item's groups). At that
+            target ``D`` is 0 exactly when exposure is proportional to
+            relevance: Singh and Joachims's disparate treatment constraint
+            ``Exposure(G_a) / U(G_a) = Exposure(G_b) / U(G_b)``, pooled over
+            the users (``exposure_disparity_rel``; it needs the frame's
+            relevance column and reads the relevant items no list ranked, as
+            :func:`join_run_qrels` keeps them).
         discount, p
             The browsing model, as for :func:`exposure_share`.
         by, per_query, columns, conventions, check, aggregate, qrels, **overrides

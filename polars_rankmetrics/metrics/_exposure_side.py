@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._kernel import ITEM, RANK, exact_sum, power
+from polars_rankmetrics._kernel import ITEM, NUM_RET, RANK, REL, exact_sum, power
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.exceptions import (
     ColumnTypeError,
@@ -23,7 +23,7 @@ from polars_rankmetrics.metrics._popularity_side import USER
 from polars_rankmetrics.metrics._side import BAD, LABEL, SHARE, as_lazy, item_text, keyed, memberships
 
 __all__ = ["ATTENTION", "GROUP", "MEMBER", "RBP", "TARGET", "attention_rows", "check_groups", "check_target",
-           "groups", "missing", "targets"]  # fmt: skip
+           "groups", "missing", "relevance_targets", "targets"]  # fmt: skip
 
 GROUP = LABEL  # a group label, as text
 MEMBER = SHARE  # the item's share of one of its groups: 1 / its number of groups
@@ -133,8 +133,32 @@ def attention_rows(
     return top.select(*keys, pl.col(query).alias(USER), ITEM, attention(metric).alias(ATTENTION)), keys
 
 
-def missing(rows: pl.LazyFrame, members: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-    """Per group key: the text of a ranked item without a group, or null."""
+def missing(
+    rows: pl.LazyFrame, members: pl.LazyFrame, keys: list[str], where: str = "ranked lists"
+) -> pl.LazyFrame:
+    """Per group key: the text of an item of `rows` (the `where`) without a group, or null."""
     absent = rows.join(members.select(ITEM).unique(), on=ITEM, how="anti")
-    text = pl.format("item {} of the ranked lists has no row in `groups`", item_text()).min().alias(BAD)
+    text = pl.format("item {} of the {} has no row in `groups`", item_text(), pl.lit(where)).min().alias(BAD)
     return absent.group_by(keys).agg(text)
+
+
+def relevance_targets(
+    lists: pl.LazyFrame, members: pl.LazyFrame, by: tuple[str, ...]
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """Per (keys..., GROUP): the group's share of the relevant items of the lists' users, as TARGET.
+
+    Each relevant (user, item) pair, retrieved or not, of a user with a list counts once,
+    shared among the item's groups. Also the per-key text of a relevant item without a group.
+    """
+    frame, keys = keyed(lists, by)
+    relevant = frame.filter(pl.col(REL) & (pl.col(NUM_RET) > 0)).select(*keys, ITEM)
+    per_group = (
+        relevant.join(members, on=ITEM, how="inner")
+        .group_by(*keys, GROUP)
+        .agg(exact_sum(pl.col(MEMBER)).alias("__prm_r"))
+    )
+    total = per_group.group_by(keys).agg(exact_sum(pl.col("__prm_r")).alias("__prm_r_total"))
+    table = per_group.join(total, on=keys, how="inner").select(
+        *keys, GROUP, (pl.col("__prm_r") / pl.col("__prm_r_total")).alias(TARGET)
+    )
+    return table, missing(relevant, members, keys, "relevant items")

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._kernel import ITEM, exact_sum
+from polars_rankmetrics._kernel import ITEM, Rows, exact_sum
 from polars_rankmetrics._spec import OPEN_UNIT, CatalogFrame, CatalogSpec, Metric, Param
 from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import InvalidParameterError
-from polars_rankmetrics.metrics._core import keep_top
+from polars_rankmetrics.metrics._core import keep_top, keep_within
 from polars_rankmetrics.metrics._exposure_side import (
     ATTENTION,
     GROUP,
@@ -27,6 +27,7 @@ from polars_rankmetrics.metrics._exposure_side import (
     check_target,
     groups,
     missing,
+    relevance_targets,
     targets,
 )
 from polars_rankmetrics.metrics._popularity_side import USER
@@ -36,6 +37,8 @@ __all__ = ["awrf", "exposure_disparity", "exposure_share"]
 
 _ALL = "__prm_all"  # the attention of every top-k row of a group key (or of a list)
 _IN = "__prm_in"  # the attention a group receives
+_BAD_TARGET = "__prm_bad_target"  # the text of a bad row of `target`, or null
+_BY_RELEVANCE = "exposure_disparity_rel"  # the families whose target is the groups' share of relevance
 
 
 def _exposure_share(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
@@ -65,11 +68,21 @@ def _shares(
 ) -> tuple[pl.LazyFrame, pl.LazyFrame, pl.LazyFrame, list[str]]:
     """Per (keys..., `per`..., GROUP): the share "__prm_a" of the attention, with the group's TARGET.
 
-    Also the target table (for its total and errors), the per-key error texts, and the keys.
+    Also the targets' total per key ("__prm_t_total"), the per-key error texts, and the keys.
     """
     members = groups(metric, lists.collect_schema()[ITEM])
     rows, keys = attention_rows(metric, lists, by, query)
-    tables = targets(metric, members)
+    bad = missing(rows, members, keys)
+    if metric.name.startswith(_BY_RELEVANCE):
+        tables, unknown = relevance_targets(lists, members, by)
+        on = [*keys, GROUP]
+        bad = bad.join(unknown.rename({BAD: "__prm_bad_rel"}), on=keys, how="full", coalesce=True)
+        bad = bad.select(*keys, pl.coalesce(BAD, "__prm_bad_rel").alias(BAD))
+        totals = tables.group_by(keys).agg(exact_sum(pl.col(TARGET)).alias("__prm_t_total"))
+    else:
+        tables, on = targets(metric, members), [GROUP]
+        whole = exact_sum(pl.col(TARGET)).alias("__prm_t_total")
+        totals = tables.select(whole, pl.col(BAD).min().alias(_BAD_TARGET))
     at = [*keys, *per]
     total = rows.group_by(at).agg(exact_sum(pl.col(ATTENTION)).alias(_ALL))
     shares = (
@@ -77,49 +90,44 @@ def _shares(
         .group_by(*at, GROUP)
         .agg(exact_sum(pl.col(ATTENTION) * pl.col(MEMBER)).alias(_IN))
         .join(total, on=at, how="inner")
-        .join(tables.select(GROUP, TARGET), on=GROUP, how="left")
+        .join(tables.select(*on, TARGET), on=on, how="left")
         .select(*at, GROUP, (pl.col(_IN) / pl.col(_ALL)).alias("__prm_a"), pl.col(TARGET).fill_null(0.0))
     )
-    return shares, tables, missing(rows, members, keys), keys
+    return shares, totals, bad, keys
 
 
-def _finish(
-    per_key: pl.LazyFrame, tables: pl.LazyFrame, bad: pl.LazyFrame, keys: list[str], by: tuple[str, ...]
-) -> pl.LazyFrame:
+def _finish(per_key: pl.LazyFrame, bad: pl.LazyFrame, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
     """(by..., VALUE) of "__prm_sum" / "__prm_count" per key, failing on a missing item or a bad target."""
-    target_bad = tables.select(pl.col(BAD).min().alias("__prm_bad_target"))
-    out = (
-        per_key.join(bad, on=keys, how="left")
-        .join(target_bad, how="cross")
-        .with_columns(pl.coalesce(BAD, "__prm_bad_target").alias(BAD))
-    )
+    out = per_key.join(bad, on=keys, how="left")
+    if _BAD_TARGET in out.collect_schema().names():
+        out = out.with_columns(pl.coalesce(BAD, _BAD_TARGET).alias(BAD))
     return finish(out, by, pl.col("__prm_sum") / pl.col("__prm_count").cast(pl.Float64), BAD)
 
 
-def _target_total(tables: pl.LazyFrame) -> pl.LazyFrame:
-    return tables.select(exact_sum(pl.col(TARGET)).alias("__prm_t_total"))
+def _with_totals(per_key: pl.LazyFrame, totals: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """`per_key` with the targets' total: one for every key, or per key (null without a target)."""
+    if keys and all(k in totals.collect_schema().names() for k in keys):
+        return per_key.join(totals, on=keys, how="left")
+    return per_key.join(totals, how="cross")
 
 
 def _exposure_disparity(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
-    shares, tables, bad, keys = _shares(metric, lists, by, query, [])
+    shares, totals, bad, keys = _shares(metric, lists, by, query, [])
     a, t = pl.col("__prm_a"), pl.col(TARGET)
     # 1/2 sum_g |a_g - t_g| over every group: the groups without exposure add their t_g, so the sum is
     # sum over the exposed groups of (|a_g - t_g| - t_g), plus the target's total.
-    per_key = (
-        shares.group_by(keys)
-        .agg(exact_sum((a - t).abs() - t).alias("__prm_gap"))
-        .join(_target_total(tables), how="cross")
-        .select(
-            *keys,
-            (0.5 * (pl.col("__prm_gap") + pl.col("__prm_t_total"))).alias("__prm_sum"),
-            pl.lit(1, dtype=pl.UInt32).alias("__prm_count"),
-        )
+    gaps = shares.group_by(keys).agg(exact_sum((a - t).abs() - t).alias("__prm_gap"))
+    per_key = _with_totals(gaps, totals, keys).select(
+        *keys,
+        *([_BAD_TARGET] if _BAD_TARGET in totals.collect_schema().names() else []),
+        (0.5 * (pl.col("__prm_gap") + pl.col("__prm_t_total"))).alias("__prm_sum"),
+        pl.lit(1, dtype=pl.UInt32).alias("__prm_count"),
     )
-    return _finish(per_key, tables, bad, keys, by)
+    return _finish(per_key, bad, keys, by)
 
 
 def _awrf(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
-    shares, tables, bad, keys = _shares(metric, lists, by, query, [USER])
+    shares, totals, bad, keys = _shares(metric, lists, by, query, [USER])
     a, t = pl.col("__prm_a"), pl.col(TARGET)
     m = (a + t) / 2.0
     # JSD_2(a, t) = 1/2 sum_g a_g log2(a_g / m_g) + t_g log2(t_g / m_g), m = (a + t) / 2; a group absent
@@ -127,16 +135,16 @@ def _awrf(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) 
     # plus half the target's total.
     own = pl.when(a > 0).then(a * (a / m).log(2)).otherwise(0.0)
     other = pl.when(t > 0).then(t * (t / m).log(2)).otherwise(0.0)
-    per_list = (
-        shares.group_by(*keys, USER)
-        .agg(exact_sum(0.5 * (own + other - t)).alias("__prm_part"))
-        .join(_target_total(tables), how="cross")
-        .with_columns((pl.col("__prm_part") + 0.5 * pl.col("__prm_t_total")).alias("__prm_jsd"))
+    parts = shares.group_by(*keys, USER).agg(exact_sum(0.5 * (own + other - t)).alias("__prm_part"))
+    per_list = _with_totals(parts, totals, keys).with_columns(
+        (pl.col("__prm_part") + 0.5 * pl.col("__prm_t_total")).alias("__prm_jsd")
     )
     per_key = per_list.group_by(keys).agg(
-        exact_sum(pl.col("__prm_jsd")).alias("__prm_sum"), pl.len().alias("__prm_count")
+        exact_sum(pl.col("__prm_jsd")).alias("__prm_sum"),
+        pl.len().alias("__prm_count"),
+        *([pl.col(_BAD_TARGET).min()] if _BAD_TARGET in totals.collect_schema().names() else []),
     )
-    return _finish(per_key, tables, bad, keys, by)
+    return _finish(per_key, bad, keys, by)
 
 
 _NEEDS = frozenset({"rank"})
@@ -145,12 +153,25 @@ _TARGET = Param("target", None, "side")
 _P = Param("p", 0.9, domain=OPEN_UNIT)
 
 
-def _specs(name: str, catalog: CatalogFrame, params: tuple[Param, ...]) -> tuple[CatalogSpec, CatalogSpec]:
-    """The family under the log2 browsing model and under the rbp one (`name` + "_rbp", with `p`)."""
+def _keep_relevant_too(metric: Metric, rows: Rows) -> pl.Expr:
+    """The top-k rows and every relevant row (the relevant items no list ranked count)."""
+    return keep_within(rows, metric.k) | rows.rel
+
+
+def _specs(
+    name: str, catalog: CatalogFrame, params: tuple[Param, ...], *, relevance: bool = False
+) -> tuple[CatalogSpec, CatalogSpec]:
+    """The family under the log2 browsing model and under the rbp one (`name` + "_rbp", with `p`).
+
+    With `relevance`, it reads the relevant items the lists did not rank (``unretrieved``).
+    """
+    keep = _keep_relevant_too if relevance else keep_top
+    function = name.removesuffix("_rel")
     return (
-        CatalogSpec(name=name, keep=keep_top, needs=_NEEDS, catalog=catalog, params=params),
-        CatalogSpec(name=name + RBP, function=name, keep=keep_top, needs=_NEEDS, catalog=catalog,
-                    params=(_P, *params)),
+        CatalogSpec(name=name, function=function, keep=keep, needs=_NEEDS, catalog=catalog, params=params,
+                    unretrieved=relevance),
+        CatalogSpec(name=name + RBP, function=function, keep=keep, needs=_NEEDS, catalog=catalog,
+                    params=(_P, *params), unretrieved=relevance),
     )  # fmt: skip
 
 
@@ -160,8 +181,20 @@ EXPOSURE_SHARE, EXPOSURE_SHARE_RBP = _specs(
 EXPOSURE_DISPARITY, EXPOSURE_DISPARITY_RBP = _specs(
     "exposure_disparity", _exposure_disparity, (_GROUPS, _TARGET)
 )
+EXPOSURE_DISPARITY_REL, EXPOSURE_DISPARITY_REL_RBP = _specs(
+    _BY_RELEVANCE, _exposure_disparity, (_GROUPS,), relevance=True
+)
 AWRF, AWRF_RBP = _specs("awrf", _awrf, (_GROUPS, _TARGET))
-SPECS = (EXPOSURE_SHARE, EXPOSURE_SHARE_RBP, EXPOSURE_DISPARITY, EXPOSURE_DISPARITY_RBP, AWRF, AWRF_RBP)
+SPECS = (
+    EXPOSURE_SHARE,
+    EXPOSURE_SHARE_RBP,
+    EXPOSURE_DISPARITY,
+    EXPOSURE_DISPARITY_RBP,
+    EXPOSURE_DISPARITY_REL,
+    EXPOSURE_DISPARITY_REL_RBP,
+    AWRF,
+    AWRF_RBP,
+)
 
 
 def _built(
@@ -267,7 +300,7 @@ def exposure_disparity(
     k: int | None = None,
     *,
     groups: pl.DataFrame | pl.LazyFrame | None = None,
-    target: pl.DataFrame | pl.LazyFrame | None = None,
+    target: pl.DataFrame | pl.LazyFrame | str | None = None,
     discount: str = "log2",
     p: float | None = None,
 ) -> Metric:
@@ -290,9 +323,16 @@ def exposure_disparity(
         The items' groups, as for :func:`exposure_share`.
     target
         Another target: a frame of (group, weight) rows, weights >= 0
-        normalised to sum to 1 (e.g. each group's share of the relevant
-        items, for Singh and Joachims's disparate treatment form). A group
-        it omits has target 0.
+        normalised to sum to 1 (a group it omits has target 0); or
+        ``"relevance"``: each group's share of the relevant items of the
+        `by` group's users with a list, retrieved or not (each relevant
+        (user, item) pair once, shared among the item's groups). At that
+        target ``D`` is 0 exactly when exposure is proportional to
+        relevance: Singh and Joachims's disparate treatment constraint
+        ``Exposure(G_a) / U(G_a) = Exposure(G_b) / U(G_b)``, pooled over
+        the users (``exposure_disparity_rel``; it needs the frame's
+        relevance column and reads the relevant items no list ranked, as
+        :func:`join_run_qrels` keeps them).
     discount, p
         The browsing model, as for :func:`exposure_share`.
 
@@ -300,7 +340,8 @@ def exposure_disparity(
     -------
     Metric
         ``exposure_disparity@k`` (``exposure_disparity_rbp`` for rbp), one
-        value per `by` group (catalog scope).
+        value per `by` group (catalog scope); with ``target="relevance"``,
+        null for a group whose users have no relevant item.
 
     Raises
     ------
@@ -334,6 +375,9 @@ def exposure_disparity(
     │ 0.5                  ┆ 0.113147             │
     └──────────────────────┴──────────────────────┘
     """
+    if isinstance(target, str):
+        check_choice(target, "target", ("relevance",))  # or a frame
+        return _built((EXPOSURE_DISPARITY_REL, EXPOSURE_DISPARITY_REL_RBP), k, discount, p, groups=groups)
     return _built((EXPOSURE_DISPARITY, EXPOSURE_DISPARITY_RBP), k, discount, p, groups=groups, target=target)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import beyond_reference as ref
 import polars as pl
 import pytest
-from beyond_cases import FEWER, Case, cases, close
+from beyond_cases import FEWER, Case, cases, close, judged
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -91,6 +91,32 @@ def test_exposure_metrics_match_the_definitions(
             assert close(row[str(metric)], want), (str(metric), row[str(metric)], want)
 
 
+@FEWER
+@given(cases(), st.data(), st.sampled_from(["log2", "rbp"]))
+def test_exposure_disparity_from_the_share_of_relevance(
+    case: Case, data: st.DataObject, discount: str
+) -> None:
+    # Relevant items never ranked count (rows without a score); judged users without a list do not.
+    frame, relevant = judged(case, data.draw)
+    table, groups = _groups(case)
+    metrics = [
+        prm.exposure_disparity(k, groups=table, target="relevance", discount=discount) for k in CUTOFFS
+    ]
+    out = prm.evaluate(frame, metrics, by=case.by)
+    rows = (
+        {None: out.row(0, named=True)}
+        if case.by is None
+        else {r["model"]: r for r in out.iter_rows(named=True)}
+    )
+    for key, row in rows.items():
+        users = case.lists[key or "als"]  # the frame ranks each list in its order (distinct scores)
+        target = ref.relevance_target(users, relevant, groups)
+        for metric, k in zip(metrics, CUTOFFS, strict=True):
+            lists = [items[:k] for items in users.values()]
+            want = ref.exposure_disparity(lists, groups, target, discount, 0.9) if target else None
+            assert close(row[str(metric)], want), (str(metric), row[str(metric)], want)
+
+
 def test_lazy_side_inputs_and_streaming_give_the_same_bits() -> None:
     groups = pl.DataFrame({"item": ["a", "b", "c", "d"], "provider": [1, 1, 2, 3]})
     frame = pl.DataFrame({"model": ["x"] * 4 + ["y"] * 3, "query": [1, 1, 2, 2, 1, 1, 2],
@@ -139,6 +165,10 @@ def test_lazy_side_inputs_and_streaming_give_the_same_bits() -> None:
         (lambda: prm.exposure_disparity(groups=pl.DataFrame({"i": ["a"], "g": ["x"]}),
                                         target=pl.DataFrame({"g": ["x"], "w": ["1"]})),
          prm.ColumnTypeError, "numeric weight"),
+        (lambda: prm.exposure_disparity(groups=pl.DataFrame({"i": ["a"], "g": ["x"]}), target="catalog"),
+         prm.InvalidParameterError, "target"),
+        (lambda: prm.awrf(groups=pl.DataFrame({"i": ["a"], "g": ["x"]}), target="relevance"),
+         prm.InvalidParameterError, "target"),
     ],
 )  # fmt: skip
 def test_side_inputs_are_checked(build: Any, error: type[Exception], match: str) -> None:  # noqa: ANN401
@@ -157,5 +187,11 @@ def test_errors_found_in_the_plan_name_the_item_or_group() -> None:
     negative = pl.LazyFrame({"g": ["x", "y"], "w": [1.0, -2.0]})
     with pytest.raises(prm.InvalidDataError, match=r"gives group 'y' the weight -2\.0"):
         prm.evaluate(frame, [prm.exposure_disparity(2, groups=both, target=negative)])
+    judged = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "z", "q"], "score": [2.0, 1.0, None],
+                           "relevance": [0, 1, 1]})  # fmt: skip
+    with pytest.raises(prm.InvalidDataError, match="item 'q' of the relevant items has no row in `groups`"):
+        prm.evaluate(judged, [prm.exposure_disparity(2, groups=both, target="relevance")])
+    with pytest.raises(prm.ColumnNotFoundError, match="relevance"):
+        prm.evaluate(frame, [prm.exposure_disparity(2, groups=both, target="relevance")])
     with pytest.raises(prm.ColumnTypeError, match="groups"):
         prm.evaluate(frame, [prm.awrf(2, groups=pl.DataFrame({"i": [1], "g": ["x"]}))])

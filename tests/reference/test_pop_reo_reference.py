@@ -8,12 +8,10 @@ and nothing relevant, relevant items the user trained on, cold items, string and
 
 from __future__ import annotations
 
-from typing import Any
-
 import beyond_reference as ref
 import polars as pl
 import pytest
-from beyond_cases import FEWER, Case, cases, close, top
+from beyond_cases import FEWER, Case, cases, close, judged, top
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,42 +20,12 @@ import polars_rankmetrics as prm
 pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
 
 CUTOFFS = (1, 3, None)
-GRADES = st.sampled_from([None, -1, 0, 1, 2])
-
-
-def _judged(case: Case, draw: st.DrawFn) -> tuple[pl.DataFrame, dict[int, set[Any]]]:
-    """Each model's lists joined to one set of judgments (user -> item -> grade), and the relevant sets."""
-    pool = sorted(case.items(), key=str)
-    users = sorted({u for users in case.lists.values() for u in users} | {8, 9})  # 8, 9: judged, no list
-    grades: dict[int, dict[Any, int]] = {}
-    for user in users:
-        judged = draw(st.lists(st.sampled_from(pool), unique=True, max_size=len(pool)))
-        grades[user] = {i: g for i in judged if (g := draw(GRADES)) is not None}
-    rows = []
-    for model, lists in case.lists.items():
-        for user in users:
-            ranked = lists.get(user, [])
-            rows += [
-                (model, user, i, float(len(ranked) - n), grades[user].get(i)) for n, i in enumerate(ranked)
-            ]
-            rows += [(model, user, i, None, g) for i, g in grades[user].items() if i not in ranked]
-    item_dtype = pl.Int64 if case.ids == "int" else pl.String
-    schema = {
-        "model": pl.String,
-        "query": pl.Int64,
-        "item": item_dtype,
-        "score": pl.Float64,
-        "relevance": pl.Int64,
-    }
-    frame = pl.DataFrame(rows, schema=schema, orient="row")
-    relevant = {u: {i for i, g in gs.items() if g >= 1} for u, gs in grades.items()}
-    return (frame if case.by else frame.drop("model")), relevant
 
 
 @FEWER
 @given(cases(), st.data(), st.sampled_from([0.2, 0.5, 0.8, 1.0]))
 def test_pop_reo_matches_elliot(case: Case, data: st.DataObject, share: float) -> None:
-    frame, relevant = _judged(case, data.draw)
+    frame, relevant = judged(case, data.draw)
     train = case.interactions()
     metrics = [prm.pop_reo(k, interactions=train, head_share=share) for k in CUTOFFS]
     explicit = sorted(case.items(), key=str)[:2]

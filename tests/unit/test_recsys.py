@@ -358,6 +358,7 @@ ALL: list[str | prm.Metric] = [
     prm.exposure_disparity(2, groups=CATEGORIES), prm.exposure_disparity(groups=CATEGORIES, target=TARGET),
     prm.awrf(2, groups=CATEGORIES), prm.awrf(None, groups=CATEGORIES, target=TARGET, discount="rbp"),
     prm.pop_reo(2, interactions=INTERACTIONS), prm.pop_reo(None, interactions=INTERACTIONS, head=["a", "c"]),
+    prm.exposure_disparity(2, groups=CATEGORIES, target="relevance", discount="rbp"),
 ]  # fmt: skip
 RECSYS = [m for m in ALL if m != "ndcg@2"]
 
