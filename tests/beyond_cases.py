@@ -118,7 +118,11 @@ def cases(draw: st.DrawFn) -> Case:
 
 
 def values(case: Case, metrics: list[prm.Metric]) -> dict[str | None, dict[str, Any]]:
-    out = prm.evaluate(case.frame(), metrics, by=case.by)
+    return values_of(case, prm.evaluate(case.frame(), metrics, by=case.by))
+
+
+def values_of(case: Case, out: pl.DataFrame) -> dict[str | None, dict[str, Any]]:
+    """An evaluation's rows by model (None without models), as :func:`values` gives them."""
     if case.by is None:
         return {None: out.row(0, named=True)}
     return {row.pop("model"): row for row in out.iter_rows(named=True)}

@@ -13,7 +13,7 @@ from typing import Any
 import beyond_reference as ref
 import polars as pl
 import pytest
-from beyond_cases import FEWER, Case, cases, close, judged
+from beyond_cases import FEWER, Case, cases, close, judged, values_of
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -72,12 +72,7 @@ def test_exposure_metrics_match_the_definitions(
         metrics += [prm.exposure_disparity(k, target=target_frame, **options),
                     prm.awrf(k, target=target_frame, **options)]  # fmt: skip
         cutoffs += [k] * (len(labels) + 2)
-    out = prm.evaluate(frame, metrics, by=case.by)
-    rows = (
-        {None: out.row(0, named=True)}
-        if case.by is None
-        else {r["model"]: r for r in out.iter_rows(named=True)}
-    )
+    rows = values_of(case, prm.evaluate(frame, metrics, by=case.by))
     for key, row in rows.items():
         users = ordered[key or "als"]
         for metric, k in zip(metrics, cutoffs, strict=True):
@@ -102,12 +97,7 @@ def test_exposure_disparity_from_the_share_of_relevance(
     metrics = [
         prm.exposure_disparity(k, groups=table, target="relevance", discount=discount) for k in CUTOFFS
     ]
-    out = prm.evaluate(frame, metrics, by=case.by)
-    rows = (
-        {None: out.row(0, named=True)}
-        if case.by is None
-        else {r["model"]: r for r in out.iter_rows(named=True)}
-    )
+    rows = values_of(case, prm.evaluate(frame, metrics, by=case.by))
     for key, row in rows.items():
         users = case.lists[key or "als"]  # the frame ranks each list in its order (distinct scores)
         target = ref.relevance_target(users, relevant, groups)

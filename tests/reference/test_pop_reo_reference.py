@@ -11,7 +11,7 @@ from __future__ import annotations
 import beyond_reference as ref
 import polars as pl
 import pytest
-from beyond_cases import FEWER, Case, cases, close, judged, top
+from beyond_cases import FEWER, Case, cases, close, judged, top, values_of
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -30,12 +30,7 @@ def test_pop_reo_matches_elliot(case: Case, data: st.DataObject, share: float) -
     metrics = [prm.pop_reo(k, interactions=train, head_share=share) for k in CUTOFFS]
     explicit = sorted(case.items(), key=str)[:2]
     metrics += [prm.pop_reo(2, interactions=train.lazy(), head=explicit)]
-    out = prm.evaluate(frame, metrics, by=case.by)
-    got = (
-        {None: out.row(0, named=True)}
-        if case.by is None
-        else {r["model"]: r for r in out.iter_rows(named=True)}
-    )
+    got = values_of(case, prm.evaluate(frame, metrics, by=case.by))
     head = ref.short_head(ref.popularity(case.pairs), share)
     items = case.items()
     for key, row in got.items():
