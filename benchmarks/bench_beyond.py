@@ -6,7 +6,7 @@ Two measurements, each run in a fresh subprocess (its own peak RSS):
    items per user, one ``prm.evaluate`` call holding ndcg@10, arp, aplt,
    tail_percentage, pop_rsp, surprisal, category_diversity, miscalibration
    and serendipity (feature cosine), on the in-memory and the
-   streaming engines.
+   streaming engines; then exposure_share, exposure_disparity, awrf and pop_reo.
 2. **Against Recommenders** (``--compare-users``, smaller: its co-occurrence
    serendipity joins every user's list with its history in pandas): the
    same data through Recommenders' ``user_serendipity`` (co-occurrence),
@@ -18,6 +18,7 @@ Run it as a script::
 
     python benchmarks/bench_beyond.py                       # writes benchmarks/results/beyond.md
     python benchmarks/bench_beyond.py --users 100000 --compare-users 5000
+    python benchmarks/bench_beyond.py --exposure --users 100000 --repeat 3   # results/beyond_exposure.md
 """
 
 from __future__ import annotations
@@ -92,6 +93,7 @@ def ours_at_scale(n_users: int, engine: str) -> dict[str, object]:
         prm.category_diversity(10, categories=categories),
         prm.miscalibration(10, history=history, categories=categories),
         prm.serendipity(10, history=history, features=data["features"]),
+        *_fairness(data),
     ]  # fmt: skip
     lists: pl.DataFrame = data["lists"]  # type: ignore[assignment]
     started = time.perf_counter()
@@ -99,6 +101,31 @@ def ours_at_scale(n_users: int, engine: str) -> dict[str, object]:
     seconds = time.perf_counter() - started
     sizes = {"rows": lists.height, "history": history.height}  # type: ignore[attr-defined]
     return {"seconds": seconds, "values": out.row(0, named=True), **sizes}
+
+
+def _fairness(data: dict[str, object]) -> list[object]:
+    """The exposure-fairness metrics and pop_reo, the genres as item groups (a third of the items in two)."""
+    import polars_rankmetrics as prm  # noqa: PLC0415
+
+    groups, history = data["categories"], data["history"]
+    return [
+        prm.exposure_share(10, groups=groups, group=0), prm.exposure_disparity(10, groups=groups),
+        prm.awrf(10, groups=groups, discount="rbp", p=0.8), prm.pop_reo(10, interactions=history),
+    ]  # fmt: skip
+
+
+def exposure_cost(n_users: int, engine: str) -> dict[str, object]:
+    """ndcg@10 alone (engine "base") or beside the fairness metrics: seconds on the streaming engine."""
+    import polars as pl  # noqa: PLC0415
+
+    import polars_rankmetrics as prm  # noqa: PLC0415
+
+    data = make_data(n_users)
+    metrics = ["ndcg@10"] + ([] if engine == "base" else _fairness(data))
+    lists: pl.DataFrame = data["lists"]  # type: ignore[assignment]
+    started = time.perf_counter()
+    out = prm.evaluate(lists.lazy(), metrics).collect(engine="streaming")
+    return {"seconds": time.perf_counter() - started, "values": out.row(0, named=True)}
 
 
 def ours_compared(n_users: int) -> dict[str, object]:
@@ -138,7 +165,37 @@ def recommenders_compared(n_users: int) -> dict[str, object]:
     return {"seconds": seconds, "values": values}
 
 
-CHILDREN = {"scale": ours_at_scale, "ours": ours_compared, "recommenders": recommenders_compared}
+CHILDREN = {
+    "scale": ours_at_scale,
+    "ours": ours_compared,
+    "recommenders": recommenders_compared,
+    "exposure": exposure_cost,
+}
+EXPOSURE_RESULTS = Path(__file__).parent / "results" / "beyond_exposure.md"
+
+
+def exposure_only(n_users: int, repeat: int) -> None:
+    """The fairness metrics' cost beside ndcg@10, alternated; writes results/beyond_exposure.md."""
+    lines = [
+        "# Exposure fairness and pop_reo beside ndcg@10 (issue 27)", "",
+        (f"{n_users:,} users x {LIST_LENGTH} items (the data of bench_beyond.py), streaming engine, each run "
+         f"in a fresh process, the two alternated; {os.cpu_count()} cores shared with other jobs (noisy)."), "",
+        ("Beside: exposure_share, exposure_disparity, awrf (rbp, p=0.8) over the 17 genres as item groups, "
+         "and pop_reo."), "",
+        "| run | ndcg@10 alone (s) | ndcg@10 + 4 fairness metrics (s) |", "|---|---|---|",
+    ]  # fmt: skip
+    alone, beside = [], []
+    for run in range(repeat):
+        a, b = child("exposure", n_users, "base"), child("exposure", n_users, "fairness")
+        alone.append(a["seconds"])
+        beside.append(b["seconds"])
+        lines.append(f"| {run + 1} | {a['seconds']:.2f} | {b['seconds']:.2f} |")
+        print(lines[-1], file=sys.stderr)
+    lines += ["", (f"Fastest: {min(alone):.2f} s alone, {min(beside):.2f} s beside: "
+                   f"**{min(beside) / min(alone):.1f}x** the time of ndcg@10 alone."), "",
+              f"Values: {b['values']}.", ""]  # fmt: skip
+    EXPOSURE_RESULTS.write_text("\n".join(lines))
+    print("\n".join(lines))
 
 
 def child(kind: str, n_users: int, engine: str) -> dict[str, object]:
@@ -157,9 +214,13 @@ def main() -> None:
     parser.add_argument("--engine", default="streaming")
     parser.add_argument("--child", choices=sorted(CHILDREN))
     parser.add_argument("--no-scale", action="store_true", help="only the comparison with Recommenders")
+    parser.add_argument("--exposure", action="store_true", help="only the fairness metrics' cost")
     args = parser.parse_args()
+    if args.exposure and not args.child:
+        exposure_only(args.users, args.repeat)
+        return
     if args.child:
-        kwargs = {"engine": args.engine} if args.child == "scale" else {}
+        kwargs = {"engine": args.engine} if args.child in {"scale", "exposure"} else {}
         result = CHILDREN[args.child](args.users, **kwargs)
         result["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(json.dumps(result, default=str))
@@ -172,7 +233,8 @@ def main() -> None:
     scale = [
         f"## Scale: {args.users:,} users x {LIST_LENGTH} items, a {HISTORY_LENGTH}-item history per user", "",
         ("One `prm.evaluate` call: ndcg@10, arp, aplt, tail_percentage, pop_rsp, surprisal, "
-         "category_diversity, miscalibration, serendipity (feature cosine)."), "",
+         "category_diversity, miscalibration, serendipity (feature cosine), exposure_share, "
+         "exposure_disparity, awrf, pop_reo."), "",
         "| engine | rows | history rows | seconds | peak RSS (MiB) |", "|---|---|---|---|---|",
     ]  # fmt: skip
     if not args.no_scale:

@@ -29,6 +29,7 @@ from polars_rankmetrics.metrics import (
     counts,
     cumulative,
     distribution,
+    exposure,
     graded,
     history_similarity,
     information,
@@ -66,6 +67,7 @@ SPECS: tuple[MetricSpec, ...] = (
     *surprise.SPECS,
     *calibration.SPECS,
     *history_similarity.SPECS,
+    *exposure.SPECS,
     *classification.SPECS,
     *overlap.SPECS,
 )

@@ -190,10 +190,12 @@ class MetricSpec:
         Whether its value reads the judged items the run did not retrieve
         (the number of relevant items R, the ideal ranking, the judged
         non-relevant items): a frame that lost them (an inner or left join
-        of run and judgments) changes it, and evaluate warns.
+        of run and judgments) changes it, and evaluate warns. A catalog
+        family that declares it also receives, among its lists, the
+        relevant rows no list ranked (with a null rank; pop_reo).
     needs_of
         The prepared columns a parameter value adds to `needs` (rbo's
-        ``ties="aware"`` reads the tie groups); None adds none.
+        ``tie_handling="aware"`` reads the tie groups); None adds none.
     """
 
     name: str

@@ -118,7 +118,11 @@ def cases(draw: st.DrawFn) -> Case:
 
 
 def values(case: Case, metrics: list[prm.Metric]) -> dict[str | None, dict[str, Any]]:
-    out = prm.evaluate(case.frame(), metrics, by=case.by)
+    return values_of(case, prm.evaluate(case.frame(), metrics, by=case.by))
+
+
+def values_of(case: Case, out: pl.DataFrame) -> dict[str | None, dict[str, Any]]:
+    """An evaluation's rows by model (None without models), as :func:`values` gives them."""
     if case.by is None:
         return {None: out.row(0, named=True)}
     return {row.pop("model"): row for row in out.iter_rows(named=True)}
@@ -132,3 +136,35 @@ def close(got: float | None, want: float | None) -> bool:
 
 def top(users: dict[int, list[Any]], k: int | None) -> dict[int, list[Any]]:
     return {u: items[:k] for u, items in users.items()}
+
+
+GRADES = st.sampled_from([None, -1, 0, 1, 2])
+
+
+def judged(case: Case, draw: st.DrawFn) -> tuple[pl.DataFrame, dict[int, set[Any]]]:
+    """Each model's lists joined to one set of judgments (user -> item -> grade), and the relevant sets."""
+    pool = sorted(case.items(), key=str)
+    users = sorted({u for users in case.lists.values() for u in users} | {8, 9})  # 8, 9: judged, no list
+    grades: dict[int, dict[Any, int]] = {}
+    for user in users:
+        picked = draw(st.lists(st.sampled_from(pool), unique=True, max_size=len(pool)))
+        grades[user] = {i: g for i in picked if (g := draw(GRADES)) is not None}
+    rows = []
+    for model, lists in case.lists.items():
+        for user in users:
+            ranked = lists.get(user, [])
+            rows += [
+                (model, user, i, float(len(ranked) - n), grades[user].get(i)) for n, i in enumerate(ranked)
+            ]
+            rows += [(model, user, i, None, g) for i, g in grades[user].items() if i not in ranked]
+    item_dtype = pl.Int64 if case.ids == "int" else pl.String
+    schema = {
+        "model": pl.String,
+        "query": pl.Int64,
+        "item": item_dtype,
+        "score": pl.Float64,
+        "relevance": pl.Int64,
+    }
+    frame = pl.DataFrame(rows, schema=schema, orient="row")
+    relevant = {u: {i for i, g in gs.items() if g >= 1} for u, gs in grades.items()}
+    return (frame if case.by else frame.drop("model")), relevant

@@ -94,6 +94,38 @@ def pop_rsp(
     return float(np.std(pr) / np.mean(pr))
 
 
+def pop_reo(
+    lists: Mapping[Hashable, Sequence[Item]],
+    relevant: Mapping[Hashable, set[Item]],
+    head: set[Item],
+    tail: set[Item],
+    train: Mapping[Hashable, set[Item]],
+) -> float | None:
+    """Elliot's PopREO: std / mean of the head and tail rates of relevant items reaching the lists.
+
+    Transcribed from elliot/evaluation/metrics/bias/pop_reo/pop_reo.py: users with a list and a
+    relevant item; per user, the relevant recommended items of each group, and the relevant
+    items of each group outside the user's training items.
+    """
+    num, den = [], []
+    for user, ranked in lists.items():
+        rel = relevant.get(user, set())
+        if len(rel):
+            seen = train.get(user, set())
+            recommended = {i for i in ranked if i in rel}
+            num.append([len(recommended & head), len(recommended & tail)])
+            den.append([len((head & rel) - seen), len((tail & rel) - seen)])
+    if not num:
+        return None
+    total_num, total_den = np.sum(np.array(num), axis=0), np.sum(np.array(den), axis=0)
+    if 0 in total_den:
+        return None
+    pr = total_num / total_den
+    if pr.sum() == 0:
+        return None
+    return float(np.std(pr) / np.mean(pr))
+
+
 # --- RePlay: surprisal, unexpectedness, categorical diversity ---------------------------------------
 
 
@@ -156,3 +188,104 @@ def miscalibration(
             sum(pg * float(np.log(pg / ((1 - alpha) * q.get(g, 0.0) + alpha * pg))) for g, pg in p.items())
         )
     return float(np.mean(values)) if values else None
+
+
+# --- exposure fairness: Singh & Joachims (2018), Sapiezynski et al. (2019) ---------------------------
+
+
+def attention(rank: int, discount: str, p: float) -> float:
+    """The browsing model's attention at a 1-based rank: 1 / log2(rank + 1), or p**(rank - 1)."""
+    return 1.0 / float(np.log2(rank + 1)) if discount == "log2" else p ** (rank - 1)
+
+
+def _list_exposure(
+    items: Sequence[Item], groups: Mapping[Item, set[Hashable]], discount: str, p: float
+) -> tuple[dict[Hashable, float], float]:
+    """One list's attention per group (an item's shared equally among its groups) and in all."""
+    per: dict[Hashable, float] = {}
+    total = 0.0
+    for position, item in enumerate(items, start=1):
+        w = attention(position, discount, p)
+        total += w
+        for g in groups[item]:
+            per[g] = per.get(g, 0.0) + w / len(groups[item])
+    return per, total
+
+
+def catalog_target(groups: Mapping[Item, set[Hashable]]) -> dict[Hashable, float]:
+    """Each group's share of the catalog: the sum of its items' memberships over the number of items."""
+    out: dict[Hashable, float] = {}
+    for gs in groups.values():
+        for g in gs:
+            out[g] = out.get(g, 0.0) + 1.0 / len(gs)
+    return {g: v / len(groups) for g, v in out.items()}
+
+
+def group_exposure(
+    lists: Lists, groups: Mapping[Item, set[Hashable]], discount: str, p: float
+) -> dict[Hashable, float]:
+    """Each group's share of all the attention of `lists` (pooled over the lists)."""
+    pooled: dict[Hashable, float] = {}
+    total = 0.0
+    for items in lists:
+        per, t = _list_exposure(items, groups, discount, p)
+        total += t
+        for g, v in per.items():
+            pooled[g] = pooled.get(g, 0.0) + v
+    return {g: v / total for g, v in pooled.items()}
+
+
+def exposure_disparity(
+    lists: Lists,
+    groups: Mapping[Item, set[Hashable]],
+    target: Mapping[Hashable, float],
+    discount: str,
+    p: float,
+) -> float:
+    """Total variation distance between the pooled exposure shares and the target."""
+    share = group_exposure(lists, groups, discount, p)
+    return 0.5 * sum(abs(share.get(g, 0.0) - target.get(g, 0.0)) for g in set(share) | set(target))
+
+
+def relevance_target(
+    lists: Mapping[Hashable, Sequence[Item]],
+    relevant: Mapping[Hashable, set[Item]],
+    groups: Mapping[Item, set[Hashable]],
+) -> dict[Hashable, float]:
+    """Each group's share of the relevant (user, item) pairs of the users with a list."""
+    out: dict[Hashable, float] = {}
+    for user, items in lists.items():
+        if not items:
+            continue
+        for item in relevant.get(user, set()):
+            for g in groups[item]:
+                out[g] = out.get(g, 0.0) + 1.0 / len(groups[item])
+    total = sum(out.values())
+    return {g: v / total for g, v in out.items()}
+
+
+def _jsd(a: Mapping[Hashable, float], t: Mapping[Hashable, float]) -> float:
+    """Jensen-Shannon divergence in bits."""
+    out = 0.0
+    for g in set(a) | set(t):
+        x, y = a.get(g, 0.0), t.get(g, 0.0)
+        m = (x + y) / 2
+        out += 0.5 * (x * float(np.log2(x / m)) if x > 0 else 0.0) + 0.5 * (
+            y * float(np.log2(y / m)) if y > 0 else 0.0
+        )
+    return out
+
+
+def awrf(
+    lists: Lists,
+    groups: Mapping[Item, set[Hashable]],
+    target: Mapping[Hashable, float],
+    discount: str,
+    p: float,
+) -> float:
+    """Mean over lists of JSD(attention-weighted group distribution of the list, target)."""
+    values = []
+    for items in lists:
+        per, total = _list_exposure(items, groups, discount, p)
+        values.append(_jsd({g: v / total for g, v in per.items()}, target))
+    return float(np.mean(values))

@@ -104,13 +104,16 @@ def test_every_constructor_builds_its_own_family() -> None:
              "intra_list_similarity": {"features": pl.DataFrame({"item": ["a"], "x": [1.0]})},
              "rbo": {"reference": pl.DataFrame({"query": ["q"], "item": ["a"], "score": [1.0]})},
              **{name: {"interactions": pl.DataFrame({"user": [1], "item": ["a"]})}
-                for name in ("arp", "aplt", "aclt", "tail_percentage", "pop_rsp")},
+                for name in ("arp", "aplt", "aclt", "tail_percentage", "pop_rsp", "pop_reo")},
              "surprisal": {"k": 3, "interactions": pl.DataFrame({"user": [1], "item": ["a"]})},
              "unexpectedness": {"k": 3, "baseline": pl.DataFrame({"user": [1], "item": ["a"], "s": [1.0]})},
              "category_diversity": {"k": 3, "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},
              "miscalibration": {"history": pl.DataFrame({"user": [1], "item": ["a"]}),
                                 "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},
-             "serendipity": {"history": pl.DataFrame({"user": [1], "item": ["a"]})}}  # fmt: skip
+             "serendipity": {"history": pl.DataFrame({"user": [1], "item": ["a"]})},
+             **{name: {"groups": pl.DataFrame({"item": ["a"], "g": ["x"]})}
+                for name in ("exposure_disparity", "awrf")},
+             "exposure_share": {"groups": pl.DataFrame({"i": ["a"], "g": ["x"]}), "group": "x"}}  # fmt: skip
     names = {spec.python_name for spec in SPECS}
     for name in names:
         metric = getattr(prm, name)(**needs.get(name, {}))

@@ -16,6 +16,7 @@ from polars_rankmetrics._kernel import (
     NUM_REL,
     NUM_RET,
     RANK,
+    REL,
     VALUE,
     GainColumns,
     Rows,
@@ -71,7 +72,7 @@ class Plan:
     keys: tuple[str, ...]
     per_query: pl.LazyFrame  # one row per (by..., query): population counts, query-scope metrics
     catalog: list[tuple[str, pl.LazyFrame]]  # catalog-scope metrics: (name, frame of by..., name)
-    lists: pl.LazyFrame | None = None  # the ranked rows catalog metrics read (None without them)
+    lists: pl.LazyFrame | None = None  # the rows catalog metrics read (None without them): catalog_value
 
 
 def _gain_columns(
@@ -153,7 +154,8 @@ def build(  # noqa: PLR0913  (the request's parts)
     check_ties(metrics, conventions)
     queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
-    schema = resolve_schema(frame_schema(lf), columns, by, need_relevance=bool(queries) or not catalogs)
+    judged = bool(queries) or not catalogs or any(m.spec.unretrieved for _, m in catalogs)
+    schema = resolve_schema(frame_schema(lf), columns, by, need_relevance=judged)
     reserved = {name for name, _ in metrics} & {*by, columns.query}
     if reserved:
         raise parameter(
@@ -201,8 +203,10 @@ def build(  # noqa: PLR0913  (the request's parts)
         # Tables cover the queries with an ideal list; every other query scores 0.
         per_query = per_query.join(table, on=list(prepared.keys), how="left")
         per_query = per_query.with_columns(pl.col(name).fill_null(0.0))
-    lists = prepared.frame.filter(pl.col(RANK).is_not_null()) if catalogs else None
-    catalog = [] if lists is None else _catalog_values(catalogs, lists, by, columns.query)
+    lists = _lists(prepared.frame, catalogs) if catalogs else None
+    catalog = (
+        [] if lists is None else [(n, catalog_value(n, m, lists, by, columns.query)) for n, m in catalogs]
+    )
     return Plan(keys=prepared.keys, per_query=per_query, catalog=catalog, lists=lists)
 
 
@@ -263,17 +267,28 @@ def _tables(
     return out
 
 
-def _catalog_values(
-    catalogs: Requested, lists: pl.LazyFrame, by: tuple[str, ...], query: str
-) -> list[tuple[str, pl.LazyFrame]]:
-    """Each catalog metric's frame of (by..., value) from the ranked lists."""
-    out = []
-    for name, metric in catalogs:
-        assert isinstance(metric.spec, CatalogSpec)
-        out.append(
-            (name, metric.spec.catalog(metric, lists, by, query).select(*by, pl.col(VALUE).alias(name)))
-        )
-    return out
+def _lists(prepared: pl.LazyFrame, catalogs: Requested) -> pl.LazyFrame:
+    """The catalog metrics' lists: the ranked rows, and maybe the relevant rows no list ranked.
+
+    A family that reads the relevant items no list ranked (pop_reo) declares `unretrieved`: the
+    lists then carry those rows too, with a null rank, and catalog_value gives them to it alone.
+    """
+    ranked = pl.col(RANK).is_not_null()
+    wide = any(m.spec.unretrieved for _, m in catalogs)
+    return prepared.filter(ranked | pl.col(REL) if wide else ranked)
+
+
+def catalog_value(
+    name: str, metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str
+) -> pl.LazyFrame:
+    """A catalog metric's frame of (by..., `name`) from the plan's lists (:attr:`Plan.lists`).
+
+    The lists hold the ranked rows, and the relevant rows no list ranked (a null rank) when a
+    requested family reads them (``unretrieved``): every other family gets the ranked rows only.
+    """
+    assert isinstance(metric.spec, CatalogSpec)
+    frame = lists if metric.spec.unretrieved else lists.filter(pl.col(RANK).is_not_null())
+    return metric.spec.catalog(metric, frame, by, query).select(*by, pl.col(VALUE).alias(name))
 
 
 def evaluated(conventions: Conventions) -> pl.Expr:

@@ -45,6 +45,52 @@ class ParityMethods(Generic[FrameT]):
     ) -> FrameT:
         raise NotImplementedError
 
+    def pop_reo(
+        self,
+        k: int | None = None,
+        *,
+        interactions: pl.DataFrame | pl.LazyFrame | None = None,
+        head: pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | None = None,
+        head_share: float = 0.2,
+        by: str | Sequence[str] | None = None,
+        per_query: bool = False,
+        columns: Columns | None = None,
+        conventions: Conventions | str | None = None,
+        check: bool = True,
+        aggregate: Aggregation = "mean",
+        qrels: object | None = None,
+        **overrides: Unpack[ConventionOptions],
+    ) -> FrameT:
+        """Popularity-based ranking-based equal opportunity (Pop-REO; Zhu and Caverlee, 2020).
+
+        For each group ``g`` of items (the popular head ``H`` and the long tail
+        ``T``, as for :func:`pop_rsp`),
+        ``P(R@k | g, y=1) = sum_u |L_u & Y_u & g| / sum_u |(Y_u & g) minus I_u|``,
+        with ``L_u`` user ``u``'s top-`k` list, ``Y_u`` its relevant items
+        (retrieved or not) and ``I_u`` its training items; then
+        ``Pop-REO = std(P(R@k | H, y=1), P(R@k | T, y=1)) / mean(...)``
+        (population standard deviation): ``|P_H - P_T| / (P_H + P_T)``. 0 when
+        the relevant head and tail items reach the lists at the same rate;
+        higher means a stronger bias towards one group (Elliot's ``PopREO``).
+
+        Parameters
+        ----------
+        k
+            Cutoff; None uses the whole lists.
+        interactions, head, head_share
+            As for :func:`pop_rsp`.
+        by, per_query, columns, conventions, check, aggregate, qrels, **overrides
+            As for :func:`polars_rankmetrics.evaluate`.
+
+        Returns
+        -------
+        pl.DataFrame or pl.LazyFrame
+            The frame's type; see :func:`polars_rankmetrics.pop_reo`
+            and :func:`polars_rankmetrics.evaluate`.
+        """
+        metric = metrics.pop_reo(k, interactions=interactions, head=head, head_share=head_share)
+        return self._one(metric, by, per_query, columns, conventions, check, aggregate, qrels, overrides)
+
     def pop_rsp(
         self,
         k: int | None = None,

@@ -21,13 +21,14 @@ from polars_rankmetrics.metrics.classification import auroc, f_beta, fallout, re
 from polars_rankmetrics.metrics.counts import num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.metrics.cumulative import g, ndcg_rel, rndcg
 from polars_rankmetrics.metrics.distribution import coverage, entropy, gini
+from polars_rankmetrics.metrics.exposure import awrf, exposure_disparity, exposure_share
 from polars_rankmetrics.metrics.graded import dcg, ndcg
 from polars_rankmetrics.metrics.history_similarity import serendipity
 from polars_rankmetrics.metrics.information import novelty
 from polars_rankmetrics.metrics.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
 from polars_rankmetrics.metrics.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
 from polars_rankmetrics.metrics.overlap import compat, rbo
-from polars_rankmetrics.metrics.parity import pop_rsp
+from polars_rankmetrics.metrics.parity import pop_reo, pop_rsp
 from polars_rankmetrics.metrics.popularity import aclt, aplt, arp, tail_percentage
 from polars_rankmetrics.metrics.rank import average_precision, bing, gm_map, reciprocal_rank
 from polars_rankmetrics.metrics.recsys import map_capped, mar, mpr
@@ -42,6 +43,7 @@ __all__ = [
     "arp",
     "auroc",
     "average_precision",
+    "awrf",
     "bing",
     "bpref",
     "category_diversity",
@@ -51,6 +53,8 @@ __all__ = [
     "eleven_point_average",
     "entropy",
     "err",
+    "exposure_disparity",
+    "exposure_share",
     "f1",
     "f_beta",
     "fallout",
@@ -75,6 +79,7 @@ __all__ = [
     "num_rel_ret",
     "num_ret",
     "personalization",
+    "pop_reo",
     "pop_rsp",
     "precision",
     "r_precision",

@@ -29,6 +29,8 @@ DUP = "__prm_dup"  # rows of a side input with the same item id
 NONZERO = "__prm_nonzero"  # the item's feature vector is not all zeros
 INFO = "__prm_self_information"
 FEATURE = "__prm_feature_"  # + index: a feature, normalised to unit length
+LABEL = "__prm_label"  # an item's category or group, from an (item, label) side input
+SHARE = "__prm_share"  # the item's weight in one of its labels: 1 / its number of labels
 
 
 # --- shared plan pieces ----------------------------------------------------------------------------
@@ -113,3 +115,28 @@ def check_eager(frame: pl.LazyFrame, value: object, item: str, what: str, *, uni
         example = ids.filter(ids.is_duplicated())[0]
         msg = f"`{what}` holds item {example!r} more than once; give one row per item"
         raise InvalidDataError(msg)
+
+
+def memberships(value: object, what: str, label: str, item_dtype: pl.DataType | None) -> pl.LazyFrame:
+    """Distinct (ITEM, LABEL) rows of an (item, `label`) side input, with each item's SHARE.
+
+    An item in ``n`` labels (rows, or a List column of labels) weighs ``1 / n`` in each.
+    Nulls are refused when `value` is eager; `item_dtype` (None: not known yet) casts the ids.
+    """
+    frame = as_lazy(value, what)
+    schema = frame.collect_schema()
+    names = schema.names()
+    if len(names) < 2:  # an item column then a label column
+        msg = f"`{what}` needs an item column then a {label} column; it has columns {names}"
+        raise ColumnNotFoundError(msg)
+    item, labels = names[:2]
+    if isinstance(value, pl.DataFrame):
+        for column in (item, labels):
+            if value[column].null_count():
+                msg = f"`{what}` holds nulls in its column {column!r}"
+                raise InvalidDataError(msg)
+    if isinstance(schema[labels], pl.List):
+        frame = frame.explode(labels)
+    ids = pl.col(item) if item_dtype is None else same_dtype(pl.col(item), schema[item], item_dtype, what)
+    pairs = frame.select(ids.alias(ITEM), pl.col(labels).alias(LABEL)).drop_nulls().unique()
+    return pairs.with_columns((1.0 / pl.len().over(ITEM).cast(pl.Float64)).alias(SHARE))

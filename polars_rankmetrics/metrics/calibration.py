@@ -11,15 +11,23 @@ import polars as pl
 from polars_rankmetrics._kernel import ITEM, RANK, exact_sum
 from polars_rankmetrics._spec import CatalogSpec, Interval, Metric, Param
 from polars_rankmetrics._validation import check_choice
-from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidDataError, InvalidParameterError
+from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics._core import PREPARED, keep_top, within
 from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame, user_ids
-from polars_rankmetrics.metrics._side import BAD, as_lazy, finish, item_text, keyed, same_dtype
+from polars_rankmetrics.metrics._side import (
+    BAD,
+    LABEL,
+    SHARE,
+    finish,
+    item_text,
+    keyed,
+    memberships,
+    same_dtype,
+)
 
 __all__ = ["category_diversity", "miscalibration"]
 
-CAT = "__prm_category"
-SHARE = "__prm_share"  # the item's weight in one of its categories: 1 / its number of categories
+CAT = LABEL  # an item's category
 MISSING = "item {} of the {} has no row in `categories`"
 
 
@@ -29,27 +37,7 @@ def _categories(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
     if value is None:
         msg = f"{metric.spec.python_name} needs item categories: give categories=frame of (item, category)"
         raise InvalidParameterError(msg)
-    frame = as_lazy(value, "categories")
-    schema = frame.collect_schema()
-    names = schema.names()
-    if len(names) < 2:  # an item column then a category column
-        msg = f"`categories` needs an item column then a category column; it has columns {names}"
-        raise ColumnNotFoundError(msg)
-    item, category = names[:2]
-    if isinstance(value, pl.DataFrame):
-        for column in (item, category):
-            if value[column].null_count():
-                msg = f"`categories` holds nulls in its column {column!r}"
-                raise InvalidDataError(msg)
-    if isinstance(schema[category], pl.List):
-        frame = frame.explode(category)
-    ids = (
-        pl.col(item)
-        if item_dtype is None
-        else same_dtype(pl.col(item), schema[item], item_dtype, "categories")
-    )
-    pairs = frame.select(ids.alias(ITEM), pl.col(category).alias(CAT)).drop_nulls().unique()
-    return pairs.with_columns((1.0 / pl.len().over(ITEM).cast(pl.Float64)).alias(SHARE))
+    return memberships(value, "categories", "category", item_dtype)
 
 
 def _ranked(

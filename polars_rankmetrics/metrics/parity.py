@@ -1,8 +1,9 @@
-"""Catalog-scope popularity parity: ranking-based statistical parity between the head and the tail.
+"""Catalog-scope popularity parity: ranking-based statistical parity and equal opportunity.
 
-Zhu and Caverlee's Pop-RSP in Elliot's definition: the relative spread of the
-rates at which head and tail items reach the top-k lists, each out of the
-items a user could be recommended (those outside the user's training items).
+Zhu and Caverlee's Pop-RSP and Pop-REO in Elliot's definitions: the relative
+spread of the rates at which head and tail items reach the top-k lists, each
+out of the items a user could be recommended (those outside the user's
+training items; for Pop-REO, those of them the user finds relevant).
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from polars_rankmetrics._kernel import ITEM
+from polars_rankmetrics._kernel import ITEM, NUM_RET, REL, Rows
 from polars_rankmetrics._spec import CatalogSpec, Interval, Metric, Param
 from polars_rankmetrics.exceptions import InvalidParameterError
-from polars_rankmetrics.metrics._core import keep_top
+from polars_rankmetrics.metrics._core import PREPARED, keep_retrieved, keep_within, within
 from polars_rankmetrics.metrics._popularity_side import (
     BAD_ROW,
     HEAD,
@@ -27,7 +28,7 @@ from polars_rankmetrics.metrics._popularity_side import (
 )
 from polars_rankmetrics.metrics._side import BAD, finish, keyed, same_dtype, top_rows
 
-__all__ = ["pop_rsp"]
+__all__ = ["pop_reo", "pop_rsp"]
 
 
 def _training(metric: Metric, query_dtype: pl.DataType, item_dtype: pl.DataType) -> pl.LazyFrame:
@@ -50,7 +51,7 @@ def _universe(metric: Metric, lists: pl.LazyFrame, training: pl.LazyFrame) -> pl
 
 def _checked(metric: Metric) -> Metric:
     if metric.side("interactions") is None:
-        msg = "pop_rsp needs the training interactions: prm.pop_rsp(10, interactions=train)"
+        msg = f"{metric.name} needs the training interactions: prm.{metric.name}(10, interactions=train)"
         raise InvalidParameterError(msg)
     check_sources(metric, need_popularity=False)
     return metric
@@ -90,19 +91,69 @@ def _pop_rsp(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: st
     # P(R@k | g) = recommended items of g / the items of g outside each user's training items.
     p_head = pl.col("__prm_h") / (users * n_head - pl.col("__prm_h_seen"))
     p_tail = pl.col("__prm_t") / (users * n_tail - pl.col("__prm_t_seen"))
-    # std / mean of two rates (population std): |a - b| / (a + b).
-    value = pl.when(p_head.is_finite() & p_tail.is_finite() & (p_head + p_tail > 0)).then(
+    return finish(per_group.join(sizes, how="cross"), by, _spread(p_head, p_tail), BAD)
+
+
+def _spread(p_head: pl.Expr, p_tail: pl.Expr) -> pl.Expr:
+    """The ratio std / mean of two rates (population std), |a - b| / (a + b); null when undefined."""
+    return pl.when(p_head.is_finite() & p_tail.is_finite() & (p_head + p_tail > 0)).then(
         (p_head - p_tail).abs() / (p_head + p_tail)
     )
-    return finish(per_group.join(sizes, how="cross"), by, value, BAD)
 
 
+def _pop_reo(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    _checked(metric)
+    schema = lists.collect_schema()
+    training = _training(metric, schema[query], schema[ITEM]).with_columns(
+        pl.lit(value=True).alias("__prm_seen")
+    )
+    heads = flagged(metric, schema[ITEM]).filter(pl.col(HEAD)).select(ITEM, HEAD)
+    frame, keys = keyed(lists, by)
+    # The relevant rows of the users with a list, retrieved or not (the lists carry the unretrieved
+    # ones for this family: CatalogSpec.unretrieved).
+    relevant = frame.filter(pl.col(REL) & (pl.col(NUM_RET) > 0)).select(
+        *keys,
+        pl.col(query).alias(USER),
+        ITEM,
+        within(PREPARED, metric.k).fill_null(value=False).alias("__prm_top"),
+    )
+    rows = (
+        relevant.join(heads, on=ITEM, how="left")
+        .join(training, on=[USER, ITEM], how="left")
+        .with_columns(pl.col(HEAD, "__prm_seen").fill_null(value=False))
+    )
+    top, head, unseen = pl.col("__prm_top"), pl.col(HEAD), ~pl.col("__prm_seen")
+    per_group = rows.group_by(keys).agg(
+        (top & head).sum().alias("__prm_h"),
+        (top & ~head).sum().alias("__prm_t"),
+        (head & unseen).sum().alias("__prm_h_den"),
+        (~head & unseen).sum().alias("__prm_t_den"),
+    )
+    # Every group with a list has a row: null when no user of it has a relevant item.
+    listed = frame.filter(pl.col(NUM_RET) > 0).select(keys).unique()
+    per_group = per_group.join(listed, on=keys, how="right")
+    # P(R@k | g, y=1) = relevant items of g in the top k / relevant items of g outside the training.
+    p_head = pl.col("__prm_h") / pl.col("__prm_h_den")
+    p_tail = pl.col("__prm_t") / pl.col("__prm_t_den")
+    return finish(per_group, by, _spread(p_head, p_tail))
+
+
+def _keep_reo(metric: Metric, rows: Rows) -> pl.Expr:
+    """The top-k rows and every relevant row: the relevant items no list ranked count."""
+    return keep_within(rows, metric.k) | rows.rel
+
+
+# keep_retrieved: the items ranked in any list, past the cutoff too, are part of the tail's size.
 POP_RSP = CatalogSpec(
-    name="pop_rsp", aliases=("PopRSP",), keep=keep_top, catalog=_pop_rsp,
+    name="pop_rsp", aliases=("PopRSP",), keep=keep_retrieved, catalog=_pop_rsp,
     params=(Param("interactions", None, "side"), Param("head", None, "side"),
             Param("head_share", 0.2, domain=Interval(0.0, 1.0, low_open=True))),
 )  # fmt: skip
-SPECS = (POP_RSP,)
+POP_REO = CatalogSpec(
+    name="pop_reo", aliases=("PopREO",), keep=_keep_reo, catalog=_pop_reo, unretrieved=True,
+    params=POP_RSP.params,
+)  # fmt: skip
+SPECS = (POP_RSP, POP_REO)
 
 
 def pop_rsp(
@@ -178,3 +229,80 @@ def pop_rsp(
     └───────────┴───────────┘
     """
     return _checked(Metric(POP_RSP, k, interactions=interactions, head=head, head_share=head_share))
+
+
+def pop_reo(
+    k: int | None = None,
+    *,
+    interactions: pl.DataFrame | pl.LazyFrame | None = None,
+    head: pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | None = None,
+    head_share: float = 0.2,
+) -> Metric:
+    """Popularity-based ranking-based equal opportunity (Pop-REO; Zhu and Caverlee, 2020).
+
+    For each group ``g`` of items (the popular head ``H`` and the long tail
+    ``T``, as for :func:`pop_rsp`),
+    ``P(R@k | g, y=1) = sum_u |L_u & Y_u & g| / sum_u |(Y_u & g) minus I_u|``,
+    with ``L_u`` user ``u``'s top-`k` list, ``Y_u`` its relevant items
+    (retrieved or not) and ``I_u`` its training items; then
+    ``Pop-REO = std(P(R@k | H, y=1), P(R@k | T, y=1)) / mean(...)``
+    (population standard deviation): ``|P_H - P_T| / (P_H + P_T)``. 0 when
+    the relevant head and tail items reach the lists at the same rate;
+    higher means a stronger bias towards one group (Elliot's ``PopREO``).
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole lists.
+    interactions, head, head_share
+        As for :func:`pop_rsp`.
+
+    Returns
+    -------
+    Metric
+        ``pop_reo@k``, one value per `by` group (catalog scope); null when a
+        group's rates are undefined (no relevant head or tail item outside
+        the training items) or both 0.
+
+    Raises
+    ------
+    InvalidParameterError
+        No `interactions`.
+    InvalidDataError
+        Null ids in eager interactions or head.
+    ColumnNotFoundError
+        A frame without a relevance column.
+
+    Notes
+    -----
+    It reads the judged items the lists did not retrieve: build the frame
+    with :func:`join_run_qrels` (or pass ``qrels=``). As Elliot, the users
+    are those with a list and at least one relevant item, and a relevant
+    item the user trained on counts in the numerator when recommended but
+    not in the denominator. The tail is every item outside the head, cold
+    items included (Elliot's tail holds only its training items).
+
+    References
+    ----------
+    Zhu and Caverlee (2020), "Measuring and mitigating item
+    under-recommendation bias in personalized ranking systems", SIGIR.
+
+    Examples
+    --------
+    The head is ``a``; user 1 likes ``a`` and ``c``, user 2 ``b`` (never ranked):
+
+    >>> train = pl.DataFrame({"user": [3], "item": ["a"]})
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "c", "d", "d", "b"],
+    ...     "score": [3.0, 2.0, 1.0, 1.0, None], "relevance": [1, 1, 0, 0, 1]})
+    >>> prm.evaluate(df, [prm.pop_reo(1, interactions=train, head=["a"]),
+    ...     prm.pop_reo(2, interactions=train, head=["a"])]).with_columns(pl.all().round(4))
+    shape: (1, 2)
+    ┌───────────┬───────────┐
+    │ pop_reo@1 ┆ pop_reo@2 │
+    │ ---       ┆ ---       │
+    │ f64       ┆ f64       │
+    ╞═══════════╪═══════════╡
+    │ 1.0       ┆ 0.3333    │
+    └───────────┴───────────┘
+    """
+    return _checked(Metric(POP_REO, k, interactions=interactions, head=head, head_share=head_share))

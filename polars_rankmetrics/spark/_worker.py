@@ -18,9 +18,7 @@ import polars as pl
 import pyarrow as pa
 
 from polars_rankmetrics import _engine
-from polars_rankmetrics._kernel import VALUE
 from polars_rankmetrics._schema import Columns
-from polars_rankmetrics._spec import CatalogSpec
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError
@@ -129,11 +127,7 @@ class CatalogFinish:
     def compute(self, lists: pl.DataFrame) -> pl.DataFrame:
         """One row per `by` group: the catalog metrics, as evaluate computes them."""
         frame = lists.cast(dict(self.schema_in)).lazy()  # type: ignore[arg-type]
-        parts = []
-        for name, metric in self.requested:
-            assert isinstance(metric.spec, CatalogSpec)
-            value = metric.spec.catalog(metric, frame, self.by, self.query)
-            parts.append(value.select(*self.by, pl.col(VALUE).alias(name)))
+        parts = [_engine.catalog_value(name, m, frame, self.by, self.query) for name, m in self.requested]
         return spark_frame(_engine.collect(_engine.aggregated(frame, self.requested, self.by, parts)))
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:

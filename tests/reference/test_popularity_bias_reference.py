@@ -91,6 +91,16 @@ def test_hand_computed_head_with_ties() -> None:
     assert out.row(0) == (0.5, 0.75, ((2 + 1) / 2 + (1 + 4) / 2) / 2)
 
 
+def test_pop_rsp_counts_the_items_ranked_past_its_cutoff_whatever_else_is_asked() -> None:
+    # Items 7..37 ranked (37 past the cutoff), 7 the head: the tail is 17, 27, 37 alone or beside coverage@10.
+    frame = pl.DataFrame({"query": [1, 1, 1, 1], "item": [7, 17, 27, 37], "score": [4.0, 3.0, 2.0, 1.0]})
+    metric = prm.pop_rsp(3, interactions=pl.DataFrame({"u": [0], "i": [7]}))
+    alone = prm.evaluate(frame, [metric])
+    assert alone.equals(prm.evaluate(frame, [metric, prm.coverage(10)]).select(alone.columns))
+    # P_H = 1 / 1, P_T = 2 / 3: |1 - 2/3| / (1 + 2/3).
+    assert close(alone.item(), (1 - 2 / 3) / (1 + 2 / 3))
+
+
 TRAIN = pl.DataFrame({"u": [1], "i": ["a"]})
 
 

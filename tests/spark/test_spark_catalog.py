@@ -43,6 +43,7 @@ def _metrics(df: pl.DataFrame) -> list[object]:
         prm.aclt(5, head=items.head(3)),
         prm.tail_percentage(10, popularity=popularity, tail=0.3),
         prm.pop_rsp(10, interactions=interactions),
+        prm.pop_reo(5, interactions=interactions),
         prm.surprisal(10, interactions=interactions),
         prm.unexpectedness(
             5, baseline=interactions.with_columns(score=pl.col("item").hash().cast(pl.Float64))
@@ -51,6 +52,10 @@ def _metrics(df: pl.DataFrame) -> list[object]:
         prm.miscalibration(10, history=interactions, categories=categories, weights="rank"),
         prm.serendipity(5, history=interactions),
         prm.serendipity(10, history=interactions, features=features, relevance=False),
+        prm.exposure_share(10, groups=categories, group=9),
+        prm.exposure_disparity(5, groups=categories, discount="rbp", p=0.8),
+        prm.exposure_disparity(10, groups=categories, target="relevance"),
+        prm.awrf(10, groups=categories, target=categories.group_by("genre").len()),
     ]
 
 

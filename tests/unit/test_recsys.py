@@ -32,6 +32,7 @@ POPULARITY = pl.DataFrame({"item": ["a", "b", "c", "d"], "users": [8, 4, 2, 1]})
 INTERACTIONS = pl.DataFrame({"user": [1, 2, 3, 1, 2, 4], "item": ["a", "a", "a", "b", "b", "c"]})
 BASELINE = pl.DataFrame({"user": [1, 1, 2, 3], "item": ["a", "c", "b", "d"], "score": [1.0, 2.0, 1.0, 1.0]})
 CATEGORIES = pl.DataFrame({"item": ["a", "a", "b", "c", "d", "e"], "genre": ["x", "y", "x", "z", "z", "y"]})
+TARGET = pl.DataFrame({"genre": ["x", "y", "w"], "weight": [2.0, 1.0, 1.0]})
 
 
 # A data error found while the plan runs: Polars' error carrying our message (a LazyFrame), or
@@ -352,6 +353,12 @@ ALL: list[str | prm.Metric] = [
     prm.miscalibration(2, history=INTERACTIONS, categories=CATEGORIES),
     prm.miscalibration(None, history=INTERACTIONS, categories=CATEGORIES, weights="rank", alpha=0.2),
     prm.serendipity(2, history=INTERACTIONS), prm.serendipity(None, history=INTERACTIONS, features=FEATURES),
+    prm.exposure_share(2, groups=CATEGORIES, group="x"),
+    prm.exposure_share(None, groups=CATEGORIES, group="z", discount="rbp", p=0.5),
+    prm.exposure_disparity(2, groups=CATEGORIES), prm.exposure_disparity(groups=CATEGORIES, target=TARGET),
+    prm.awrf(2, groups=CATEGORIES), prm.awrf(None, groups=CATEGORIES, target=TARGET, discount="rbp"),
+    prm.pop_reo(2, interactions=INTERACTIONS), prm.pop_reo(None, interactions=INTERACTIONS, head=["a", "c"]),
+    prm.exposure_disparity(2, groups=CATEGORIES, target="relevance", discount="rbp"),
 ]  # fmt: skip
 RECSYS = [m for m in ALL if m != "ndcg@2"]
 
@@ -394,7 +401,10 @@ def test_recommender_plans_have_no_in_memory_fallback(by: str | None) -> None:
     catalog_lazy = [prm.intra_list_similarity(3, features=FEATURES.lazy()),
                     prm.novelty(3, interactions=pl.LazyFrame({"u": [1, 2], "i": ["a", "b"]})),
                     prm.pop_rsp(3, interactions=INTERACTIONS.lazy()),
-                    prm.arp(3, popularity=POPULARITY.lazy())]  # fmt: skip
+                    prm.arp(3, popularity=POPULARITY.lazy()),
+                    prm.awrf(3, groups=CATEGORIES.lazy(), target=TARGET.lazy()),
+                    prm.exposure_share(3, groups=CATEGORIES.lazy(), group="y"),
+                    prm.pop_reo(3, interactions=INTERACTIONS.lazy())]  # fmt: skip
     plan = prm.evaluate(frame.lazy(), [*RECSYS, *catalog_lazy], by=by)
     assert fallback_nodes(plan) == []
 

@@ -1,0 +1,164 @@
+"""Position-based exposure of item groups: the plan pieces of the exposure-fairness family.
+
+A browsing model gives each rank ``r`` of a top-`k` list an attention
+``w(r)``: ``1 / log2(r + 1)`` (nDCG's discount, ``"log2"``) or ``p**(r - 1)``
+(rank-biased precision's patient user, ``"rbp"``). An item's groups come
+as a side input of (item, group) rows; an item in several groups shares its
+attention equally among them. Group labels are compared as text.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics._kernel import ITEM, NUM_RET, RANK, REL, exact_sum, power
+from polars_rankmetrics._spec import Metric
+from polars_rankmetrics.exceptions import (
+    ColumnTypeError,
+    InvalidDataError,
+    InvalidParameterError,
+)
+from polars_rankmetrics.metrics._core import PREPARED, within
+from polars_rankmetrics.metrics._popularity_side import USER
+from polars_rankmetrics.metrics._side import BAD, LABEL, SHARE, as_lazy, item_text, keyed, memberships
+
+__all__ = ["ATTENTION", "GROUP", "MEMBER", "RBP", "TARGET", "attention_rows", "check_groups", "check_target",
+           "groups", "missing", "relevance_targets", "targets"]  # fmt: skip
+
+GROUP = LABEL  # a group label, as text
+MEMBER = SHARE  # the item's share of one of its groups: 1 / its number of groups
+ATTENTION = "__prm_attention"  # w(rank) of a row
+TARGET = "__prm_target"  # a group's target share
+RBP = "_rbp"  # the suffix of the families with the rbp browsing model
+
+
+def check_groups(value: object, item_dtype: pl.DataType | None) -> pl.LazyFrame:
+    """Distinct (ITEM, GROUP) rows with each item's MEMBER share, labels as text; nulls refused when eager."""
+    if value is None:
+        msg = (
+            "the exposure metrics need the items' groups: give groups=frame of (item, group), e.g. a provider"
+        )
+        raise InvalidParameterError(msg)
+    return memberships(value, "groups", "group", item_dtype).with_columns(pl.col(LABEL).cast(pl.String))
+
+
+def groups(metric: Metric, item_dtype: pl.DataType) -> pl.LazyFrame:
+    """The metric's (ITEM, GROUP, MEMBER) rows, ids in the frame's item dtype."""
+    return check_groups(metric.side("groups"), item_dtype)
+
+
+def check_target(value: object) -> pl.LazyFrame | None:
+    """(GROUP, raw weight) rows of a `target` frame, checked when eager; None without one."""
+    if value is None:
+        return None
+    frame = as_lazy(value, "target")
+    schema = frame.collect_schema()
+    names = schema.names()
+    if len(names) < 2 or not schema[names[1]].is_numeric():
+        msg = f"`target` needs a group column then a numeric weight column; it has schema {dict(schema)}"
+        raise ColumnTypeError(msg)
+    group, weight = names[:2]
+    if isinstance(value, pl.DataFrame):
+        bad = value.filter(
+            pl.col(group).is_null()
+            | pl.col(weight).is_null()
+            | pl.col(weight).is_nan()
+            | (pl.col(weight) < 0)
+        )
+        if len(bad):
+            msg = (
+                f"`target` gives group {bad[group][0]!r} the weight {bad[weight][0]!r}: weights must be >= 0"
+            )
+            raise InvalidDataError(msg)
+        if value[group].is_duplicated().any():
+            twice = value[group].filter(value[group].is_duplicated())[0]
+            msg = f"`target` holds group {twice!r} more than once"
+            raise InvalidDataError(msg)
+        if not value[weight].sum() > 0:
+            msg = "`target` weights sum to 0: give at least one group a positive weight"
+            raise InvalidDataError(msg)
+    return frame.select(
+        pl.col(group).cast(pl.String).alias(GROUP), pl.col(weight).cast(pl.Float64).alias(TARGET)
+    )
+
+
+def targets(metric: Metric, members: pl.LazyFrame) -> pl.LazyFrame:
+    """(GROUP, TARGET, BAD): each group's target share, summing to 1.
+
+    The `target` weights over their sum, or by default each group's share of
+    the catalog: ``sum_i member(i, g) / n``, over the ``n`` items of `groups`.
+    """
+    given = check_target(metric.side("target"))
+    if given is None:
+        n = members.select(pl.col(ITEM).n_unique().cast(pl.Float64).alias("__prm_n"))
+        shares = members.group_by(GROUP).agg(exact_sum(pl.col(MEMBER)).alias("__prm_in"))
+        return shares.join(n, how="cross").select(
+            GROUP,
+            (pl.col("__prm_in") / pl.col("__prm_n")).alias(TARGET),
+            pl.lit(None, dtype=pl.String).alias(BAD),
+        )
+    weight = pl.col(TARGET)
+    wrong = pl.col(GROUP).is_null() | weight.is_null() | weight.is_nan() | (weight < 0)
+    text = pl.format("`target` gives group '{}' the weight {}: weights must be >= 0", GROUP, weight)
+    per_group = (
+        given.with_columns(pl.when(wrong).then(text).alias("__prm_wrong"), pl.when(~wrong).then(weight))
+        .group_by(GROUP)
+        .agg(exact_sum(weight).alias(TARGET), pl.len().alias("__prm_dup"), pl.col("__prm_wrong").min())
+    )
+    total = per_group.select(exact_sum(weight).alias("__prm_total"))
+    bad = pl.coalesce(
+        "__prm_wrong",
+        pl.when(pl.col("__prm_dup") > 1).then(pl.format("`target` holds group '{}' more than once", GROUP)),
+        pl.when(pl.col("__prm_total") <= 0).then(pl.lit("`target` weights sum to 0")),
+    )
+    return per_group.join(total, how="cross").select(
+        GROUP, (weight / pl.col("__prm_total")).alias(TARGET), bad.alias(BAD)
+    )
+
+
+def attention(metric: Metric) -> pl.Expr:
+    """The browsing model's attention at each row's rank: 1 / log2(rank + 1), or p**(rank - 1)."""
+    rank = pl.col(RANK).cast(pl.Float64)
+    if metric.name.endswith(RBP):
+        return power(metric.number("p"), rank - 1.0)
+    return 1.0 / (rank + 1.0).log(2)
+
+
+def attention_rows(
+    metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str
+) -> tuple[pl.LazyFrame, list[str]]:
+    """The top-k rows (keys..., USER, ITEM, ATTENTION) and the group keys."""
+    frame, keys = keyed(lists, by)
+    top = frame.filter(within(PREPARED, metric.k))
+    return top.select(*keys, pl.col(query).alias(USER), ITEM, attention(metric).alias(ATTENTION)), keys
+
+
+def missing(
+    rows: pl.LazyFrame, members: pl.LazyFrame, keys: list[str], where: str = "ranked lists"
+) -> pl.LazyFrame:
+    """Per group key: the text of an item of `rows` (the `where`) without a group, or null."""
+    absent = rows.join(members.select(ITEM).unique(), on=ITEM, how="anti")
+    text = pl.format("item {} of the {} has no row in `groups`", item_text(), pl.lit(where)).min().alias(BAD)
+    return absent.group_by(keys).agg(text)
+
+
+def relevance_targets(
+    lists: pl.LazyFrame, members: pl.LazyFrame, by: tuple[str, ...]
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """Per (keys..., GROUP): the group's share of the relevant items of the lists' users, as TARGET.
+
+    Each relevant (user, item) pair, retrieved or not, of a user with a list counts once,
+    shared among the item's groups. Also the per-key text of a relevant item without a group.
+    """
+    frame, keys = keyed(lists, by)
+    relevant = frame.filter(pl.col(REL) & (pl.col(NUM_RET) > 0)).select(*keys, ITEM)
+    per_group = (
+        relevant.join(members, on=ITEM, how="inner")
+        .group_by(*keys, GROUP)
+        .agg(exact_sum(pl.col(MEMBER)).alias("__prm_r"))
+    )
+    total = per_group.group_by(keys).agg(exact_sum(pl.col("__prm_r")).alias("__prm_r_total"))
+    table = per_group.join(total, on=keys, how="inner").select(
+        *keys, GROUP, (pl.col("__prm_r") / pl.col("__prm_r_total")).alias(TARGET)
+    )
+    return table, missing(relevant, members, keys, "relevant items")
