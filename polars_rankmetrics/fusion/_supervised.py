@@ -116,7 +116,8 @@ def _segmented(
         .agg(pl.col(_HIT).mean(), pl.col(_QUERIES).first())
     )
     probs = per_query.group_by(*keys, RUN, _SEG).agg(
-        (pl.col(_HIT).sum() / pl.col(_QUERIES).first()).alias(_PROB)
+        # Summed in a fixed order (sorted), so the bits never depend on how the rows arrive.
+        (pl.col(_HIT).sort().sum() / pl.col(_QUERIES).first()).alias(_PROB)
     )
     lf = lf.with_columns(segment).join(probs, on=[*keys, RUN, _SEG], how="left")
     return lf.with_columns((pl.col(_PROB).fill_null(0.0) / (pl.col(_SEG) + 1)).alias(TERM))
@@ -161,11 +162,11 @@ def _mapfuse(lf: pl.LazyFrame, hits: pl.LazyFrame, relevant: pl.LazyFrame, lay: 
     ap = (
         found.with_columns(precision.alias(_PROB))
         .group_by(RUN, q)
-        .agg(pl.col(_PROB).sum(), pl.col(_QUERIES).first())
+        .agg(pl.col(_PROB).sort().sum(), pl.col(_QUERIES).first())  # sorted: a fixed order
         .join(relevant, on=q, how="left")
     )
     mean_ap = ap.group_by(RUN).agg(
-        (pl.col(_PROB) / pl.col("__fuse_relevant") / pl.col(_QUERIES)).sum().alias(_PROB)
+        (pl.col(_PROB) / pl.col("__fuse_relevant") / pl.col(_QUERIES)).sort().sum().alias(_PROB)
     )
     lf = lf.join(mean_ap, on=RUN, how="left")
     return lf.with_columns((pl.col(_PROB).fill_null(0.0) / pl.col(RANK)).alias(TERM))
