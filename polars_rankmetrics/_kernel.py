@@ -30,9 +30,10 @@ NUM_RET = "__prm_num_ret"  # the query's number of retrieved items (within depth
 NUM_JUDGED = "__prm_num_judged"  # the query's number of rows with a grade, on every row
 NUM_LISTED = "__prm_num_listed"  # the query's number of retrieved items before -J: who counts as retrieved
 ITEM = "__prm_item"  # the item id, for catalog metrics
+INTENTS = "__prm_intents"  # a relevant item's intents (List[String]), for the intent-aware metrics
 
 NEEDS = frozenset(
-    {"grade", "hit_rank", "judged_rank", "pool_rank", "num_nonrel", "gain", "ideal_rank", "item", "rank"}
+    {"grade", "hit_rank", "judged_rank", "pool_rank", "num_nonrel", "gain", "ideal_rank", "item", "rank", "intents"}
 )
 
 

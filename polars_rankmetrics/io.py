@@ -11,7 +11,6 @@ import polars as pl
 from polars_rankmetrics import _errors, _trec_files
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
-from polars_rankmetrics.diversity import join_intents
 from polars_rankmetrics.exceptions import ColumnTypeError, InvalidDataError
 
 __all__ = ["join_run_qrels", "read_trec_qrels", "read_trec_run", "scan_trec_qrels", "scan_trec_run"]
@@ -62,7 +61,7 @@ def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Laz
     )
 
 
-def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.LazyFrame:
+def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None, intents: bool = False) -> pl.LazyFrame:
     """Lazily read TREC judgments: ``query iteration docno relevance`` per line.
 
     Parameters
@@ -70,12 +69,17 @@ def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.L
     path
         The qrels file.
     columns
-        Names for the query, item and relevance columns.
+        Names for the query, item, relevance (and intent) columns.
+    intents
+        Keep the second field as the intent (subtopic) of each judgment:
+        ndeval's qrels, ``query intent docno relevance``, for the
+        intent-aware metrics (``alpha_ndcg@20``...).
 
     Returns
     -------
     pl.LazyFrame
-        query (String), item (String), relevance (Int64).
+        query (String), item (String), relevance (Int64); with `intents`,
+        query, intent (String), item, relevance.
 
     Examples
     --------
@@ -91,8 +95,10 @@ def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.L
     └───────┴─────────────┴───────────┘
     """
     cols = columns or Columns()
+    intent = [pl.col("iteration").alias(cols.intent)] if intents else []
     return _trec_files.scan(path, "qrels").select(
         pl.col("query").alias(cols.query),
+        *intent,
         pl.col("item").alias(cols.item),
         pl.col("relevance").cast(pl.Int64).alias(cols.relevance),
     )
@@ -125,8 +131,8 @@ def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Dat
     return _trec_files.read(scan_trec_run(path, columns=columns), path, "run")
 
 
-def read_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.DataFrame:
-    """Read and check TREC judgments; see :func:`scan_trec_qrels`.
+def read_trec_qrels(path: str | Path, *, columns: Columns | None = None, intents: bool = False) -> pl.DataFrame:
+    """Read and check TREC judgments; see :func:`scan_trec_qrels` (`intents`: ndeval's qrels).
 
     Raises
     ------
@@ -148,7 +154,7 @@ def read_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.D
     │ 1         ┆ 561  │
     └───────────┴──────┘
     """
-    return _trec_files.read(scan_trec_qrels(path, columns=columns), path, "qrels")
+    return _trec_files.read(scan_trec_qrels(path, columns=columns, intents=intents), path, "qrels")
 
 
 _LISTED = 3  # duplicate judgments named in a message
@@ -220,7 +226,7 @@ def join_run_qrels(
 ) -> pl.LazyFrame | pl.DataFrame: ...
 
 
-def join_run_qrels(  # noqa: C901  (the intent qrels branch)
+def join_run_qrels(
     run: object,
     qrels: object,
     *,
@@ -240,9 +246,10 @@ def join_run_qrels(  # noqa: C901  (the intent qrels branch)
         query, item, score or rank, the `by` keys and any extra columns.
     qrels
         query, item, relevance (other columns are ignored). Intent qrels
-        (DataFrames with the ``intent`` column, :func:`read_ndeval_qrels`)
-        give one row per (query, item, intent), intent null for unjudged
-        items: :func:`join_intents`, for :func:`evaluate_diversity`.
+        (with the ``intent`` column: ``read_trec_qrels(path, intents=True)``)
+        give one row per (query, item, intent) for the judged items and one
+        row with a null intent for the unjudged retrieved ones: the frame of
+        the intent-aware metrics (``alpha_ndcg@20``...).
     by
         Columns of `run` that name a run (model, system, segment).
     columns
@@ -285,8 +292,6 @@ def join_run_qrels(  # noqa: C901  (the intent qrels branch)
     cols = columns or Columns()
     keys_by = normalise_by(by)
     run, qrels = as_polars(run, "run"), as_polars(qrels, "qrels")
-    if isinstance(run, pl.DataFrame) and isinstance(qrels, pl.DataFrame) and cols.intent in qrels.columns:
-        return join_intents(run, qrels, by=by, columns=columns)  # intent qrels: a row per intent
     run_lf, qrels_lf = run.lazy(), qrels.lazy()
     run_schema, qrels_schema = run_lf.collect_schema(), qrels_lf.collect_schema()
     ids = [cols.query, cols.item]
@@ -310,7 +315,8 @@ def join_run_qrels(  # noqa: C901  (the intent qrels branch)
     note = (
         f" (the qrels' {', '.join(map(repr, ignored))} is ignored: every run is judged against all the qrels)"
     )
-    judged = _unique_judgments(qrels, ids, cols.relevance, note if ignored else "")
+    judged_ids = [*ids, cols.intent] if cols.intent in qrels_schema else ids  # intent qrels: one per intent
+    judged = _unique_judgments(qrels, judged_ids, cols.relevance, note if ignored else "")
     if keys_by:
         judged = run_lf.select(keys_by).unique().join(judged, how="cross")
     out = run_lf.join(judged, on=[*keys_by, *ids], how="full", coalesce=True)

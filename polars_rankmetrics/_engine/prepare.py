@@ -33,6 +33,7 @@ from polars_rankmetrics._engine import ties
 from polars_rankmetrics._kernel import (
     GRADE,
     HIT_RANK,
+    INTENTS,
     ITEM,
     JUDGED_RANK,
     NUM_JUDGED,
@@ -220,6 +221,8 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
         first.append((judged & ~relevant).sum().over(keys).cast(pl.UInt32).alias(NUM_NONREL))
     if "item" in needs:
         first.append(pl.col(cols.item).alias(ITEM))
+    if "intents" in needs:  # one list per item (_engine/intents.py), read by the intent-aware metrics
+        first.append(pl.col(INTENTS))
     for gain, names in gains.values():
         first.append(gain_expr(grade, gain, conventions.relevance_level).alias(names.gain))
     if conventions.ties == "average":

@@ -1,0 +1,97 @@
+"""The per-query building blocks of the intent-aware measures: relevant pairs, hits, ndeval's greedy ideal.
+
+A prepared frame with intents has one row per (query, item) and, on the
+rows of relevant items, the list of the intents the item is relevant to
+(:data:`polars_rankmetrics._kernel.INTENTS`). Exploded, those rows are the
+relevant (query, intent, item) pairs that ndeval reads; their rank is the
+item's rank in the one ranking of the evaluation.
+
+The ideal ranking is NP-hard; ndeval builds it greedily: at each rank the
+item of the highest gain given the items already placed, ties to the
+greater item id (``strcmp``). Each rank of the greedy ideal is one step of
+expressions over every query at once, never a loop over queries; the steps
+run when the plan is built, on the relevant pairs alone (at most the
+deepest cutoff asked for; for ``nnrbp``, as many steps as the most relevant
+items a query has), and the plan reads their result as a frame.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_rankmetrics._kernel import INTENTS, ITEM, RANK, REL, exact_sum, power
+
+Q, I, J, R, GAIN, C = "__q", "__item", "__intent", "__rank", "__gain", "__c"
+
+
+def key(keys: tuple[str, ...]) -> pl.Expr:
+    """One column for a ranking's keys: the query, or a struct of (by..., query)."""
+    return pl.struct(keys) if len(keys) > 1 else pl.col(keys[0])
+
+
+def pairs(frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+    """The relevant (query, intent, item) pairs of the prepared frame, with the item's rank (null: missed)."""
+    relevant = frame.filter(pl.col(REL)).select(
+        key(keys).alias(Q),
+        pl.col(INTENTS).alias(J),
+        pl.col(ITEM).cast(pl.String).alias(I),
+        pl.col(RANK).alias(R),
+    )
+    return relevant.explode(J).filter(pl.col(J).is_not_null())
+
+
+def power0(base: float, exponent: pl.Expr) -> pl.Expr:
+    """``base ** exponent`` for a constant base in [0, 1], 0 ** 0 being 1 (ndeval multiplies gains down)."""
+    if base == 0:
+        return pl.when(exponent == 0).then(1.0).otherwise(0.0)
+    return power(base, exponent)
+
+
+def hits(relevant: pl.LazyFrame, alpha: float) -> pl.LazyFrame:
+    """The retrieved relevant pairs: rank, C (the items above relevant to the intent), gain, __nrel."""
+    per_intent = relevant.group_by(Q, J).agg(pl.len().cast(pl.Float64).alias("__nrel"))
+    found = relevant.filter(pl.col(R).is_not_null()).with_columns(
+        (pl.col(R).rank("ordinal").over(Q, J) - 1).alias(C)
+    )
+    found = found.with_columns(power0(1.0 - alpha, pl.col(C)).alias(GAIN))
+    return found.join(per_intent, on=[Q, J])
+
+
+def ideal_gains(relevant: pl.DataFrame, steps: int, alpha: float) -> pl.DataFrame:
+    """Ndeval's greedy ideal: (query, position, gain) for the first `steps` positions of every query.
+
+    Each step places, in every query at once, the unplaced item of the highest
+    gain given the items placed (ties to the greater item id), as ndeval's idealResult.
+    """
+    placed = relevant.select(Q, J, I).with_columns(pl.lit(value=False).alias("__placed"))
+    seen = relevant.select(Q, J).unique().with_columns(pl.lit(0, dtype=pl.Int64).alias(C))
+    out: list[pl.DataFrame] = []
+    for step in range(1, steps + 1):
+        open_ = placed.filter(~pl.col("__placed")).join(seen, on=[Q, J])
+        if open_.is_empty():
+            break
+        scores = open_.group_by(Q, I).agg(exact_sum(power0(1.0 - alpha, pl.col(C))).alias(GAIN))
+        best = scores.group_by(Q).agg(
+            pl.col(I).sort_by([GAIN, I], descending=[True, True]).first(), pl.col(GAIN).max()
+        )
+        # The position as a materialised column: a frame's literal column divides by its reciprocal.
+        position = pl.int_range(pl.len(), dtype=pl.Int64) * 0 + step
+        out.append(best.select(Q, position.alias(R), GAIN))
+        chosen = best.select(Q, I, pl.lit(value=True).alias("__now"))
+        placed = placed.join(chosen, on=[Q, I], how="left").select(
+            Q, J, I, (pl.col("__placed") | pl.col("__now").fill_null(value=False)).alias("__placed")
+        )
+        covered = relevant.join(chosen, on=[Q, I]).group_by(Q, J).agg(pl.len().cast(pl.Int64).alias("__n"))
+        seen = seen.join(covered, on=[Q, J], how="left").select(
+            Q, J, (pl.col(C) + pl.col("__n").fill_null(0)).alias(C)
+        )
+    if not out:
+        return pl.DataFrame(schema={Q: relevant.schema[Q], R: pl.Int64(), GAIN: pl.Float64()})
+    return pl.concat(out)
+
+
+def greedy(relevant: pl.LazyFrame, depth: int | None, alpha: float) -> pl.LazyFrame:
+    """The greedy ideal's (query, position, gain) to `depth` (None: every relevant item), computed now."""
+    pairs_now = relevant.select(Q, J, I).collect()
+    steps = depth if depth is not None else int(pairs_now.select(pl.col(I).n_unique().over(Q).max()).item() or 0)
+    return ideal_gains(pairs_now, steps, alpha).lazy()
