@@ -33,7 +33,18 @@ ITEM = "__prm_item"  # the item id, for catalog metrics
 INTENTS = "__prm_intents"  # a relevant item's intents (List[String]), for the intent-aware metrics
 
 NEEDS = frozenset(
-    {"grade", "hit_rank", "judged_rank", "pool_rank", "num_nonrel", "gain", "ideal_rank", "item", "rank", "intents"}
+    {
+        "grade",
+        "hit_rank",
+        "judged_rank",
+        "pool_rank",
+        "num_nonrel",
+        "gain",
+        "ideal_rank",
+        "item",
+        "rank",
+        "intents",
+    }
 )
 
 

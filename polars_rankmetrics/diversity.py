@@ -207,9 +207,11 @@ def evaluate_diversity(  # noqa: PLR0913
         raise _errors.column_not_found(intent, "intent", names_in)
     chosen = {name: _with(parse(name), *checked) for name in names}  # type: ignore[arg-type]
     unique = list(dict.fromkeys(chosen.values()))
-    out = evaluate(
-        frame, unique, by=by, per_query=per_query, columns=columns, relevance_level=relevance_level
-    )
-    keys = [c for c in out.collect_schema().names() if c not in {str(m) for m in unique}]
-    renamed = out.select(*keys, *(pl.col(str(m)).alias(name) for name, m in chosen.items()))
-    return renamed if isinstance(renamed, pl.DataFrame) else _engine.collect(renamed)
+    level = relevance_level
+    if isinstance(frame, pl.LazyFrame):
+        lazy = evaluate(frame, unique, by=by, per_query=per_query, columns=columns, relevance_level=level)
+        out = _engine.collect(lazy)
+    else:  # a DataFrame is evaluated as one: it warns as evaluate(DataFrame) does
+        out = evaluate(frame, unique, by=by, per_query=per_query, columns=columns, relevance_level=level)
+    keys = [c for c in out.columns if c not in {str(m) for m in unique}]
+    return out.select(*keys, *(pl.col(str(m)).alias(name) for name, m in chosen.items()))

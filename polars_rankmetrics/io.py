@@ -61,7 +61,9 @@ def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Laz
     )
 
 
-def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None, intents: bool = False) -> pl.LazyFrame:
+def scan_trec_qrels(
+    path: str | Path, *, columns: Columns | None = None, intents: bool = False
+) -> pl.LazyFrame:
     """Lazily read TREC judgments: ``query iteration docno relevance`` per line.
 
     Parameters
@@ -131,7 +133,9 @@ def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Dat
     return _trec_files.read(scan_trec_run(path, columns=columns), path, "run")
 
 
-def read_trec_qrels(path: str | Path, *, columns: Columns | None = None, intents: bool = False) -> pl.DataFrame:
+def read_trec_qrels(
+    path: str | Path, *, columns: Columns | None = None, intents: bool = False
+) -> pl.DataFrame:
     """Read and check TREC judgments; see :func:`scan_trec_qrels` (`intents`: ndeval's qrels).
 
     Raises

@@ -110,7 +110,8 @@ def test_every_constructor_builds_its_own_family() -> None:
              "category_diversity": {"k": 3, "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},
              "miscalibration": {"history": pl.DataFrame({"user": [1], "item": ["a"]}),
                                 "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},
-             "serendipity": {"history": pl.DataFrame({"user": [1], "item": ["a"]})}}  # fmt: skip
+             "serendipity": {"history": pl.DataFrame({"user": [1], "item": ["a"]})},
+             **{name: {"k": 3} for name in ("alpha_ndcg", "err_ia", "nerr_ia", "p_ia", "strec")}}  # fmt: skip
     names = {spec.python_name for spec in SPECS}
     for name in names:
         metric = getattr(prm, name)(**needs.get(name, {}))

@@ -167,8 +167,8 @@ def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
     (:data:`checks.JUDGED_RETRIEVED`), which the degenerate-result warnings read.
     """
     check_ties(metrics, conventions)
-    lists = any("intents" in m.spec.needs for _, m in metrics)
-    lf = intents.by_item(lf, columns, by, conventions.relevance_level, lists=lists)  # one row per item
+    wants_intents = any("intents" in m.spec.needs for _, m in metrics)
+    lf = intents.by_item(lf, columns, by, conventions.relevance_level, lists=wants_intents)  # a row per item
     queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
     schema = resolve_schema(frame_schema(lf), columns, by, need_relevance=bool(queries) or not catalogs)

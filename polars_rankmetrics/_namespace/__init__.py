@@ -16,6 +16,7 @@ from polars_rankmetrics._namespace.classification import ClassificationMethods
 from polars_rankmetrics._namespace.counts import CountsMethods
 from polars_rankmetrics._namespace.cumulative import CumulativeMethods
 from polars_rankmetrics._namespace.distribution import DistributionMethods
+from polars_rankmetrics._namespace.diversity import DiversityMethods
 from polars_rankmetrics._namespace.graded import GradedMethods
 from polars_rankmetrics._namespace.history_similarity import HistorySimilarityMethods
 from polars_rankmetrics._namespace.information import InformationMethods
@@ -43,6 +44,7 @@ class MetricMethods(
     CountsMethods[FrameT],
     CumulativeMethods[FrameT],
     DistributionMethods[FrameT],
+    DiversityMethods[FrameT],
     GradedMethods[FrameT],
     HistorySimilarityMethods[FrameT],
     InformationMethods[FrameT],

@@ -21,7 +21,7 @@ import polars as pl
 
 from polars_rankmetrics._kernel import INTENTS, ITEM, RANK, REL, exact_sum, power
 
-Q, I, J, R, GAIN, C = "__q", "__item", "__intent", "__rank", "__gain", "__c"
+Q, D, J, R, GAIN, C = "__q", "__item", "__intent", "__rank", "__gain", "__c"
 
 
 def key(keys: tuple[str, ...]) -> pl.Expr:
@@ -34,7 +34,7 @@ def pairs(frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
     relevant = frame.filter(pl.col(REL)).select(
         key(keys).alias(Q),
         pl.col(INTENTS).alias(J),
-        pl.col(ITEM).cast(pl.String).alias(I),
+        pl.col(ITEM).cast(pl.String).alias(D),
         pl.col(RANK).alias(R),
     )
     return relevant.explode(J).filter(pl.col(J).is_not_null())
@@ -63,25 +63,25 @@ def ideal_gains(relevant: pl.DataFrame, steps: int, alpha: float) -> pl.DataFram
     Each step places, in every query at once, the unplaced item of the highest
     gain given the items placed (ties to the greater item id), as ndeval's idealResult.
     """
-    placed = relevant.select(Q, J, I).with_columns(pl.lit(value=False).alias("__placed"))
+    placed = relevant.select(Q, J, D).with_columns(pl.lit(value=False).alias("__placed"))
     seen = relevant.select(Q, J).unique().with_columns(pl.lit(0, dtype=pl.Int64).alias(C))
     out: list[pl.DataFrame] = []
     for step in range(1, steps + 1):
         open_ = placed.filter(~pl.col("__placed")).join(seen, on=[Q, J])
         if open_.is_empty():
             break
-        scores = open_.group_by(Q, I).agg(exact_sum(power0(1.0 - alpha, pl.col(C))).alias(GAIN))
+        scores = open_.group_by(Q, D).agg(exact_sum(power0(1.0 - alpha, pl.col(C))).alias(GAIN))
         best = scores.group_by(Q).agg(
-            pl.col(I).sort_by([GAIN, I], descending=[True, True]).first(), pl.col(GAIN).max()
+            pl.col(D).sort_by([GAIN, D], descending=[True, True]).first(), pl.col(GAIN).max()
         )
         # The position as a materialised column: a frame's literal column divides by its reciprocal.
         position = pl.int_range(pl.len(), dtype=pl.Int64) * 0 + step
         out.append(best.select(Q, position.alias(R), GAIN))
-        chosen = best.select(Q, I, pl.lit(value=True).alias("__now"))
-        placed = placed.join(chosen, on=[Q, I], how="left").select(
-            Q, J, I, (pl.col("__placed") | pl.col("__now").fill_null(value=False)).alias("__placed")
+        chosen = best.select(Q, D, pl.lit(value=True).alias("__now"))
+        placed = placed.join(chosen, on=[Q, D], how="left").select(
+            Q, J, D, (pl.col("__placed") | pl.col("__now").fill_null(value=False)).alias("__placed")
         )
-        covered = relevant.join(chosen, on=[Q, I]).group_by(Q, J).agg(pl.len().cast(pl.Int64).alias("__n"))
+        covered = relevant.join(chosen, on=[Q, D]).group_by(Q, J).agg(pl.len().cast(pl.Int64).alias("__n"))
         seen = seen.join(covered, on=[Q, J], how="left").select(
             Q, J, (pl.col(C) + pl.col("__n").fill_null(0)).alias(C)
         )
@@ -92,6 +92,8 @@ def ideal_gains(relevant: pl.DataFrame, steps: int, alpha: float) -> pl.DataFram
 
 def greedy(relevant: pl.LazyFrame, depth: int | None, alpha: float) -> pl.LazyFrame:
     """The greedy ideal's (query, position, gain) to `depth` (None: every relevant item), computed now."""
-    pairs_now = relevant.select(Q, J, I).collect()
-    steps = depth if depth is not None else int(pairs_now.select(pl.col(I).n_unique().over(Q).max()).item() or 0)
+    pairs_now = relevant.select(Q, J, D).collect()
+    steps = (
+        depth if depth is not None else int(pairs_now.select(pl.col(D).n_unique().over(Q).max()).item() or 0)
+    )
     return ideal_gains(pairs_now, steps, alpha).lazy()

@@ -91,7 +91,7 @@ def test_other_libraries_spellings_are_listed_as_valid() -> None:
 @pytest.mark.parametrize("name", ["alpha_ndcg@10", "alpha_nDCG@20", "ERR_IA@5", "nrbp", "StRecall@10"])
 def test_diversity_names_are_metrics_of_the_one_registry(name: str) -> None:
     assert prm.parse(name).spec.needs >= {"intents"}
-    assert name.split("@")[0] + ("@k" if "@" in name else "") in prm.valid_names()
+    assert name.split("@", maxsplit=1)[0] + ("@k" if "@" in name else "") in prm.valid_names()
 
 
 def test_torchmetrics_spellings_are_listed_as_valid() -> None:
