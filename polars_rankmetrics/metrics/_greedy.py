@@ -17,6 +17,9 @@ items a query has), and the plan reads their result as a frame.
 
 from __future__ import annotations
 
+import weakref
+from dataclasses import dataclass, field
+
 import polars as pl
 
 from polars_rankmetrics._kernel import INTENTS, ITEM, RANK, REL, exact_sum, power
@@ -90,10 +93,36 @@ def ideal_gains(relevant: pl.DataFrame, steps: int, alpha: float) -> pl.DataFram
     return pl.concat(out)
 
 
-def greedy(relevant: pl.LazyFrame, depth: int | None, alpha: float) -> pl.LazyFrame:
-    """The greedy ideal's (query, position, gain) to `depth` (None: every relevant item), computed now."""
-    pairs_now = relevant.select(Q, J, D).collect()
-    steps = (
-        depth if depth is not None else int(pairs_now.select(pl.col(D).n_unique().over(Q).max()).item() or 0)
-    )
-    return ideal_gains(pairs_now, steps, alpha).lazy()
+@dataclass
+class _Memo:
+    """The relevant pairs of one prepared frame, collected once, and the greedy ideals computed from them."""
+
+    frame: weakref.ref[pl.LazyFrame]
+    keys: tuple[str, ...]
+    pairs: pl.DataFrame
+    ideals: dict[float, tuple[int | None, pl.DataFrame]] = field(default_factory=dict)
+
+
+_LAST: list[_Memo] = []  # one slot: the frame being planned (a weak reference: it keeps nothing alive)
+
+
+def greedy(frame: pl.LazyFrame, keys: tuple[str, ...], depth: int | None, alpha: float) -> pl.LazyFrame:
+    """The greedy ideal's (query, position, gain) to `depth` (None: every relevant item), computed now.
+
+    The metrics of one evaluation share the prepared frame: its relevant pairs are
+    collected once, and an ideal computed deeper for the same alpha serves a shallower
+    cutoff (its first positions are the same steps, so the same bits).
+    """
+    memo = _LAST[0] if _LAST and _LAST[0].frame() is frame and _LAST[0].keys == keys else None
+    if memo is None:
+        memo = _Memo(weakref.ref(frame), keys, pairs(frame, keys).select(Q, J, D).collect())
+        _LAST[:] = [memo]
+    done = memo.ideals.get(alpha)
+    if done is not None and (done[0] is None or (depth is not None and depth <= done[0])):
+        return done[1].lazy()
+    steps = depth
+    if steps is None:
+        steps = int(memo.pairs.select(pl.col(D).n_unique().over(Q).max()).item() or 0)
+    ideal = ideal_gains(memo.pairs, steps, alpha)
+    memo.ideals[alpha] = (depth, ideal)
+    return ideal.lazy()

@@ -80,7 +80,7 @@ def _table(value: Value, ideal: Callable[[Metric], pl.Expr] | None = None) -> Ta
         relevant = _greedy.pairs(frame, keys).cache()
         base = relevant.group_by(Q).agg(pl.col(J).n_unique().cast(pl.Float64).alias("__a"))
         if ideal is not None:
-            best = _greedy.greedy(relevant, m.k, _alpha(m))
+            best = _greedy.greedy(frame, keys, m.k, _alpha(m))
             base = base.join(best.group_by(Q).agg(ideal(m).alias("__ideal")), on=Q, how="left")
         rows = base.join(_greedy.hits(relevant, _alpha(m)), on=Q, how="left")
         out = rows.group_by(Q).agg(value(m, pl.col("__a").first()).fill_null(0.0).alias(VALUE))
