@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from polars_rankmetrics import _errors
 from polars_rankmetrics._kernel import INTENTS
 from polars_rankmetrics._schema import Columns
 
@@ -27,14 +28,53 @@ def _relevant(grade: pl.Expr, relevance_level: float) -> pl.Expr:
     return ((grade >= relevance_level) & (grade >= 0)).fill_null(value=False)
 
 
-def by_item(
-    lf: pl.LazyFrame, columns: Columns, by: tuple[str, ...], relevance_level: float, *, lists: bool
+def _problem(columns: Columns, keys: list[str], order: str | None) -> pl.Expr:
+    """Per row, what breaks the intent frame's contract, in words, or null (windows over the item's rows)."""
+    intent = pl.col(columns.intent)
+    where = pl.format(
+        "item {} of query {}",
+        *(
+            _errors.shown_expr(pl.col(k).cast(pl.String)).fill_null("null")
+            for k in (columns.item, columns.query)
+        ),
+    )
+    twice = intent.is_not_null() & (pl.len().over([*keys, columns.intent]) > 1)
+    problem = pl.when(twice).then(
+        pl.format("the intent frame judges {} more than once for intent {}", where, intent.cast(pl.String))
+    )
+    if order is not None:  # every row of an item carries its one score (or rank)
+        differ = pl.col(order).max().over(keys) != pl.col(order).min().over(keys)
+        problem = problem.when(differ).then(
+            pl.format(f"the intent frame gives {{}} several values of {order!r}: one per item", where)
+        )
+    return problem.otherwise(None)
+
+
+def _checked(value: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """An item's aggregated `value`, failing inside the plan on the first problem of its rows."""
+    failing = _errors.in_plan(pl.col(_PROBLEM).drop_nulls().first()).cast(dtype)
+    return pl.when(pl.col(_PROBLEM).null_count() == pl.len()).then(value).otherwise(failing)
+
+
+_PROBLEM = "__prm_intent_problem"
+
+
+def by_item(  # noqa: PLR0913
+    lf: pl.LazyFrame,
+    columns: Columns,
+    by: tuple[str, ...],
+    relevance_level: float,
+    *,
+    lists: bool,
+    check: bool = False,
 ) -> pl.LazyFrame:
     """`lf` with one row per (by..., query, item); with `lists`, each row's relevant intents in INTENTS.
 
     A frame without an intent column is returned as it is (with a one-intent
     list on its relevant rows when `lists`); one that lacks a key column
-    too, so the frame contract's checks name what is missing.
+    too, so the frame contract's checks name what is missing. With `check`, an
+    intent judged twice for an item, or an item whose rows differ in score
+    (or rank), fails the plan with :class:`InvalidDataError` naming them.
     """
     schema = lf.collect_schema()
     keys = [*by, columns.query, columns.item]
@@ -44,13 +84,18 @@ def by_item(
             return lf
         one = pl.lit([ONE_INTENT], dtype=pl.List(pl.String))
         return lf.with_columns(pl.when(_relevant(grade, relevance_level)).then(one).alias(INTENTS))
-    values = [
-        pl.col(columns.score).max() if columns.score in schema else None,
-        pl.col(columns.rank).min() if columns.rank in schema else None,
-        grade.max() if columns.relevance in schema else None,
+    kept = [
+        (columns.score, pl.col(columns.score).max()),
+        (columns.rank, pl.col(columns.rank).min()),
+        (columns.relevance, grade.max()),
     ]
+    values = [value for name, value in kept if name in schema]
+    if check:
+        order = next((c for c in (columns.score, columns.rank) if c in schema), None)
+        lf = lf.with_columns(_problem(columns, keys, order).alias(_PROBLEM))
+        values = [_checked(value, schema[name]).alias(name) for name, value in kept if name in schema]
     if lists and columns.relevance in schema:
         intent = pl.col(columns.intent).cast(pl.String)
         relevant = _relevant(grade, relevance_level) & intent.is_not_null()
         values.append(intent.filter(relevant).unique().alias(INTENTS))
-    return lf.group_by(keys).agg([v for v in values if v is not None])
+    return lf.group_by(keys).agg(values)

@@ -168,7 +168,9 @@ def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
     """
     check_ties(metrics, conventions)
     wants_intents = any("intents" in m.spec.needs for _, m in metrics)
-    lf = intents.by_item(lf, columns, by, conventions.relevance_level, lists=wants_intents)  # a row per item
+    lf = intents.by_item(  # one row per item
+        lf, columns, by, conventions.relevance_level, lists=wants_intents, check=check
+    )
     queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
     schema = resolve_schema(frame_schema(lf), columns, by, need_relevance=bool(queries) or not catalogs)

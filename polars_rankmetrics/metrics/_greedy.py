@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from polars_rankmetrics import _errors
 from polars_rankmetrics._kernel import INTENTS, ITEM, RANK, REL, exact_sum, power
 
 Q, D, J, R, GAIN, C = "__q", "__item", "__intent", "__rank", "__gain", "__c"
@@ -93,6 +94,17 @@ def ideal_gains(relevant: pl.DataFrame, steps: int, alpha: float) -> pl.DataFram
     return pl.concat(out)
 
 
+def _collect(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Collect while the plan is built: a data error the plan finds is raised as the library's error."""
+    try:
+        return lf.collect()
+    except pl.exceptions.PolarsError as err:
+        ours = _errors.from_polars(err)
+        if ours is None:
+            raise
+        raise ours from None
+
+
 @dataclass
 class _Memo:
     """The relevant pairs of one prepared frame, collected once, and the greedy ideals computed from them."""
@@ -115,7 +127,7 @@ def greedy(frame: pl.LazyFrame, keys: tuple[str, ...], depth: int | None, alpha:
     """
     memo = _LAST[0] if _LAST and _LAST[0].frame() is frame and _LAST[0].keys == keys else None
     if memo is None:
-        memo = _Memo(weakref.ref(frame), keys, pairs(frame, keys).select(Q, J, D).collect())
+        memo = _Memo(weakref.ref(frame), keys, _collect(pairs(frame, keys).select(Q, J, D)))
         _LAST[:] = [memo]
     done = memo.ideals.get(alpha)
     if done is not None and (done[0] is None or (depth is not None and depth <= done[0])):

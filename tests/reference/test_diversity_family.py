@@ -134,3 +134,18 @@ def test_an_intent_judged_twice_is_refused() -> None:
     )
     with pytest.raises(prm.InvalidDataError, match=r"\(query, item, intent\)"):
         prm.join_run_qrels(run, qrels)
+
+
+def test_an_intent_frame_breaking_its_contract_is_refused() -> None:
+    frame = pl.DataFrame({"query": ["1"] * 3, "item": ["d1", "d1", "d2"], "score": [3.0, 3.0, 1.0],
+                          "intent": ["a", "b", "a"], "relevance": [1, 1, 1]})  # fmt: skip
+    assert prm.validate(frame) is None  # one row per (query, item, intent): no duplicate
+    scores = frame.with_columns(score=pl.Series([3.0, 2.0, 1.0]))
+    twice = frame.with_columns(intent=pl.lit("a"))
+    for bad, words in ((scores, "several values of 'score'"), (twice, "more than once for intent a")):
+        for metrics in (["alpha_ndcg@2", "ndcg@2"], ["ndcg@2"]):
+            with pytest.raises(prm.InvalidDataError, match=r"item d1 of query 1|\(query, item, intent\)"):
+                prm.evaluate(bad, metrics)
+            with pytest.raises(prm.InvalidDataError, match=words):
+                prm.collect(prm.evaluate(bad.lazy(), metrics))
+        prm.evaluate(bad, ["alpha_ndcg@2", "ndcg@2"], check=False)  # no check: the item's best score
