@@ -30,24 +30,13 @@ def _relevant(grade: pl.Expr, relevance_level: float) -> pl.Expr:
 
 def _problem(columns: Columns, keys: list[str], order: str | None) -> pl.Expr:
     """Per row, what breaks the intent frame's contract, in words, or null (windows over the item's rows)."""
-    intent = pl.col(columns.intent)
-    where = pl.format(
-        "item {} of query {}",
-        *(
-            _errors.shown_expr(pl.col(k).cast(pl.String)).fill_null("null")
-            for k in (columns.item, columns.query)
-        ),
-    )
+    item, query, intent = pl.col(columns.item), pl.col(columns.query), pl.col(columns.intent)
     twice = intent.is_not_null() & (pl.len().over([*keys, columns.intent]) > 1)
-    problem = pl.when(twice).then(
-        pl.format("the intent frame judges {} more than once for intent {}", where, intent.cast(pl.String))
-    )
+    found = [pl.when(twice).then(_errors.intent_frame(item, query, intent, None))]
     if order is not None:  # every row of an item carries its one score (or rank)
         differ = pl.col(order).max().over(keys) != pl.col(order).min().over(keys)
-        problem = problem.when(differ).then(
-            pl.format(f"the intent frame gives {{}} several values of {order!r}: one per item", where)
-        )
-    return problem.otherwise(None)
+        found.append(pl.when(differ).then(_errors.intent_frame(item, query, None, order)))
+    return pl.coalesce(found)
 
 
 def _checked(value: pl.Expr, dtype: pl.DataType) -> pl.Expr:
