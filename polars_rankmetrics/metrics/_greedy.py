@@ -61,37 +61,55 @@ def hits(relevant: pl.LazyFrame, alpha: float) -> pl.LazyFrame:
     return found.join(per_intent, on=[Q, J])
 
 
-def ideal_gains(relevant: pl.DataFrame, steps: int, alpha: float) -> pl.DataFrame:
-    """Ndeval's greedy ideal: (query, position, gain) for the first `steps` positions of every query.
+@dataclass
+class _Ideal:
+    """ndeval's greedy ideal of every query as placed so far: a deeper one resumes it."""
 
-    Each step places, in every query at once, the unplaced item of the highest
-    gain given the items placed (ties to the greater item id), as ndeval's idealResult.
-    """
+    placed: pl.DataFrame  # (query, intent, item, placed?)
+    seen: pl.DataFrame  # (query, intent, C: the items placed relevant to it)
+    out: list[pl.DataFrame] = field(default_factory=list)  # (query, position, gain) per step
+    exhausted: bool = False  # every relevant item placed
+
+
+def _start(relevant: pl.DataFrame) -> _Ideal:
     placed = relevant.select(Q, J, D).with_columns(pl.lit(value=False).alias("__placed"))
     seen = relevant.select(Q, J).unique().with_columns(pl.lit(0, dtype=pl.Int64).alias(C))
-    out: list[pl.DataFrame] = []
-    for step in range(1, steps + 1):
-        open_ = placed.filter(~pl.col("__placed")).join(seen, on=[Q, J])
+    return _Ideal(placed, seen)
+
+
+def _extend(relevant: pl.DataFrame, ideal: _Ideal, steps: int, alpha: float) -> None:
+    """Place positions up to `steps` of every query, each step in every query at once.
+
+    Each step places the unplaced item of the highest gain given the items placed
+    (ties to the greater item id), as ndeval's idealResult.
+    """
+    for step in range(len(ideal.out) + 1, steps + 1):
+        open_ = ideal.placed.filter(~pl.col("__placed")).join(ideal.seen, on=[Q, J])
         if open_.is_empty():
-            break
+            ideal.exhausted = True
+            return
         scores = open_.group_by(Q, D).agg(exact_sum(power0(1.0 - alpha, pl.col(C))).alias(GAIN))
         best = scores.group_by(Q).agg(
             pl.col(D).sort_by([GAIN, D], descending=[True, True]).first(), pl.col(GAIN).max()
         )
         # The position as a materialised column: a frame's literal column divides by its reciprocal.
         position = pl.int_range(pl.len(), dtype=pl.Int64) * 0 + step
-        out.append(best.select(Q, position.alias(R), GAIN))
+        ideal.out.append(best.select(Q, position.alias(R), GAIN))
         chosen = best.select(Q, D, pl.lit(value=True).alias("__now"))
-        placed = placed.join(chosen, on=[Q, D], how="left").select(
+        ideal.placed = ideal.placed.join(chosen, on=[Q, D], how="left").select(
             Q, J, D, (pl.col("__placed") | pl.col("__now").fill_null(value=False)).alias("__placed")
         )
         covered = relevant.join(chosen, on=[Q, D]).group_by(Q, J).agg(pl.len().cast(pl.Int64).alias("__n"))
-        seen = seen.join(covered, on=[Q, J], how="left").select(
+        ideal.seen = ideal.seen.join(covered, on=[Q, J], how="left").select(
             Q, J, (pl.col(C) + pl.col("__n").fill_null(0)).alias(C)
         )
-    if not out:
+
+
+def _positions(relevant: pl.DataFrame, ideal: _Ideal) -> pl.DataFrame:
+    """(query, position, gain) of every position placed so far."""
+    if not ideal.out:
         return pl.DataFrame(schema={Q: relevant.schema[Q], R: pl.Int64(), GAIN: pl.Float64()})
-    return pl.concat(out)
+    return pl.concat(ideal.out)
 
 
 def _collect(lf: pl.LazyFrame) -> pl.DataFrame:
@@ -107,34 +125,35 @@ def _collect(lf: pl.LazyFrame) -> pl.DataFrame:
 
 @dataclass
 class _Memo:
-    """The relevant pairs of one prepared frame, collected once, and the greedy ideals computed from them."""
+    """The relevant pairs of one prepared frame, collected once, and the greedy ideals placed from them."""
 
     frame: weakref.ref[pl.LazyFrame]
     keys: tuple[str, ...]
     pairs: pl.DataFrame
-    ideals: dict[float, tuple[int | None, pl.DataFrame]] = field(default_factory=dict)
+    ideals: dict[float, _Ideal] = field(default_factory=dict)  # by alpha
 
 
 _LAST: list[_Memo] = []  # one slot: the frame being planned (a weak reference: it keeps nothing alive)
 
 
 def greedy(frame: pl.LazyFrame, keys: tuple[str, ...], depth: int | None, alpha: float) -> pl.LazyFrame:
-    """The greedy ideal's (query, position, gain) to `depth` (None: every relevant item), computed now.
+    """The greedy ideal's (query, position, gain) to `depth` or deeper (None: every relevant item), now.
 
     The metrics of one evaluation share the prepared frame: its relevant pairs are
-    collected once, and an ideal computed deeper for the same alpha serves a shallower
-    cutoff (its first positions are the same steps, so the same bits).
+    collected once, and the ideal of an alpha is placed once, resumed when a metric
+    asks deeper (each position is the same step whatever the depth: the same bits).
+    Positions past `depth` may be there: the metrics read positions within their cutoff.
     """
     memo = _LAST[0] if _LAST and _LAST[0].frame() is frame and _LAST[0].keys == keys else None
     if memo is None:
         memo = _Memo(weakref.ref(frame), keys, _collect(pairs(frame, keys).select(Q, J, D)))
         _LAST[:] = [memo]
-    done = memo.ideals.get(alpha)
-    if done is not None and (done[0] is None or (depth is not None and depth <= done[0])):
-        return done[1].lazy()
+    if alpha not in memo.ideals:
+        memo.ideals[alpha] = _start(memo.pairs)
+    ideal = memo.ideals[alpha]
     steps = depth
     if steps is None:
         steps = int(memo.pairs.select(pl.col(D).n_unique().over(Q).max()).item() or 0)
-    ideal = ideal_gains(memo.pairs, steps, alpha)
-    memo.ideals[alpha] = (depth, ideal)
-    return ideal.lazy()
+    if not ideal.exhausted:
+        _extend(memo.pairs, ideal, steps, alpha)
+    return _positions(memo.pairs, ideal).lazy()
