@@ -113,9 +113,13 @@ def _positions(relevant: pl.DataFrame, ideal: _Ideal) -> pl.DataFrame:
 
 
 def _collect(lf: pl.LazyFrame) -> pl.DataFrame:
-    """Collect while the plan is built: a data error the plan finds is raised as the library's error."""
+    """Collect while the plan is built, streaming: a data error is raised as the library's error.
+
+    The streaming engine bounds the memory of this pass over the frame (evaluate_chunked
+    builds a plan of the whole frame once, for its schema).
+    """
     try:
-        return lf.collect()
+        return lf.collect(engine="streaming")
     except pl.exceptions.PolarsError as err:
         ours = _errors.from_polars(err)
         if ours is None:
