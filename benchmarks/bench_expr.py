@@ -27,11 +27,12 @@ from pathlib import Path
 import polars as pl
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # plans.py: reading query plans
 from bench_core import make_frame
+from plans import calls_python, fallback_nodes
 
 import polars_rankmetrics as prm
 from polars_rankmetrics import expr as rx
-from polars_rankmetrics._plans import calls_python, fallback_nodes
 
 METRICS = ["ndcg@10", "map", "recip_rank", "P_10", "recall_100"]
 RESULTS = Path(__file__).parent / "results" / "expr.md"

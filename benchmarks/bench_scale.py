@@ -52,11 +52,12 @@ from typing import Any
 import polars as pl
 
 import polars_rankmetrics as prm
-from polars_rankmetrics._plans import calls_python, fallback_nodes
 from polars_rankmetrics.chunked import query_range
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # plans.py: reading query plans
 from bench_core import OtherLoad, library, machine, make_frame, to_pytrec
+from plans import calls_python, fallback_nodes
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PART_ROWS = 5_000_000

@@ -13,15 +13,6 @@ from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
-from polars_rankmetrics.compare import (
-    compare,
-    discriminative_power,
-    power,
-    rank_correlation,
-    summarize,
-    table,
-    table_markdown,
-)
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.curves import pr_curve
 from polars_rankmetrics.diversity import evaluate_diversity, join_intents, read_ndeval_qrels
@@ -39,6 +30,7 @@ from polars_rankmetrics.exceptions import (
     TrecFormatError,
     UnknownMetricError,
 )
+from polars_rankmetrics.fusion import FusionSearch, fuse, optimize_fusion
 from polars_rankmetrics.io import (
     join_run_qrels,
     read_trec_qrels,
@@ -116,6 +108,15 @@ from polars_rankmetrics.metrics import (
     utility,
 )
 from polars_rankmetrics.namespace import RankFrame
+from polars_rankmetrics.significance import (
+    compare,
+    discriminative_power,
+    power,
+    rank_correlation,
+    summarize,
+    table,
+    table_markdown,
+)
 
 __version__ = "0.1.0"
 
@@ -124,6 +125,7 @@ __all__ = [
     "ColumnTypeError",
     "Columns",
     "Conventions",
+    "FusionSearch",
     "InnerJoinWarning",
     "InvalidDataError",
     "InvalidInputError",
@@ -162,6 +164,7 @@ __all__ = [
     "f1",
     "f_beta",
     "fallout",
+    "fuse",
     "g",
     "gini",
     "gm_bpref",
@@ -188,6 +191,7 @@ __all__ = [
     "num_rel",
     "num_rel_ret",
     "num_ret",
+    "optimize_fusion",
     "p_ia",
     "parse",
     "personalization",

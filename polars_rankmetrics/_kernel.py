@@ -32,21 +32,6 @@ NUM_LISTED = "__prm_num_listed"  # the query's number of retrieved items before 
 ITEM = "__prm_item"  # the item id, for catalog metrics
 INTENTS = "__prm_intents"  # a relevant item's intents (List[String]), for the intent-aware metrics
 
-NEEDS = frozenset(
-    {
-        "grade",
-        "hit_rank",
-        "judged_rank",
-        "pool_rank",
-        "num_nonrel",
-        "gain",
-        "ideal_rank",
-        "item",
-        "rank",
-        "intents",
-    }
-)
-
 
 def gain_key(gain: Gain) -> str:
     """A stable text key for a gain convention, used to name its columns."""
@@ -63,9 +48,8 @@ class GainColumns:
     ideal_rank: str
 
 
-def gain_columns(gain: Gain, index: int) -> GainColumns:
+def gain_columns(index: int) -> GainColumns:
     """Column names for the `index`-th gain convention of an evaluation."""
-    del gain  # the names depend only on the index; kept for readability at call sites
     return GainColumns(gain=f"__prm_gain_{index}", ideal_rank=f"__prm_ideal_rank_{index}")
 
 
@@ -144,7 +128,7 @@ class Rows:
         `terms` collects the per-row terms the metrics share (:meth:`term`): the
         engine adds each as a column once, before the per-query aggregation.
         """
-        names = gain or gain_columns("linear", 0)
+        names = gain or gain_columns(0)
         return cls(
             rank=pl.col(RANK),
             rel=pl.col(REL),

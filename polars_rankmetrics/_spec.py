@@ -36,8 +36,8 @@ from polars_rankmetrics._validation import check_gain, check_k
 Aggregate = Literal["mean", "sum", "gmean", "none", "weighted"]
 Scope = Literal["query", "catalog"]
 KRule = Literal["optional", "required", "none"]
-Kind = Literal["float", "int", "str"]
-ParamKind = Literal["float", "floats", "gain", "side"]
+ValueKind = Literal["float", "int", "str"]
+ParamType = Literal["float", "floats", "gain", "side"]
 
 
 class SideInput:
@@ -110,7 +110,7 @@ class Param:
 
     name: str
     default: ParamValue
-    kind: ParamKind = "float"
+    kind: ParamType = "float"
     domain: Interval = ANY
     length: int | None = None
 
@@ -197,7 +197,7 @@ class MetricSpec:
     aggregate: Aggregate = "mean"
     k: KRule = "optional"
     needs: frozenset[str] = frozenset()
-    kind: Kind = "float"
+    kind: ValueKind = "float"
     aliases: tuple[str, ...] = ()
     trec: tuple[str, ...] = ()
     params: tuple[Param, ...] = ()
@@ -249,10 +249,13 @@ class CatalogSpec(MetricSpec):
     """A catalog-scope metric: a frame of (by..., VALUE) from every ranked list.
 
     `catalog` receives the metric, the ranked lists, the `by` keys and the
-    query column's name.
+    query column's name. `saturates`: with its ``catalog`` parameter unset or
+    ``"group"`` (the catalog taken from the lists), the value is 1.0 by
+    construction once `k` covers every list (coverage): evaluate warns.
     """
 
     catalog: CatalogFrame
+    saturates: bool = False
     scope: ClassVar[Scope] = "catalog"
 
 

@@ -30,7 +30,7 @@ import polars as pl
 from polars_rankmetrics import _errors
 from polars_rankmetrics.exceptions import TrecFormatError
 
-Kind = Literal["run", "qrels"]
+FileKind = Literal["run", "qrels"]
 
 LINE = "__prm_line"
 _TEXT = "__prm_text"
@@ -66,7 +66,7 @@ def _lines(path: str | Path) -> pl.LazyFrame:
     )
 
 
-def _problem(kind: Kind, fields: pl.Expr) -> pl.Expr:
+def _problem(kind: FileKind, fields: pl.Expr) -> pl.Expr:
     """What is wrong with a line, in words, or null."""
     text = pl.col(_TEXT)
     count = text.str.count_matches(r"\S+")
@@ -103,7 +103,7 @@ def _problem(kind: Kind, fields: pl.Expr) -> pl.Expr:
     return pl.format("malformed TREC line: {}", problem)
 
 
-def _checked(path: str | Path, kind: Kind) -> pl.LazyFrame:
+def _checked(path: str | Path, kind: FileKind) -> pl.LazyFrame:
     """The lines' fields and, per line, the message of what is wrong with it (or null)."""
     names = _FIELDS[kind]
     fields = pl.col(_TEXT).str.extract_groups(_PATTERN[kind]).struct.rename_fields(names)
@@ -117,7 +117,7 @@ def _checked(path: str | Path, kind: Kind) -> pl.LazyFrame:
 _PROBLEM = "__prm_problem"
 
 
-def scan(path: str | Path, kind: Kind) -> pl.LazyFrame:
+def scan(path: str | Path, kind: FileKind) -> pl.LazyFrame:
     """The fields of every line of a TREC file, as strings; the plan fails on a bad line."""
     if not isinstance(path, (str, PathLike)):
         raise _errors.argument_type("path", f"the path of a TREC {kind} file (str or os.PathLike)", path)
@@ -131,7 +131,7 @@ def scan(path: str | Path, kind: Kind) -> pl.LazyFrame:
     return _checked(path, kind).select(LINE, guarded, *names[1:])
 
 
-def read(lf: pl.LazyFrame, path: str | Path, kind: Kind) -> pl.DataFrame:
+def read(lf: pl.LazyFrame, path: str | Path, kind: FileKind) -> pl.DataFrame:
     """Collect a scan, raising the file's first bad line as :class:`TrecFormatError`."""
     try:
         return _collect(lf, path)

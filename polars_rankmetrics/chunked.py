@@ -12,7 +12,8 @@ from polars_rankmetrics import _engine, _errors
 from polars_rankmetrics._engine import Aggregation, MetricLike
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._progress import Progress, reporter
-from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics._request import Request, request
+from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError
 from polars_rankmetrics.io import join_run_qrels
@@ -197,54 +198,43 @@ def evaluate_chunked(  # noqa: PLR0913
     ):
         raise _errors.parameter("rows_per_chunk", "a positive integer or None", rows_per_chunk)
     frame = as_polars(frame, "frame")
-    if qrels is not None:
-        frame = join_run_qrels(frame.lazy(), as_polars(qrels, "qrels").lazy(), by=by, columns=columns)
-    cols = columns or Columns()
-    keys_by = normalise_by(by)
-    resolved = Conventions.resolve(conventions, **overrides)
-    requested = _engine.requested(metrics)
-    _engine.refuse_catalog(
-        requested,
-        "read(s) every list at once and cannot be chunked by query: "
-        "use prm.evaluate(lazy_frame, ...).collect(engine='streaming')",
-    )
-    _engine.check_aggregate(aggregate, per_query=per_query, merged="chunk by chunk")
+    req = request(
+        metrics, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,
+        aggregate=aggregate, qrels=qrels, merged="chunk by chunk", catalog=False, overrides=overrides,
+    )  # fmt: skip
     lf = frame.lazy()
-    keys = _engine.build(lf, cols, keys_by, resolved, requested).keys  # checks the schema before any pass
+    if req.qrels is not None:
+        lf = join_run_qrels(lf, as_polars(req.qrels, "qrels").lazy(), by=by, columns=columns).lazy()
+    # Building the whole plan checks the schema before any pass over the data.
+    keys = _engine.build(lf, req.columns, req.by, req.conventions, req.metrics).keys
     if rows_per_chunk is None:
-        rows_per_chunk = rows_for_budget(memory_mib, len(requested))
-
-    ranges = _query_ranges(lf, cols.query, rows_per_chunk)
-    names = [name for name, _ in requested]
+        rows_per_chunk = rows_for_budget(memory_mib, len(req.metrics))
+    ranges = _query_ranges(lf, req.columns.query, rows_per_chunk)
     report = reporter(progress, ranges.height, int(ranges[_ROWS].sum()))
     started, done = time.perf_counter(), 0
     parts: list[pl.DataFrame] = []
     try:
         for i, (lo, hi, rows) in enumerate(ranges.select("lo", "hi", _ROWS).iter_rows(), start=1):
-            chunk = query_range(lf, cols.query, lo, hi)
-            plan = _engine.build(chunk, cols, keys_by, resolved, requested, check=check)
-            per_q = plan.per_query.filter(_engine.evaluated(resolved))
-            # Per query: the chunk's rows; aggregated: its mergeable states (a row per `by` group).
-            out = (
-                per_q.select(*keys, *names)
-                if per_query
-                else _engine.states(per_q, requested, keys_by, how=aggregate)
-            )
-            parts.append(_engine.collect(out, engine="streaming"))
+            chunk = _chunk(query_range(lf, req.columns.query, lo, hi), req, keys)
+            parts.append(_engine.collect(chunk, engine="streaming"))
             done += rows
             report(i, ranges.height, done, time.perf_counter() - started)
     finally:
         report.close()
-    if per_query:
-        if not parts:  # an empty frame: evaluate it whole for the right (empty) schema
-            empty = _engine.build(lf, cols, keys_by, resolved, requested).per_query.select(*keys, *names)
-            parts.append(_engine.collect(empty, engine="streaming"))
+    if not parts:  # an empty frame: evaluate it whole for the right (empty) schema
+        parts.append(_engine.collect(_chunk(lf, req, keys, check=False), engine="streaming"))
+    if req.per_query:
         return pl.concat(parts, how="vertical").sort(keys)
-    if not parts:
-        empty = _engine.build(lf, cols, keys_by, resolved, requested).per_query
-        parts.append(
-            _engine.collect(_engine.states(empty, requested, keys_by, how=aggregate), engine="streaming")
-        )
-    merged = _engine.merge(pl.concat(parts, how="vertical").lazy(), requested, keys_by, how=aggregate)
-    out = _engine.finish(merged, requested, keys_by, how=aggregate).drop(_engine.QUERIES)
-    return _engine.collect(out.sort(keys_by) if keys_by else out)
+    merged = _engine.merge(pl.concat(parts, how="vertical").lazy(), req.metrics, req.by, how=req.aggregate)
+    out = _engine.finish(merged, req.metrics, req.by, how=req.aggregate).drop(_engine.QUERIES)
+    return _engine.collect(out.sort(req.by) if req.by else out)
+
+
+def _chunk(lf: pl.LazyFrame, req: Request, keys: Sequence[str], *, check: bool | None = None) -> pl.LazyFrame:
+    """One chunk's plan: its per-query rows, or its mergeable states (a row per `by` group)."""
+    checked = req.check if check is None else check
+    plan = _engine.build(lf, req.columns, req.by, req.conventions, req.metrics, check=checked)
+    per_q = plan.per_query.filter(_engine.evaluated(req.conventions))
+    if req.per_query:
+        return per_q.select(*keys, *req.names)
+    return _engine.states(per_q, req.metrics, req.by, how=req.aggregate)

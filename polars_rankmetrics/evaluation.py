@@ -10,6 +10,7 @@ import polars as pl
 from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike, diagnose
 from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics._request import Request, request
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
@@ -164,29 +165,27 @@ def evaluate(  # noqa: PLR0913
     └─────┴──────┘
     """
     frame = as_polars(frame, "frame")
-    if qrels is not None:
-        joined = join_run_qrels(frame, qrels, by=by, columns=columns)
+    req = request(
+        metrics, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,
+        aggregate=aggregate, qrels=qrels, overrides=overrides,
+    )  # fmt: skip
+    if req.qrels is not None:
+        joined = join_run_qrels(frame, req.qrels, by=by, columns=columns)
         if isinstance(frame, pl.DataFrame) and isinstance(joined, pl.LazyFrame):
             joined = _engine.collect(joined)
         frame = joined  # type: ignore[assignment]  # the same frame type as the run's
-    cols = columns or Columns()
-    keys_by = normalise_by(by)
-    resolved = Conventions.resolve(conventions, **overrides)
-    requested = _engine.requested(metrics)
-    if per_query:
-        _engine.refuse_catalog(
-            requested, "describe(s) a whole set of lists, not one query: evaluate it without per_query=True"
-        )
-    _engine.check_aggregate(aggregate, per_query=per_query)
-    if aggregate != "mean":
-        _engine.refuse_catalog(
-            requested, f"give(s) one value per group, not per query: aggregate={aggregate!r} does not apply"
-        )
+    return _evaluated(frame, req)
+
+
+def _evaluated(frame: FrameT, req: Request) -> FrameT:
+    """The plan of `req` over `frame` (joined already): a LazyFrame's plan, or a DataFrame's result."""
+    cols, keys_by, resolved, requested = req.columns, req.by, req.conventions, req.metrics
+    check, per_query, aggregate = req.check, req.per_query, req.aggregate
     eager = isinstance(frame, pl.DataFrame)  # only an eager evaluation can warn (diagnose.py)
     plan = _engine.build(frame.lazy(), cols, keys_by, resolved, requested, check=check, diagnose=eager)
     per_q = plan.per_query.filter(_engine.evaluated(resolved))
     carried = eager and diagnose.JUDGED_RETRIEVED in per_q.collect_schema()
-    scoped = any(name not in _engine.catalog_names(requested) for name, _ in requested)
+    scoped = req.scoped
     if per_query:
         names = [name for name, _ in requested] + (list(diagnose.DIAGNOSTICS) if carried else [])
         out = per_q.select(*plan.keys, *names).sort(plan.keys)
@@ -206,7 +205,7 @@ def evaluate(  # noqa: PLR0913
         named = _named(frame, cols, keys_by) if check else None
         raise (named or found) from None
     if result.is_empty() and not frame.is_empty() and scoped:
-        diagnose.warn_empty(population(frame, by=by, columns=columns, conventions=resolved))
+        diagnose.warn_empty(population(frame, by=keys_by, columns=cols, conventions=resolved))
     return diagnose.warn(
         result, requested, keys_by, per_query=per_query, longest_list=_longest(frame, cols, keys_by)
     )

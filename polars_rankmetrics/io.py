@@ -8,14 +8,36 @@ from typing import TypeVar, overload
 
 import polars as pl
 
-from polars_rankmetrics import _errors, _trec_files
+from polars_rankmetrics import _join, _trec_fast, _trec_files
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
-from polars_rankmetrics.exceptions import ColumnTypeError, InvalidDataError
 
 __all__ = ["join_run_qrels", "read_trec_qrels", "read_trec_run", "scan_trec_qrels", "scan_trec_run"]
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+
+def _run_columns(columns: Columns | None) -> list[pl.Expr]:
+    """A run's output columns from its fields, named by `columns`."""
+    cols = columns or Columns()
+    return [
+        pl.col("query").alias(cols.query),
+        pl.col("item").alias(cols.item),
+        pl.col("score").cast(pl.Float64).alias(cols.score),
+        pl.col("run"),
+    ]
+
+
+def _qrels_columns(columns: Columns | None, *, intents: bool = False) -> list[pl.Expr]:
+    """The judgments' output columns from their fields, named by `columns` (`intents`: the 2nd field too)."""
+    cols = columns or Columns()
+    intent = [pl.col("iteration").alias(cols.intent)] if intents else []
+    return [
+        pl.col("query").alias(cols.query),
+        *intent,
+        pl.col("item").alias(cols.item),
+        pl.col("relevance").cast(pl.Int64).alias(cols.relevance),
+    ]
 
 
 def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.LazyFrame:
@@ -52,13 +74,7 @@ def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Laz
     │ 301   ┆ FR940202-2-00151 ┆ 1.72476  ┆ STANDARD │
     └───────┴──────────────────┴──────────┴──────────┘
     """
-    cols = columns or Columns()
-    return _trec_files.scan(path, "run").select(
-        pl.col("query").alias(cols.query),
-        pl.col("item").alias(cols.item),
-        pl.col("score").cast(pl.Float64).alias(cols.score),
-        pl.col("run"),
-    )
+    return _trec_files.scan(path, "run").select(_run_columns(columns))
 
 
 def scan_trec_qrels(
@@ -96,14 +112,7 @@ def scan_trec_qrels(
     │ 301   ┆ CR93E-10505 ┆ 0         │
     └───────┴─────────────┴───────────┘
     """
-    cols = columns or Columns()
-    intent = [pl.col("iteration").alias(cols.intent)] if intents else []
-    return _trec_files.scan(path, "qrels").select(
-        pl.col("query").alias(cols.query),
-        *intent,
-        pl.col("item").alias(cols.item),
-        pl.col("relevance").cast(pl.Int64).alias(cols.relevance),
-    )
+    return _trec_files.scan(path, "qrels").select(_qrels_columns(columns, intents=intents))
 
 
 def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.DataFrame:
@@ -130,6 +139,9 @@ def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Dat
     │ 303   ┆ 500 │
     └───────┴─────┘
     """
+    fields = _trec_fast.read(path, "run")
+    if fields is not None:
+        return fields.select(_run_columns(columns))
     return _trec_files.read(scan_trec_run(path, columns=columns), path, "run")
 
 
@@ -158,58 +170,10 @@ def read_trec_qrels(
     │ 1         ┆ 561  │
     └───────────┴──────┘
     """
+    fields = _trec_fast.read(path, "qrels")
+    if fields is not None:
+        return fields.select(_qrels_columns(columns, intents=intents))
     return _trec_files.read(scan_trec_qrels(path, columns=columns, intents=intents), path, "qrels")
-
-
-_LISTED = 3  # duplicate judgments named in a message
-
-
-def _shown(name: str, dtype: pl.DataType) -> pl.Expr:
-    """The column's values as they read in a message: text quoted, null as None."""
-    value = _errors.shown_expr(pl.col(name).cast(pl.String))  # long ids cut
-    text = pl.format("'{}'", value) if dtype in (pl.String, pl.Categorical, pl.Enum) else value
-    return text.fill_null("None")
-
-
-def _duplicate_judgments(ids: list[str], schema: pl.Schema, note: str) -> pl.Expr:
-    """The error message for (query, item) pairs judged on several rows, or null: one value per frame."""
-    repeated = pl.len().over(ids) > 1
-    pairs = pl.format(
-        ", ".join(f"{k}={{}}" for k in ids), *(_shown(k, schema[k]).filter(repeated) for k in ids)
-    )
-    pairs = pairs.unique().sort()
-    more = pl.when(pairs.len() > _LISTED).then(pl.lit("; ...")).otherwise(pl.lit(""))
-    message = pl.format(
-        f"the qrels judge {{}} ({', '.join(ids)}) pair(s) more than once, on {{}} rows: {{}}{{}}{note}; "
-        "keep one judgment per pair",
-        pairs.len(),
-        repeated.sum(),
-        pairs.head(_LISTED).str.join("; "),
-        more,
-    )
-    return pl.when(repeated.any()).then(message)
-
-
-def _unique_judgments(
-    qrels: pl.DataFrame | pl.LazyFrame, ids: list[str], relevance: str, note: str
-) -> pl.LazyFrame:
-    """The judgments (ids, relevance), failing if a pair is judged twice.
-
-    A DataFrame is checked now; a LazyFrame in the plan, so its failure
-    surfaces when the result is collected (:func:`polars_rankmetrics.collect`
-    raises it as :class:`InvalidDataError`).
-    """
-    judged = qrels.lazy().select(*ids, relevance)
-    message = _duplicate_judgments(ids, judged.collect_schema(), note)
-    if isinstance(qrels, pl.DataFrame):
-        found = judged.select(message).collect().item()
-        if found is not None:
-            raise InvalidDataError(found)
-        return judged
-    # The message on one row only (the first repeated pair), so the error quotes it once.
-    first = pl.int_range(pl.len()) == (pl.len().over(ids) > 1).arg_max()
-    failed = _errors.in_plan(pl.when(first & (pl.len().over(ids) > 1).any()).then(message))
-    return judged.with_columns(pl.when(failed.is_null()).then(pl.col(relevance)).alias(relevance))
 
 
 @overload
@@ -298,32 +262,15 @@ def join_run_qrels(
     run, qrels = as_polars(run, "run"), as_polars(qrels, "qrels")
     run_lf, qrels_lf = run.lazy(), qrels.lazy()
     run_schema, qrels_schema = run_lf.collect_schema(), qrels_lf.collect_schema()
+    _join.check_columns(dict(run_schema), dict(qrels_schema), cols, keys_by)
     ids = [cols.query, cols.item]
-    for name, role in [*((k, "by") for k in keys_by), (cols.query, "query"), (cols.item, "item")]:
-        if name not in run_schema:
-            raise _errors.column_not_found(name, role, run_schema.names(), where="the run")
-    for name in [*ids, cols.relevance]:
-        if name not in qrels_schema:
-            raise _errors.column_not_found(name, "qrels", qrels_schema.names(), where="the qrels")
-    for name in ids:
-        if run_schema[name] != qrels_schema[name]:
-            msg = (
-                f"column {name!r} is {run_schema[name]} in the run but {qrels_schema[name]} in the "
-                "qrels; cast one so they match"
-            )
-            raise ColumnTypeError(msg)
-    if cols.relevance in run_schema:
-        msg = f"the run already has a relevance column {cols.relevance!r}; drop or rename it"
-        raise ColumnTypeError(msg)
     ignored = [k for k in keys_by if k in qrels_schema]
     note = (
         f" (the qrels' {', '.join(map(repr, ignored))} is ignored: every run is judged against all the qrels)"
+        if ignored
+        else ""
     )
-    judged_ids = [*ids, cols.intent] if cols.intent in qrels_schema else ids  # intent qrels: one per intent
-    judged = _unique_judgments(qrels, judged_ids, cols.relevance, note if ignored else "")
-    if keys_by:
-        judged = run_lf.select(keys_by).unique().join(judged, how="cross")
-    out = run_lf.join(judged, on=[*keys_by, *ids], how="full", coalesce=True)
-    if isinstance(run, pl.DataFrame) and isinstance(qrels, pl.DataFrame):
-        return out.collect()
-    return out
+    if cols.intent in qrels_schema:  # intent qrels: a row per (query, item, intent), one judgment each
+        judged = qrels.select(*ids, cols.intent, cols.relevance)
+        return _join.full_join(run, judged, ids, list(keys_by), note, unique=[*ids, cols.intent])
+    return _join.full_join(run, qrels.select(*ids, cols.relevance), ids, list(keys_by), note)

@@ -1,7 +1,7 @@
 """Plots with Altair: popularity's long tail, coverage against k, the precision-recall curve, comparisons.
 
 ``deltas`` (per-query wins and losses against a baseline) and ``metric_at_k``
-(metric@k curves) live in :mod:`polars_rankmetrics.compare.plots`; they are
+(metric@k curves) live in :mod:`polars_rankmetrics.significance._plots`; they are
 here too, beside the others.
 
 Altair is an optional dependency: ``pip install "polars-rankmetrics[plot]"``
@@ -22,12 +22,12 @@ import polars as pl
 from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics._validation import check_k
-from polars_rankmetrics.compare.plots import asl_curve, deltas, metric_at_k
 from polars_rankmetrics.curves import pr_curve as pr_curve_frame
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics.distribution import Catalog
 from polars_rankmetrics.metrics.distribution import coverage as coverage_metric
+from polars_rankmetrics.significance._plots import asl_curve, deltas, metric_at_k
 
 if TYPE_CHECKING:
     import altair as alt
@@ -106,26 +106,9 @@ def long_tail(  # noqa: PLR0913
     for column in (item, count):
         if column is not None and column not in names:
             raise _errors.column_not_found(column, "data", names, where="`data`")
-    if count is None:
-        volume = lf.group_by(item).agg(pl.len().alias("volume"))
-    else:
-        volume = lf.group_by(item).agg(pl.col(count).sum().alias("volume"))
-    table = (
-        volume.sort(["volume", item], descending=[True, False])
-        .with_columns(
-            pl.int_range(1, pl.len() + 1).alias("popularity_rank"),
-            (pl.col("volume").cum_sum() / pl.col("volume").sum()).alias("cumulative_share"),
-            pl.col(item).cast(pl.String),
-        )
-        .collect()
-    )
-    # An item is in the head while the volume before it is still short of the share.
-    before = table["cumulative_share"] - table["volume"] / table["volume"].sum()
-    in_head = before < head_share
-    n_head = int(in_head.sum())
-    n_tail = len(table) - n_head
-    head_label, tail_label = f"head: {n_head} items", f"tail: {n_tail} items"
-    table = table.with_columns(pl.Series("part", [head_label if h else tail_label for h in in_head]))
+    table, n_head = _head_and_tail(lf, item, count, head_share)
+    head_label = f"head: {n_head} items"
+    tail_label = f"tail: {len(table) - n_head} items"
     # Item i spans [i, i + 1) (step-after): close each part with a point at its end, so the head's
     # last item has its width and the tail begins where the head ends.
     rows = table.to_dicts()
@@ -162,6 +145,33 @@ def long_tail(  # noqa: PLR0913
     )
     _save(chart, path)
     return chart
+
+
+def _head_and_tail(
+    lf: pl.LazyFrame, item: str, count: str | None, head_share: float
+) -> tuple[pl.DataFrame, int]:
+    """Items by volume, most popular first, each labelled head or tail; and the head's size."""
+    if count is None:
+        volume = lf.group_by(item).agg(pl.len().alias("volume"))
+    else:
+        volume = lf.group_by(item).agg(pl.col(count).sum().alias("volume"))
+    table = (
+        volume.sort(["volume", item], descending=[True, False])
+        .with_columns(
+            pl.int_range(1, pl.len() + 1).alias("popularity_rank"),
+            (pl.col("volume").cum_sum() / pl.col("volume").sum()).alias("cumulative_share"),
+            pl.col(item).cast(pl.String),
+        )
+        .collect()
+    )
+    # An item is in the head while the volume before it is still short of the share.
+    before = table["cumulative_share"] - table["volume"] / table["volume"].sum()
+    in_head = before < head_share
+    n_head = int(in_head.sum())
+    n_tail = len(table) - n_head
+    head_label, tail_label = f"head: {n_head} items", f"tail: {n_tail} items"
+    parts = pl.Series("part", [head_label if h else tail_label for h in in_head], dtype=pl.String)
+    return table.with_columns(parts), n_head
 
 
 def coverage(  # noqa: PLR0913

@@ -100,6 +100,7 @@ def test_metric_modules_do_not_import_the_layers_above() -> None:
         "polars_rankmetrics.namespace",
         "polars_rankmetrics.chunked",
         "polars_rankmetrics.cli",
+        "polars_rankmetrics.fusion",
     )
     graph = _graph()
     for name, targets in graph.items():
@@ -121,3 +122,15 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 def test_no_package_module_over_500_lines(path: Path) -> None:
     """Modules small enough to hold in one's head."""
     assert len(path.read_text().splitlines()) <= MAX_LINES
+
+
+def test_fusion_sits_beside_the_entry_points() -> None:
+    """fusion/ builds on io, evaluation and the engine; nothing below the entry points imports it."""
+    graph = _graph()
+    for name, targets in graph.items():
+        if name == "polars_rankmetrics" or name.startswith(
+            ("polars_rankmetrics.fusion", "polars_rankmetrics.cli")
+        ):
+            continue
+        bad = sorted(t for t in targets if t.startswith("polars_rankmetrics.fusion"))
+        assert not bad, f"{name} imports {bad}"

@@ -182,3 +182,12 @@ def test_metric_round_trip() -> None:
     for name, canonical in trec.items():
         assert str(prm.parse(name)) == canonical
     assert prm.parse("P@10") == prm.precision(10)
+
+
+def test_the_namespace_options_are_the_requests() -> None:
+    """`.rank`'s typed options list every option of the evaluate request, and nothing else."""
+    from polars_rankmetrics._request import OPTIONS, Request  # noqa: PLC0415
+    from polars_rankmetrics.namespace import Options  # noqa: PLC0415
+
+    assert set(Options.__annotations__) == set(OPTIONS)
+    assert set(OPTIONS) | {"metrics"} == set(Request.__dataclass_fields__)

@@ -18,8 +18,10 @@ A LazyFrame's plan cannot warn when it runs (its expressions are pure);
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import polars as pl
 
@@ -32,6 +34,15 @@ from polars_rankmetrics.exceptions import InnerJoinWarning, RankMetricsWarning
 __all__ = ["DIAGNOSTICS", "JUDGED_RETRIEVED", "hidden", "warn", "warn_empty"]
 
 QUERIES = "__prm_diag_queries"
+_PACKAGE = str(Path(__file__).resolve().parents[1])
+
+
+def _outside() -> int:
+    """The ``stacklevel`` of the first caller outside the package, for the function that warns."""
+    frame, level = sys._getframe(1), 1  # noqa: SLF001  (the documented way to walk the stack)
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def hidden(*, has_relevance: bool) -> list[pl.Expr]:
@@ -72,11 +83,11 @@ def warn(
                 f"every retrieved item is unjudged{where} ({queries} evaluated queries): "
                 "every metric reads 0; are the run's item ids spelled as the judgments' are?"
             )
-            warnings.warn(msg, RankMetricsWarning, stacklevel=3)
+            warnings.warn(msg, RankMetricsWarning, stacklevel=_outside())
     for name, metric in metrics:
-        side = metric.side("catalog") if metric.name == "coverage" else False
-        default_catalog = side is None or isinstance(side, str)
-        if isinstance(metric.spec, CatalogSpec) and default_catalog and name in result.columns:
+        saturates = isinstance(metric.spec, CatalogSpec) and metric.spec.saturates
+        side = metric.side("catalog") if saturates else False
+        if (side is None or isinstance(side, str)) and name in result.columns:
             full = result.filter(pl.col(name) == 1.0)
             if full.height and (metric.k is None or metric.k >= longest_list()):
                 msg = (
@@ -85,7 +96,7 @@ def warn(
                     "when k covers every list; "
                     "pass catalog= (the items that could be recommended)"
                 )
-                warnings.warn(msg, RankMetricsWarning, stacklevel=3)
+                warnings.warn(msg, RankMetricsWarning, stacklevel=_outside())
     return result.drop(hidden_columns)
 
 
@@ -104,7 +115,7 @@ def _warn_inner_join(result: pl.DataFrame, metrics: Requested) -> None:
         "evaluate(run, ..., qrels=qrels); if the frame really holds every judged item, filter "
         "prm.InnerJoinWarning"
     )
-    warnings.warn(msg, InnerJoinWarning, stacklevel=4)
+    warnings.warn(msg, InnerJoinWarning, stacklevel=_outside())
 
 
 def _warn_unjudged(groups: pl.DataFrame | None, total: object, height: int, keys_by: Sequence[str]) -> None:
@@ -112,10 +123,10 @@ def _warn_unjudged(groups: pl.DataFrame | None, total: object, height: int, keys
         empty = groups.filter(pl.col(JUDGED_RETRIEVED) == 0)
         if empty.height:
             msg = f"every retrieved item is unjudged{_groups(empty, keys_by)}: every metric reads 0"
-            warnings.warn(msg, RankMetricsWarning, stacklevel=4)
+            warnings.warn(msg, RankMetricsWarning, stacklevel=_outside())
     elif height and total == 0:
         msg = f"every retrieved item is unjudged ({height} evaluated queries): every metric reads 0"
-        warnings.warn(msg, RankMetricsWarning, stacklevel=4)
+        warnings.warn(msg, RankMetricsWarning, stacklevel=_outside())
 
 
 def _groups(frame: pl.DataFrame, keys_by: Sequence[str]) -> str:
@@ -148,5 +159,5 @@ def warn_empty(population: pl.DataFrame) -> None:
     warnings.warn(
         f"no query was evaluated: {why}; prm.population(frame) counts each case",
         RankMetricsWarning,
-        stacklevel=3,
+        stacklevel=_outside(),
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import polars as pl
@@ -84,8 +84,8 @@ def _gain_columns(
         spec: Gain = metric.gain() or conventions.gain
         key = gain_key(spec)
         if metric.spec.graded and key not in gains:
-            gains[key] = (spec, gain_columns(spec, len(gains)))
-        columns_of[name] = gains[key][1] if metric.spec.graded else gain_columns(spec, -1)
+            gains[key] = (spec, gain_columns(len(gains)))
+        columns_of[name] = gains[key][1] if metric.spec.graded else gain_columns(-1)
     return gains, columns_of
 
 
@@ -94,7 +94,6 @@ def check_ties(metrics: Requested, conventions: Conventions) -> None:
     policy = conventions.ties
     if policy == "text":
         return
-    defined = _ties.DEFINED[policy]
     if conventions.depth is not None and conventions.judged_only:
         # trec_eval cuts the full list at the depth before -J drops unjudged items: which judged
         # items survive depends on where the tied unjudged ones fall. No closed form averages
@@ -102,28 +101,9 @@ def check_ties(metrics: Requested, conventions: Conventions) -> None:
         # of the depth raises precision but can lower nDCG when non-relevant grades gain).
         raise parameter("ties", "'text' with both depth and judged_only", policy)
     for name, metric in metrics:
-        family = metric.spec.name
-        if family not in defined:
-            raise tie_policy(name, policy, defined, _ties.UNDEFINED_WHY.get(family, ""))
-        if family == "map" and metric.k is not None and conventions.ap_denominator == "found":
-            # The relevant items found in the top k vary with the order of a tie across the cutoff:
-            # the expectation of the ratio has no closed form, and pushing a relevant item past the
-            # cutoff can raise the ratio, so the grade order is no extreme either.
-            why = (
-                "with ap_denominator='found' the relevant items found at the cutoff depend on the order "
-                "of the ties; average precision without a cutoff takes it"
-            )
-            raise tie_policy(name, policy, defined - {"map"}, why)
-        gain = metric.gain() or conventions.gain
-        if policy != "average" and metric.spec.graded and not _ties.increasing(gain):
-            why = "its gains do not increase with the grade, so the grade order is not the best or worst"
-            raise tie_policy(name, policy, defined, why)
-        if policy != "average" and conventions.depth is not None and family in _ties.EXTREMAL_WITHOUT_DEPTH:
-            why = f"with depth={conventions.depth} the grade order is not its best or worst order"
-            raise tie_policy(name, policy, defined - _ties.EXTREMAL_WITHOUT_DEPTH, why)
-        if policy == "average" and conventions.depth is not None and family in _ties.ORDER_FREE_WITHOUT_DEPTH:
-            why = f"with depth={conventions.depth} its value depends on which tied items the depth cuts"
-            raise tie_policy(name, policy, defined - _ties.ORDER_FREE_WITHOUT_DEPTH, why)
+        refused = _ties.refusal(metric, conventions)
+        if refused is not None:
+            raise tie_policy(name, policy, *refused)
 
 
 def _value(spec: QuerySpec, conventions: Conventions) -> Callable[[Metric, Rows], pl.Expr]:
@@ -149,7 +129,7 @@ def _unordered_up_to(queries: Requested, catalogs: Requested, conventions: Conve
     return min(cutoffs) if cutoffs else 2**32 - 1
 
 
-def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
+def build(  # noqa: PLR0913  (the request's parts)
     lf: pl.LazyFrame,
     columns: Columns,
     by: tuple[str, ...],
@@ -165,6 +145,10 @@ def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
     collect() on the first query that breaks the frame contract. With `diagnose`,
     the per-query frame also counts each query's judged retrieved items
     (:data:`checks.JUDGED_RETRIEVED`), which the degenerate-result warnings read.
+
+    The stages: the schema and the shared view of the prepared columns; the rows each family
+    reads (`keep`) and the per-row columns it adds; the one ranking (:func:`prepare`); the query
+    plan (one aggregation per query, and the table metrics joined to it); the catalog plan.
     """
     check_ties(metrics, conventions)
     wants_intents = any("intents" in m.spec.needs for _, m in metrics)
@@ -181,7 +165,6 @@ def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
         )
     needs = set().union(*(m.spec.needs for _, m in metrics)) | ({"item"} if catalogs else set())
     gains, columns_of = _gain_columns(metrics, conventions)
-
     keys = (*schema.by, columns.query)
     # Every metric reads the prepared frame through the same view: the columns prepare adds.
     terms: dict[str, pl.Expr] = {}  # the per-row terms the metrics share (Rows.term), each once
@@ -189,29 +172,7 @@ def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
         name: Rows.prepared(columns_of[name], keys, conventions.iprec_rule, conventions.ap_denominator, terms)
         for name, _ in metrics
     }
-
-    # Per-row columns some families add after the ranking (ERR's survival product), each once.
-    extra = [
-        e
-        for n, m in metrics
-        if isinstance(m.spec, QuerySpec) and m.spec.rows
-        for e in m.spec.rows(m, view[n])
-    ]
-    rows = list({e.meta.output_name(): e for e in extra}.values())
-    # Per-query windows over every row, before rows are dropped (rbp_resid's unjudged ranks), each once.
-    wholes = [
-        e
-        for n, m in metrics
-        if isinstance(m.spec, QuerySpec) and m.spec.whole
-        for e in m.spec.whole(m, view[n])
-    ]
-    whole = list({e.meta.output_name(): e for e in wholes}.values())
-
-    keep: pl.Expr | None = None
-    if not metrics:
-        keep = pl.lit(value=False)  # population counts only: one row per query is enough
-    elif all(m.spec.keep is not None for _, m in metrics):
-        keep = pl.any_horizontal([m.spec.keep(m, view[n]) for n, m in metrics if m.spec.keep is not None])
+    rows, whole = _row_columns(metrics, view)
     names = frame_schema(lf)
 
     def row_checks(keys: tuple[str, ...]) -> list[pl.Expr]:
@@ -219,23 +180,16 @@ def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
         return found + (checks.diagnostic_columns(schema, keys) if diagnose else [])
 
     unordered = _unordered_up_to(queries, catalogs, conventions)
+    keep = _kept_rows(metrics, view)
     prepared = prepare(lf, schema, conventions, needs, gains, rows, keep, row_checks, whole, unordered)
     if catalogs or any(isinstance(m.spec, TableSpec) for _, m in queries):
         # The per-query stage and catalog or table metrics all read the prepared frame: compute
         # it once (10M rows, four catalog metrics: 51 -> 34 CPU-s in memory, 31 -> 19 streaming;
         # 1M rows, G + ndcg_rel + Rndcg: 0.46 -> 0.23 s).
         prepared = Prepared(frame=prepared.frame.cache(), keys=prepared.keys)
-    values: list[pl.Expr] = []
-    tables: list[tuple[str, pl.LazyFrame]] = []
-    for name, metric in queries:
-        dtype = DTYPES[metric.spec.kind]
-        if isinstance(metric.spec, TableSpec):
-            table = metric.spec.table(metric, columns_of[name], prepared.frame, prepared.keys)
-            tables.append((name, table.select(*prepared.keys, pl.col(VALUE).cast(dtype).alias(name))))
-        elif isinstance(metric.spec, QuerySpec):
-            values.append(_value(metric.spec, conventions)(metric, view[name]).cast(dtype).alias(name))
-            if metric.spec.weight is not None:  # the "weighted" aggregate reads it
-                values.append(metric.spec.weight(metric, view[name]).cast(pl.Float64).alias(WEIGHT + name))
+    # Built before the frame they read: building them registers their shared per-row terms.
+    tables = _tables(queries, columns_of, prepared)
+    values = _query_values(queries, view, conventions)
     rows_read = prepared.frame.with_columns(list(terms.values())) if terms else prepared.frame
     per_query = rows_read.group_by(prepared.keys).agg(
         pl.col(NUM_JUDGED).first().alias(N_JUDGED),
@@ -251,17 +205,79 @@ def build(  # noqa: C901, PLR0913, PLR0915  (one loop per kind of metric)
         # Tables cover the queries with an ideal list; every other query scores 0.
         per_query = per_query.join(table, on=list(prepared.keys), how="left")
         per_query = per_query.with_columns(pl.col(name).fill_null(0.0))
-    catalog = []
-    lists = None
-    if catalogs:
-        lists = prepared.frame.filter(pl.col(RANK).is_not_null())
-        for name, metric in catalogs:
-            assert isinstance(metric.spec, CatalogSpec)
-            value = metric.spec.catalog(metric, lists, by, columns.query).select(
-                *by, pl.col(VALUE).alias(name)
-            )
-            catalog.append((name, value))
+    lists = prepared.frame.filter(pl.col(RANK).is_not_null()) if catalogs else None
+    catalog = [] if lists is None else _catalog_values(catalogs, lists, by, columns.query)
     return Plan(keys=prepared.keys, per_query=per_query, catalog=catalog, lists=lists)
+
+
+def _row_columns(metrics: Requested, view: Mapping[str, Rows]) -> tuple[list[pl.Expr], list[pl.Expr]]:
+    """The per-row columns families add, and the per-query windows over every row: each once.
+
+    Rows: after the ranking (ERR's survival product); wholes: over every row before rows are
+    dropped (rbp_resid's unjudged ranks).
+    """
+    added = [
+        e
+        for n, m in metrics
+        if isinstance(m.spec, QuerySpec) and m.spec.rows
+        for e in m.spec.rows(m, view[n])
+    ]
+    wholes = [
+        e
+        for n, m in metrics
+        if isinstance(m.spec, QuerySpec) and m.spec.whole
+        for e in m.spec.whole(m, view[n])
+    ]
+    return list({e.meta.output_name(): e for e in added}.values()), list(
+        {e.meta.output_name(): e for e in wholes}.values()
+    )
+
+
+def _kept_rows(metrics: Requested, view: Mapping[str, Rows]) -> pl.Expr | None:
+    """The rows some metric reads (None: every row; no metric: one row per query is enough)."""
+    if not metrics:
+        return pl.lit(value=False)  # population counts only
+    if all(m.spec.keep is not None for _, m in metrics):
+        return pl.any_horizontal([m.spec.keep(m, view[n]) for n, m in metrics if m.spec.keep is not None])
+    return None
+
+
+def _query_values(queries: Requested, view: Mapping[str, Rows], conventions: Conventions) -> list[pl.Expr]:
+    """Each query-scope metric's aggregation over a query's rows (and its weight, when it has one)."""
+    values: list[pl.Expr] = []
+    for name, metric in queries:
+        if isinstance(metric.spec, QuerySpec):
+            dtype = DTYPES[metric.spec.kind]
+            values.append(_value(metric.spec, conventions)(metric, view[name]).cast(dtype).alias(name))
+            if metric.spec.weight is not None:  # the "weighted" aggregate reads it
+                values.append(metric.spec.weight(metric, view[name]).cast(pl.Float64).alias(WEIGHT + name))
+    return values
+
+
+def _tables(
+    queries: Requested, columns_of: Mapping[str, GainColumns], prepared: Prepared
+) -> list[tuple[str, pl.LazyFrame]]:
+    """The table metrics' frames of (keys..., value) from the prepared frame."""
+    out = []
+    for name, metric in queries:
+        if isinstance(metric.spec, TableSpec):
+            table = metric.spec.table(metric, columns_of[name], prepared.frame, prepared.keys)
+            value = pl.col(VALUE).cast(DTYPES[metric.spec.kind]).alias(name)
+            out.append((name, table.select(*prepared.keys, value)))
+    return out
+
+
+def _catalog_values(
+    catalogs: Requested, lists: pl.LazyFrame, by: tuple[str, ...], query: str
+) -> list[tuple[str, pl.LazyFrame]]:
+    """Each catalog metric's frame of (by..., value) from the ranked lists."""
+    out = []
+    for name, metric in catalogs:
+        assert isinstance(metric.spec, CatalogSpec)
+        out.append(
+            (name, metric.spec.catalog(metric, lists, by, query).select(*by, pl.col(VALUE).alias(name)))
+        )
+    return out
 
 
 def evaluated(conventions: Conventions) -> pl.Expr:

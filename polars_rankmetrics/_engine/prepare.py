@@ -123,7 +123,7 @@ def tie_break(grade: pl.Expr, conventions: Conventions) -> list[pl.Expr]:
     return [(lowest if conventions.ties == "optimistic" else -lowest).alias("g")]
 
 
-def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over every convention)
+def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of the request)
     lf: pl.LazyFrame,
     schema: ResolvedSchema,
     conventions: Conventions,
@@ -149,47 +149,121 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     the ordering window. One row of
     each query is always kept, so every query
     reaches the per-query aggregation with its counts.
+
+    The stages, each below: the grade; the short lists split off; the order key; the ranking
+    window with the depth cut; the first window's columns (ranks, flags, per-query counts, gains,
+    tie groups, checks); the kept rows; the second window (ranks among subsets, ideal order).
     """
     gains = gains or {}
+    keys = (*schema.by, schema.columns.query)
+    grade = _grade(schema, conventions)
+    breaks = tie_break(grade, conventions)
+    lf, short = _split_short_lists(lf, schema, conventions, keys, unordered_up_to)
+    lf, in_order, descending = _order_key(lf, schema, breaks)
+    ranking = _ranking(schema, conventions, grade, keys, in_order, descending, counted=short is not None)
+    first = _first_columns(schema, conventions, needs, gains, keys, grade, ranking)
+    if checks is not None:
+        first.extend(checks(keys))
+    out = lf.select(*keys, *first)
+    if short is not None:
+        # Position 1 for every retrieved row: within any cutoff, and no ordering window.
+        unordered = pl.when(ranking.retrieved).then(pl.lit(1, dtype=pl.UInt32)).alias(RANK)
+        out = pl.concat([out, short.select(*keys, unordered, *first[1:])])
+    if ranking.recount:
+        out = out.with_columns(pl.col(RANK).count().over(keys).cast(pl.UInt32).alias(NUM_RET))
+    if whole:
+        out = out.with_columns(whole)
+    if keep is not None:
+        out = _kept(out, keep, conventions, gains)
+    out = _second_window(out, needs, gains, keys)
+    if conventions.ties == "average":
+        out = ties.within_groups(out, keys)
+    if rows:
+        out = out.with_columns(rows)
+    return Prepared(frame=out, keys=keys)
+
+
+def _grade(schema: ResolvedSchema, conventions: Conventions) -> pl.Expr:
+    """The relevance grade as the metrics read it: null for unjudged (and NaN), judgments as counted."""
     cols = schema.columns
-    keys = (*schema.by, cols.query)
-    item_text = pl.col(cols.item) if schema.item_is_string else pl.col(cols.item).cast(pl.String)
-    order = pl.col(schema.order_column)
-    # A struct ranked descending: higher score first, then higher item text.
-    key = _descending(order, schema.order_dtype) if schema.order_is_rank else order
     # Catalog metrics need no judgments: without a relevance column every item is unjudged.
     grade = pl.col(cols.relevance) if schema.has_relevance else pl.lit(None, dtype=pl.Float64)
     if schema.has_relevance and schema.relevance_dtype.is_float():
         grade = grade.fill_nan(None)  # a NaN grade is bad data the checks report; it computes as unjudged
     if conventions.judgments == "retrieved":
         # scikit-learn's and torchmetrics' R and ideal list: judgments of items never ranked do not count.
-        grade = pl.when(order.is_not_null()).then(grade)
-    breaks = tie_break(grade, conventions)
-    short = None
-    if unordered_up_to is not None and conventions.depth is None and not conventions.judged_only:
-        # Whole queries fall on either side, so every per-query window below is unchanged.
-        sized = lf.with_columns(pl.col(schema.order_column).count().over(keys).alias(LIST_SIZE)).cache()
-        short = sized.filter(pl.col(LIST_SIZE) <= unordered_up_to)
-        lf = sized.filter(pl.col(LIST_SIZE) > unordered_up_to)
-    packed = None
+        grade = pl.when(pl.col(schema.order_column).is_not_null()).then(grade)
+    return grade
+
+
+def _split_short_lists(
+    lf: pl.LazyFrame,
+    schema: ResolvedSchema,
+    conventions: Conventions,
+    keys: tuple[str, ...],
+    unordered_up_to: int | None,
+) -> tuple[pl.LazyFrame, pl.LazyFrame | None]:
+    """The lists to order, and those short enough to skip the ordering window (or None)."""
+    if unordered_up_to is None or conventions.depth is not None or conventions.judged_only:
+        return lf, None
+    # Whole queries fall on either side, so every per-query window below is unchanged.
+    sized = lf.with_columns(pl.col(schema.order_column).count().over(keys).alias(LIST_SIZE)).cache()
+    return sized.filter(pl.col(LIST_SIZE) > unordered_up_to), sized.filter(
+        pl.col(LIST_SIZE) <= unordered_up_to
+    )
+
+
+def _order_key(
+    lf: pl.LazyFrame, schema: ResolvedSchema, breaks: Sequence[pl.Expr]
+) -> tuple[pl.LazyFrame, pl.Expr, bool]:
+    """The frame (with the packed key, when one is used), the order expression and its direction.
+
+    A struct ranked descending: higher score first, then higher item text; a given rank with an
+    integer item packs into one Int128 ranked ascending (the same order, an integer window).
+    """
+    cols = schema.columns
+    order = pl.col(schema.order_column)
     if schema.order_is_rank and not breaks:
         packed = order_key.packed(order, schema.order_dtype, pl.col(cols.item), schema.item_dtype)
-    if packed is not None:
-        # The same order as the struct below, as one Int128 ranked ascending (an integer window).
-        lf = lf.with_columns(packed.alias(ORDER_KEY))
-        in_order, descending = pl.col(ORDER_KEY), False
-    else:
-        in_order = pl.struct(key.alias("k"), *breaks, item_text.alias("i"))
-        descending = True
+        if packed is not None:
+            return lf.with_columns(packed.alias(ORDER_KEY)), pl.col(ORDER_KEY), False
+    key = _descending(order, schema.order_dtype) if schema.order_is_rank else order
+    item_text = pl.col(cols.item) if schema.item_is_string else pl.col(cols.item).cast(pl.String)
+    return lf, pl.struct(key.alias("k"), *breaks, item_text.alias("i")), True
+
+
+@dataclass(frozen=True)
+class _Ranking:
+    """The ranking window's expressions: each row's rank, who counts as retrieved, the list size."""
+
+    rank: pl.Expr
+    retrieved: pl.Expr
+    judged: pl.Expr
+    relevant: pl.Expr
+    num_ret: pl.Expr
+    recount: bool  # the list size is recounted after the depth cut (-M with -J)
+
+
+def _ranking(  # noqa: PLR0913, PLR0917
+    schema: ResolvedSchema,
+    conventions: Conventions,
+    grade: pl.Expr,
+    keys: tuple[str, ...],
+    in_order: pl.Expr,
+    descending: bool,
+    *,
+    counted: bool,
+) -> _Ranking:
+    """Ranks in one window, trec_eval's -J and -M applied; `counted`: the short-list split counted sizes."""
+    order = pl.col(schema.order_column)
     judged, relevant = relevance_classes(grade, conventions.relevance_level)
     retrieved = order.is_not_null()
     if conventions.judged_only:
         # trec_eval -J: unjudged items are dropped from the ranking before ranks are given.
         retrieved = retrieved & judged
-
     rank = pl.when(retrieved).then(in_order).rank("ordinal", descending=descending).over(keys)
-    # The list size, when the split above counted it already (no depth, no -J: the same count).
-    num_ret = retrieved.sum().over(keys) if short is None else pl.col(LIST_SIZE)
+    # The list size, when the split counted it already (no depth, no -J: the same count).
+    num_ret = pl.col(LIST_SIZE) if counted else retrieved.sum().over(keys)
     recount = False
     if conventions.depth is not None:
         # trec_eval -M: items past the depth were never retrieved; judged ones still count for R.
@@ -202,12 +276,26 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
         else:
             rank = pl.when(rank <= conventions.depth).then(rank)
             num_ret = pl.min_horizontal(num_ret, conventions.depth)
+    return _Ranking(rank, retrieved, judged, relevant, num_ret, recount)
+
+
+def _first_columns(  # noqa: PLR0913, PLR0917
+    schema: ResolvedSchema,
+    conventions: Conventions,
+    needs: AbstractSet[str],
+    gains: Mapping[str, tuple[Gain, GainColumns]],
+    keys: tuple[str, ...],
+    grade: pl.Expr,
+    ranking: _Ranking,
+) -> list[pl.Expr]:
+    """The first window's columns: rank, relevant flag, per-query counts, grades, gains, tie groups."""
+    cols, order, relevant = schema.columns, pl.col(schema.order_column), ranking.relevant
     # trec_eval -J evaluates a query that retrieved only unjudged items (with num_ret 0):
     # whether a query retrieved anything is decided before unjudged items are dropped.
     first: list[pl.Expr] = [
-        rank.alias(RANK),
+        ranking.rank.alias(RANK),
         relevant.alias(REL),
-        num_ret.cast(pl.UInt32).alias(NUM_RET),
+        ranking.num_ret.cast(pl.UInt32).alias(NUM_RET),
         relevant.sum().over(keys).cast(pl.UInt32).alias(NUM_REL),
         grade.is_not_null().sum().over(keys).cast(pl.UInt32).alias(NUM_JUDGED),
     ]
@@ -218,7 +306,7 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
     if needs & {"grade", "judged_rank", "pool_rank"}:
         first.append(grade.cast(pl.Float64).alias(GRADE))
     if "num_nonrel" in needs:
-        first.append((judged & ~relevant).sum().over(keys).cast(pl.UInt32).alias(NUM_NONREL))
+        first.append((ranking.judged & ~relevant).sum().over(keys).cast(pl.UInt32).alias(NUM_NONREL))
     if "item" in needs:
         first.append(pl.col(cols.item).alias(ITEM))
     if "intents" in needs:  # one list per item (_engine/intents.py), read by the intent-aware metrics
@@ -230,45 +318,42 @@ def prepare(  # noqa: C901, PLR0912, PLR0913, PLR0915, PLR0917  (one pass over e
             (gain_expr(grade, gain, conventions.relevance_level), names.gain)
             for gain, names in gains.values()
         ]
-        first.extend(ties.groups(key, retrieved, relevant, keys, group_gains))
-    if checks is not None:
-        first.extend(checks(keys))
-    out = lf.select(*keys, *first)
-    if short is not None:
-        # Position 1 for every retrieved row: within any cutoff, and no ordering window.
-        unordered = pl.when(retrieved).then(pl.lit(1, dtype=pl.UInt32)).alias(RANK)
-        out = pl.concat([out, short.select(*keys, unordered, *first[1:])])
-    if recount:
-        out = out.with_columns(pl.col(RANK).count().over(keys).cast(pl.UInt32).alias(NUM_RET))
-    if whole:
-        out = out.with_columns(whole)
+        key = _descending(order, schema.order_dtype) if schema.order_is_rank else order
+        first.extend(ties.groups(key, ranking.retrieved, relevant, keys, group_gains))
+    return first
 
-    if keep is not None:
-        # Every query keeps its top row, or all its rows when it retrieved nothing (qrels only).
-        anchor = (pl.col(RANK) == 1) | pl.col(RANK).is_null() & (pl.col(NUM_RET) == 0)
-        if conventions.ties == "average":
-            keep = keep | ties.keep([names.gain for _, names in gains.values()])
-        out = out.filter(keep | anchor)
 
+def _kept(
+    out: pl.LazyFrame, keep: pl.Expr, conventions: Conventions, gains: Mapping[str, tuple[Gain, GainColumns]]
+) -> pl.LazyFrame:
+    """The rows the metrics read; every query keeps its top row, or all when it retrieved nothing."""
+    anchor = (pl.col(RANK) == 1) | pl.col(RANK).is_null() & (pl.col(NUM_RET) == 0)
+    if conventions.ties == "average":
+        keep = keep | ties.keep([names.gain for _, names in gains.values()])
+    return out.filter(keep | anchor)
+
+
+def _second_window(
+    out: pl.LazyFrame,
+    needs: AbstractSet[str],
+    gains: Mapping[str, tuple[Gain, GainColumns]],
+    keys: tuple[str, ...],
+) -> pl.LazyFrame:
+    """Ranks among the kept rows' subsets (hits, judged, pooled) and the ideal order of each gain."""
     ranked, graded = pl.col(RANK), pl.col(GRADE)
-    second: list[pl.Expr] = []
 
     def rank_among(mask: pl.Expr) -> pl.Expr:
         return pl.when(mask & ranked.is_not_null()).then(ranked).rank("ordinal").over(keys)
 
+    second: list[pl.Expr] = []
     if "hit_rank" in needs:
         second.append(rank_among(pl.col(REL)).alias(HIT_RANK))
     if "judged_rank" in needs:
         second.append(rank_among(graded >= 0).alias(JUDGED_RANK))
     if "pool_rank" in needs:
         second.append(rank_among(graded.is_not_null()).alias(POOL_RANK))
-    for _, names in gains.values():
-        if "ideal_rank" in needs:
-            second.append(ideal_order(pl.col(names.gain)).over(keys).alias(names.ideal_rank))
-    if second:
-        out = out.with_columns(second)
-    if conventions.ties == "average":
-        out = ties.within_groups(out, keys)
-    if rows:
-        out = out.with_columns(rows)
-    return Prepared(frame=out, keys=keys)
+    if "ideal_rank" in needs:
+        second.extend(
+            ideal_order(pl.col(names.gain)).over(keys).alias(names.ideal_rank) for _, names in gains.values()
+        )
+    return out.with_columns(second) if second else out

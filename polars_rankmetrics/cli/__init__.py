@@ -5,13 +5,14 @@ prints what ``trec_eval`` 10.0 prints for the same arguments: every measure
 of its ``all_trec`` set (and ``dcg``), with trec_eval's parameter syntax,
 line names, measure order and number formats. ``rankmetrics demo``
 evaluates the bundled trec_eval test collection; ``rankmetrics compare
-QRELS RUN RUN [RUN...]`` tests runs against each other and prints a table.
+QRELS RUN RUN [RUN...]`` tests runs against each other and prints a table;
+``rankmetrics fuse --method rrf RUN RUN [RUN...]`` prints the fused run.
 
 Modules: ``_args`` (the command line), ``_measures`` (trec_eval's measure
 table), ``_specs`` (``-m`` specs into output lines), ``_values`` (trec_eval's
 arithmetic on the per-query values: its ``all`` line and ``-nan``),
 ``_format`` (trec_eval's number formats and line layout), ``_run`` (the
-evaluation and the demo), ``_compare`` (the ``compare`` subcommand).
+evaluation and the demo), ``_compare`` (the ``compare`` subcommand), ``_fuse`` (the ``fuse`` subcommand).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Sequence
 import polars_rankmetrics as prm
 from polars_rankmetrics.cli._args import PROG, UNSUPPORTED_FLAGS, parser
 from polars_rankmetrics.cli._compare import compare
+from polars_rankmetrics.cli._fuse import fuse
 from polars_rankmetrics.cli._measures import MEASURES, NICKNAMES, NOT_SUPPORTED, Line, Measure
 from polars_rankmetrics.cli._run import DEMO_METRICS, Refusal, demo, evaluate
 from polars_rankmetrics.cli._specs import parse_measures
@@ -40,7 +42,7 @@ __all__ = [
 ]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:  # noqa: PLR0911  (one return per subcommand)
     """Run the ``rankmetrics`` command.
 
     ``rankmetrics QRELS RUN [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS] ...]``
@@ -83,6 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return demo(args[1:])
         if args[:1] == ["compare"]:
             return compare(args[1:])
+        if args[:1] == ["fuse"]:
+            return fuse(args[1:])
         # ---- End of subcommand dispatch: anything else is trec_eval's command line. ----
         lines = evaluate(parser().parse_args(args))
     except (prm.RankMetricsError, OSError, ModuleNotFoundError) as err:  # the last: an extra not installed

@@ -9,8 +9,8 @@ from typing import NoReturn
 
 import polars_rankmetrics as prm
 from polars_rankmetrics.cli._measures import supported
-from polars_rankmetrics.compare._compare import TESTS
 from polars_rankmetrics.conventions import PRESETS, TIES
+from polars_rankmetrics.significance._compare import TESTS
 
 __all__ = [
     "COMPARE_FORMATS",
@@ -86,12 +86,14 @@ def parser() -> argparse.ArgumentParser:
         usage=f"{PROG} [-h] [-v] [-q] [-c] [-n] [-J] [-M N] [-l N] [-m MEASURE[.PARAMS]]\n"
         f"       {' ' * len(PROG)} [--ties POLICY] [--preset NAME] [--refuse-missing] QRELS RUN\n"
         f"       {PROG} demo\n"
-        f"       {PROG} compare QRELS RUN RUN [RUN ...] [-m MEASURE] [--test T] [--baseline RUN] ...",
+        f"       {PROG} compare QRELS RUN RUN [RUN ...] [-m MEASURE] [--test T] [--baseline RUN] ...\n"
+        f"       {PROG} fuse --method METHOD RUN RUN [RUN ...] [--norm N] [--weights W,W] ...",
         description=(
             "Evaluate a TREC run against judgments and print exactly what trec_eval 10.0 prints "
             "(measure, query or 'all', value). "
             f"'{PROG} demo' evaluates trec_eval's bundled test collection; "
-            f"'{PROG} compare' tests runs against each other ('{PROG} compare -h')."
+            f"'{PROG} compare' tests runs against each other ('{PROG} compare -h'); "
+            f"'{PROG} fuse' fuses runs into one ('{PROG} fuse -h')."
         ),
         epilog=f"trec_eval's flags {', '.join(short for short, _ in UNSUPPORTED_FLAGS)} are not supported. "
         "RUN '-' reads the run from standard input. One difference from trec_eval 10.0: without -c, "
@@ -99,7 +101,14 @@ def parser() -> argparse.ArgumentParser:
         "\"result qid '...' not found in qrels\"); this command evaluates the other queries, and "
         "--refuse-missing stops as trec_eval does.",
     )
-    add = parser.add_argument
+    _trec_eval_flags(parser.add_argument)
+    for flags in UNSUPPORTED_FLAGS:
+        parser.add_argument(*flags, action=_Unsupported, nargs="?", help=argparse.SUPPRESS)
+    return parser
+
+
+def _trec_eval_flags(add: Callable[..., object]) -> None:
+    """trec_eval's arguments and flags, and this command's own (--ties, --preset, --refuse-missing)."""
     add("-v", "--version", action="version", version=f"{PROG} {prm.__version__}")
     add("qrels", metavar="QRELS", type=Path, help="judgments: query iteration docno relevance")
     add(
@@ -142,9 +151,6 @@ def parser() -> argparse.ArgumentParser:
         "--preset", choices=sorted(PRESETS), default=None,
         help="another library's conventions (default trec_eval); the other flags override it",
     )  # fmt: skip
-    for flags in UNSUPPORTED_FLAGS:
-        add(*flags, action=_Unsupported, nargs="?", help=argparse.SUPPRESS)
-    return parser
 
 
 def demo_parser() -> argparse.ArgumentParser:

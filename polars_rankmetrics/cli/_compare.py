@@ -3,7 +3,7 @@
 ``rankmetrics compare QRELS RUN1 RUN2 [RUN...] [-m MEASURE ...] [--test t]
 [--correction holm] [--baseline RUN1] [--alpha 0.05] [--seed N]
 [--format markdown|latex|html|csv]`` (its parser: :func:`_args.compare_parser`)
-evaluates every run per query, runs :func:`~polars_rankmetrics.compare` and
+evaluates every run per query, runs :func:`~polars_rankmetrics.significance` and
 prints :func:`~polars_rankmetrics.table` (or the comparison itself as CSV).
 """
 

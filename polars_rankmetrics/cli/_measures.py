@@ -26,7 +26,7 @@ __all__ = [
     "Average",
     "Line",
     "Measure",
-    "ParamKind",
+    "MeasureParams",
     "supported",
 ]
 
@@ -36,7 +36,7 @@ __all__ = [
 #   levels   real cutoffs, sorted, one line each ("iprec_at_recall..1" -> iprec_at_recall_0.10)
 #   numbers  real parameters in the order given, one line ("utility.2,-1,0,0" -> utility_2,-1,0,0)
 #   pairs    name=value parameters, one line ("ndcg.1=3,2=9" -> ndcg_1=3,2=9)
-ParamKind = Literal["none", "cutoffs", "levels", "numbers", "pairs"]
+MeasureParams = Literal["none", "cutoffs", "levels", "numbers", "pairs"]
 
 # How trec_eval's `all` line combines the per-query values (meas_avg.c and the m_*.c calc_avg functions):
 #   mean    a running double sum over the queries in trec_eval's order, divided by their number
@@ -62,7 +62,7 @@ class Measure:
         ``{name: value}`` pairs (``pairs``), or None (``none``). None only
         for ``runid``, which is text.
     params
-        How the measure reads parameters (see ``ParamKind``).
+        How the measure reads parameters (see ``MeasureParams``).
     default
         The parameters trec_eval uses when none are given.
     per_query, summary
@@ -78,7 +78,7 @@ class Measure:
 
     name: str
     build: Callable[..., prm.Metric] | None
-    params: ParamKind = "none"
+    params: MeasureParams = "none"
     default: tuple[float, ...] = ()
     per_query: bool = True
     summary: bool = True

@@ -20,6 +20,7 @@ import polars as pl
 
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
 from polars_rankmetrics._spec import Metric
+from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.metrics._core import ap_denominator, num_relevant, num_retrieved, within
 from polars_rankmetrics.metrics.graded import idcg_at
 
@@ -37,6 +38,7 @@ __all__ = [
     "TIE_START",
     "UNDEFINED_WHY",
     "increasing",
+    "refusal",
     "tie_gain",
 ]
 
@@ -241,3 +243,37 @@ DEFINED: Mapping[str, frozenset[str]] = {
     "average": frozenset(AVERAGE),
 }
 """The families that define each tie policy besides ``"text"``."""
+
+
+def refusal(metric: Metric, conventions: Conventions) -> tuple[frozenset[str], str] | None:
+    """Why `metric` cannot take the conventions' tie policy, or None when it can.
+
+    Returns the families that do define the policy (for the message) and the reason; every
+    family-specific refusal is written here, none in the engine.
+    """
+    policy, family = conventions.ties, metric.spec.name
+    defined = DEFINED[policy]
+    if family not in defined:
+        return defined, UNDEFINED_WHY.get(family, "")
+    if family == "map" and metric.k is not None and conventions.ap_denominator == "found":
+        # The relevant items found in the top k vary with the order of a tie across the cutoff:
+        # the expectation of the ratio has no closed form, and pushing a relevant item past the
+        # cutoff can raise the ratio, so the grade order is no extreme either.
+        why = (
+            "with ap_denominator='found' the relevant items found at the cutoff depend on the order "
+            "of the ties; average precision without a cutoff takes it"
+        )
+        return defined - {"map"}, why
+    gain = metric.gain() or conventions.gain
+    if policy != "average" and metric.spec.graded and not increasing(gain):
+        return (
+            defined,
+            "its gains do not increase with the grade, so the grade order is not the best or worst",
+        )
+    if policy != "average" and conventions.depth is not None and family in EXTREMAL_WITHOUT_DEPTH:
+        why = f"with depth={conventions.depth} the grade order is not its best or worst order"
+        return defined - EXTREMAL_WITHOUT_DEPTH, why
+    if policy == "average" and conventions.depth is not None and family in ORDER_FREE_WITHOUT_DEPTH:
+        why = f"with depth={conventions.depth} its value depends on which tied items the depth cuts"
+        return defined - ORDER_FREE_WITHOUT_DEPTH, why
+    return None

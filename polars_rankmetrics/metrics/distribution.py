@@ -149,7 +149,9 @@ def _entropy(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: s
     return finish(per_group, by, value)
 
 
-COVERAGE = CatalogSpec(name="coverage", params=(_CATALOG,), catalog=_coverage, keep=keep_retrieved)
+COVERAGE = CatalogSpec(
+    name="coverage", params=(_CATALOG,), catalog=_coverage, keep=keep_retrieved, saturates=True
+)
 GINI = CatalogSpec(
     name="gini", aliases=("gini_index",), params=(_CATALOG,), catalog=_gini, keep=keep_retrieved
 )

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Sequence
+import os
+import sys
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -13,8 +16,9 @@ from pyspark.sql.pandas.types import to_arrow_schema
 from pyspark.sql.types import StructType
 
 from polars_rankmetrics import _engine, _errors
-from polars_rankmetrics._engine import MetricLike
-from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics._engine import Aggregation, MetricLike
+from polars_rankmetrics._request import request
+from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.spark._arrow import polars_schema, positional, spark_schema
 from polars_rankmetrics.spark._join import joined
@@ -49,7 +53,7 @@ def run(  # noqa: PLR0913
     conventions: Conventions | str | None,
     check: bool,
     buckets: int | None,
-    aggregate: str = "mean",
+    aggregate: Aggregation = "mean",
     qrels: object | None = None,
     **overrides: Unpack[ConventionOptions],
 ) -> DataFrame:
@@ -58,21 +62,13 @@ def run(  # noqa: PLR0913
         raise _errors.parameter("sdf", "a pyspark.sql.DataFrame", type(sdf).__name__)
     if buckets is not None and (isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1):
         raise _errors.parameter("buckets", "a positive integer or None", buckets)
-    cols = columns or Columns()
-    keys_by = normalise_by(by)
-    if qrels is not None:
-        sdf = joined(sdf, qrels, cols, keys_by)
-    resolved = Conventions.resolve(conventions, **overrides)
-    requested = _engine.requested(metrics)
-    if per_query:
-        _engine.refuse_catalog(
-            requested, "describe(s) a whole set of lists, not one query: evaluate it without per_query=True"
-        )
-    _engine.check_aggregate(aggregate, per_query=per_query, merged="on Spark, from its partitions")
-    if aggregate != "mean":
-        _engine.refuse_catalog(
-            requested, f"give(s) one value per group, not per query: aggregate={aggregate!r} does not apply"
-        )
+    req = request(
+        metrics, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,
+        aggregate=aggregate, qrels=qrels, merged="on Spark, from its partitions", overrides=overrides,
+    )  # fmt: skip
+    cols, keys_by, resolved, requested = req.columns, req.by, req.conventions, req.metrics
+    if req.qrels is not None:
+        sdf = joined(sdf, req.qrels, cols, keys_by)
     catalogs = [(n, m) for n, m in requested if n in _engine.catalog_names(requested)]
     scoped = [(n, m) for n, m in requested if n not in _engine.catalog_names(requested)]
     sdf = sdf.select(*(col(name) for name in _needed(sdf, cols, keys_by)))
@@ -88,7 +84,8 @@ def run(  # noqa: PLR0913
         workers.append(_dry_run(lists))
     keys = [col(name) for name in (*keys_by, cols.query)]
     parts = positional(sdf.repartition(buckets, *keys) if buckets else sdf.repartition(*keys))
-    results = [(_catalog if w.lists else _scoped)(parts, w, schema) for w, schema in workers]
+    with _driver_python(sdf):
+        results = [(_catalog if w.lists else _scoped)(parts, w, schema) for w, schema in workers]
     out = results[0]
     if len(results) > 1:
         # Catalog metrics cover every ranked list, so a group may lack query-scope results.
@@ -96,6 +93,30 @@ def run(  # noqa: PLR0913
         out = out.select(*(col(name) for name in (*keys_by, *(name for name, _ in requested))))
         out = out.orderBy(*(col(name) for name in keys_by)) if keys_by else out
     return out
+
+
+@contextlib.contextmanager
+def _driver_python(sdf: DataFrame) -> Iterator[None]:
+    """On a local master, the plan's Python workers run the driver's interpreter.
+
+    Spark starts them with ``PYSPARK_PYTHON``, else ``python3`` on the PATH:
+    a script run as ``venv/bin/python script.py`` without activating the venv
+    would fail in the workers with "No module named polars". Unless the user
+    chose an interpreter (``PYSPARK_PYTHON`` or ``spark.pyspark.python``),
+    the functions this plan ships name ``sys.executable``; the session's
+    setting is restored after, so nothing else of the user's changes.
+    """
+    context = sdf.sparkSession.sparkContext
+    chosen = os.environ.get("PYSPARK_PYTHON") or context.getConf().get("spark.pyspark.python")
+    if chosen or not str(context.master).startswith("local"):
+        yield
+        return
+    before = context.pythonExec
+    context.pythonExec = sys.executable
+    try:
+        yield
+    finally:
+        context.pythonExec = before
 
 
 def _dry_run(worker: Partition) -> tuple[Partition, StructType]:

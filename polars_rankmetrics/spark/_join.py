@@ -5,8 +5,8 @@ from __future__ import annotations
 from pyspark.sql import DataFrame
 
 from polars_rankmetrics import _errors
+from polars_rankmetrics._join import check_columns
 from polars_rankmetrics._schema import Columns
-from polars_rankmetrics.exceptions import ColumnTypeError
 
 __all__ = ["joined"]
 
@@ -20,24 +20,8 @@ def joined(run: DataFrame, qrels: object, cols: Columns, keys_by: tuple[str, ...
     """
     if not isinstance(qrels, DataFrame):
         raise _errors.parameter("qrels", "a pyspark.sql.DataFrame (the judgments)", type(qrels).__name__)
+    check_columns(dict(run.dtypes), dict(qrels.dtypes), cols, keys_by)
     ids = [cols.query, cols.item]
-    for name, role in [*((k, "by") for k in keys_by), (cols.query, "query"), (cols.item, "item")]:
-        if name not in run.columns:
-            raise _errors.column_not_found(name, role, run.columns, where="the run")
-    for name in [*ids, cols.relevance]:
-        if name not in qrels.columns:
-            raise _errors.column_not_found(name, "qrels", qrels.columns, where="the qrels")
-    if cols.relevance in run.columns:
-        msg = f"the run already has a relevance column {cols.relevance!r}; drop or rename it"
-        raise ColumnTypeError(msg)
-    run_types, qrels_types = dict(run.dtypes), dict(qrels.dtypes)
-    for name in ids:
-        if run_types[name] != qrels_types[name]:
-            msg = (
-                f"column {name!r} is {run_types[name]} in the run but {qrels_types[name]} in the qrels; "
-                "cast one so they match"
-            )
-            raise ColumnTypeError(msg)
     judged = qrels.select(*ids, cols.relevance)
     if keys_by:
         judged = run.select(*keys_by).distinct().crossJoin(judged)

@@ -1,1 +1,1 @@
-"""Tests of polars_rankmetrics.compare: oracles, properties, errors, tables, plots, the command."""
+"""Tests of polars_rankmetrics.significance: oracles, properties, errors, tables, plots, the command."""

@@ -9,8 +9,8 @@ import pytest
 
 import polars_rankmetrics as prm
 from compare.compare_data import frame
+from polars_rankmetrics import plots
 from polars_rankmetrics.cli import main
-from polars_rankmetrics.compare import plots
 
 DF = frame({"a": [0.5, 0.25, 0.75], "b": [0.75, 0.5, 1.0]})
 
@@ -24,7 +24,7 @@ def _hide(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
 def test_importing_the_library_imports_no_optional_dependency() -> None:
     """`import polars_rankmetrics` (and its CLI) loads neither scipy, great_tables, statsmodels nor altair."""
     code = (
-        "import sys, polars_rankmetrics, polars_rankmetrics.cli, polars_rankmetrics.compare.plots; "
+        "import sys, polars_rankmetrics, polars_rankmetrics.cli, polars_rankmetrics.significance._plots; "
         "print(sorted(m for m in ('scipy', 'great_tables', 'statsmodels', 'altair') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)  # noqa: S603

@@ -13,7 +13,7 @@ FOUNDATION = (
     "polars_rankmetrics._inputs",
     "polars_rankmetrics._validation",
     "polars_rankmetrics.exceptions",
-    "polars_rankmetrics.compare",
+    "polars_rankmetrics.significance",
 )
 OPTIONAL = ("numpy", "scipy", "great_tables", "altair", "vl_convert", "statsmodels")
 
@@ -56,9 +56,9 @@ def test_compare_imports_only_the_foundation(path: Path) -> None:
 def test_the_numpy_modules_are_imported_lazily() -> None:
     """The modules that import numpy at their top are imported only inside functions."""
     lazy = {
-        "polars_rankmetrics.compare._paired",
-        "polars_rankmetrics.compare._stats",
-        "polars_rankmetrics.compare._corrections",
+        "polars_rankmetrics.significance._paired",
+        "polars_rankmetrics.significance._stats",
+        "polars_rankmetrics.significance._corrections",
     }
     for path in COMPARE.glob("*.py"):
         for name, at_import in _imports(ast.parse(path.read_text())):

@@ -9,7 +9,7 @@ import pytest
 
 import polars_rankmetrics as prm
 from compare.compare_data import frame
-from polars_rankmetrics.compare import plots
+from polars_rankmetrics import plots
 
 PER_QUERY = frame(
     {

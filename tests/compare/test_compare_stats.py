@@ -13,7 +13,7 @@ from statsmodels.stats.multitest import multipletests
 
 import polars_rankmetrics as prm
 from compare.compare_data import GRID, exact_sign_flip_p, exact_tukey_p, frame, random_frame
-from polars_rankmetrics.compare._corrections import adjust
+from polars_rankmetrics.significance._corrections import adjust
 
 
 def _pair(df: pl.DataFrame, system: str, baseline: str, metric: str = "m") -> tuple[np.ndarray, np.ndarray]:

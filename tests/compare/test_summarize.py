@@ -12,8 +12,8 @@ from scipy import stats
 
 import polars_rankmetrics as prm
 from compare.compare_data import frame, random_frame
-from polars_rankmetrics.compare._summary import bootstrap_rows
 from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidDataError, InvalidParameterError
+from polars_rankmetrics.significance._summary import bootstrap_rows
 
 
 def _pilot() -> pl.DataFrame:

@@ -26,7 +26,7 @@ def _names() -> list[str]:
     """Every per-query metric with a default form, without a cutoff and at cutoffs 1 and 5."""
     out: list[str] = []
     for spec in SPECS:
-        takes_value = any(p.default is None and p.kind in ("float", "floats") for p in spec.params)
+        takes_value = any(p.default is None and p.kind in ("float", "floats", "side") for p in spec.params)
         if not isinstance(spec, (QuerySpec, TableSpec)) or spec.kind == "str" or takes_value:
             continue
         if spec.k != "required":

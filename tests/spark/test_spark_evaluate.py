@@ -26,7 +26,7 @@ def _names() -> list[str]:
     """Every query-scope metric with a default form, at no cutoff and at cutoff 5; gm_map and mpr."""
     out: list[str] = []
     for spec in SPECS:
-        takes_value = any(p.default is None and p.kind in ("float", "floats") for p in spec.params)
+        takes_value = any(p.default is None and p.kind in ("float", "floats", "side") for p in spec.params)
         if not isinstance(spec, (QuerySpec, TableSpec)) or takes_value:
             continue
         out.append(spec.name if spec.k != "required" else f"{spec.name}@5")

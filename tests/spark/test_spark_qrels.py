@@ -51,3 +51,18 @@ def test_spark_qrels_errors_name_the_column(spark: SparkSession) -> None:
         )
     with pytest.raises(prm.InvalidParameterError, match="qrels"):
         prm_spark.evaluate(run, ["map"], by="model", qrels=qrels)  # a Polars frame, not Spark's
+
+
+def test_spark_rbo_against_a_reference_run(spark: SparkSession) -> None:
+    runs, qrels = demo()
+    run = runs.filter(pl.col("model") == "a").drop("model")
+    reference = runs.filter(pl.col("model") == "b").drop("model")
+    metrics = [prm.rbo(p=0.9, reference=reference), "ndcg@10"]
+    want = prm.evaluate(prm.join_run_qrels(run, qrels), metrics, per_query=True)
+    got = prm_spark.evaluate(
+        spark.createDataFrame(run.to_arrow()),
+        metrics,
+        per_query=True,
+        qrels=spark.createDataFrame(qrels.to_arrow()),
+    )
+    assert_frame_equal(prm_spark.collect(got).sort("query"), want, check_exact=True)

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from numbers import Integral
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._validation import check_choice, check_real
-from polars_rankmetrics.compare import _replicates
-from polars_rankmetrics.compare._deps import require
+from polars_rankmetrics.significance import _replicates
+from polars_rankmetrics.significance._deps import require
 
 if TYPE_CHECKING:
     import numpy as np
@@ -56,6 +56,44 @@ def _bootstrap(
         means[start : start + rows] = (counts @ values) / n
     low, high = np.quantile(means, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
     return low, high
+
+
+def _checked(by: object, interval: object, alpha: object, n_resamples: object, seed: object) -> float:
+    """Check summarize's options; return the level `alpha` as a float."""
+    if not isinstance(by, str):
+        raise _errors.parameter("by", "the name of the column naming the system", by)
+    check_choice(interval, "interval", ("t", "bootstrap"))
+    level = check_level(alpha)
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, Integral) or n_resamples < 1:
+        raise _errors.parameter("n_resamples", "a positive integer", n_resamples)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0):
+        raise _errors.parameter("seed", "a non-negative integer or None", seed)
+    return level
+
+
+def _moments(
+    values: Any,  # noqa: ANN401  (a numpy array, queries x metrics; numpy is optional)
+    interval: str,
+    level: float,
+    n_resamples: int,
+    entropy: int,
+) -> tuple[Any, Any, Any, Any]:
+    """Each column's mean, sample standard deviation and interval (nulls below two queries)."""
+    np = require("numpy", "prm.summarize")
+    stats = require("scipy.stats", "prm.summarize")
+    n = values.shape[0]
+    mean = values.mean(axis=0)
+    if n < 2:
+        nothing = np.full(values.shape[1], np.nan)
+        return mean, nothing, nothing, nothing
+    constant = np.all(values == values[:1], axis=0)
+    std = np.where(constant, 0.0, values.std(axis=0, ddof=1))
+    if interval == "t":
+        half = stats.t.ppf(1.0 - level / 2.0, n - 1) * std / np.sqrt(n)
+        low, high = mean - half, mean + half
+    else:
+        low, high = _bootstrap(values, level, n_resamples, entropy)
+    return mean, std, np.where(constant, mean, low), np.where(constant, mean, high)
 
 
 def summarize(  # noqa: PLR0913
@@ -150,18 +188,11 @@ def summarize(  # noqa: PLR0913
     │ dense ┆ ndcg@10 ┆ 4   ┆ 0.525 ┆ 0.1708 ┆ 0.2532 ┆ 0.7968  │
     └───────┴─────────┴─────┴───────┴────────┴────────┴─────────┘
     """
-    if not isinstance(by, str):
-        raise _errors.parameter("by", "the name of the column naming the system", by)
-    check_choice(interval, "interval", ("t", "bootstrap"))
-    level = check_level(alpha)
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, Integral) or n_resamples < 1:
-        raise _errors.parameter("n_resamples", "a positive integer", n_resamples)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0):
-        raise _errors.parameter("seed", "a non-negative integer or None", seed)
+    level = _checked(by, interval, alpha, n_resamples, seed)
     _replicates.check(replicates, unequal_replicates, by, query)
     np = require("numpy", "prm.summarize")
-    stats = require("scipy.stats", "prm.summarize")
-    from polars_rankmetrics.compare._paired import check_rows, metric_columns  # noqa: PLC0415
+    require("scipy.stats", "prm.summarize")
+    from polars_rankmetrics.significance._paired import check_rows, metric_columns  # noqa: PLC0415
 
     lf = as_polars(per_query, "per_query").lazy()
     schema = lf.collect_schema()
@@ -184,18 +215,7 @@ def summarize(  # noqa: PLR0913
         rows = df.filter(pl.col(by) == system).sort(query)  # the sums' order never depends on the input's
         values = np.ascontiguousarray(rows.select(pl.col(chosen).cast(pl.Float64)).to_numpy())
         n = values.shape[0]
-        mean = values.mean(axis=0)
-        if n < 2:
-            std = low = high = np.full(len(chosen), np.nan)
-        else:
-            constant = np.all(values == values[:1], axis=0)
-            std = np.where(constant, 0.0, values.std(axis=0, ddof=1))
-            if interval == "t":
-                half = stats.t.ppf(1.0 - level / 2.0, n - 1) * std / np.sqrt(n)
-                low, high = mean - half, mean + half
-            else:
-                low, high = _bootstrap(values, level, n_resamples, entropy)
-            low, high = np.where(constant, mean, low), np.where(constant, mean, high)
+        mean, std, low, high = _moments(values, interval, level, n_resamples, entropy)
         parts.append(
             pl.DataFrame(
                 {

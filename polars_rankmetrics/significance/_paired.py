@@ -24,8 +24,7 @@ from polars_rankmetrics.exceptions import (
     MissingQueriesError,
 )
 
-Missing = Literal["error", "zero", "intersect"]
-MISSING: tuple[Missing, ...] = ("error", "zero", "intersect")
+MissingPolicy = Literal["error", "zero", "intersect"]
 
 _SYSTEM, _QUERY, _PRESENT = "__prm_system", "__prm_query", "__prm_present"
 _SHOWN = 5  # values quoted in a message before "and N more"
@@ -151,7 +150,7 @@ def pair(
     by: str,
     query: str,
     metrics: str | Sequence[str] | None,
-    missing: Missing,
+    missing: MissingPolicy,
 ) -> Paired:
     """Collect `frame` and pair its values by query across systems (see ``compare`` for the policy).
 

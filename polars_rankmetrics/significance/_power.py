@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from polars_rankmetrics import _errors
-from polars_rankmetrics.compare._deps import require
-from polars_rankmetrics.compare._summary import check_level
 from polars_rankmetrics.exceptions import InvalidDataError
+from polars_rankmetrics.significance._deps import require
+from polars_rankmetrics.significance._summary import check_level
 
 if TYPE_CHECKING:
-    from polars_rankmetrics.compare._paired import Missing
+    from polars_rankmetrics.significance._paired import MissingPolicy
 
 __all__ = ["power"]
 
@@ -97,7 +97,7 @@ def power(  # noqa: PLR0913
     baseline: object = None,
     pooled: bool = False,
     query: str = "query",
-    missing: Missing = "error",
+    missing: MissingPolicy = "error",
 ) -> pl.DataFrame:
     """Topic set size design: the queries needed, the smallest difference detectable, or the power.
 
@@ -189,7 +189,7 @@ def power(  # noqa: PLR0913
     if not isinstance(metric, str):
         raise _errors.parameter("metric", "the name of one metric column", metric)
     np = require("numpy", "prm.power")
-    from polars_rankmetrics.compare._paired import pair  # noqa: PLC0415  (needs numpy)
+    from polars_rankmetrics.significance._paired import pair  # noqa: PLC0415  (needs numpy)
 
     paired = pair(per_query, by=by, query=query, metrics=[metric], missing=missing)
     values = paired.values[0]  # (queries, systems)

@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics.compare._deps import require
 from polars_rankmetrics.exceptions import ColumnNotFoundError
+from polars_rankmetrics.significance._deps import require
 
 if TYPE_CHECKING:
     import altair as alt
 
-    from polars_rankmetrics.compare._paired import Missing
+    from polars_rankmetrics.significance._paired import MissingPolicy, Paired
 
 __all__ = ["asl_curve", "deltas", "metric_at_k"]
 
@@ -53,7 +53,7 @@ def deltas(  # noqa: PLR0913
     baseline: object,
     metric: str,
     query: str = "query",
-    missing: Missing = "error",
+    missing: MissingPolicy = "error",
     title: str | None = None,
     path: str | Path | None = None,
 ) -> alt.FacetChart:
@@ -62,7 +62,7 @@ def deltas(  # noqa: PLR0913
     Parameters
     ----------
     per_query
-        One row per (system, query), as for :func:`~polars_rankmetrics.compare`.
+        One row per (system, query), as for :func:`~polars_rankmetrics.significance`.
     by
         The column naming the system.
     baseline
@@ -73,7 +73,7 @@ def deltas(  # noqa: PLR0913
         The query column.
     missing
         The policy for a query some system lacks, as for
-        :func:`~polars_rankmetrics.compare`.
+        :func:`~polars_rankmetrics.significance`.
     title
         The chart's title; None writes the metric and the baseline.
     path
@@ -95,11 +95,11 @@ def deltas(  # noqa: PLR0913
     ImportError
         Altair (or numpy) is not installed.
     RankMetricsError
-        As :func:`~polars_rankmetrics.compare` for the same arguments.
+        As :func:`~polars_rankmetrics.significance` for the same arguments.
 
     Examples
     --------
-    >>> from polars_rankmetrics.compare import plots
+    >>> from polars_rankmetrics import plots
     >>> per_query = pl.DataFrame({"run": ["a"] * 3 + ["b"] * 3, "query": ["q1", "q2", "q3"] * 2,
     ...     "map": [0.125, 0.5, 0.25, 0.5, 0.25, 0.25]})
     >>> chart = plots.deltas(per_query, by="run", baseline="a", metric="map")
@@ -117,9 +117,20 @@ def deltas(  # noqa: PLR0913
     """
     altair = require("altair", "plots.deltas", extra="plot")
     require("numpy", "plots.deltas")
-    from polars_rankmetrics.compare._paired import pair  # noqa: PLC0415  (needs numpy)
+    from polars_rankmetrics.significance._paired import pair  # noqa: PLC0415  (needs numpy)
 
     paired = pair(per_query, by=by, query=query, metrics=[metric], missing=missing)
+    few = paired.queries.len() <= LABELLED_QUERIES
+    chart = _delta_chart(altair, _delta_table(paired, baseline), metric, baseline, few=few)
+    chart = chart.properties(title=title or f"{metric}: per-query delta against {baseline}")
+    if few:
+        chart = chart.resolve_scale(x="independent")
+    _save(chart, path)
+    return chart
+
+
+def _delta_table(paired: Paired, baseline: object) -> pl.DataFrame:
+    """One row per (system, query) but the baseline: both values, the delta, its position and outcome."""
     base = paired.index(baseline)
     values = paired.values[0]  # (queries, systems)
     systems = paired.systems.to_list()
@@ -136,7 +147,7 @@ def deltas(  # noqa: PLR0913
         for s in range(len(systems))
         if s != base
     ]
-    table = (
+    return (
         pl.concat(frames)
         .sort(["system", "delta", "query"], descending=[False, True, False])
         .with_columns(
@@ -149,7 +160,17 @@ def deltas(  # noqa: PLR0913
             .alias("outcome"),
         )
     )
-    few = paired.queries.len() <= LABELLED_QUERIES
+
+
+def _delta_chart(
+    altair: Any,  # noqa: ANN401  (the module, typed only where altair is installed)
+    table: pl.DataFrame,
+    metric: str,
+    baseline: object,
+    *,
+    few: bool,
+) -> alt.FacetChart:
+    """Bars of the deltas, a diamond on the axis for each tie, one facet row per system."""
     # Few queries: each bar is labelled with its query (each system's row has its own order); many:
     # the positions alone. Ties (a delta of 0 has no bar) are marked by a grey diamond on the axis.
     x = (
@@ -184,11 +205,7 @@ def deltas(  # noqa: PLR0913
         altair.layer(bars, ties, data=altair.Data(values=table.to_dicts()))
         .properties(width=480, height=160)
         .facet(row=altair.Row("system:N", title=None))
-        .properties(title=title or f"{metric}: per-query delta against {baseline}")
     )
-    if few:
-        chart = chart.resolve_scale(x="independent")
-    _save(chart, path)
     return chart
 
 
@@ -236,7 +253,7 @@ def metric_at_k(
 
     Examples
     --------
-    >>> from polars_rankmetrics.compare import plots
+    >>> from polars_rankmetrics import plots
     >>> evaluation = pl.DataFrame({"run": ["a", "b"], "ndcg@1": [0.2, 0.4], "ndcg@5": [0.3, 0.5]})
     >>> pl.DataFrame(plots.metric_at_k(evaluation, by="run").data.values)  # the points plotted
     shape: (4, 3)
@@ -323,7 +340,7 @@ def asl_curve(
 
     Examples
     --------
-    >>> from polars_rankmetrics.compare import plots
+    >>> from polars_rankmetrics import plots
     >>> power = pl.DataFrame({"metric": ["ndcg", "p@5"], "asl": [[0.01, 0.2], [0.04, 0.6]],
     ...     "alpha": [0.05, 0.05]})
     >>> pl.DataFrame(plots.asl_curve(power).layer[0].data.values)  # the points plotted

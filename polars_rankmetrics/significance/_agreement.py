@@ -9,8 +9,8 @@ import polars as pl
 from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._validation import check_choice
-from polars_rankmetrics.compare._deps import require
 from polars_rankmetrics.exceptions import InvalidDataError
+from polars_rankmetrics.significance._deps import require
 
 if TYPE_CHECKING:
     import numpy as np

@@ -15,7 +15,6 @@ import numpy as np
 import numpy.typing as npt
 
 Correction = Literal["holm", "bonferroni", "bh"]
-CORRECTIONS: tuple[Correction, ...] = ("holm", "bonferroni", "bh")
 
 Floats = npt.NDArray[np.float64]
 

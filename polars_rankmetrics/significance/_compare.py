@@ -11,20 +11,21 @@ import polars as pl
 from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._validation import check_choice, check_real
-from polars_rankmetrics.compare import _replicates
-from polars_rankmetrics.compare._deps import require
-from polars_rankmetrics.compare._replicates import Unequal
+from polars_rankmetrics.significance import _replicates
+from polars_rankmetrics.significance._deps import require
+from polars_rankmetrics.significance._replicates import Unequal
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from polars_rankmetrics.compare._paired import Missing, Paired
+    from polars_rankmetrics.significance._corrections import Correction
+    from polars_rankmetrics.significance._paired import MissingPolicy, Paired
+    from polars_rankmetrics.significance._stats import Result
 
 __all__ = ["OUTPUT_COLUMNS", "TESTS", "compare"]
 
 Test = Literal["t", "randomization", "bootstrap", "wilcoxon", "tukey"]
-Correction = Literal["holm", "bonferroni", "bh"]
 TESTS: tuple[Test, ...] = ("t", "randomization", "bootstrap", "wilcoxon", "tukey")
 
 # The output's columns after the `by` column (the system).
@@ -98,7 +99,7 @@ def compare(  # noqa: PLR0913
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: int | None = None,
-    missing: Missing = "error",
+    missing: MissingPolicy = "error",
     replicates: str | None = None,
     unequal_replicates: Unequal = "error",
 ) -> pl.DataFrame:
@@ -237,7 +238,7 @@ def compare(  # noqa: PLR0913
     )
     _replicates.check(replicates, unequal_replicates, by, query)
     require("numpy", "prm.compare")
-    from polars_rankmetrics.compare._paired import metric_columns, pair  # noqa: PLC0415  (needs numpy)
+    from polars_rankmetrics.significance._paired import metric_columns, pair  # noqa: PLC0415  (needs numpy)
 
     spread = None
     if replicates is not None:
@@ -264,6 +265,21 @@ def compare(  # noqa: PLR0913
     )
 
 
+def _paired_test(
+    test: Test, deltas: npt.NDArray[np.float64], alpha: float, n_resamples: int, rng: np.random.Generator
+) -> Result:
+    """The test on each column of `deltas` (queries x comparisons), uncorrected."""
+    from polars_rankmetrics.significance import _stats  # noqa: PLC0415  (needs numpy)
+
+    if test == "t":
+        return _stats.paired_t(deltas, alpha)
+    if test == "wilcoxon":
+        return _stats.wilcoxon(deltas, alpha)
+    if test == "randomization":
+        return _stats.randomization(deltas, alpha, n_resamples, rng)
+    return _stats.bootstrap(deltas, alpha, n_resamples, rng)
+
+
 def _tested(  # noqa: PLR0913
     paired: Paired,
     pairs: npt.NDArray[np.int64],
@@ -277,8 +293,8 @@ def _tested(  # noqa: PLR0913
     """Run the test on every (metric, pair) and build the output frame."""
     import numpy as np  # noqa: PLC0415  (an optional dependency)
 
-    from polars_rankmetrics.compare import _stats  # noqa: PLC0415  (needs numpy)
-    from polars_rankmetrics.compare._corrections import adjust  # noqa: PLC0415
+    from polars_rankmetrics.significance import _stats  # noqa: PLC0415  (needs numpy)
+    from polars_rankmetrics.significance._corrections import adjust  # noqa: PLC0415
 
     values = paired.values  # (metrics, queries, systems)
     n_metrics, n, _ = values.shape
@@ -294,14 +310,7 @@ def _tested(  # noqa: PLR0913
         p_value, low, high = (a.reshape(-1) for a in (result.p_value, result.ci_low, result.ci_high))
         p_adjusted = p_value
     else:
-        if test == "t":
-            result = _stats.paired_t(deltas, alpha)
-        elif test == "wilcoxon":
-            result = _stats.wilcoxon(deltas, alpha)
-        elif test == "randomization":
-            result = _stats.randomization(deltas, alpha, n_resamples, rng)
-        else:
-            result = _stats.bootstrap(deltas, alpha, n_resamples, rng)
+        result = _paired_test(test, deltas, alpha, n_resamples, rng)
         p_value, low, high = result.p_value, result.ci_low, result.ci_high
         families = p_value.reshape(n_metrics, n_pairs)  # one family per metric
         p_adjusted = np.concatenate([adjust(family, correction) for family in families])

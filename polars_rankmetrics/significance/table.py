@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_rankmetrics.compare._compare import OUTPUT_COLUMNS
-from polars_rankmetrics.compare._deps import require
 from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidDataError, InvalidParameterError
+from polars_rankmetrics.significance._compare import OUTPUT_COLUMNS
+from polars_rankmetrics.significance._deps import require
 
 if TYPE_CHECKING:
     from great_tables import GT

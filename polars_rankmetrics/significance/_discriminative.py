@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Literal
 import polars as pl
 
 from polars_rankmetrics._validation import check_choice
-from polars_rankmetrics.compare._compare import compare
+from polars_rankmetrics.significance._compare import compare
 
 if TYPE_CHECKING:
-    from polars_rankmetrics.compare._paired import Missing
+    from polars_rankmetrics.significance._paired import MissingPolicy
 
 __all__ = ["discriminative_power"]
 
@@ -28,7 +28,7 @@ def discriminative_power(  # noqa: PLR0913
     n_resamples: int = 10_000,
     seed: int | None = None,
     query: str = "query",
-    missing: Missing = "error",
+    missing: MissingPolicy = "error",
 ) -> pl.DataFrame:
     """Discriminative power: the share of system pairs each metric finds significantly different.
 

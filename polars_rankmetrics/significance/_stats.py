@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from polars_rankmetrics.compare._deps import require
+from polars_rankmetrics.significance._deps import require
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]

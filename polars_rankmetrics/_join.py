@@ -1,0 +1,207 @@
+"""The full join of a run with its judgments, and its duplicate-judgment check at the join's cost.
+
+A (query, item) pair judged on several rows would silently multiply a run's
+row, so the join refuses it. The check costs one hash of the judgments'
+pairs (a distinct count); the message naming the pairs is built only when
+that count falls short of the rows, on the few rows concerned:
+
+- DataFrames: the count is taken first; with integer ids whose ranges allow
+  it, query and item are packed into one exact ``UInt64`` key, whose count is
+  the check and on which the join runs faster than on two columns (the ids
+  are unpacked after, bit for bit);
+- LazyFrames: the same count inside the plan, the message built from the rows
+  it keeps (none when nothing repeats), failing at ``collect()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import polars as pl
+
+from polars_rankmetrics import _errors
+from polars_rankmetrics._schema import Columns
+from polars_rankmetrics.exceptions import ColumnTypeError, InvalidDataError
+
+_LISTED = 3  # duplicate judgments named in a message
+_KEY = "__prm_pair"
+_MESSAGE = "__prm_duplicate_judgments"
+_TEXT = (pl.String, pl.Categorical, pl.Enum)
+# Integer ids this far from zero subtract without overflow in Int64, so a packed key never wraps.
+_SAFE = 2**62
+
+
+def _shown(values: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """Values as they read in a message: text quoted, long ids cut, null as None."""
+    cut = _errors.shown_expr(values.cast(pl.String))
+    text = pl.format("'{}'", cut) if dtype in _TEXT else cut
+    return text.fill_null("None")
+
+
+def duplicate_message(ids: list[str], schema: pl.Schema, note: str) -> pl.Expr:
+    """The message naming the (query, item) pairs judged on several rows, or null: one value per frame.
+
+    Only the repeated rows are formatted: on a frame without them this is one window count.
+    """
+    repeated = pl.len().over(ids) > 1
+    pairs = pl.format(
+        ", ".join(f"{k}={{}}" for k in ids), *(_shown(pl.col(k).filter(repeated), schema[k]) for k in ids)
+    )
+    pairs = pairs.unique().sort()
+    more = pl.when(pairs.len() > _LISTED).then(pl.lit("; ...")).otherwise(pl.lit(""))
+    message = pl.format(
+        f"the qrels judge {{}} ({', '.join(ids)}) pair(s) more than once, on {{}} rows: {{}}{{}}{note}; "
+        "keep one judgment per pair",
+        pairs.len(),
+        repeated.sum(),
+        pairs.head(_LISTED).str.join("; "),
+        more,
+    )
+    return pl.when(repeated.any()).then(message)
+
+
+def _pairs_repeat(ids: list[str]) -> pl.Expr:
+    """True when some pair is on several rows: fewer distinct pair hashes than rows.
+
+    Distinct hashes prove distinct pairs; a shortfall is confirmed exactly by
+    :func:`duplicate_message` on the rows it concerns.
+    """
+    return pl.struct(ids).hash().n_unique() < pl.len()
+
+
+def checked_lazy(judged: pl.LazyFrame, ids: list[str], relevance: str, note: str) -> pl.LazyFrame:
+    """`judged` whose relevance fails at collect() when a pair is judged twice.
+
+    The message is computed on the rows kept by the distinct count (none
+    when no pair repeats), as a one-row frame that carries the in-plan
+    failure; its column gates the relevance, so no projection drops it.
+    """
+    message = duplicate_message(ids, judged.collect_schema(), note)
+    suspects = judged.filter(_pairs_repeat(ids))
+    failure = suspects.select(_errors.in_plan(message).alias(_MESSAGE))
+    gated = pl.when(pl.col(_MESSAGE).is_null()).then(pl.col(relevance)).alias(relevance)
+    return judged.join(failure, how="cross").with_columns(gated).drop(_MESSAGE)
+
+
+def check_frame(qrels: pl.DataFrame, ids: list[str], note: str) -> None:
+    """Raise :class:`InvalidDataError` naming the pairs `qrels` judges on several rows."""
+    if not qrels.select(_pairs_repeat(ids)).item():
+        return
+    found = qrels.select(duplicate_message(ids, qrels.schema, note)).item()
+    if found is not None:
+        raise InvalidDataError(found)
+
+
+def _span(frames: list[pl.DataFrame], name: str) -> tuple[int, int] | None:
+    """The (min, max) of an integer id column over the frames, or None when it cannot be packed."""
+    lows: list[int] = []
+    highs: list[int] = []
+    for frame in frames:
+        column = frame.get_column(name)
+        if column.null_count():
+            return None
+        low, high = column.min(), column.max()
+        if isinstance(low, int) and isinstance(high, int):
+            lows.append(low)
+            highs.append(high)
+    if not lows:
+        return None
+    low, high = min(lows), max(highs)
+    return (low, high) if low >= -_SAFE and high < _SAFE else None
+
+
+def packed_join(
+    run: pl.DataFrame, judged: pl.DataFrame, ids: list[str], keys_by: list[str], note: str
+) -> pl.DataFrame | None:
+    """The full join on one packed ``UInt64`` (query, item) key, checked; None when the ids do not pack.
+
+    Query ``q`` and item ``i`` become ``(q - q_min) * span + (i - i_min)``
+    with ``span = i_max - i_min + 1``: exact and collision-free when the
+    product of the two ranges fits in 64 bits, and null-free ids, which is
+    checked here; the ids come back by division, in their own dtype.
+    """
+    query, item = ids
+    frames = [run, judged]
+    if not all(f.schema[k].is_integer() for f in frames for k in ids):
+        return None
+    spans = [_span(frames, k) for k in ids]
+    if spans[0] is None or spans[1] is None:
+        return None
+    (q_low, q_high), (i_low, i_high) = spans[0], spans[1]
+    width = i_high - i_low + 1
+    if (q_high - q_low + 1) * width > 2**64:
+        return None
+    key = (pl.col(query).cast(pl.Int64) - q_low).cast(pl.UInt64) * width + (
+        pl.col(item).cast(pl.Int64) - i_low
+    ).cast(pl.UInt64)
+    judged_packed = judged.select(key.alias(_KEY), pl.exclude(ids))
+    if judged_packed.get_column(_KEY).n_unique() < judged_packed.height:
+        check_frame(judged, ids, note)
+    right = judged_packed.lazy()
+    if keys_by:
+        right = run.lazy().select(keys_by).unique().join(right, how="cross")
+    left = run.lazy().with_columns(key.alias(_KEY)).drop(ids)
+    unpacked = [
+        ((pl.col(_KEY) // width).cast(pl.Int64) + q_low).cast(run.schema[query]).alias(query),
+        ((pl.col(_KEY) % width).cast(pl.Int64) + i_low).cast(run.schema[item]).alias(item),
+    ]
+    names = [*run.columns, *(c for c in judged.columns if c not in ids)]
+    out = left.join(right, on=[*keys_by, _KEY], how="full", coalesce=True)
+    return out.with_columns(unpacked).select(names).collect()
+
+
+def full_join(  # noqa: PLR0913  (the intent qrels check their own ids)
+    run: pl.DataFrame | pl.LazyFrame,
+    judged: pl.DataFrame | pl.LazyFrame,
+    ids: list[str],
+    keys_by: list[str],
+    note: str,
+    *,
+    unique: list[str] | None = None,
+) -> pl.DataFrame | pl.LazyFrame:
+    """Every run row, plus the judged pairs it misses (a copy per `keys_by` run), checked.
+
+    `judged` holds the ids and the relevance only, or the ids, an intent and the
+    relevance with `unique` the columns judged once (query, item, intent). A
+    DataFrame when both inputs are, checked now; else a LazyFrame checked when collected.
+    """
+    checked = unique or ids
+    if isinstance(run, pl.DataFrame) and isinstance(judged, pl.DataFrame):
+        packed = packed_join(run, judged, ids, keys_by, note) if unique is None else None
+        if packed is not None:
+            return packed
+        check_frame(judged, checked, note)
+        right = judged.lazy()
+    else:
+        relevance = next(c for c in judged.collect_schema().names() if c not in checked)
+        right = checked_lazy(judged.lazy(), checked, relevance, note)
+    if keys_by:
+        right = run.lazy().select(keys_by).unique().join(right, how="cross")
+    out = run.lazy().join(right, on=[*keys_by, *ids], how="full", coalesce=True)
+    return out.collect() if isinstance(run, pl.DataFrame) and isinstance(judged, pl.DataFrame) else out
+
+
+def check_columns(
+    run: Mapping[str, object], qrels: Mapping[str, object], cols: Columns, by: tuple[str, ...]
+) -> None:
+    """Refuse a run and judgments that cannot be joined: columns missing, id types that differ.
+
+    `run` and `qrels` map each column to its type (Polars' dtypes, or Spark's type names).
+    """
+    ids = [cols.query, cols.item]
+    for name, role in [*((k, "by") for k in by), (cols.query, "query"), (cols.item, "item")]:
+        if name not in run:
+            raise _errors.column_not_found(name, role, list(run), where="the run")
+    for name in [*ids, cols.relevance]:
+        if name not in qrels:
+            raise _errors.column_not_found(name, "qrels", list(qrels), where="the qrels")
+    for name in ids:
+        if run[name] != qrels[name]:
+            msg = (
+                f"column {name!r} is {run[name]} in the run but {qrels[name]} in the qrels; "
+                "cast one so they match"
+            )
+            raise ColumnTypeError(msg)
+    if cols.relevance in run:
+        msg = f"the run already has a relevance column {cols.relevance!r}; drop or rename it"
+        raise ColumnTypeError(msg)

@@ -1,0 +1,68 @@
+"""The fast path of the TREC readers: plainly written files through Polars' CSV reader.
+
+Most run and qrels files are plain: ASCII, one space between fields, no
+blank or comment lines, no tabs or CR. For those, the strict line parser of
+:mod:`polars_rankmetrics._trec_files` splits exactly where a single-space
+CSV reader does, so Polars' reader gives the same frame at its own speed.
+Anything else (a tab, two spaces, a comment, a BOM, CRLF, a byte outside
+ASCII, a NUL, a missing or extra field, a score or relevance the strict
+parser would refuse) returns None, and the caller reads the file with the
+strict parser, which names the offending line or reads what the fast path
+would not.
+
+The fields parse as the strict parser parses them: a score as Polars'
+string-to-float cast does (the CSV reader refuses exactly the strings the
+cast turns to null, and agrees on every other value), a relevance as an
+integer of ASCII digits with an optional sign; non-finite scores fall back.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Literal
+
+import polars as pl
+
+_S = pl.String
+_SCHEMA: dict[str, dict[str, type[pl.DataType]]] = {
+    "run": {"query": _S, "q0": _S, "item": _S, "rank": _S, "score": pl.Float64, "run": _S},
+    "qrels": {"query": _S, "iteration": _S, "item": _S, "relevance": pl.Int64},
+}
+# Bytes outside a plain file: whitespace other than the space and the line feed, and NUL.
+_IRREGULAR = (b"\t", b"\r", b"\x0b", b"\x0c", b"\x00")
+
+
+def _plain(data: bytes) -> bool:
+    """True when the file is ASCII whose only whitespace is the space and the line feed.
+
+    Empty fields (two spaces, a leading or trailing space, a blank line)
+    come out of the CSV reader as nulls or extra fields, checked after it.
+    """
+    return data.isascii() and not any(byte in data for byte in _IRREGULAR)
+
+
+def read(path: str | Path, kind: Literal["run", "qrels"]) -> pl.DataFrame | None:
+    """The file's fields (run: query q0 item rank score run; qrels: query iteration item relevance), or None.
+
+    None when the file is not plain (see the module's docstring): the
+    strict parser then reads it.
+    """
+    try:
+        data = Path(path).read_bytes()  # the bytes, not the name: Polars would read 'q[1].txt' as a pattern
+    except (OSError, TypeError):  # not a readable path: the strict reader says why
+        return None
+    if not data or not _plain(data):
+        return None
+    try:
+        frame = pl.read_csv(
+            io.BytesIO(data), separator=" ", has_header=False, schema=_SCHEMA[kind], quote_char=None
+        )
+    except pl.exceptions.PolarsError:
+        return None
+    if any(frame.null_count().row(0)):
+        return None  # a missing or empty field, or a blank line
+    regular = pl.col("query").str.starts_with("#").any().not_()  # no comment line
+    if kind == "run":
+        regular &= pl.col("score").is_finite().all()
+    return frame if frame.select(regular).item() else None

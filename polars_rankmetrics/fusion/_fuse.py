@@ -1,0 +1,156 @@
+"""fuse(): several runs in one long frame in, one fused run out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TypeVar
+
+import polars as pl
+
+from polars_rankmetrics._engine import finish_frame
+from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics._schema import Columns
+from polars_rankmetrics.checks import validate
+from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.fusion._methods import WEIGHT
+from polars_rankmetrics.fusion._names import check_params, method_spec, norm_name
+from polars_rankmetrics.fusion._normalize import RUN, VALUE
+from polars_rankmetrics.fusion._plan import Request, base_frame, check_qrels, check_weights, fused, prepared
+
+__all__ = ["fuse", "weights_frame"]
+
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+
+def weights_frame(weights: Mapping[object, float], dtype: pl.DataType) -> pl.LazyFrame:
+    """The weights as a (RUN, WEIGHT) frame, the run names of the `by` column's dtype."""
+    return pl.LazyFrame(
+        {RUN: list(weights), WEIGHT: list(weights.values())}, schema={RUN: dtype, WEIGHT: pl.Float64}
+    )
+
+
+def _check_runs_named(frame: pl.DataFrame, by: str, weights: Mapping[object, float]) -> None:
+    """A DataFrame's runs all have a weight (a LazyFrame's are checked in its plan)."""
+    unnamed = sorted(set(frame.get_column(by).unique().to_list()) - set(weights), key=str)
+    if unnamed:
+        msg = f"run {unnamed[0]!r} of column {by!r} has no weight: name every run in `weights`"
+        raise InvalidParameterError(msg + f" (given: {', '.join(map(repr, weights))})")
+
+
+def fuse(  # noqa: PLR0913
+    runs: FrameT,
+    method: str,
+    *,
+    by: str = "run",
+    norm: str | None = "min-max",
+    weights: Mapping[object, float] | None = None,
+    qrels: pl.DataFrame | pl.LazyFrame | None = None,
+    columns: Columns | None = None,
+    check: bool = True,
+    **params: float,
+) -> FrameT:
+    """Fuse several runs into one: a long frame of runs in, one run (query, item, score) out.
+
+    Each run's scores are normalised per query (`norm`), then the method
+    combines them per (query, item), every step a Polars expression in one
+    lazy plan. Methods and normalisations are ranx's (``ranx.fuse``), under
+    its names; other spellings (``combsum``, ``comb_mnz``, ``borda`` ...)
+    are accepted. See ``polars_rankmetrics.fusion`` for each definition.
+
+    Parameters
+    ----------
+    runs
+        One row per (run, query, item): the `by` column names the run;
+        query, item and score columns as in :class:`Columns`.
+    method
+        Unsupervised: ``rrf`` (`k`, 60), ``isr``, ``log_isr``, ``logn_isr``
+        (`sigma`, 0.01), ``sum``, ``mnz``, ``anz``, ``max``, ``min``, ``med``,
+        ``gmnz`` (`gamma`), ``wsum``, ``wmnz``, ``mixed``, ``bordafuse``,
+        ``w_bordafuse``, ``condorcet``, ``w_condorcet``, ``rbc`` (`phi`).
+        Trained on `qrels`: ``bayesfuse``, ``mapfuse``, ``posfuse``,
+        ``probfuse`` (`n_segments`), ``segfuse``, ``slidefuse`` (`w`).
+    by
+        The column naming each run.
+    norm
+        ``min-max`` (ranx's default), ``min-max-inverted``, ``max``, ``sum``,
+        ``zmuv``, ``rank``, ``borda`` or ``none`` (None).
+    weights
+        {run name: weight} for ``wsum``, ``wmnz``, ``mixed``, ``w_bordafuse``
+        and ``w_condorcet``; every run needs one.
+    qrels
+        Judgments (query, item, relevance) the supervised methods train on.
+    columns
+        Column names (query, item, score; relevance of `qrels`).
+    check
+        For a DataFrame, check the runs first (:func:`validate`): null ids,
+        NaN or infinite scores, duplicate (run, query, item) rows raise
+        :class:`InvalidDataError`. A LazyFrame is not checked (call
+        :func:`validate` on it).
+    **params
+        The method's own parameters (``k=60``, ``phi=0.8``, ...).
+
+    Returns
+    -------
+    pl.DataFrame or pl.LazyFrame
+        The frame type of `runs`: query, item, score (Float64), one row per
+        item any run lists for the query; row order unspecified. Ready for
+        :func:`join_run_qrels` and :func:`evaluate`.
+
+    Raises
+    ------
+    InvalidDataError
+        With `check`, bad data in a DataFrame (the message names the rows).
+    InvalidParameterError
+        An unknown method, normalisation or parameter, a parameter out of
+        its domain, missing weights or judgments.
+    ColumnNotFoundError, ColumnTypeError
+        A missing column (the `by` column included), a non-numeric score.
+
+    Examples
+    --------
+    >>> runs = pl.DataFrame({"run": ["bm25"] * 3 + ["dense"] * 3, "query": ["q1"] * 6,
+    ...     "item": ["a", "b", "c", "b", "c", "d"], "score": [9.0, 7.0, 1.0, 0.8, 0.7, 0.1]})
+    >>> prm.fuse(runs, "rrf", k=60).sort("score", descending=True).with_columns(pl.col("score").round(5))
+    shape: (4, 3)
+    ┌───────┬──────┬─────────┐
+    │ query ┆ item ┆ score   │
+    │ ---   ┆ ---  ┆ ---     │
+    │ str   ┆ str  ┆ f64     │
+    ╞═══════╪══════╪═════════╡
+    │ q1    ┆ b    ┆ 0.03252 │
+    │ q1    ┆ c    ┆ 0.032   │
+    │ q1    ┆ a    ┆ 0.01639 │
+    │ q1    ┆ d    ┆ 0.01587 │
+    └───────┴──────┴─────────┘
+    >>> weights = {"bm25": 0.3, "dense": 0.7}
+    >>> prm.fuse(runs, "wsum", weights=weights).sort("item").with_columns(pl.col("score").round(4))
+    shape: (4, 3)
+    ┌───────┬──────┬───────┐
+    │ query ┆ item ┆ score │
+    │ ---   ┆ ---  ┆ ---   │
+    │ str   ┆ str  ┆ f64   │
+    ╞═══════╪══════╪═══════╡
+    │ q1    ┆ a    ┆ 0.3   │
+    │ q1    ┆ b    ┆ 0.925 │
+    │ q1    ┆ c    ┆ 0.6   │
+    │ q1    ┆ d    ┆ 0.0   │
+    └───────┴──────┴───────┘
+    """
+    frame = as_polars(runs, "runs")
+    cols = columns or Columns()
+    spec = method_spec(method)
+    req = Request(spec, norm_name(norm), check_params(spec, params), by, cols)
+    checked = check_weights(weights, spec)
+    judged = check_qrels(qrels, spec, cols)
+    base = base_frame(frame.lazy(), req)
+    if check and isinstance(frame, pl.DataFrame):
+        validate(frame.select(by, cols.query, cols.item, cols.score), columns=cols, by=by)
+    table = None
+    if checked is not None:
+        if isinstance(frame, pl.DataFrame):
+            _check_runs_named(frame, by, checked)
+        table = weights_frame(checked, base.collect_schema()[RUN])
+    exprs = {name: pl.lit(value) for name, value in req.params.items()}
+    out = fused(prepared(base, req), req, exprs, weights=table, qrels=judged)
+    out = out.select(cols.query, cols.item, pl.col(VALUE).alias(cols.score))
+    return finish_frame(out, frame)

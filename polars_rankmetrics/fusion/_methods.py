@@ -1,0 +1,119 @@
+"""The unsupervised fusion methods: each run's value for an item, then one aggregation per item.
+
+Definitions are ranx's (``ranx.fusion``). For an item x of a query, with
+s_r(x) its normalised score in run r, r(x) its 1-based rank there, R(x) the
+runs that list it and n the number of runs:
+
+===============  ===============================================================
+``sum``          sum over R(x) of s_r(x)                   (CombSUM, Fox & Shaw 1993)
+``mnz``          |R(x)| * sum s_r(x)                        (CombMNZ, Fox & Shaw 1993)
+``anz``          sum s_r(x) / |R(x)|                        (CombANZ, Fox & Shaw 1993)
+``max``/``min``  max/min of s_r(x), with -1e9/1e9 for a run missing x (CombMAX/MIN)
+``med``          the median of s_r(x) over R(x)             (CombMED, Fox & Shaw 1993)
+``gmnz``         |R(x)|**gamma * sum s_r(x)                 (CombGMNZ, Lee 1997)
+``wsum``         sum w_r s_r(x)
+``wmnz``         sum s_r(x) * sum over R(x) of w_r          (WMNZ, Wu 2012)
+``mixed``        sqrt(|R(x)|) * sum w_r s_r(x)              (Mixed, Wu 2012)
+``rrf``          sum 1 / (k + r(x))                         (Cormack et al. 2009)
+``isr``          |R(x)| * sum 1 / r(x)**2                   (Mourão et al. 2015)
+``log_isr``      log(|R(x)|) * sum 1 / r(x)**2              (Mourão et al. 2015)
+``logn_isr``     log(|R(x)| + sigma) * sum 1 / r(x)**2      (Mourão et al. 2015)
+``rbc``          sum (1 - phi) * phi**(r(x) - 1)            (Bailey et al. 2017)
+``bordafuse``    sum over every run of its Borda points: c - r(x) + 1 when listed,
+                 (c - len_r + 1) / 2 otherwise, c the query's candidates (Aslam & Montague 2001)
+``w_bordafuse``  the same points, weighted by w_r
+===============  ===============================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import polars as pl
+
+from polars_rankmetrics.fusion._normalize import (
+    CANDIDATES,
+    LEN,
+    PRESENT,
+    RANK,
+    RUN,
+    VALUE,
+    Layout,
+    densified,
+)
+
+__all__ = ["MIN_ODD", "RUNS", "TERM", "WEIGHT", "combined", "listed", "terms"]
+
+TERM = "__fuse_term"  # one run's value for the item
+WEIGHT = "__fuse_weight"  # the run's weight
+RUNS = "__fuse_runs"  # the number of runs
+MIN_ODD = -6.906754778648554  # log(0.001 / 0.999): bayesfuse's log odds for an item a run misses
+
+_PER_RANK = {"rrf", "isr", "log_isr", "logn_isr", "rbc"}
+_BORDA = {"bordafuse", "w_bordafuse"}
+_WEIGHTED_TERM = {"wsum", "mixed", "w_bordafuse"}
+_PARAM = {"logn_isr": "sigma", "gmnz": "gamma"}  # methods whose aggregation reads a parameter
+_PARAM_COLUMN = "__fuse_param"
+_POS = "__fuse_middle"  # 1.0 on the item's middle term(s), for the median
+
+
+def listed(lf: pl.LazyFrame, method: str, lay: Layout) -> pl.LazyFrame:
+    """The rows a method's terms are over: the runs' lists, or every candidate in every run (Borda)."""
+    return densified(lf, lay) if method in _BORDA else lf
+
+
+def terms(lf: pl.LazyFrame, method: str, params: Mapping[str, pl.Expr]) -> pl.LazyFrame:
+    """`lf` (:func:`listed`, with WEIGHT for weighted methods) with each run's TERM for the item."""
+    r = pl.col(RANK)
+    if method in _BORDA:  # on the candidate grid (`listed`)
+        c, n = pl.col(CANDIDATES), pl.col(LEN)
+        term = pl.when(pl.col(PRESENT)).then(c - r + 1).otherwise((c - n + 1) / 2)
+    elif method == "rrf":
+        term = 1.0 / (params["k"] + r)
+    elif method == "rbc":
+        phi = params["phi"]
+        term = (1.0 - phi) * phi.pow(r - 1)
+    elif method in _PER_RANK:
+        term = 1.0 / r.cast(pl.Float64).pow(2)
+    else:
+        term = pl.col(VALUE)
+    if method in _WEIGHTED_TERM:
+        term = pl.col(WEIGHT) * term
+    return lf.with_columns(term.cast(pl.Float64).alias(TERM))
+
+
+def _middle(item_keys: list[str]) -> pl.Expr:
+    """1.0 on the item's middle term(s) by value, else 0.0 (a median aggregation leaves streaming)."""
+    pos = pl.col(TERM).rank("ordinal").over(item_keys)
+    count = pl.len().over(item_keys)
+    return ((pos == (count + 1) // 2) | (pos == count // 2 + 1)).cast(pl.Float64)
+
+
+def combined(
+    lf: pl.LazyFrame, method: str, params: Mapping[str, pl.Expr], lay: Layout, keys: Sequence[str] = ()
+) -> pl.LazyFrame:
+    """One row per (keys..., query, item) with the fused score under the name VALUE."""
+    item_keys = [*keys, lay.query, lay.item]
+    if method in {"max", "min", "bayesfuse"}:  # they read the number of runs
+        runs = pl.col(RUN).n_unique()
+        lf = lf.with_columns((runs.over(keys) if keys else runs).alias(RUNS))
+    if method == "med":
+        lf = lf.with_columns(_middle(item_keys).alias(_POS))
+    if method in _PARAM:  # a column: a grid search varies it per candidate
+        lf = lf.with_columns(params[_PARAM[method]].alias(_PARAM_COLUMN))
+    s, c, n, p = pl.col(TERM).sum(), pl.len(), pl.col(RUNS).first(), pl.col(_PARAM_COLUMN).first()
+    score = {
+        "mnz": s * c,
+        "isr": s * c,
+        "anz": s / c,
+        "log_isr": s * c.cast(pl.Float64).log(),
+        "logn_isr": s * (c + p).log(),
+        "gmnz": s * c.cast(pl.Float64).pow(p),
+        "wmnz": s * pl.col(WEIGHT).sum(),
+        "mixed": s * c.cast(pl.Float64).sqrt(),
+        "max": pl.when(c < n).then(pl.max_horizontal(pl.col(TERM).max(), -1e9)).otherwise(pl.col(TERM).max()),
+        "min": pl.when(c < n).then(pl.min_horizontal(pl.col(TERM).min(), 1e9)).otherwise(pl.col(TERM).min()),
+        "med": (pl.col(TERM) * pl.col(_POS)).sum() / pl.col(_POS).sum(),
+        "bayesfuse": s + (n - c) * MIN_ODD,
+    }.get(method, s)
+    return lf.group_by(item_keys).agg(score.cast(pl.Float64).alias(VALUE))

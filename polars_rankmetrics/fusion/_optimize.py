@@ -1,0 +1,275 @@
+"""optimize_fusion(): a grid search over a method's weights or parameter, candidates evaluated together.
+
+The runs are normalised and ranked once; a batch of candidates is a table
+of weights (or parameter values) joined to those rows, fused per candidate
+and evaluated by :func:`evaluate` with the candidate as its `by` key: one
+plan per batch.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import product
+
+import polars as pl
+
+from polars_rankmetrics._engine import collect
+from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics._schema import Columns
+from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.evaluation import evaluate
+from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.fusion._methods import WEIGHT
+from polars_rankmetrics.fusion._names import Method, bad_param, check_params, method_spec, norm_name
+from polars_rankmetrics.fusion._normalize import RUN, VALUE
+from polars_rankmetrics.fusion._plan import Request, base_frame, check_weight, fused, prepared
+from polars_rankmetrics.io import join_run_qrels
+
+__all__ = ["FusionSearch", "optimize_fusion"]
+
+CANDIDATE = "candidate"
+_SEARCHED = {
+    "rrf": "k",
+    "gmnz": "gamma",
+    "logn_isr": "sigma",
+    "rbc": "phi",
+    "slidefuse": "w",
+    "probfuse": "n_segments",
+}
+
+
+@dataclass(frozen=True)
+class FusionSearch:
+    """The result of :func:`optimize_fusion`: every candidate with its metric, and the best one."""
+
+    table: pl.DataFrame
+    """Per candidate, in grid order: `candidate`, its weights (a column per run) or parameter, the metric."""
+    best: dict[str, object]
+    """The best candidate's arguments for :func:`fuse`: ``{"weights": {run: w}}`` or ``{"k": 60}``."""
+
+
+def steps(start: float, stop: float, step: float) -> list[float]:
+    """Ranx's grid: ``numpy.arange(start, stop + step, step)`` rounded to the step's decimals."""
+    digits = str(step)[::-1].find(".")
+    count = math.ceil((stop + step - start) / step)
+    return [round(start + i * step, digits) for i in range(count)]
+
+
+def weight_grid(n_runs: int, step: float) -> list[tuple[float, ...]]:
+    """Ranx's weight candidates: every tuple of grid weights whose (float) sum is exactly 1.0."""
+    values = steps(0.0, 1.0, step)
+    return [seq for seq in product(values, repeat=n_runs) if sum(seq) == 1.0]
+
+
+def _grid(spec: Method, step: float | None, grid: Sequence[object] | None, n_runs: int) -> list[object]:
+    if grid is not None:
+        return list(grid)
+    if spec.weighted:
+        return list(weight_grid(n_runs, 0.1 if step is None else step))
+    if spec.name == "rrf":
+        return list(range(10, 101, 10 if step is None else int(step)))
+    if spec.name in {"slidefuse", "probfuse"}:
+        return list(range(1, 101, 1 if step is None else int(step)))
+    return list(steps(0.01, 1.0, 0.01 if step is None else step))
+
+
+def _as_weights(value: object, names: list[object], method: str) -> dict[object, float]:
+    """A weight candidate as {run: weight}: a mapping naming every run, or a tuple in run order."""
+    if isinstance(value, Mapping):
+        weights = dict(value)
+    elif isinstance(value, Sequence) and len(value) == len(names):
+        weights = dict(zip(names, value, strict=True))
+    else:
+        raise bad_param("grid", f"weight tuples of {len(names)} (one per run) or mappings", value, method)
+    missing = [run for run in names if run not in weights]
+    if missing:
+        raise bad_param("grid", f"weights naming every run ({missing[0]!r} is missing)", value, method)
+    return {run: check_weight(weights[run], run, method) for run in names}
+
+
+def _candidates(
+    spec: Method, values: list[object], names: list[object], dtype: pl.DataType, offset: int
+) -> pl.LazyFrame:
+    """The candidate table: (CANDIDATE, RUN, WEIGHT) for weights, (CANDIDATE, param) for a parameter."""
+    ids = range(offset, offset + len(values))
+    if spec.weighted:
+        rows = [
+            (c, run, w)
+            for c, v in zip(ids, values, strict=True)
+            for run, w in _as_weights(v, names, spec.name).items()
+        ]
+        return pl.LazyFrame(rows, schema={CANDIDATE: pl.Int64, RUN: dtype, WEIGHT: pl.Float64}, orient="row")
+    name = _SEARCHED[spec.name]
+    checked = [check_params(spec, {name: v})[name] for v in values]
+    return pl.LazyFrame({CANDIDATE: ids, name: checked}, schema={CANDIDATE: pl.Int64, name: pl.Float64})
+
+
+def _table(
+    spec: Method, values: list[object], names: list[object], scores: pl.DataFrame, metric: str
+) -> pl.DataFrame:
+    if spec.weighted:
+        rows = [_as_weights(v, names, spec.name) for v in values]
+        cols: dict[str, list[object]] = {str(run): [w[run] for w in rows] for run in names}
+    else:
+        cols = {_SEARCHED[spec.name]: values}
+    table = pl.DataFrame({CANDIDATE: range(len(values)), **cols}).with_columns(
+        pl.col(CANDIDATE).cast(pl.Int64)
+    )
+    return table.join(scores, on=CANDIDATE, how="left").sort(CANDIDATE).select(*table.columns, metric)
+
+
+def _best(spec: Method, table: pl.DataFrame, names: list[object], metric: str) -> dict[str, object]:
+    """Ranx's rule: the last candidate in grid order whose metric is the highest."""
+    top = table.filter(pl.col(metric) == pl.col(metric).max()).row(-1, named=True)
+    if spec.weighted:
+        return {"weights": {run: top[str(run)] for run in names}}
+    name = _SEARCHED[spec.name]
+    return {name: top[name]}
+
+
+def optimize_fusion(  # noqa: PLR0913
+    runs: pl.DataFrame | pl.LazyFrame,
+    qrels: pl.DataFrame | pl.LazyFrame,
+    method: str = "wsum",
+    *,
+    metric: str = "ndcg@10",
+    by: str = "run",
+    norm: str | None = "min-max",
+    step: float | None = None,
+    grid: Sequence[object] | None = None,
+    batch_size: int = 64,
+    columns: Columns | None = None,
+    conventions: Conventions | str | None = "ranx",
+) -> FusionSearch:
+    """Search a fusion method's weights or parameter for the best `metric`, as ranx's optimize_fusion.
+
+    The grid is ranx's: for weighted methods (``wsum``, ``wmnz``, ``mixed``,
+    ``w_bordafuse``, ``w_condorcet``) every tuple of weights 0, `step`, ...,
+    1 (one per run, runs in sorted name order) summing to 1; for ``rrf``
+    k = 10, 20, ..., 100; for ``gmnz`` (gamma), ``logn_isr`` (sigma) and
+    ``rbc`` (phi) 0.01, 0.02, ..., 1 (`step` 0.01); for ``slidefuse`` (w)
+    and ``probfuse`` (n_segments) 1, 2, ..., 100. `grid` gives the
+    candidates instead. The runs are normalised and ranked once; each
+    batch of `batch_size` candidates is fused and evaluated in one plan.
+    The best is the last candidate in grid order with the highest metric
+    (ranx's rule).
+
+    Parameters
+    ----------
+    runs
+        One row per (run, query, item) as for :func:`fuse`.
+    qrels
+        Judgments: query, item, relevance.
+    method
+        A weighted method, or ``rrf``, ``gmnz``, ``logn_isr``, ``rbc``,
+        ``slidefuse`` (`w`), ``probfuse`` (`n_segments`), trained on `qrels`.
+    metric
+        One metric name, as :func:`evaluate` reads it.
+    by, norm, columns
+        As for :func:`fuse`.
+    step
+        The grid's step (weights: 0.1; rrf's k: 10; other parameters: 0.01).
+    grid
+        Explicit candidates: weight tuples (runs in sorted name order) or
+        {run: weight} mappings, or parameter values.
+    batch_size
+        Candidates per plan.
+    conventions
+        The evaluation's conventions (default ``"ranx"``, ranx's own).
+
+    Returns
+    -------
+    FusionSearch
+        ``table``: one row per candidate with the metric; ``best``: the
+        best candidate's arguments for :func:`fuse`.
+
+    Examples
+    --------
+    >>> runs = pl.DataFrame({"run": ["a"] * 3 + ["b"] * 3, "query": ["q"] * 6,
+    ...     "item": ["x", "y", "z"] * 2, "score": [3.0, 2.0, 1.0, 1.0, 3.0, 4.0]})
+    >>> qrels = pl.DataFrame({"query": ["q"], "item": ["y"], "relevance": [1]})
+    >>> search = prm.optimize_fusion(runs, qrels, "wsum", metric="mrr", step=0.5)
+    >>> search.table
+    shape: (3, 4)
+    ┌───────────┬─────┬─────┬─────┐
+    │ candidate ┆ a   ┆ b   ┆ mrr │
+    │ ---       ┆ --- ┆ --- ┆ --- │
+    │ i64       ┆ f64 ┆ f64 ┆ f64 │
+    ╞═══════════╪═════╪═════╪═════╡
+    │ 0         ┆ 0.0 ┆ 1.0 ┆ 0.5 │
+    │ 1         ┆ 0.5 ┆ 0.5 ┆ 1.0 │
+    │ 2         ┆ 1.0 ┆ 0.0 ┆ 0.5 │
+    └───────────┴─────┴─────┴─────┘
+    >>> search.best
+    {'weights': {'a': 0.5, 'b': 0.5}}
+    """
+    spec = method_spec(method)
+    if not spec.weighted and spec.name not in _SEARCHED:
+        msg = f"optimize_fusion searches weights or a parameter; fusion method {spec.name!r} has neither: "
+        raise InvalidParameterError(
+            msg + "use a weighted method, rrf, gmnz, logn_isr, rbc, slidefuse or probfuse"
+        )
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise bad_param("batch_size", "a positive integer", batch_size, spec.name)
+    cols = columns or Columns()
+    req = Request(spec, norm_name(norm), check_params(spec, {}, optional=True), by, cols)
+    base = base_frame(as_polars(runs, "runs").lazy(), req)
+    names = sorted(collect(base.select(pl.col(RUN).unique()))[RUN].to_list())
+    values = _grid(spec, step, grid, len(names))
+    judged = as_polars(qrels, "qrels").lazy()
+    ready, judged = _coded(prepared(base, req), judged, cols)
+    ready = ready.collect().lazy()  # ranked once, shared by every batch
+    dtype = base.collect_schema()[RUN]
+    batches = [
+        _candidates(spec, values[lo : lo + batch_size], names, dtype, lo)
+        for lo in range(0, len(values), batch_size)
+    ]
+    scores = [_evaluate_batch(ready, req, b, qrels=judged, evaluation=(metric, conventions)) for b in batches]
+    table = _table(spec, values, names, pl.concat(scores), metric)
+    return FusionSearch(table=table, best=_best(spec, table, names, metric))
+
+
+_CODE_BASE = 10**12  # codes of one width: their decimal text sorts as their numbers do
+
+
+def _coded(ready: pl.LazyFrame, qrels: pl.LazyFrame, cols: Columns) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """The ranked runs and the qrels with query and item ids replaced by Int64 codes.
+
+    Every candidate's rows are grouped, joined and evaluated on these ids;
+    an item's code follows the order of its id as text (byte order), so the
+    evaluation breaks tied scores as it would on the ids themselves.
+    """
+    for name in (cols.query, cols.item):
+        ids = pl.concat([ready.select(name), qrels.select(name)]).unique()
+        order = ids.sort(pl.col(name).cast(pl.String)).with_row_index("__fuse_code")
+        code = (pl.col("__fuse_code").cast(pl.Int64) + _CODE_BASE).alias(name)
+        mapping = order.select(name, code.alias("__fuse_id"))
+        ready = ready.join(mapping, on=name).drop(name).rename({"__fuse_id": name})
+        qrels = qrels.join(mapping, on=name).drop(name).rename({"__fuse_id": name})
+    return ready, qrels
+
+
+def _evaluate_batch(
+    ready: pl.LazyFrame,
+    req: Request,
+    candidates: pl.LazyFrame,
+    *,
+    qrels: pl.LazyFrame,
+    evaluation: tuple[str, Conventions | str | None],
+) -> pl.DataFrame:
+    """The metric of every candidate of the batch: (CANDIDATE, metric), one plan."""
+    metric, conventions = evaluation
+    cols = req.columns
+    if req.method.weighted:
+        out = fused(ready, req, {}, weights=candidates, keys=[CANDIDATE])
+    else:
+        name = _SEARCHED[req.method.name]
+        judged = qrels if req.method.supervised else None
+        crossed = ready.join(candidates, how="cross")
+        out = fused(crossed, req, {name: pl.col(name)}, qrels=judged, keys=[CANDIDATE], train=ready)
+    run = out.select(CANDIDATE, cols.query, cols.item, pl.col(VALUE).alias(cols.score))
+    frame = join_run_qrels(run, qrels, by=CANDIDATE, columns=cols).lazy()
+    # The frame is built here: ids non-null and unique per candidate, scores finite sums.
+    return collect(evaluate(frame, metric, by=CANDIDATE, columns=cols, conventions=conventions, check=False))

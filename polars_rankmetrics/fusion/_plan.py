@@ -1,0 +1,166 @@
+"""The fusion plan: from the runs' long frame to one fused run, for fuse() and optimize_fusion().
+
+The input is checked here (columns, dtypes, weights, judgments); the plan
+normalises and ranks every run once, then builds the method's terms and
+aggregates them per item. With `keys` (a grid search's candidate id) the
+weights and parameters are columns of a candidate table joined after the
+ranking, so every candidate shares it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from numbers import Real
+
+import polars as pl
+
+from polars_rankmetrics import _errors
+from polars_rankmetrics._schema import Columns
+from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.fusion._condorcet import condorcet
+from polars_rankmetrics.fusion._methods import WEIGHT, combined, listed, terms
+from polars_rankmetrics.fusion._names import Method, bad_param
+from polars_rankmetrics.fusion._normalize import MONOTONE, RUN, SCORE, Layout, normalized, ranked
+from polars_rankmetrics.fusion._supervised import supervised_terms
+
+__all__ = [
+    "Request",
+    "base_frame",
+    "check_qrels",
+    "check_weight",
+    "check_weights",
+    "fused",
+    "prepared",
+    "with_weights",
+]
+
+
+@dataclass(frozen=True)
+class Request:
+    """One fusion, checked: the method, normalisation, parameters, the frame's columns."""
+
+    method: Method
+    norm: str
+    params: Mapping[str, float]
+    by: str
+    columns: Columns
+
+    @property
+    def layout(self) -> Layout:
+        """The query and item columns."""
+        return Layout(self.columns.query, self.columns.item)
+
+
+def base_frame(frame: pl.LazyFrame, req: Request) -> pl.LazyFrame:
+    """The runs' rows as (RUN, query, item, SCORE); a missing or mistyped column raises."""
+    cols = req.columns
+    schema = frame.collect_schema()
+    for name, role in ((req.by, "by"), (cols.query, "query"), (cols.item, "item"), (cols.score, "score")):
+        if name not in schema:
+            raise _errors.column_not_found(name, role, schema.names(), where="the runs")
+    if not schema[cols.score].is_numeric():
+        raise _errors.column_type(cols.score, "score", "numeric", schema[cols.score])
+    return frame.select(
+        pl.col(req.by).alias(RUN), cols.query, cols.item, pl.col(cols.score).cast(pl.Float64).alias(SCORE)
+    )
+
+
+def check_weights(weights: object, method: Method) -> dict[object, float] | None:
+    """The weights as {run: weight}; None for an unweighted method (which must get none)."""
+    if not method.weighted:
+        if weights is not None:
+            msg = f"fusion method {method.name!r} takes no weights; the weighted methods: wsum, wmnz, mixed, "
+            raise InvalidParameterError(msg + "w_bordafuse, w_condorcet")
+        return None
+    if not isinstance(weights, Mapping) or not weights:
+        raise bad_param("weights", "a non-empty mapping {run name: weight}", weights, method.name)
+    return {run: check_weight(w, run, method.name) for run, w in weights.items()}
+
+
+def check_weight(w: object, run: object, method: str) -> float:
+    """One run's weight: a finite real number."""
+    if isinstance(w, bool) or not isinstance(w, Real) or not math.isfinite(w):
+        raise bad_param(f"weights[{run!r}]", "a finite real number", w, method)
+    return float(w)
+
+
+def check_qrels(qrels: object, method: Method, cols: Columns) -> pl.LazyFrame | None:
+    """The judgments as a LazyFrame for a supervised method (which must get them); None otherwise."""
+    from polars_rankmetrics._inputs import as_polars  # noqa: PLC0415  (only the supervised path)
+
+    if not method.supervised:
+        if qrels is not None:
+            msg = f"fusion method {method.name!r} is not trained: it takes no qrels; the supervised methods: "
+            raise InvalidParameterError(msg + "bayesfuse, mapfuse, posfuse, probfuse, segfuse, slidefuse")
+        return None
+    if qrels is None:
+        msg = f"fusion method {method.name!r} is trained on judgments: pass qrels= (query, item, relevance)"
+        raise InvalidParameterError(msg)
+    lf = as_polars(qrels, "qrels").lazy()
+    schema = lf.collect_schema()
+    for name, role in ((cols.query, "query"), (cols.item, "item"), (cols.relevance, "relevance")):
+        if name not in schema:
+            raise _errors.column_not_found(name, role, schema.names(), where="the qrels")
+    return lf
+
+
+ORDER_ONLY = frozenset(
+    {"rrf", "isr", "log_isr", "logn_isr", "rbc", "bordafuse", "w_bordafuse", "condorcet", "w_condorcet"}
+    | {"posfuse", "probfuse", "slidefuse", "bayesfuse", "mapfuse"}
+)
+"""Methods that read only each run's ranks (and their lengths), never the normalised scores."""
+
+
+def prepared(base: pl.LazyFrame, req: Request) -> pl.LazyFrame:
+    """Every run normalised and ranked once; Borda methods on the candidate grid.
+
+    A method that reads only ranks skips a normalisation that keeps the order.
+    """
+    lay, name = req.layout, req.method.name
+    norm = "none" if name in ORDER_ONLY and req.norm in MONOTONE else req.norm
+    return listed(ranked(normalized(base, norm, lay), lay), name, lay)
+
+
+def with_weights(lf: pl.LazyFrame, weights: pl.LazyFrame) -> pl.LazyFrame:
+    """Each row's run weight (a row per candidate when `weights` has a candidate column, one per run each).
+
+    A run without a weight fails in the plan.
+    """
+    joined = lf.join(weights, on=RUN, how="left")
+    missing = pl.format("run {} has no weight: name every run in `weights`", pl.col(RUN).cast(pl.String))
+    failed = _errors.in_plan(pl.when(pl.col(WEIGHT).is_null()).then(missing))
+    return joined.with_columns(pl.when(failed.is_null()).then(pl.col(WEIGHT)).alias(WEIGHT))
+
+
+def fused(  # noqa: PLR0913
+    ready: pl.LazyFrame,
+    req: Request,
+    params: Mapping[str, pl.Expr],
+    *,
+    weights: pl.LazyFrame | None = None,
+    qrels: pl.LazyFrame | None = None,
+    keys: Sequence[str] = (),
+    train: pl.LazyFrame | None = None,
+) -> pl.LazyFrame:
+    """One row per (keys..., query, item) with the fused score VALUE, from :func:`prepared` rows."""
+    name, lay = req.method.name, req.layout
+    if weights is not None:
+        ready = with_weights(ready, weights)
+    if name in {"condorcet", "w_condorcet"}:
+        return condorcet(ready, lay, keys, weighted=name == "w_condorcet")
+    if qrels is not None:
+        valued = supervised_terms(
+            ready,
+            name,
+            qrels,
+            relevance=req.columns.relevance,
+            params=params,
+            lay=lay,
+            keys=keys,
+            train=train,
+        )
+    else:
+        valued = terms(ready, name, params)
+    return combined(valued, name, params, lay, keys)
