@@ -25,13 +25,13 @@ NAMES = ["alpha_ndcg@5", "alpha_ndcg(alpha=0.3)@10", "err_ia@5", "nerr_ia@5", "n
 
 def intent_frame(seed: int) -> pl.DataFrame:
     """Two models' runs joined to intent qrels: ties, unjudged items, relevant items never retrieved."""
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # noqa: S311  (test data, not secrets)
     run: list[tuple[str, str, str, float]] = []
     qrels: list[tuple[str, str, str, int]] = []
     for q in range(12):
         for d in range(rng.randint(3, 14)):
-            for intent in rng.sample("abcd", rng.randint(0, 3)):
-                qrels.append((f"q{q}", intent, f"d{d}", rng.choice([0, 1, 1, 2])))
+            intents = rng.sample("abcd", rng.randint(0, 3))
+            qrels.extend((f"q{q}", intent, f"d{d}", rng.choice([0, 1, 1, 2])) for intent in intents)
         for model in ("m1", "m2"):
             items = rng.sample(range(20), rng.randint(1, 15))
             run += [(model, f"q{q}", f"d{d}", float(rng.randint(0, 5))) for d in items]
