@@ -198,6 +198,18 @@ def in_plan(message: pl.Expr, error: type[RankMetricsError] = InvalidDataError) 
     return (tagged + message).alias(IN_PLAN_COLUMN).cast(pl.Float64, strict=True)
 
 
+def intent_frame(item: pl.Expr, query: pl.Expr, intent: pl.Expr | None, column: str | None) -> pl.Expr:
+    """An intent frame's broken rule, in the plan: `intent` judged twice, or `column` differing by row."""
+    where = pl.format(
+        "item {} of query {}", *(shown_expr(k.cast(pl.String)).fill_null("null") for k in (item, query))
+    )
+    if intent is not None:
+        return pl.format(
+            "the intent frame judges {} more than once for intent {}", where, intent.cast(pl.String)
+        )
+    return pl.format(f"the intent frame gives {{}} several values of {column!r}: one per item", where)
+
+
 def in_plan_name(message: str, error: type[RankMetricsError] = ColumnTypeError) -> str:
     """An expression name that carries `message`: Polars quotes it when that expression fails.
 

@@ -150,27 +150,31 @@ def packed_join(
     return out.with_columns(unpacked).select(names).collect()
 
 
-def full_join(
+def full_join(  # noqa: PLR0913  (the intent qrels check their own ids)
     run: pl.DataFrame | pl.LazyFrame,
     judged: pl.DataFrame | pl.LazyFrame,
     ids: list[str],
     keys_by: list[str],
     note: str,
+    *,
+    unique: list[str] | None = None,
 ) -> pl.DataFrame | pl.LazyFrame:
     """Every run row, plus the judged pairs it misses (a copy per `keys_by` run), checked.
 
-    `judged` holds the ids and the relevance only. A DataFrame when both
-    inputs are, checked now; else a LazyFrame checked when collected.
+    `judged` holds the ids and the relevance only, or the ids, an intent and the
+    relevance with `unique` the columns judged once (query, item, intent). A
+    DataFrame when both inputs are, checked now; else a LazyFrame checked when collected.
     """
+    checked = unique or ids
     if isinstance(run, pl.DataFrame) and isinstance(judged, pl.DataFrame):
-        packed = packed_join(run, judged, ids, keys_by, note)
+        packed = packed_join(run, judged, ids, keys_by, note) if unique is None else None
         if packed is not None:
             return packed
-        check_frame(judged, ids, note)
+        check_frame(judged, checked, note)
         right = judged.lazy()
     else:
-        relevance = next(c for c in judged.collect_schema().names() if c not in ids)
-        right = checked_lazy(judged.lazy(), ids, relevance, note)
+        relevance = next(c for c in judged.collect_schema().names() if c not in checked)
+        right = checked_lazy(judged.lazy(), checked, relevance, note)
     if keys_by:
         right = run.lazy().select(keys_by).unique().join(right, how="cross")
     out = run.lazy().join(right, on=[*keys_by, *ids], how="full", coalesce=True)

@@ -30,6 +30,7 @@ NUM_RET = "__prm_num_ret"  # the query's number of retrieved items (within depth
 NUM_JUDGED = "__prm_num_judged"  # the query's number of rows with a grade, on every row
 NUM_LISTED = "__prm_num_listed"  # the query's number of retrieved items before -J: who counts as retrieved
 ITEM = "__prm_item"  # the item id, for catalog metrics
+INTENTS = "__prm_intents"  # a relevant item's intents (List[String]), for the intent-aware metrics
 
 
 def gain_key(gain: Gain) -> str:

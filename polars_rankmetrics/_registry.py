@@ -20,7 +20,7 @@ from collections.abc import Mapping
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._spec import Metric, MetricSpec, Param, ParamValue
-from polars_rankmetrics._spellings import DIVERSITY_SPELLINGS, SPELLINGS, dotted
+from polars_rankmetrics._spellings import SPELLINGS, dotted
 from polars_rankmetrics.exceptions import UnknownMetricError
 from polars_rankmetrics.metrics import (
     binary,
@@ -29,6 +29,7 @@ from polars_rankmetrics.metrics import (
     counts,
     cumulative,
     distribution,
+    diversity,
     exposure,
     graded,
     history_similarity,
@@ -70,6 +71,7 @@ SPECS: tuple[MetricSpec, ...] = (
     *exposure.SPECS,
     *classification.SPECS,
     *overlap.SPECS,
+    *diversity.SPECS,
 )
 """Every metric family, in the order the docs list them."""
 
@@ -242,22 +244,7 @@ def parse(name: str | Metric) -> Metric:
     match = _CANONICAL.match(name)
     found = _by_spelling().get(match.group("name")) if match else None
     if match is None or found is None:
-        base = name.split("@", 1)[0]
-        if base in DIVERSITY_SPELLINGS or base in DIVERSITY_SPELLINGS.values():
-            msg = (
-                f"{name!r} is an intent-aware (diversity) metric: evaluate it with "
-                "prm.evaluate_diversity on a frame with an intent column"
-            )
-            raise UnknownMetricError(msg)
-        error = _errors.unknown_metric(name, valid_names())
-        near = _errors.closest(base, [*DIVERSITY_SPELLINGS.values(), *DIVERSITY_SPELLINGS])
-        if near:
-            msg = (
-                f"unknown metric {name!r}; did you mean the intent-aware {' or '.join(map(repr, near))} "
-                f"(prm.evaluate_diversity, on a frame with an intent column)? Otherwise: {error}"
-            )
-            raise UnknownMetricError(msg)
-        raise error
+        raise _errors.unknown_metric(name, valid_names())
     text, cutoff = match.group("params"), match.group("k")
     k = None if cutoff is None else _cutoff(cutoff, found.name)
     if k is not None and k < 1:

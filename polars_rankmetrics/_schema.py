@@ -36,9 +36,11 @@ class Columns:
         Relevance grade; ``>= relevance_level`` is relevant, negative grades
         mark pooled but unjudged items (trec_eval), null marks unjudged.
     intent
-        The intent (subtopic) a judgment is for, in diversity frames (one
-        row per query, item and intent: :func:`evaluate_diversity`); other
-        evaluations ignore it.
+        The intent (subtopic) a judgment is for, in diversity frames: one
+        row per (query, item, intent) for the judged items and one with a
+        null intent for the unjudged retrieved ones (:func:`join_run_qrels`
+        of intent qrels). The intent-aware metrics (``alpha_ndcg@k``...)
+        read it; every other metric reads one row per item, its highest grade.
 
     Examples
     --------

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-__all__ = ["DIVERSITY_SPELLINGS", "SPELLINGS", "dotted"]
+__all__ = ["SPELLINGS", "dotted"]
 
 SPELLINGS: Mapping[str, str] = {
     # ir_measures (https://ir-measur.es/en/latest/measures.html): name -> our family.
@@ -55,14 +55,6 @@ SPELLINGS: Mapping[str, str] = {
     "AUROC": "auroc",
 }
 """Other libraries' metric names, each the spelling of one of our families."""
-
-DIVERSITY_SPELLINGS: Mapping[str, str] = {
-    # ndeval's and ir_measures' names of the intent-aware measures (prm.evaluate_diversity).
-    "alpha-nDCG": "alpha_ndcg", "alpha_nDCG": "alpha_ndcg", "ERR-IA": "err_ia", "ERR_IA": "err_ia",
-    "nERR-IA": "nerr_ia", "nERR_IA": "nerr_ia", "NRBP": "nrbp", "nNRBP": "nnrbp", "P-IA": "p_ia",
-    "P_IA": "p_ia", "MAP-IA": "map_ia", "MAP_IA": "map_ia", "AP_IA": "map_ia", "StRecall": "strec",
-}  # fmt: skip
-"""ndeval's and ir_measures' names of the diversity measures, each the spelling of one of ours."""
 
 _DOTTED = re.compile(r"^(?P<name>[A-Za-z_0-9]+)\.(?P<param>\d*\.?\d+)$")
 

@@ -40,7 +40,8 @@ def validate(
     """Raise :class:`InvalidDataError` if the data breaks the frame contract.
 
     Checks null query or item ids, NaN or infinite scores, ranks below 1,
-    NaN relevance grades, and duplicate (by..., query, item) rows. A
+    NaN relevance grades, and duplicate (by..., query, item) rows
+    ((by..., query, item, intent) rows in a frame with an intent column). A
     LazyFrame is collected on the streaming engine (only the columns the
     checks read; memory grows with the number of distinct ids, not rows).
     :func:`evaluate` runs this on DataFrames unless ``check=False``.
@@ -165,6 +166,7 @@ def _checks(
             f"relevance column {cols.relevance!r} holds NaN grades (use null for unjudged)",
         )
     ids = [*keys_by, cols.query, cols.item]
+    ids += [cols.intent] if cols.intent in names else []  # an intent frame: a row per (query, item, intent)
     flags = lf.select(
         *ids, *(expr.fill_null(value=False).alias(name) for name, (expr, _) in rules.items())
     ).filter(pl.any_horizontal(*rules))

@@ -11,7 +11,6 @@ import polars as pl
 from polars_rankmetrics import _join, _trec_fast, _trec_files
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
-from polars_rankmetrics.diversity import join_intents
 
 __all__ = ["join_run_qrels", "read_trec_qrels", "read_trec_run", "scan_trec_qrels", "scan_trec_run"]
 
@@ -29,11 +28,13 @@ def _run_columns(columns: Columns | None) -> list[pl.Expr]:
     ]
 
 
-def _qrels_columns(columns: Columns | None) -> list[pl.Expr]:
-    """The judgments' output columns from their fields, named by `columns`."""
+def _qrels_columns(columns: Columns | None, *, intents: bool = False) -> list[pl.Expr]:
+    """The judgments' output columns from their fields, named by `columns` (`intents`: the 2nd field too)."""
     cols = columns or Columns()
+    intent = [pl.col("iteration").alias(cols.intent)] if intents else []
     return [
         pl.col("query").alias(cols.query),
+        *intent,
         pl.col("item").alias(cols.item),
         pl.col("relevance").cast(pl.Int64).alias(cols.relevance),
     ]
@@ -76,7 +77,9 @@ def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Laz
     return _trec_files.scan(path, "run").select(_run_columns(columns))
 
 
-def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.LazyFrame:
+def scan_trec_qrels(
+    path: str | Path, *, columns: Columns | None = None, intents: bool = False
+) -> pl.LazyFrame:
     """Lazily read TREC judgments: ``query iteration docno relevance`` per line.
 
     Parameters
@@ -84,12 +87,17 @@ def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.L
     path
         The qrels file.
     columns
-        Names for the query, item and relevance columns.
+        Names for the query, item, relevance (and intent) columns.
+    intents
+        Keep the second field as the intent (subtopic) of each judgment:
+        ndeval's qrels, ``query intent docno relevance``, for the
+        intent-aware metrics (``alpha_ndcg@20``...).
 
     Returns
     -------
     pl.LazyFrame
-        query (String), item (String), relevance (Int64).
+        query (String), item (String), relevance (Int64); with `intents`,
+        query, intent (String), item, relevance.
 
     Examples
     --------
@@ -104,7 +112,7 @@ def scan_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.L
     │ 301   ┆ CR93E-10505 ┆ 0         │
     └───────┴─────────────┴───────────┘
     """
-    return _trec_files.scan(path, "qrels").select(_qrels_columns(columns))
+    return _trec_files.scan(path, "qrels").select(_qrels_columns(columns, intents=intents))
 
 
 def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.DataFrame:
@@ -137,8 +145,10 @@ def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Dat
     return _trec_files.read(scan_trec_run(path, columns=columns), path, "run")
 
 
-def read_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.DataFrame:
-    """Read and check TREC judgments; see :func:`scan_trec_qrels`.
+def read_trec_qrels(
+    path: str | Path, *, columns: Columns | None = None, intents: bool = False
+) -> pl.DataFrame:
+    """Read and check TREC judgments; see :func:`scan_trec_qrels` (`intents`: ndeval's qrels).
 
     Raises
     ------
@@ -162,8 +172,8 @@ def read_trec_qrels(path: str | Path, *, columns: Columns | None = None) -> pl.D
     """
     fields = _trec_fast.read(path, "qrels")
     if fields is not None:
-        return fields.select(_qrels_columns(columns))
-    return _trec_files.read(scan_trec_qrels(path, columns=columns), path, "qrels")
+        return fields.select(_qrels_columns(columns, intents=intents))
+    return _trec_files.read(scan_trec_qrels(path, columns=columns, intents=intents), path, "qrels")
 
 
 @overload
@@ -204,9 +214,10 @@ def join_run_qrels(
         query, item, score or rank, the `by` keys and any extra columns.
     qrels
         query, item, relevance (other columns are ignored). Intent qrels
-        (DataFrames with the ``intent`` column, :func:`read_ndeval_qrels`)
-        give one row per (query, item, intent), intent null for unjudged
-        items: :func:`join_intents`, for :func:`evaluate_diversity`.
+        (with the ``intent`` column: ``read_trec_qrels(path, intents=True)``)
+        give one row per (query, item, intent) for the judged items and one
+        row with a null intent for the unjudged retrieved ones: the frame of
+        the intent-aware metrics (``alpha_ndcg@20``...).
     by
         Columns of `run` that name a run (model, system, segment).
     columns
@@ -249,8 +260,6 @@ def join_run_qrels(
     cols = columns or Columns()
     keys_by = normalise_by(by)
     run, qrels = as_polars(run, "run"), as_polars(qrels, "qrels")
-    if isinstance(run, pl.DataFrame) and isinstance(qrels, pl.DataFrame) and cols.intent in qrels.columns:
-        return join_intents(run, qrels, by=by, columns=columns)  # intent qrels: a row per intent
     run_lf, qrels_lf = run.lazy(), qrels.lazy()
     run_schema, qrels_schema = run_lf.collect_schema(), qrels_lf.collect_schema()
     _join.check_columns(dict(run_schema), dict(qrels_schema), cols, keys_by)
@@ -261,4 +270,7 @@ def join_run_qrels(
         if ignored
         else ""
     )
+    if cols.intent in qrels_schema:  # intent qrels: a row per (query, item, intent), one judgment each
+        judged = qrels.select(*ids, cols.intent, cols.relevance)
+        return _join.full_join(run, judged, ids, list(keys_by), note, unique=[*ids, cols.intent])
     return _join.full_join(run, qrels.select(*ids, cols.relevance), ids, list(keys_by), note)

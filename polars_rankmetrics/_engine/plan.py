@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from polars_rankmetrics._engine import checks
+from polars_rankmetrics._engine import checks, intents
 from polars_rankmetrics._engine.prepare import Prepared, prepare
 from polars_rankmetrics._errors import argument_type, parameter, tie_policy
 from polars_rankmetrics._kernel import (
@@ -152,15 +152,15 @@ def build(  # noqa: PLR0913  (the request's parts)
     plan (one aggregation per query, and the table metrics joined to it); the catalog plan.
     """
     check_ties(metrics, conventions)
+    wants_intents = any("intents" in m.spec.needs for _, m in metrics)
+    lf = intents.by_item(  # one row per item
+        lf, columns, by, conventions.relevance_level, lists=wants_intents, check=check
+    )
     queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
     judged = bool(queries) or not catalogs or any(m.spec.unretrieved for _, m in catalogs)
     schema = resolve_schema(frame_schema(lf), columns, by, need_relevance=judged)
-    reserved = {name for name, _ in metrics} & {*by, columns.query}
-    if reserved:
-        raise parameter(
-            "metrics", f"names other than the key columns ({min(reserved)!r} is one)", min(reserved)
-        )
+    _refuse_key_names(metrics, (*by, columns.query))
     needs = set().union(*(m.needs for _, m in metrics)) | ({"item"} if catalogs else set())
     gains, columns_of = _gain_columns(metrics, conventions)
     keys = (*schema.by, columns.query)
@@ -208,6 +208,15 @@ def build(  # noqa: PLR0913  (the request's parts)
         [] if lists is None else [(n, catalog_value(n, m, lists, by, columns.query)) for n, m in catalogs]
     )
     return Plan(keys=prepared.keys, per_query=per_query, catalog=catalog, lists=lists)
+
+
+def _refuse_key_names(metrics: Requested, keys: tuple[str, ...]) -> None:
+    """A metric may not be named like a key column: the output would hold the name twice."""
+    reserved = {name for name, _ in metrics} & set(keys)
+    if reserved:
+        raise parameter(
+            "metrics", f"names other than the key columns ({min(reserved)!r} is one)", min(reserved)
+        )
 
 
 def _row_columns(metrics: Requested, view: Mapping[str, Rows]) -> tuple[list[pl.Expr], list[pl.Expr]]:

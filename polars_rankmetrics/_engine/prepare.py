@@ -33,6 +33,7 @@ from polars_rankmetrics._engine import ties
 from polars_rankmetrics._kernel import (
     GRADE,
     HIT_RANK,
+    INTENTS,
     ITEM,
     JUDGED_RANK,
     NUM_JUDGED,
@@ -308,6 +309,8 @@ def _first_columns(  # noqa: PLR0913, PLR0917
         first.append((ranking.judged & ~relevant).sum().over(keys).cast(pl.UInt32).alias(NUM_NONREL))
     if "item" in needs:
         first.append(pl.col(cols.item).alias(ITEM))
+    if "intents" in needs:  # one list per item (_engine/intents.py), read by the intent-aware metrics
+        first.append(pl.col(INTENTS))
     for gain, names in gains.values():
         first.append(gain_expr(grade, gain, conventions.relevance_level).alias(names.gain))
     key = _descending(order, schema.order_dtype) if schema.order_is_rank else order

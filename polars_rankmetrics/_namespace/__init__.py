@@ -16,6 +16,7 @@ from polars_rankmetrics._namespace.classification import ClassificationMethods
 from polars_rankmetrics._namespace.counts import CountsMethods
 from polars_rankmetrics._namespace.cumulative import CumulativeMethods
 from polars_rankmetrics._namespace.distribution import DistributionMethods
+from polars_rankmetrics._namespace.diversity import DiversityMethods
 from polars_rankmetrics._namespace.exposure import ExposureMethods
 from polars_rankmetrics._namespace.graded import GradedMethods
 from polars_rankmetrics._namespace.history_similarity import HistorySimilarityMethods
@@ -44,6 +45,7 @@ class MetricMethods(
     CountsMethods[FrameT],
     CumulativeMethods[FrameT],
     DistributionMethods[FrameT],
+    DiversityMethods[FrameT],
     ExposureMethods[FrameT],
     GradedMethods[FrameT],
     HistorySimilarityMethods[FrameT],

@@ -21,6 +21,7 @@ from polars_rankmetrics.metrics.classification import auroc, f_beta, fallout, re
 from polars_rankmetrics.metrics.counts import num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.metrics.cumulative import g, ndcg_rel, rndcg
 from polars_rankmetrics.metrics.distribution import coverage, entropy, gini
+from polars_rankmetrics.metrics.diversity import alpha_ndcg, err_ia, map_ia, nerr_ia, nnrbp, nrbp, p_ia, strec
 from polars_rankmetrics.metrics.exposure import awrf, exposure_disparity, exposure_share
 from polars_rankmetrics.metrics.graded import dcg, ndcg
 from polars_rankmetrics.metrics.history_similarity import serendipity
@@ -39,6 +40,7 @@ from polars_rankmetrics.metrics.user import err, rbp, rbp_resid
 
 __all__ = [
     "aclt",
+    "alpha_ndcg",
     "aplt",
     "arp",
     "auroc",
@@ -53,6 +55,7 @@ __all__ = [
     "eleven_point_average",
     "entropy",
     "err",
+    "err_ia",
     "exposure_disparity",
     "exposure_share",
     "f1",
@@ -67,17 +70,22 @@ __all__ = [
     "intra_list_similarity",
     "iprec_at_recall",
     "map_capped",
+    "map_ia",
     "mar",
     "miscalibration",
     "mpr",
     "ndcg",
     "ndcg_rel",
+    "nerr_ia",
+    "nnrbp",
     "novelty",
+    "nrbp",
     "num_nonrel_judged_ret",
     "num_q",
     "num_rel",
     "num_rel_ret",
     "num_ret",
+    "p_ia",
     "personalization",
     "pop_reo",
     "pop_rsp",
@@ -96,6 +104,7 @@ __all__ = [
     "serendipity",
     "set_f",
     "set_map",
+    "strec",
     "surprisal",
     "tail_percentage",
     "unexpectedness",

@@ -39,7 +39,7 @@ def col(name: str) -> Column:
 
 def _needed(sdf: DataFrame, cols: Columns, by: tuple[str, ...]) -> list[str]:
     """The input columns the evaluation reads: only they are shuffled."""
-    wanted = [*by, cols.query, cols.item, cols.score, cols.rank, cols.relevance]
+    wanted = [*by, cols.query, cols.item, cols.score, cols.rank, cols.relevance, cols.intent]
     return [name for name in dict.fromkeys(wanted) if name in sdf.columns]
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 import polars_rankmetrics as prm
-from polars_rankmetrics.diversity import parse_diversity
 
 SPELLED = [
     # ranx
@@ -90,9 +89,9 @@ def test_other_libraries_spellings_are_listed_as_valid() -> None:
 
 
 @pytest.mark.parametrize("name", ["alpha_ndcg@10", "alpha_nDCG@20", "ERR_IA@5", "nrbp", "StRecall@10"])
-def test_diversity_names_point_to_evaluate_diversity(name: str) -> None:
-    with pytest.raises(prm.UnknownMetricError, match="evaluate_diversity"):
-        prm.parse(name)
+def test_diversity_names_are_metrics_of_the_one_registry(name: str) -> None:
+    assert prm.parse(name).spec.needs >= {"intents"}
+    assert name.split("@", maxsplit=1)[0] + ("@k" if "@" in name else "") in prm.valid_names()
 
 
 def test_torchmetrics_spellings_are_listed_as_valid() -> None:
@@ -109,14 +108,12 @@ def test_torchmetrics_spellings_are_listed_as_valid() -> None:
      ("AP_IA", "map_ia"), ("MAP-IA", "map_ia"), ("StRecall@10", "strec@10")],
 )  # fmt: skip
 def test_diversity_spellings_parse_and_round_trip(typed: str, canonical: str) -> None:
-    metric = parse_diversity(typed)
+    metric = prm.parse(typed)
     assert str(metric) == canonical
-    assert parse_diversity(str(metric)) == metric
+    assert prm.parse(str(metric)) == metric
 
 
 @pytest.mark.parametrize(("typed", "suggested"), [("alpha_ndgc@10", "alpha_ndcg"), ("StRecal@5", "StRecall")])
 def test_misspelt_diversity_names_suggest_the_closest(typed: str, suggested: str) -> None:
-    with pytest.raises(prm.UnknownMetricError, match=rf"did you mean [^?]*'{suggested}'"):
-        parse_diversity(typed)
-    with pytest.raises(prm.UnknownMetricError, match=rf"did you mean the intent-aware [^?]*'{suggested}'"):
+    with pytest.raises(prm.UnknownMetricError, match=rf"did you mean [^?]*'{suggested}@k'"):
         prm.parse(typed)
