@@ -18,7 +18,7 @@ import polars as pl
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._kernel import INTENTS
-from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._schema import Columns, frame_schema
 
 ONE_INTENT = "0"
 
@@ -65,7 +65,7 @@ def by_item(  # noqa: PLR0913
     intent judged twice for an item, or an item whose rows differ in score
     (or rank), fails the plan with :class:`InvalidDataError` naming them.
     """
-    schema = lf.collect_schema()
+    schema = frame_schema(lf)  # a scan that cannot be read raises the library's error
     keys = [*by, columns.query, columns.item]
     grade = pl.col(columns.relevance)
     if columns.intent not in schema or not all(k in schema for k in keys):

@@ -110,7 +110,7 @@ def qrels_for(frame: pl.DataFrame, seed: int) -> pl.DataFrame:
     """Judgments of some listed items and some unlisted ones, grades 0-2, every query judged."""
     rng = random.Random(seed + 1000)  # noqa: S311  (test data)
     rows = []
-    for (q,), part in frame.group_by("query"):
+    for (q,), part in frame.sort("query").group_by("query", maintain_order=True):  # a fixed order
         items = sorted(set(part["item"]), key=str)
         rows.extend((q, i, rng.choice([0, 1, 1, 2])) for i in items if rng.random() < 0.5)
         rows.append((q, "unlisted" if isinstance(q, str) else -1, 1))
