@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 
 import polars as pl
 
-from polars_rankmetrics._kernel import fixed_point, from_fixed_point
+from polars_rankmetrics._kernel import exact_sum, fixed_point, from_fixed_point
 from polars_rankmetrics.fusion._methods import MIN_ODD, TERM
 from polars_rankmetrics.fusion._normalize import LEN, RANK, RUN, VALUE, Layout
 
@@ -116,8 +116,8 @@ def _segmented(
         .agg(pl.col(_HIT).mean(), pl.col(_QUERIES).first())
     )
     probs = per_query.group_by(*keys, RUN, _SEG).agg(
-        # Summed in a fixed order (sorted), so the bits never depend on how the rows arrive.
-        (pl.col(_HIT).sort().sum() / pl.col(_QUERIES).first()).alias(_PROB)
+        # An exact sum: the bits never depend on how the rows arrive (a float sum's do, by thread).
+        (exact_sum(pl.col(_HIT)) / pl.col(_QUERIES).first()).alias(_PROB)
     )
     lf = lf.with_columns(segment).join(probs, on=[*keys, RUN, _SEG], how="left")
     return lf.with_columns((pl.col(_PROB).fill_null(0.0) / (pl.col(_SEG) + 1)).alias(TERM))
@@ -162,11 +162,11 @@ def _mapfuse(lf: pl.LazyFrame, hits: pl.LazyFrame, relevant: pl.LazyFrame, lay: 
     ap = (
         found.with_columns(precision.alias(_PROB))
         .group_by(RUN, q)
-        .agg(pl.col(_PROB).sort().sum(), pl.col(_QUERIES).first())  # sorted: a fixed order
+        .agg(exact_sum(pl.col(_PROB)), pl.col(_QUERIES).first())  # exact: the same bits in any order
         .join(relevant, on=q, how="left")
     )
     mean_ap = ap.group_by(RUN).agg(
-        (pl.col(_PROB) / pl.col("__fuse_relevant") / pl.col(_QUERIES)).sort().sum().alias(_PROB)
+        exact_sum(pl.col(_PROB) / pl.col("__fuse_relevant") / pl.col(_QUERIES)).alias(_PROB)
     )
     lf = lf.join(mean_ap, on=RUN, how="left")
     return lf.with_columns((pl.col(_PROB).fill_null(0.0) / pl.col(RANK)).alias(TERM))
