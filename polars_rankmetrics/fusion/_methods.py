@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 
 import polars as pl
 
+from polars_rankmetrics._kernel import exact_sum
 from polars_rankmetrics.fusion._normalize import (
     CANDIDATES,
     LEN,
@@ -101,7 +102,9 @@ def combined(
         lf = lf.with_columns(_middle(item_keys).alias(_POS))
     if method in _PARAM:  # a column: a grid search varies it per candidate
         lf = lf.with_columns(params[_PARAM[method]].alias(_PARAM_COLUMN))
-    s, c, n, p = pl.col(TERM).sum(), pl.len(), pl.col(RUNS).first(), pl.col(_PARAM_COLUMN).first()
+    # An exact sum over the runs: a float sum's last bit depends on the order the rows arrive in,
+    # which flips near-ties (and so the rankings) from one call to the next.
+    s, c, n, p = exact_sum(pl.col(TERM)), pl.len(), pl.col(RUNS).first(), pl.col(_PARAM_COLUMN).first()
     score = {
         "mnz": s * c,
         "isr": s * c,
