@@ -145,19 +145,7 @@ def _ranx_fused_metric(frame: pl.DataFrame, qrels: pl.DataFrame, method: str, va
     way; evaluating ranx's fused scores with the library's order isolates
     what optimize_fusion adds: the training, the fusion and the grid per candidate.
     """
-    from ranx import fusion as rf  # noqa: PLC0415
-
-    runs = to_ranx(frame)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ranx_qrels = qrels_to_ranx(qrels, sorted({str(q) for q in frame["query"]}))
-        if method == "slidefuse":
-            params: dict[str, Any] = {"probs": rf.slidefuse_train(ranx_qrels, runs), "w": value}
-        else:
-            params = {"probs": rf.probfuse_train(ranx_qrels, runs, value)}
-        fused = ranx_fuse(runs, method, None, params)
-    rows = [(q, d, s) for q, docs in fused.items() for d, s in docs.items()]
-    run = pl.DataFrame(rows, schema=["query", "item", "score"], orient="row")
+    run = _ranx_fused(frame, qrels, method, value)
     judged = qrels.with_columns(pl.col("query").cast(pl.String), pl.col("item").cast(pl.String))
     return float(prm.evaluate(prm.join_run_qrels(run, judged), "ndcg@10", conventions="ranx").item())
 
