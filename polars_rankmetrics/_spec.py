@@ -167,11 +167,11 @@ Needs = Callable[["Metric"], frozenset[str]]
 Refuse = Callable[["Metric", "Conventions"], str | None]
 
 ORDER_FREE: Literal["order-free"] = "order-free"
-"""``Ties.average`` of a family whose value no order of the tied items changes: its own value."""
+"""``TieSupport.average`` of a family whose value no order of the tied items changes: its own value."""
 
 
 @dataclass(frozen=True)
-class Ties:
+class TieSupport:
     """The tie policies a family defines besides ``"text"`` (trec_eval's order, every family's).
 
     Attributes
@@ -243,7 +243,7 @@ class MetricSpec:
         The prepared columns a parameter value adds to `needs` (rbo's
         ``tie_handling="aware"`` reads the tie groups); None adds none.
     ties
-        The tie policies it defines besides trec_eval's order (:class:`Ties`).
+        The tie policies it defines besides trec_eval's order (:class:`TieSupport`).
     """
 
     name: str
@@ -258,7 +258,7 @@ class MetricSpec:
     keep: Keep | None = None
     unretrieved: bool = False
     needs_of: Needs | None = None
-    ties: Ties = Ties()
+    ties: TieSupport = TieSupport()
     scope: ClassVar[Scope] = "query"
 
     @property

@@ -15,7 +15,14 @@ from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.fusion._methods import WEIGHT
 from polars_rankmetrics.fusion._names import check_params, method_spec, norm_name
 from polars_rankmetrics.fusion._normalize import RUN, VALUE
-from polars_rankmetrics.fusion._plan import Request, base_frame, check_qrels, check_weights, fused, prepared
+from polars_rankmetrics.fusion._plan import (
+    FusionRequest,
+    base_frame,
+    check_qrels,
+    check_weights,
+    fused,
+    prepared,
+)
 
 __all__ = ["fuse", "weights_frame"]
 
@@ -139,7 +146,7 @@ def fuse(  # noqa: PLR0913
     frame = as_polars(runs, "runs")
     cols = columns or Columns()
     spec = method_spec(method)
-    req = Request(spec, norm_name(norm), check_params(spec, params), by, cols)
+    req = FusionRequest(spec, norm_name(norm), check_params(spec, params), by, cols)
     checked = check_weights(weights, spec)
     judged = check_qrels(qrels, spec, cols)
     base = base_frame(frame.lazy(), req)

@@ -16,11 +16,20 @@ from numbers import Integral, Real
 from polars_rankmetrics import _errors
 from polars_rankmetrics.exceptions import InvalidParameterError
 
-__all__ = ["METHODS", "NORMS", "Method", "Param", "bad_param", "check_params", "method_spec", "norm_name"]
+__all__ = [
+    "METHODS",
+    "NORMS",
+    "FusionMethod",
+    "MethodParam",
+    "bad_param",
+    "check_params",
+    "method_spec",
+    "norm_name",
+]
 
 
 @dataclass(frozen=True)
-class Param:
+class MethodParam:
     """A method's own parameter: its name, default (None: required), domain and its words."""
 
     name: str
@@ -31,11 +40,11 @@ class Param:
 
 
 @dataclass(frozen=True)
-class Method:
+class FusionMethod:
     """What a fusion method needs besides the runs."""
 
     name: str
-    params: tuple[Param, ...] = ()
+    params: tuple[MethodParam, ...] = ()
     weighted: bool = False
     supervised: bool = False
 
@@ -56,41 +65,41 @@ def _any(x: float) -> bool:
     return math.isfinite(x)
 
 
-_K = Param("k", 60, _nonneg, "a real number >= 0")
-_SIGMA = Param("sigma", 0.01, _unit, "a real number in [0, 1]")
-_GAMMA = Param("gamma", None, _any, "a real number")
-_PHI = Param("phi", None, _unit, "a real number in [0, 1]")
-_SEGMENTS = Param("n_segments", None, _positive, "an integer >= 1", integer=True)
-_W = Param("w", None, _nonneg, "an integer >= 0", integer=True)
+_K = MethodParam("k", 60, _nonneg, "a real number >= 0")
+_SIGMA = MethodParam("sigma", 0.01, _unit, "a real number in [0, 1]")
+_GAMMA = MethodParam("gamma", None, _any, "a real number")
+_PHI = MethodParam("phi", None, _unit, "a real number in [0, 1]")
+_SEGMENTS = MethodParam("n_segments", None, _positive, "an integer >= 1", integer=True)
+_W = MethodParam("w", None, _nonneg, "an integer >= 0", integer=True)
 
-METHODS: dict[str, Method] = {
+METHODS: dict[str, FusionMethod] = {
     m.name: m
     for m in (
-        Method("rrf", (_K,)),
-        Method("isr"),
-        Method("log_isr"),
-        Method("logn_isr", (_SIGMA,)),
-        Method("sum"),
-        Method("mnz"),
-        Method("anz"),
-        Method("max"),
-        Method("min"),
-        Method("med"),
-        Method("gmnz", (_GAMMA,)),
-        Method("wsum", weighted=True),
-        Method("wmnz", weighted=True),
-        Method("mixed", weighted=True),
-        Method("bordafuse"),
-        Method("w_bordafuse", weighted=True),
-        Method("condorcet"),
-        Method("w_condorcet", weighted=True),
-        Method("rbc", (_PHI,)),
-        Method("bayesfuse", supervised=True),
-        Method("mapfuse", supervised=True),
-        Method("posfuse", supervised=True),
-        Method("probfuse", (_SEGMENTS,), supervised=True),
-        Method("segfuse", supervised=True),
-        Method("slidefuse", (_W,), supervised=True),
+        FusionMethod("rrf", (_K,)),
+        FusionMethod("isr"),
+        FusionMethod("log_isr"),
+        FusionMethod("logn_isr", (_SIGMA,)),
+        FusionMethod("sum"),
+        FusionMethod("mnz"),
+        FusionMethod("anz"),
+        FusionMethod("max"),
+        FusionMethod("min"),
+        FusionMethod("med"),
+        FusionMethod("gmnz", (_GAMMA,)),
+        FusionMethod("wsum", weighted=True),
+        FusionMethod("wmnz", weighted=True),
+        FusionMethod("mixed", weighted=True),
+        FusionMethod("bordafuse"),
+        FusionMethod("w_bordafuse", weighted=True),
+        FusionMethod("condorcet"),
+        FusionMethod("w_condorcet", weighted=True),
+        FusionMethod("rbc", (_PHI,)),
+        FusionMethod("bayesfuse", supervised=True),
+        FusionMethod("mapfuse", supervised=True),
+        FusionMethod("posfuse", supervised=True),
+        FusionMethod("probfuse", (_SEGMENTS,), supervised=True),
+        FusionMethod("segfuse", supervised=True),
+        FusionMethod("slidefuse", (_W,), supervised=True),
     )
 }
 
@@ -125,7 +134,7 @@ def _key(name: str) -> str:
     return name.strip().lower().replace(" ", "_")
 
 
-def method_spec(method: object) -> Method:
+def method_spec(method: object) -> FusionMethod:
     """The method named `method` (any accepted spelling), or an error listing the valid names."""
     if isinstance(method, str):
         key = _key(method).replace("-", "_")
@@ -152,7 +161,7 @@ def bad_param(name: str, expected: str, got: object, method: str) -> InvalidPara
     return InvalidParameterError(f"`{name}` of fusion method {method!r} must be {expected}, got {got!r}")
 
 
-def _checked(param: Param, value: object, method: str) -> float:
+def _checked(param: MethodParam, value: object, method: str) -> float:
     if (param.integer and (isinstance(value, bool) or not isinstance(value, Integral))) or (
         isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value)
     ):
@@ -162,7 +171,9 @@ def _checked(param: Param, value: object, method: str) -> float:
     return int(float(value)) if param.integer else float(value)
 
 
-def check_params(spec: Method, params: Mapping[str, object], *, optional: bool = False) -> dict[str, float]:
+def check_params(
+    spec: FusionMethod, params: Mapping[str, object], *, optional: bool = False
+) -> dict[str, float]:
     """The method's parameters checked, defaults filled in; unknown or missing ones raise.
 
     With `optional`, a required parameter may be absent (a grid search fills it in).

@@ -22,9 +22,9 @@ from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.fusion._methods import WEIGHT
-from polars_rankmetrics.fusion._names import Method, bad_param, check_params, method_spec, norm_name
+from polars_rankmetrics.fusion._names import FusionMethod, bad_param, check_params, method_spec, norm_name
 from polars_rankmetrics.fusion._normalize import RUN, VALUE
-from polars_rankmetrics.fusion._plan import Request, base_frame, check_weight, fused, prepared
+from polars_rankmetrics.fusion._plan import FusionRequest, base_frame, check_weight, fused, prepared
 from polars_rankmetrics.io import join_run_qrels
 
 __all__ = ["FusionSearch", "optimize_fusion"]
@@ -63,7 +63,7 @@ def weight_grid(n_runs: int, step: float) -> list[tuple[float, ...]]:
     return [seq for seq in product(values, repeat=n_runs) if sum(seq) == 1.0]
 
 
-def _grid(spec: Method, step: float | None, grid: Sequence[object] | None, n_runs: int) -> list[object]:
+def _grid(spec: FusionMethod, step: float | None, grid: Sequence[object] | None, n_runs: int) -> list[object]:
     if grid is not None:
         return list(grid)
     if spec.weighted:
@@ -90,7 +90,7 @@ def _as_weights(value: object, names: list[object], method: str) -> dict[object,
 
 
 def _candidates(
-    spec: Method, values: list[object], names: list[object], dtype: pl.DataType, offset: int
+    spec: FusionMethod, values: list[object], names: list[object], dtype: pl.DataType, offset: int
 ) -> pl.LazyFrame:
     """The candidate table: (CANDIDATE, RUN, WEIGHT) for weights, (CANDIDATE, param) for a parameter."""
     ids = range(offset, offset + len(values))
@@ -107,7 +107,7 @@ def _candidates(
 
 
 def _table(
-    spec: Method, values: list[object], names: list[object], scores: pl.DataFrame, metric: str
+    spec: FusionMethod, values: list[object], names: list[object], scores: pl.DataFrame, metric: str
 ) -> pl.DataFrame:
     if spec.weighted:
         rows = [_as_weights(v, names, spec.name) for v in values]
@@ -120,7 +120,7 @@ def _table(
     return table.join(scores, on=CANDIDATE, how="left").sort(CANDIDATE).select(*table.columns, metric)
 
 
-def _best(spec: Method, table: pl.DataFrame, names: list[object], metric: str) -> dict[str, object]:
+def _best(spec: FusionMethod, table: pl.DataFrame, names: list[object], metric: str) -> dict[str, object]:
     """Ranx's rule: the last candidate in grid order whose metric is the highest."""
     top = table.filter(pl.col(metric) == pl.col(metric).max()).row(-1, named=True)
     if spec.weighted:
@@ -214,7 +214,7 @@ def optimize_fusion(  # noqa: PLR0913
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise bad_param("batch_size", "a positive integer", batch_size, spec.name)
     cols = columns or Columns()
-    req = Request(spec, norm_name(norm), check_params(spec, {}, optional=True), by, cols)
+    req = FusionRequest(spec, norm_name(norm), check_params(spec, {}, optional=True), by, cols)
     base = base_frame(as_polars(runs, "runs").lazy(), req)
     names = sorted(collect(base.select(pl.col(RUN).unique()))[RUN].to_list())
     values = _grid(spec, step, grid, len(names))
@@ -253,7 +253,7 @@ def _coded(ready: pl.LazyFrame, qrels: pl.LazyFrame, cols: Columns) -> tuple[pl.
 
 def _evaluate_batch(
     ready: pl.LazyFrame,
-    req: Request,
+    req: FusionRequest,
     candidates: pl.LazyFrame,
     *,
     qrels: pl.LazyFrame,

@@ -21,12 +21,12 @@ from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.fusion._condorcet import condorcet
 from polars_rankmetrics.fusion._methods import WEIGHT, combined, listed, terms
-from polars_rankmetrics.fusion._names import Method, bad_param
+from polars_rankmetrics.fusion._names import FusionMethod, bad_param
 from polars_rankmetrics.fusion._normalize import MONOTONE, RUN, SCORE, Layout, normalized, ranked
 from polars_rankmetrics.fusion._supervised import supervised_terms
 
 __all__ = [
-    "Request",
+    "FusionRequest",
     "base_frame",
     "check_qrels",
     "check_weight",
@@ -38,10 +38,10 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class Request:
+class FusionRequest:
     """One fusion, checked: the method, normalisation, parameters, the frame's columns."""
 
-    method: Method
+    method: FusionMethod
     norm: str
     params: Mapping[str, float]
     by: str
@@ -53,7 +53,7 @@ class Request:
         return Layout(self.columns.query, self.columns.item)
 
 
-def base_frame(frame: pl.LazyFrame, req: Request) -> pl.LazyFrame:
+def base_frame(frame: pl.LazyFrame, req: FusionRequest) -> pl.LazyFrame:
     """The runs' rows as (RUN, query, item, SCORE); a missing or mistyped column raises."""
     cols = req.columns
     schema = frame.collect_schema()
@@ -67,7 +67,7 @@ def base_frame(frame: pl.LazyFrame, req: Request) -> pl.LazyFrame:
     )
 
 
-def check_weights(weights: object, method: Method) -> dict[object, float] | None:
+def check_weights(weights: object, method: FusionMethod) -> dict[object, float] | None:
     """The weights as {run: weight}; None for an unweighted method (which must get none)."""
     if not method.weighted:
         if weights is not None:
@@ -86,7 +86,7 @@ def check_weight(w: object, run: object, method: str) -> float:
     return float(w)
 
 
-def check_qrels(qrels: object, method: Method, cols: Columns) -> pl.LazyFrame | None:
+def check_qrels(qrels: object, method: FusionMethod, cols: Columns) -> pl.LazyFrame | None:
     """The judgments as a LazyFrame for a supervised method (which must get them); None otherwise."""
     from polars_rankmetrics._inputs import as_polars  # noqa: PLC0415  (only the supervised path)
 
@@ -113,7 +113,7 @@ ORDER_ONLY = frozenset(
 """Methods that read only each run's ranks (and their lengths), never the normalised scores."""
 
 
-def prepared(base: pl.LazyFrame, req: Request) -> pl.LazyFrame:
+def prepared(base: pl.LazyFrame, req: FusionRequest) -> pl.LazyFrame:
     """Every run normalised and ranked once; Borda methods on the candidate grid.
 
     A method that reads only ranks skips a normalisation that keeps the order.
@@ -136,7 +136,7 @@ def with_weights(lf: pl.LazyFrame, weights: pl.LazyFrame) -> pl.LazyFrame:
 
 def fused(  # noqa: PLR0913
     ready: pl.LazyFrame,
-    req: Request,
+    req: FusionRequest,
     params: Mapping[str, pl.Expr],
     *,
     weights: pl.LazyFrame | None = None,

@@ -3,12 +3,12 @@
 ``"text"`` (trec_eval's order) is every metric's. ``"optimistic"`` and
 ``"pessimistic"`` put higher / lower grades first inside a tie
 (``_engine.prepare.tie_break``): for the families whose spec declares
-``Ties(extremal=True)`` that order gives the best / worst value any order of
+``TieSupport(extremal=True)`` that order gives the best / worst value any order of
 the tied items could give (the tie tests check it against every order). For
 the others (estimates such as infAP, residuals, "lower is better" and catalog
 metrics) no order is "best", and the policy is refused with an error.
 ``"average"`` is the expected value over every order, in closed form, for the
-families whose spec gives ``Ties(average=...)`` (written beside each family,
+families whose spec gives ``TieSupport(average=...)`` (written beside each family,
 from the tie columns below); any other family refuses it.
 """
 
@@ -125,7 +125,7 @@ def refusal(
     """Why `metric` cannot take the conventions' tie policy, or None when it can.
 
     Returns the families of `specs` that do define the policy (for the message)
-    and the reason: the family's ``Ties`` says which policies it defines and why
+    and the reason: the family's ``TieSupport`` says which policies it defines and why
     not the others; this rule adds what holds for every family (gains that do
     not grow with the grade, a depth that cuts the tied items).
     """

@@ -6,7 +6,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import ORDER_FREE, Metric, Param, QuerySpec, Ties
+from polars_rankmetrics._spec import ORDER_FREE, Metric, Param, QuerySpec, TieSupport
 from polars_rankmetrics.metrics._core import hits, keep_relevant, num_relevant, num_retrieved, within
 from polars_rankmetrics.metrics._ties import TIE_FIRST, TIE_REL, expected_hits, room
 
@@ -30,7 +30,7 @@ PRECISION = QuerySpec(
     trec=("P_{k}", "set_P"),
     keep=keep_relevant,
     value=_precision,
-    ties=Ties(extremal=True, average=_expected_precision),
+    ties=TieSupport(extremal=True, average=_expected_precision),
 )
 
 
@@ -48,7 +48,7 @@ RECALL = QuerySpec(
     trec=("recall_{k}", "set_recall"),
     keep=keep_relevant,
     value=_recall,
-    ties=Ties(extremal=True, average=_expected_recall),
+    ties=TieSupport(extremal=True, average=_expected_recall),
 )
 
 
@@ -71,7 +71,7 @@ F1 = QuerySpec(
     trec=("set_F",),
     keep=keep_relevant,
     value=_f1,
-    ties=Ties(extremal=True, average=_expected_f1),
+    ties=TieSupport(extremal=True, average=_expected_f1),
 )
 
 
@@ -90,7 +90,7 @@ HIT_RATE = QuerySpec(
     trec=("success_{k}",),
     keep=keep_relevant,
     value=_hit_rate,
-    ties=Ties(extremal=True, average=_expected_hit_rate),
+    ties=TieSupport(extremal=True, average=_expected_hit_rate),
 )
 
 
@@ -111,7 +111,7 @@ RELATIVE_PRECISION = QuerySpec(
     trec=("relative_P_{k}", "set_relative_P"),
     keep=keep_relevant,
     value=_relative_precision,
-    ties=Ties(extremal=True, average=_expected_relative_precision),
+    ties=TieSupport(extremal=True, average=_expected_relative_precision),
 )
 
 
@@ -128,7 +128,7 @@ SET_MAP = QuerySpec(
     trec=("set_map",),
     keep=keep_relevant,
     value=_set_map,
-    ties=Ties(extremal=True, average=ORDER_FREE, order_free_with_depth=False),
+    ties=TieSupport(extremal=True, average=ORDER_FREE, order_free_with_depth=False),
 )
 
 
@@ -149,7 +149,7 @@ UTILITY = QuerySpec(
     params=(Param("coefficients", (1.0, -1.0, 0.0, 0.0), "floats", length=4),),
     keep=keep_relevant,
     value=_utility,
-    ties=Ties(average=ORDER_FREE, order_free_with_depth=False, why=_UTILITY_TIES),
+    ties=TieSupport(average=ORDER_FREE, order_free_with_depth=False, why=_UTILITY_TIES),
 )
 
 
@@ -171,7 +171,7 @@ R_PRECISION = QuerySpec(
     trec=("Rprec",),
     keep=keep_relevant,
     value=_r_precision,
-    ties=Ties(extremal=True, average=_expected_r_precision),
+    ties=TieSupport(extremal=True, average=_expected_r_precision),
 )
 
 

@@ -15,7 +15,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import POSITIVE, UNIT, Interval, Metric, QuerySpec, Ties
+from polars_rankmetrics._spec import POSITIVE, UNIT, Interval, Metric, QuerySpec, TieSupport
 from polars_rankmetrics.metrics._core import (
     hits,
     keep_grade,
@@ -53,7 +53,7 @@ F_BETA = QuerySpec(
     aliases=("fbeta", "F_beta"),
     keep=keep_relevant,
     value=_f_beta,
-    ties=Ties(extremal=True, average=_expected_f_beta),
+    ties=TieSupport(extremal=True, average=_expected_f_beta),
 )
 
 
@@ -79,7 +79,7 @@ SET_F = QuerySpec(
     name="set_f",
     keep=keep_relevant,
     value=_set_f,
-    ties=Ties(extremal=True, average=_expected_set_f),
+    ties=TieSupport(extremal=True, average=_expected_set_f),
 )
 
 
@@ -104,7 +104,7 @@ FALLOUT = QuerySpec(
     needs=frozenset({"grade", "num_nonrel"}),
     keep=_keep_fallout,
     value=_fallout,
-    ties=Ties(why=_FALLOUT_TIES),
+    ties=TieSupport(why=_FALLOUT_TIES),
 )
 
 
@@ -157,7 +157,7 @@ AUROC = QuerySpec(
     needs=frozenset({"grade", "num_nonrel", "hit_rank", "judged_rank"}),
     keep=keep_grade(lambda grade: grade >= 0),
     value=_auroc,
-    ties=Ties(
+    ties=TieSupport(
         extremal=True,
         extremal_with_depth=False,
         why="its expectation over tie orders (ties counting one half) is not implemented",
@@ -180,7 +180,7 @@ RECALL_AT_PRECISION = QuerySpec(
     needs=frozenset({"hit_rank"}),
     keep=keep_relevant,
     value=_recall_at_precision,
-    ties=Ties(
+    ties=TieSupport(
         extremal=True, why="a maximum over cutoffs, whose expectation over tie orders has no closed form"
     ),
 )

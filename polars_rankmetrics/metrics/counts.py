@@ -6,7 +6,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows
-from polars_rankmetrics._spec import ORDER_FREE, Metric, QuerySpec, Ties
+from polars_rankmetrics._spec import ORDER_FREE, Metric, QuerySpec, TieSupport
 from polars_rankmetrics.metrics._core import hits, keep_none, keep_relevant, num_relevant, num_retrieved
 
 __all__ = ["num_q", "num_rel", "num_rel_ret", "num_ret"]
@@ -23,7 +23,7 @@ NUM_RET = QuerySpec(
     trec=("num_ret",),
     keep=keep_none,
     value=_num_ret,
-    ties=Ties(extremal=True, average=ORDER_FREE),
+    ties=TieSupport(extremal=True, average=ORDER_FREE),
 )
 
 
@@ -39,7 +39,7 @@ NUM_REL = QuerySpec(
     trec=("num_rel",),
     keep=keep_none,
     value=_num_rel,
-    ties=Ties(extremal=True, average=ORDER_FREE),
+    ties=TieSupport(extremal=True, average=ORDER_FREE),
 )
 
 
@@ -54,7 +54,7 @@ NUM_REL_RET = QuerySpec(
     trec=("num_rel_ret",),
     keep=keep_relevant,
     value=_num_rel_ret,
-    ties=Ties(extremal=True, average=ORDER_FREE, order_free_with_depth=False),
+    ties=TieSupport(extremal=True, average=ORDER_FREE, order_free_with_depth=False),
 )
 
 
@@ -69,7 +69,7 @@ NUM_Q = QuerySpec(
     trec=("num_q",),
     keep=keep_none,
     value=_num_q,
-    ties=Ties(extremal=True, average=ORDER_FREE),
+    ties=TieSupport(extremal=True, average=ORDER_FREE),
 )
 
 

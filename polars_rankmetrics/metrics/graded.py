@@ -8,7 +8,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, ratio
-from polars_rankmetrics._spec import Metric, QuerySpec, Ties
+from polars_rankmetrics._spec import Metric, QuerySpec, TieSupport
 from polars_rankmetrics.metrics._core import within
 from polars_rankmetrics.metrics._ties import expected_dcg_at
 
@@ -55,7 +55,7 @@ DCG = QuerySpec(
     needs=frozenset({"gain"}),
     keep=keep_gain,
     value=_dcg,
-    ties=Ties(extremal=True, average=_expected_dcg),
+    ties=TieSupport(extremal=True, average=_expected_dcg),
 )
 
 
@@ -72,7 +72,7 @@ NDCG = QuerySpec(
     trec=("ndcg_cut_{k}", "ndcg"),
     keep=keep_gain,
     value=_ndcg,
-    ties=Ties(extremal=True, average=_expected_ndcg),
+    ties=TieSupport(extremal=True, average=_expected_ndcg),
 )
 
 

@@ -239,7 +239,7 @@ def rbo(
     evaluation counts, those with a judged row: a run without judgments
     takes a relevance column of zeros (``run.with_columns(relevance=0)``).
 
-    Ties: by default (``tie_handling="break"``) tied scores are ordered as in every
+    TieSupport: by default (``tie_handling="break"``) tied scores are ordered as in every
     other metric, by the evaluation's tie rule (score, then item id, the
     higher first), in the reference alike: the value is that of two tie-free
     rankings. With ``tie_handling="aware"``, the paper's tie-aware form (section

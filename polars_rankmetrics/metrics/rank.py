@@ -6,7 +6,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import Metric, QuerySpec, Ties
+from polars_rankmetrics._spec import Metric, QuerySpec, TieSupport
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.metrics._core import ap_denominator, keep_relevant, num_relevant, within
 from polars_rankmetrics.metrics._ties import TIE_BEFORE, TIE_FIRST, TIE_REL, TIE_SIZE, TIE_START
@@ -29,7 +29,7 @@ MRR = QuerySpec(
     trec=("recip_rank",),
     keep=keep_relevant,
     value=_mrr,
-    ties=Ties(extremal=True, average=_expected_mrr),
+    ties=TieSupport(extremal=True, average=_expected_mrr),
 )
 
 
@@ -83,7 +83,7 @@ MAP = QuerySpec(
     trec=("map_cut_{k}",),
     keep=keep_relevant,
     value=_map,
-    ties=Ties(extremal=True, average=_expected_map, refuse=_map_refuses),
+    ties=TieSupport(extremal=True, average=_expected_map, refuse=_map_refuses),
 )
 
 
@@ -100,7 +100,7 @@ GM_MAP = QuerySpec(
     trec=("gm_map",),
     keep=keep_relevant,
     value=_gm_map,
-    ties=Ties(extremal=True),
+    ties=TieSupport(extremal=True),
 )
 
 
@@ -118,7 +118,7 @@ BING = QuerySpec(
     trec=("binG",),
     keep=keep_relevant,
     value=_bing,
-    ties=Ties(extremal=True),
+    ties=TieSupport(extremal=True),
 )
 
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["rank_correlation"]
 
-Method = Literal["tau_b", "tau_ap", "spearman"]
+CorrelationMethod = Literal["tau_b", "tau_ap", "spearman"]
 
 
 def _columns(means: object, x: str, y: str, by: str) -> pl.DataFrame:
@@ -92,7 +92,7 @@ def rank_correlation(
     x: str,
     y: str,
     by: str = "system",
-    method: Method = "tau_b",
+    method: CorrelationMethod = "tau_b",
 ) -> float:
     """How the systems' values in column `y` order them against their order by column `x`.
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SUMMARY_COLUMNS", "bootstrap_rows", "check_level", "summarize"]
 
-Interval = Literal["t", "bootstrap"]
+IntervalKind = Literal["t", "bootstrap"]
 SUMMARY_COLUMNS = ("metric", "n", "mean", "std", "ci_low", "ci_high")
 CHUNK_CELLS = 1 << 20  # query draws per chunk of bootstrap resamples
 
@@ -102,7 +102,7 @@ def summarize(  # noqa: PLR0913
     by: str,
     metrics: str | Sequence[str] | None = None,
     query: str = "query",
-    interval: Interval = "t",
+    interval: IntervalKind = "t",
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: int | None = None,

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsW
 
 TOLERANCE = 1e-9
 
-# The families each policy is defined for, as their specs declare (Ties).
+# The families each policy is defined for, as their specs declare (TieSupport).
 DEFINED = {
     policy: frozenset(s.name for s in SPECS if s.ties.defines(policy))
     for policy in ("optimistic", "pessimistic", "average")
