@@ -29,6 +29,31 @@ class CountsMethods(Generic[FrameT]):
     def _one(self, metric: Metric, options: EvaluateOptions | MetricOptions) -> FrameT:
         raise NotImplementedError
 
+    def hits(
+        self,
+        k: int | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> FrameT:
+        """Hits: the number of relevant items in the top `k`, averaged over queries (ranx's ``hits``).
+
+        ``df.rank.hits(...)`` is ``prm.evaluate(df, [prm.hits(...)], **options)``; the definition
+        is :func:`polars_rankmetrics.hits`'s.
+
+        Parameters
+        ----------
+        k
+            Cutoff; None counts every retrieved item.
+        **options
+            The options of :func:`polars_rankmetrics.evaluate` (`by`, `per_query`, `columns`,
+            `conventions`, `check`, `aggregate`, `qrels` and the convention overrides).
+
+        Returns
+        -------
+        pl.DataFrame or pl.LazyFrame
+            The metric's value, in the frame's type.
+        """
+        return self._one(metrics.hits(k), options)
+
     def num_q(
         self,
         **options: Unpack[EvaluateOptions],

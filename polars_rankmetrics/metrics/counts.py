@@ -1,4 +1,4 @@
-"""Counts, summed over queries: num_ret, num_rel, num_rel_ret, num_q."""
+"""Counts: num_ret, num_rel, num_rel_ret and num_q summed over queries (trec_eval), hits@k averaged (ranx)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ import polars as pl
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows
 from polars_rankmetrics._spec import ORDER_FREE, Metric, QuerySpec, TieSupport
-from polars_rankmetrics.metrics._core import hits, keep_none, keep_relevant, num_relevant, num_retrieved
+from polars_rankmetrics.metrics._core import hits as found
+from polars_rankmetrics.metrics._core import keep_none, keep_relevant, num_relevant, num_retrieved
+from polars_rankmetrics.metrics._ties import expected_hits
 
-__all__ = ["num_q", "num_rel", "num_rel_ret", "num_ret"]
+__all__ = ["hits", "num_q", "num_rel", "num_rel_ret", "num_ret"]
 
 
 def _num_ret(_m: Metric, rows: Rows) -> pl.Expr:
@@ -44,7 +46,7 @@ NUM_REL = QuerySpec(
 
 
 def _num_rel_ret(_m: Metric, rows: Rows) -> pl.Expr:
-    return hits(rows, None)
+    return found(rows, None)
 
 
 NUM_REL_RET = QuerySpec(
@@ -71,6 +73,57 @@ NUM_Q = QuerySpec(
     value=_num_q,
     ties=TieSupport(extremal=True, average=ORDER_FREE),
 )
+
+
+def _hits(m: Metric, rows: Rows) -> pl.Expr:
+    return found(rows, m.k).cast(pl.Float64)
+
+
+def _expected(m: Metric, rows: Rows) -> pl.Expr:
+    return expected_hits(rows, m.k)
+
+
+HITS = QuerySpec(
+    name="hits",
+    keep=keep_relevant,
+    value=_hits,
+    ties=TieSupport(extremal=True, average=_expected),
+)
+
+
+@constructor(HITS)
+def hits(k: int | None = None) -> Metric:
+    """Hits: the number of relevant items in the top `k`, averaged over queries (ranx's ``hits``).
+
+    Unlike :func:`num_rel_ret` (trec_eval's count, summed over queries), a
+    mean: the expected number of relevant items a user finds in the first
+    `k` places.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None counts every retrieved item.
+
+    Returns
+    -------
+    Metric
+        ``hits@k``, averaged over queries.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "b"],
+    ...     "score": [3.0, 2.0, 1.0, 2.0, 1.0], "relevance": [1, 0, 1, 0, 1]})
+    >>> prm.evaluate(df, [prm.hits(2), prm.hits()], per_query=True)
+    shape: (2, 3)
+    ┌───────┬────────┬──────┐
+    │ query ┆ hits@2 ┆ hits │
+    │ ---   ┆ ---    ┆ ---  │
+    │ i64   ┆ f64    ┆ f64  │
+    ╞═══════╪════════╪══════╡
+    │ 1     ┆ 1.0    ┆ 2.0  │
+    │ 2     ┆ 1.0    ┆ 1.0  │
+    └───────┴────────┴──────┘
+    """
 
 
 @constructor(NUM_RET)
@@ -173,4 +226,4 @@ def num_q() -> Metric:
     """
 
 
-SPECS = (spec_of(num_ret), spec_of(num_rel), spec_of(num_rel_ret), spec_of(num_q))
+SPECS = (spec_of(num_ret), spec_of(num_rel), spec_of(num_rel_ret), spec_of(num_q), spec_of(hits))

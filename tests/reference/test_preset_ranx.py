@@ -27,7 +27,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsW
 TOLERANCE = 1e-9
 NAMES = [
     "ndcg@5", "ndcg", "precision@5", "recall@10", "map", "map@5", "mrr", "mrr@3",
-    "r-precision", "hit_rate@3", "f1@5",
+    "r-precision", "hit_rate@3", "f1@5", "hits@3", "hits",
 ]  # fmt: skip
 
 

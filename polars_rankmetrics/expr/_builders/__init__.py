@@ -15,7 +15,7 @@ from polars_rankmetrics.expr._builders.classification import (
     recall_at_precision,
     set_f,
 )
-from polars_rankmetrics.expr._builders.counts import num_q, num_rel, num_rel_ret, num_ret
+from polars_rankmetrics.expr._builders.counts import hits, num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.expr._builders.graded import dcg, ndcg
 from polars_rankmetrics.expr._builders.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
 from polars_rankmetrics.expr._builders.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
@@ -38,6 +38,7 @@ __all__ = [
     "gm_bpref",
     "gm_map",
     "hit_rate",
+    "hits",
     "infap",
     "iprec_at_recall",
     "map_capped",

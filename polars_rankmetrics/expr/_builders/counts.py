@@ -12,7 +12,88 @@ import polars as pl
 from polars_rankmetrics import metrics
 from polars_rankmetrics.expr._view import query_expr
 
-__all__ = ["num_q", "num_rel", "num_rel_ret", "num_ret"]
+__all__ = ["hits", "num_q", "num_rel", "num_rel_ret", "num_ret"]
+
+
+def hits(
+    k: int | None = None,
+    *,
+    item: str = "item",
+    score: str = "score",
+    rank: str | None = None,
+    relevance: str = "relevance",
+    relevance_level: float = 1.0,
+    depth: int | None = None,
+    judged_only: bool = False,
+) -> pl.Expr:
+    """Hits: the number of relevant items in the top `k`, averaged over queries (ranx's ``hits``).
+
+    Unlike :func:`num_rel_ret` (trec_eval's count, summed over queries), a
+    mean: the expected number of relevant items a user finds in the first
+    `k` places.
+
+    As an expression, the value is the current group's (a ``group_by`` group, an
+    ``over`` window, the frame in ``select``) taken as one query: evaluate's
+    per-query value. Aggregating over queries is evaluate's (its rule for this
+    metric is given above).
+
+    Parameters
+    ----------
+    k
+        Cutoff; None counts every retrieved item.
+    item, score, rank, relevance
+        Column names (``prm.Columns()``'s by default); `rank` (1 is best)
+        replaces `score` when given. Null score: judged, not retrieved; null
+        relevance: unjudged (see :mod:`polars_rankmetrics.expr`).
+    relevance_level, depth, judged_only
+        The one-query conventions of :class:`polars_rankmetrics.Conventions`.
+
+    Returns
+    -------
+    pl.Expr
+        An aggregation named ``hits@k`` (``hits`` without a cutoff): the group's
+        rows as one query, as ``prm.evaluate(..., per_query=True)`` gives it;
+        null for a group without a judged row.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.hits : The same metric for :func:`polars_rankmetrics.evaluate`.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics import expr as rx
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "b"],
+    ...     "score": [3.0, 2.0, 1.0, 2.0, 1.0], "relevance": [1, 0, 1, 0, 1]})
+    >>> df.group_by("query", maintain_order=True).agg(rx.hits(2).round(4))
+    shape: (2, 2)
+    ┌───────┬────────┐
+    │ query ┆ hits@2 │
+    │ ---   ┆ ---    │
+    │ i64   ┆ f64    │
+    ╞═══════╪════════╡
+    │ 1     ┆ 1.0    │
+    │ 2     ┆ 1.0    │
+    └───────┴────────┘
+    """
+    return query_expr(
+        metrics.hits(k),
+        item=item,
+        score=score,
+        rank=rank,
+        relevance=relevance,
+        relevance_level=relevance_level,
+        depth=depth,
+        judged_only=judged_only,
+    )
 
 
 def num_q(
