@@ -115,13 +115,9 @@ def _param(p: Any) -> str:  # noqa: ANN401  (a Param of the registry)
 
 
 def _ties(spec: Any) -> str:  # noqa: ANN401
-    ties = importlib.import_module(f"{PACKAGE}.metrics._ties")
-    policies = ["text"]
-    if spec.name in ties.EXTREMAL:
-        policies += ["optimistic", "pessimistic"]
-    if spec.name in ties.AVERAGE:
-        policies.append("average")
-    return _code(policies)
+    policies = [p for p in ("text", "optimistic", "pessimistic", "average") if spec.ties.defines(p)]
+    why = f" ({spec.ties.why})" if spec.ties.why else ""
+    return _code(policies) + why
 
 
 AGGREGATES = {
