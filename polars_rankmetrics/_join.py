@@ -21,7 +21,7 @@ import polars as pl
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns
-from polars_rankmetrics.exceptions import ColumnTypeError, InvalidDataError
+from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidDataError
 
 _LISTED = 3  # duplicate judgments named in a message
 _KEY = "__prm_pair"
@@ -191,10 +191,12 @@ def check_columns(
     ids = [cols.query, cols.item]
     for name, role in [*((k, "by") for k in by), (cols.query, "query"), (cols.item, "item")]:
         if name not in run:
-            raise _errors.column_not_found(name, role, list(run), where="the run")
+            raise ColumnNotFoundError.from_missing_and_available(name, role, list(run), where="the run")
     for name in [*ids, cols.relevance]:
         if name not in qrels:
-            raise _errors.column_not_found(name, "qrels", list(qrels), where="the qrels")
+            raise ColumnNotFoundError.from_missing_and_available(
+                name, "qrels", list(qrels), where="the qrels"
+            )
     for name in ids:
         if run[name] != qrels[name]:
             msg = (

@@ -8,7 +8,12 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from polars_rankmetrics import _errors
-from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError
+from polars_rankmetrics.exceptions import (
+    ColumnNotFoundError,
+    ColumnTypeError,
+    InvalidInputError,
+    InvalidParameterError,
+)
 
 __all__ = ["Columns"]
 
@@ -73,11 +78,11 @@ class Columns:
         seen: dict[str, str] = {}
         for role, name in roles.items():
             if not isinstance(name, str):
-                raise _errors.argument_type(f"Columns({role}=...)", "a column name (str)", name)
+                raise InvalidInputError.from_type(f"Columns({role}=...)", "a column name (str)", name)
             if name.startswith(RESERVED):
-                raise _errors.reserved_column(name, role)
+                raise InvalidParameterError.reserved_column(name, role)
             if name in seen:
-                raise _errors.shared_column(name, seen[name], role)
+                raise InvalidParameterError.shared_column(name, seen[name], role)
             seen[name] = role
 
 
@@ -109,7 +114,7 @@ def frame_schema(lf: pl.LazyFrame) -> pl.Schema:
 
 def _check_key(name: str, role: str, schema: pl.Schema) -> None:
     if name not in schema:
-        raise _errors.column_not_found(name, role, schema.names())
+        raise ColumnNotFoundError.from_missing_and_available(name, role, schema.names())
     if isinstance(schema[name], _NESTED):
         msg = f"{role} column {name!r} must hold hashable scalars, got dtype {schema[name]}"
         raise ColumnTypeError(msg)
@@ -124,12 +129,12 @@ def normalise_by(by: str | Sequence[str] | None) -> tuple[str, ...]:
         return ()
     keys = (by,) if isinstance(by, str) else by
     if not isinstance(keys, Sequence) or not all(isinstance(k, str) for k in keys):
-        raise _errors.argument_type("by", "a column name or a sequence of column names", by)
+        raise InvalidInputError.from_type("by", "a column name or a sequence of column names", by)
     for i, key in enumerate(keys):
         if key in keys[:i]:
-            raise _errors.repeated("by", [key])
+            raise InvalidParameterError.repeated("by", [key])
         if key.startswith(RESERVED):
-            raise _errors.reserved_column(key, "by")
+            raise InvalidParameterError.reserved_column(key, "by")
     return tuple(keys)
 
 
@@ -180,7 +185,9 @@ def resolve_schema(  # noqa: C901  (one check per contract column)
     has_relevance = columns.relevance in schema
     if need_relevance or has_relevance:
         if columns.relevance not in schema:
-            raise _errors.column_not_found(columns.relevance, "relevance", schema.names())
+            raise ColumnNotFoundError.from_missing_and_available(
+                columns.relevance, "relevance", schema.names()
+            )
         relevance_dtype = schema[columns.relevance]
         if not (relevance_dtype.is_numeric() or relevance_dtype == pl.Null):
             msg = f"relevance column {columns.relevance!r} must be numeric, got {relevance_dtype}"

@@ -27,8 +27,8 @@ from typing import Literal
 
 import polars as pl
 
-from polars_rankmetrics import _errors
-from polars_rankmetrics.exceptions import TrecFormatError
+from polars_rankmetrics import _errors, _quote
+from polars_rankmetrics.exceptions import InvalidInputError, TrecFormatError
 
 FileKind = Literal["run", "qrels"]
 
@@ -120,9 +120,11 @@ _PROBLEM = "__prm_problem"
 def scan(path: str | Path, kind: FileKind) -> pl.LazyFrame:
     """The fields of every line of a TREC file, as strings; the plan fails on a bad line."""
     if not isinstance(path, (str, PathLike)):
-        raise _errors.argument_type("path", f"the path of a TREC {kind} file (str or os.PathLike)", path)
+        raise InvalidInputError.from_type(
+            "path", f"the path of a TREC {kind} file (str or os.PathLike)", path
+        )
     if not Path(path).is_file():  # a scan names a missing file at once, as a read does
-        msg = f"{_errors.cut(str(path))}: not a readable file"
+        msg = f"{_quote.cut(str(path))}: not a readable file"
         raise TrecFormatError(msg)
     names = _FIELDS[kind]
     # The query column carries the check: every reader's output keeps it, so no projection drops it.

@@ -148,7 +148,7 @@ def check_aggregate(how: object, *, per_query: bool, merged: str | None = None) 
     statistic would be merged from parts (chunks), which a median cannot be.
     """
     if how not in AGGREGATIONS:
-        raise _errors.choice("aggregate", AGGREGATIONS, how)
+        raise InvalidParameterError.choice("aggregate", AGGREGATIONS, how)
     if how != "mean" and per_query:
         msg = f"aggregate={how!r} combines queries: it does not apply with per_query=True"
         raise InvalidParameterError(msg)

@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics.exceptions import InvalidParameterError
 
 __all__ = ["METHODS", "NORMS", "Method", "Param", "bad_param", "check_params", "method_spec", "norm_name"]
@@ -132,7 +131,7 @@ def method_spec(method: object) -> Method:
         found = METHODS.get(_METHOD_SPELLINGS.get(key, key))
         if found is not None:
             return found
-    raise _errors.choice("method", list(METHODS), method)
+    raise InvalidParameterError.choice("method", list(METHODS), method)
 
 
 def norm_name(norm: object) -> str:
@@ -144,7 +143,7 @@ def norm_name(norm: object) -> str:
         name = _NORM_SPELLINGS.get(key, key.replace("_", "-"))
         if name in NORMS:
             return name
-    raise _errors.choice("norm", NORMS, norm)
+    raise InvalidParameterError.choice("norm", NORMS, norm)
 
 
 def bad_param(name: str, expected: str, got: object, method: str) -> InvalidParameterError:

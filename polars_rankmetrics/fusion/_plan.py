@@ -18,7 +18,7 @@ import polars as pl
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns
-from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.fusion._condorcet import condorcet
 from polars_rankmetrics.fusion._methods import WEIGHT, combined, listed, terms
 from polars_rankmetrics.fusion._names import Method, bad_param
@@ -59,9 +59,9 @@ def base_frame(frame: pl.LazyFrame, req: Request) -> pl.LazyFrame:
     schema = frame.collect_schema()
     for name, role in ((req.by, "by"), (cols.query, "query"), (cols.item, "item"), (cols.score, "score")):
         if name not in schema:
-            raise _errors.column_not_found(name, role, schema.names(), where="the runs")
+            raise ColumnNotFoundError.from_missing_and_available(name, role, schema.names(), where="the runs")
     if not schema[cols.score].is_numeric():
-        raise _errors.column_type(cols.score, "score", "numeric", schema[cols.score])
+        raise ColumnTypeError.from_dtype(cols.score, "score", "numeric", schema[cols.score])
     return frame.select(
         pl.col(req.by).alias(RUN), cols.query, cols.item, pl.col(cols.score).cast(pl.Float64).alias(SCORE)
     )
@@ -102,7 +102,9 @@ def check_qrels(qrels: object, method: Method, cols: Columns) -> pl.LazyFrame | 
     schema = lf.collect_schema()
     for name, role in ((cols.query, "query"), (cols.item, "item"), (cols.relevance, "relevance")):
         if name not in schema:
-            raise _errors.column_not_found(name, role, schema.names(), where="the qrels")
+            raise ColumnNotFoundError.from_missing_and_available(
+                name, role, schema.names(), where="the qrels"
+            )
     return lf
 
 
