@@ -89,7 +89,7 @@ def check_frame(qrels: pl.DataFrame, ids: list[str], note: str) -> None:
         return
     found = qrels.select(duplicate_message(ids, qrels.schema, note)).item()
     if found is not None:
-        raise InvalidDataError(found)
+        raise InvalidDataError.from_worded(found)
 
 
 def _span(frames: list[pl.DataFrame], name: str) -> tuple[int, int] | None:
@@ -199,11 +199,8 @@ def check_columns(
             )
     for name in ids:
         if run[name] != qrels[name]:
-            msg = (
-                f"column {name!r} is {run[name]} in the run but {qrels[name]} in the qrels; "
-                "cast one so they match"
+            raise ColumnTypeError.mismatch(
+                f"column {name!r} is {run[name]} in the run", f"{qrels[name]} in the qrels"
             )
-            raise ColumnTypeError(msg)
     if cols.relevance in run:
-        msg = f"the run already has a relevance column {cols.relevance!r}; drop or rename it"
-        raise ColumnTypeError(msg)
+        raise ColumnTypeError.taken(cols.relevance, "relevance", "the run")

@@ -85,16 +85,15 @@ def validate(
         if hits.height:
             row = hits.row(0, named=True)
             where = ", ".join(f"{k}={_quote.shown(row[k])}" for k in ids)
-            msg = f"{message}: {hits.height} row(s), first at {where}"
-            raise InvalidDataError(msg)
+            raise InvalidDataError.broken_rule(message, hits.height, where)
     if dupes.is_empty():
         return
     first = dupes.sort(ids).row(0, named=True)
     where = ", ".join(f"{k}={_quote.shown(first[k])}" for k in ids)
-    what = ", ".join(ids)
     extra = dupes[_TIMES].sum() - dupes.height
-    msg = f"{extra} duplicate ({what}) row(s): {where} appears {first[_TIMES]} times"
-    raise InvalidDataError(msg + _by_hint(lf, cols, keys_by, dupes))
+    raise InvalidDataError.duplicate_rows(
+        ids, extra, where, first[_TIMES], _by_hint(lf, cols, keys_by, dupes)
+    )
 
 
 def _by_hint(lf: pl.LazyFrame, cols: Columns, keys_by: tuple[str, ...], dupes: pl.DataFrame) -> str:

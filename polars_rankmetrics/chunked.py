@@ -57,8 +57,7 @@ def _query_ranges(lf: pl.LazyFrame, query: str, rows_per_chunk: int) -> pl.DataF
     """
     sizes = _engine.collect(lf.group_by(query).agg(pl.len().alias(_ROWS)), engine="streaming").sort(query)
     if sizes[query].null_count():
-        msg = f"column {query!r} has null ids: every row must name its query"
-        raise InvalidDataError(msg)
+        raise InvalidDataError.null_values(query, "every row must name its query", what="ids")
     # A chunk starts where the rows before it reach a multiple of rows_per_chunk; a query is never split.
     start = pl.col(_ROWS).cum_sum() - pl.col(_ROWS)
     return (

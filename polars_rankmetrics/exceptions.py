@@ -39,7 +39,7 @@ def _of(name: str, metric: str | None, method: str | None) -> str:
         return f"`{name}` of metric {metric!r}"
     if method is not None:
         return f"`{name}` of fusion method {method!r}"
-    return f"`{name}`"
+    return name if name.startswith("-") else f"`{name}`"  # a command-line option as typed
 
 
 class RankMetricsError(ValueError):
@@ -110,14 +110,16 @@ class ColumnTypeError(RankMetricsError):
     """A column has a dtype the evaluation cannot use."""
 
     @classmethod
-    def from_dtype(cls, name: str, role: str, expected: str, dtype: object) -> ColumnTypeError:
-        """A column of a dtype the evaluation cannot use."""
-        return cls(f"{role} column {shown(name)} must be {expected}, got dtype {dtype}")
+    def from_dtype(
+        cls, name: str, role: str, expected: str, dtype: object, verb: str = "be"
+    ) -> ColumnTypeError:
+        """A column of a dtype the evaluation cannot use: ``score column 's' must be numeric, got ...``."""
+        return cls(f"{role} column {shown(name)} must {verb} {expected}, got dtype {dtype}")
 
     @classmethod
-    def mismatch(cls, first: str, first_dtype: object, second: str, second_dtype: object) -> ColumnTypeError:
-        """Ids that must be compared but are of two dtypes: ```... are Int64 but ... are String``."""
-        return cls(f"{first} {first_dtype} but {second} {second_dtype}; cast one so they match")
+    def mismatch(cls, first: str, second: str) -> ColumnTypeError:
+        """Ids compared across frames but of two dtypes: ``column 'query' is Int64 in the run but ...``."""
+        return cls(f"{first} but {second}; cast one so they match")
 
     @classmethod
     def layout(cls, what: str, needed: str, schema: object) -> ColumnTypeError:
@@ -219,14 +221,22 @@ class InvalidParameterError(RankMetricsError):
         return cls(f"{owner} takes no {what}; {takers}")
 
     @classmethod
-    def not_applicable(cls, setting: str, why: str) -> InvalidParameterError:
-        """A setting valid alone but refused with the others given: ```aggregate='median' cannot ...``."""
+    def refused(cls, setting: str, why: str) -> InvalidParameterError:
+        """An input refused for a reason of its own: the subject, then why (``optimize_fusion ...``)."""
         return cls(f"{setting} {why}")
 
     @classmethod
     def not_output_of(cls, what: str, producer: str, got: object) -> InvalidParameterError:
         """A frame argument that must be what another function returns, and is not even a DataFrame."""
         return cls(f"`{what}` must be the DataFrame {producer} returns, got {type(got).__name__}")
+
+    @classmethod
+    def no_weight(cls, run: object, column: str, given: Iterable[object]) -> InvalidParameterError:
+        """A run of a weighted fusion that `weights` does not name."""
+        return cls(
+            f"run {shown(run)} of column {column!r} has no weight: name every run in `weights` "
+            f"(given: {listed(given)})"
+        )
 
     @classmethod
     def shared_column(cls, name: str, first: str, second: str) -> InvalidParameterError:
@@ -292,20 +302,16 @@ class InvalidDataError(RankMetricsError):
 
     @classmethod
     def null_values(
-        cls, column: str, need: str, *, count: int | None = None, what: str = "value(s)"
+        cls, column: str, need: str, *, count: int | None = None, what: str = "value(s)", frame: str = ""
     ) -> InvalidDataError:
-        """A column that must have no null: ```column 'run' has 2 null value(s); every row needs ...``."""
+        """A column that must hold no null: ``column 'run' has 2 null value(s); every row needs ...``."""
         many = "" if count is None else f"{count} "
-        return cls(f"column {column!r} has {many}null {what}; {need}")
-
-    @classmethod
-    def nulls_in(cls, what: str, column: str, ids: str = "") -> InvalidDataError:
-        """A frame argument holding nulls: ```interactions` holds null ids in its column 'user'``."""
-        return cls(f"`{what}` holds null{'s' if not ids else ' ' + ids} in its column {column!r}")
+        whose = f"{frame}'s " if frame else ""
+        return cls(f"{whose}column {column!r} has {many}null {what}; {need}")
 
     @classmethod
     def not_finite(cls, holder: str, count: int | None, where: str) -> InvalidDataError:
-        """Values that hold NaN, infinite or null: ``metric 'm' has 1 NaN, infinite or null value(s): ...``."""
+        """Values holding NaN, infinite or null: ``metric 'm' has 1 NaN, infinite or null value(s): ...``."""
         many = "a" if count is None else f"{count}"
         return cls(f"{holder} has {many} NaN, infinite or null value(s): {where}")
 
@@ -321,7 +327,7 @@ class InvalidDataError(RankMetricsError):
 
     @classmethod
     def duplicate_rows(
-        cls, keys: Sequence[str], extra: int, where: str, times: int, hint: str = ""
+        cls, keys: Sequence[str], extra: object, where: str, times: object, hint: str = ""
     ) -> InvalidDataError:
         """Duplicate rows of the frame contract's keys: how many, the first, how often it appears."""
         return cls(f"{extra} duplicate ({', '.join(keys)}) row(s): {where} appears {times} times{hint}")
@@ -356,8 +362,8 @@ class InvalidDataError(RankMetricsError):
         return cls(f"`{what}` gives {key} {shown(at)} the {name} {shown(value)}: {name}s must be >= 0")
 
     @classmethod
-    def not_tabulable(cls, what: str, why: str) -> InvalidDataError:
-        """A frame argument whose rows cannot make what is asked: ```comparison` is empty: ...``."""
+    def unusable(cls, what: str, why: str) -> InvalidDataError:
+        """A frame argument whose rows cannot give what is asked: ```comparison` is empty: ...``."""
         return cls(f"`{what}` {why}")
 
     @classmethod

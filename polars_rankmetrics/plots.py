@@ -98,8 +98,7 @@ def long_tail(  # noqa: PLR0913
     """
     altair = _altair()
     if not 0 < head_share <= 1:
-        msg = f"`head_share` must be in (0, 1], got {head_share!r}"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.out_of_domain("head_share", "in (0, 1]", head_share)
     lf = data.lazy()
     names = lf.collect_schema().names()
     for column in (item, count):
@@ -217,8 +216,7 @@ def coverage(  # noqa: PLR0913
     altair = _altair()
     ks = sorted({check_k(k, "ks") or 0 for k in ks})
     if not ks or ks[0] < 1:
-        msg = f"`ks` must hold positive integers, got {ks!r}"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.out_of_domain("ks", "positive integers", ks)
     keys = list(normalise_by(by))
     names = [f"coverage@{k}" for k in ks]
     metrics = [coverage_metric(k, catalog=catalog) for k in ks]

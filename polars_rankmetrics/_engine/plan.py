@@ -323,5 +323,4 @@ def refuse_catalog(metrics: Requested, why: str) -> None:
     """Raise if `metrics` holds a catalog-scope metric, saying `why` it cannot be computed here."""
     names = catalog_names(metrics)
     if names:
-        msg = f"{', '.join(map(repr, names))} {why}"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.refused(", ".join(map(repr, names)), why)

@@ -15,7 +15,7 @@ from numbers import Integral, Real
 
 from polars_rankmetrics.exceptions import InvalidParameterError
 
-__all__ = ["METHODS", "NORMS", "Method", "Param", "bad_param", "check_params", "method_spec", "norm_name"]
+__all__ = ["METHODS", "NORMS", "Method", "Param", "check_params", "method_spec", "norm_name"]
 
 
 @dataclass(frozen=True)
@@ -146,18 +146,13 @@ def norm_name(norm: object) -> str:
     raise InvalidParameterError.choice("norm", NORMS, norm)
 
 
-def bad_param(name: str, expected: str, got: object, method: str) -> InvalidParameterError:
-    """A fusion parameter outside its domain: ```phi` of fusion method 'rbc' must be ..., got 2.0``."""
-    return InvalidParameterError(f"`{name}` of fusion method {method!r} must be {expected}, got {got!r}")
-
-
 def _checked(param: Param, value: object, method: str) -> float:
     if (param.integer and (isinstance(value, bool) or not isinstance(value, Integral))) or (
         isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value)
     ):
-        raise bad_param(param.name, param.expected, value, method)
+        raise InvalidParameterError.out_of_domain(param.name, param.expected, value, method=method)
     if not param.valid(float(value)):
-        raise bad_param(param.name, param.expected, value, method)
+        raise InvalidParameterError.out_of_domain(param.name, param.expected, value, method=method)
     return int(float(value)) if param.integer else float(value)
 
 
@@ -169,9 +164,7 @@ def check_params(spec: Method, params: Mapping[str, object], *, optional: bool =
     known = {p.name for p in spec.params}
     unknown = sorted(set(params) - known)
     if unknown:
-        accepted = ", ".join(sorted(known)) or "none"
-        msg = f"method {spec.name!r} has no parameter {unknown[0]!r}; its parameters: {accepted}"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.unknown_option(f"method {spec.name!r}", unknown[0], sorted(known))
     out: dict[str, float] = {}
     for p in spec.params:
         if p.name in params:
@@ -179,9 +172,5 @@ def check_params(spec: Method, params: Mapping[str, object], *, optional: bool =
         elif p.default is not None:
             out[p.name] = p.default
         elif not optional:
-            msg = (
-                f"fusion method {spec.name!r} needs `{p.name}`, {p.expected}: "
-                f"write fuse(..., method={spec.name!r}, {p.name}=...)"
-            )
-            raise InvalidParameterError(msg)
+            raise InvalidParameterError.missing(p.name, p.expected, method=spec.name)
     return out

@@ -69,7 +69,7 @@ def _footnote(comparison: pl.DataFrame) -> str:
     settings = comparison.select("test", "correction", "alpha", "n").unique()
     if settings.height != 1:
         why = "mixes tests, corrections, alphas or query counts: tabulate one compare() call"
-        raise InvalidDataError.not_tabulable("comparison", why)
+        raise InvalidDataError.unusable("comparison", why)
     test, correction, alpha, n = settings.row(0)
     if test == "tukey":
         how = _TESTS["tukey"]
@@ -123,7 +123,7 @@ def _layout(comparison: pl.DataFrame, decimals: int, intervals: pl.DataFrame | N
         raise InvalidParameterError.not_output_of("comparison", "prm.compare", comparison)
     by = _by_column(comparison)
     if comparison.height == 0:
-        raise InvalidDataError.not_tabulable("comparison", "is empty: there is nothing to tabulate")
+        raise InvalidDataError.unusable("comparison", "is empty: there is nothing to tabulate")
     footnote = _footnote(comparison)
     # Rows: the systems that are only ever a baseline first, then the others; each in sorted order.
     compared = comparison.get_column(by).unique()
