@@ -302,12 +302,16 @@ class InvalidDataError(RankMetricsError):
 
     @classmethod
     def null_values(
-        cls, column: str, need: str, *, count: int | None = None, what: str = "value(s)", frame: str = ""
+        cls, column: str, need: str, *, count: int | None = None, what: str = "value(s)"
     ) -> InvalidDataError:
         """A column that must hold no null: ``column 'run' has 2 null value(s); every row needs ...``."""
         many = "" if count is None else f"{count} "
-        whose = f"{frame}'s " if frame else ""
-        return cls(f"{whose}column {column!r} has {many}null {what}; {need}")
+        return cls(f"column {column!r} has {many}null {what}; {need}")
+
+    @classmethod
+    def nulls_in(cls, frame: str, column: str, what: str = "nulls", first: bool = False) -> InvalidDataError:
+        """A frame argument holding nulls: ```interactions` holds null ids in its column 'user'``."""
+        return cls(f"{frame} holds {what} in its {'first ' if first else ''}column {column!r}")
 
     @classmethod
     def not_finite(cls, holder: str, count: int | None, where: str) -> InvalidDataError:

@@ -61,9 +61,7 @@ def interactions_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
     if isinstance(value, pl.DataFrame):
         for column in (user, item):
             if value[column].null_count():
-                raise InvalidDataError.null_values(
-                    column, "give every row both", what="ids", frame="`interactions`"
-                )
+                raise InvalidDataError.nulls_in("`interactions`", column, "null ids")
     return frame, user, item
 
 

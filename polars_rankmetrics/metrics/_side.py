@@ -17,7 +17,7 @@ from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
     InvalidDataError,
-    InvalidInputError,
+    InvalidParameterError,
 )
 from polars_rankmetrics.metrics._core import PREPARED, within
 
@@ -79,7 +79,7 @@ def as_lazy(value: object, what: str) -> pl.LazyFrame:
         return value.to_frame().lazy()
     if isinstance(value, (list, tuple, set, frozenset)):
         return pl.Series(what, list(value)).to_frame().lazy()
-    raise InvalidInputError.from_type(what, "a polars DataFrame, LazyFrame or Series", value)
+    raise InvalidParameterError.out_of_domain(what, "a polars DataFrame, LazyFrame or Series", value)
 
 
 def first_column(frame: pl.LazyFrame, what: str) -> str:
@@ -108,9 +108,7 @@ def check_eager(frame: pl.LazyFrame, value: object, item: str, what: str, *, uni
         return
     ids = frame.select(item).collect()[item]
     if ids.null_count():
-        raise InvalidDataError.null_values(
-            item, "give each row an item id", what="item ids", frame=f"`{what}`"
-        )
+        raise InvalidDataError.nulls_in(f"`{what}`", item, "null item ids", first=True)
     if unique and ids.is_duplicated().any():
         example = ids.filter(ids.is_duplicated())[0]
         raise InvalidDataError.repeated_value(f"`{what}`", "item", example, "give one row per item")
@@ -131,7 +129,7 @@ def memberships(value: object, what: str, label: str, item_dtype: pl.DataType | 
     if isinstance(value, pl.DataFrame):
         for column in (item, labels):
             if value[column].null_count():
-                raise InvalidDataError.null_values(column, "give every row both", frame=f"`{what}`")
+                raise InvalidDataError.nulls_in(f"`{what}`", column)
     if isinstance(schema[labels], pl.List):
         frame = frame.explode(labels)
     ids = pl.col(item) if item_dtype is None else same_dtype(pl.col(item), schema[item], item_dtype, what)
