@@ -38,79 +38,50 @@ from polars_rankmetrics.io import (
     scan_trec_qrels,
     scan_trec_run,
 )
-from polars_rankmetrics.metrics import (
-    aclt,
-    alpha_ndcg,
-    aplt,
-    arp,
-    auroc,
-    average_precision,
-    awrf,
-    bing,
-    bpref,
-    category_diversity,
-    compat,
-    coverage,
-    dcg,
-    eleven_point_average,
-    entropy,
-    err,
-    err_ia,
-    exposure_disparity,
-    exposure_share,
-    f1,
-    f_beta,
-    fallout,
-    g,
-    gini,
-    gm_bpref,
-    gm_map,
-    hit_rate,
-    infap,
-    intra_list_similarity,
-    iprec_at_recall,
-    map_capped,
-    map_ia,
-    mar,
-    miscalibration,
-    mpr,
-    ndcg,
-    ndcg_rel,
-    nerr_ia,
-    nnrbp,
-    novelty,
-    nrbp,
-    num_nonrel_judged_ret,
-    num_q,
-    num_rel,
-    num_rel_ret,
-    num_ret,
-    p_ia,
-    personalization,
-    pop_reo,
-    pop_rsp,
-    precision,
-    r_precision,
-    rbo,
-    rbp,
-    rbp_resid,
-    recall,
-    recall_at_precision,
-    reciprocal_rank,
-    relative_precision,
-    relstring,
-    rndcg,
-    rprec_mult,
-    serendipity,
-    set_f,
-    set_map,
-    strec,
-    surprisal,
-    tail_percentage,
-    unexpectedness,
-    unjudged,
-    utility,
-)
+from polars_rankmetrics.metrics import binary as _binary
+from polars_rankmetrics.metrics import calibration as _calibration
+from polars_rankmetrics.metrics import classification as _classification
+from polars_rankmetrics.metrics import counts as _counts
+from polars_rankmetrics.metrics import cumulative as _cumulative
+from polars_rankmetrics.metrics import distribution as _distribution
+from polars_rankmetrics.metrics import diversity as _diversity
+from polars_rankmetrics.metrics import exposure as _exposure
+from polars_rankmetrics.metrics import graded as _graded
+from polars_rankmetrics.metrics import history_similarity as _history_similarity
+from polars_rankmetrics.metrics import information as _information
+from polars_rankmetrics.metrics import interpolated as _interpolated
+from polars_rankmetrics.metrics import judged as _judged
+from polars_rankmetrics.metrics import overlap as _overlap
+from polars_rankmetrics.metrics import parity as _parity
+from polars_rankmetrics.metrics import popularity as _popularity
+from polars_rankmetrics.metrics import rank as _rank
+from polars_rankmetrics.metrics import recsys as _recsys
+from polars_rankmetrics.metrics import similarity as _similarity
+from polars_rankmetrics.metrics import surprise as _surprise
+from polars_rankmetrics.metrics import text as _text
+from polars_rankmetrics.metrics import user as _user
+from polars_rankmetrics.metrics.binary import *  # noqa: F403
+from polars_rankmetrics.metrics.calibration import *  # noqa: F403
+from polars_rankmetrics.metrics.classification import *  # noqa: F403
+from polars_rankmetrics.metrics.counts import *  # noqa: F403
+from polars_rankmetrics.metrics.cumulative import *  # noqa: F403
+from polars_rankmetrics.metrics.distribution import *  # noqa: F403
+from polars_rankmetrics.metrics.diversity import *  # noqa: F403
+from polars_rankmetrics.metrics.exposure import *  # noqa: F403
+from polars_rankmetrics.metrics.graded import *  # noqa: F403
+from polars_rankmetrics.metrics.history_similarity import *  # noqa: F403
+from polars_rankmetrics.metrics.information import *  # noqa: F403
+from polars_rankmetrics.metrics.interpolated import *  # noqa: F403
+from polars_rankmetrics.metrics.judged import *  # noqa: F403
+from polars_rankmetrics.metrics.overlap import *  # noqa: F403
+from polars_rankmetrics.metrics.parity import *  # noqa: F403
+from polars_rankmetrics.metrics.popularity import *  # noqa: F403
+from polars_rankmetrics.metrics.rank import *  # noqa: F403
+from polars_rankmetrics.metrics.recsys import *  # noqa: F403
+from polars_rankmetrics.metrics.similarity import *  # noqa: F403
+from polars_rankmetrics.metrics.surprise import *  # noqa: F403
+from polars_rankmetrics.metrics.text import *  # noqa: F403
+from polars_rankmetrics.metrics.user import *  # noqa: F403
 from polars_rankmetrics.namespace import RankFrame
 from polars_rankmetrics.significance import (
     compare,
@@ -141,103 +112,55 @@ __all__ = [
     "RankMetricsWarning",
     "TrecFormatError",
     "UnknownMetricError",
-    "aclt",
-    "alpha_ndcg",
-    "aplt",
-    "arp",
-    "auroc",
-    "average_precision",
-    "awrf",
-    "bing",
-    "bpref",
-    "category_diversity",
     "collect",
     "compare",
-    "compat",
-    "coverage",
-    "dcg",
     "demo_path",
     "discriminative_power",
-    "eleven_point_average",
-    "entropy",
-    "err",
-    "err_ia",
     "evaluate",
     "evaluate_chunked",
     "evaluate_diversity",
-    "exposure_disparity",
-    "exposure_share",
     "expr",
-    "f1",
-    "f_beta",
-    "fallout",
     "fuse",
-    "g",
-    "gini",
-    "gm_bpref",
-    "gm_map",
-    "hit_rate",
-    "infap",
-    "intra_list_similarity",
-    "iprec_at_recall",
     "join_intents",
     "join_run_qrels",
-    "map_capped",
-    "map_ia",
-    "mar",
-    "miscalibration",
-    "mpr",
-    "ndcg",
-    "ndcg_rel",
-    "nerr_ia",
-    "nnrbp",
-    "novelty",
-    "nrbp",
-    "num_nonrel_judged_ret",
-    "num_q",
-    "num_rel",
-    "num_rel_ret",
-    "num_ret",
     "optimize_fusion",
-    "p_ia",
     "parse",
-    "personalization",
     "plots",
-    "pop_reo",
-    "pop_rsp",
     "population",
     "power",
     "pr_curve",
-    "precision",
-    "r_precision",
     "rank_correlation",
-    "rbo",
-    "rbp",
-    "rbp_resid",
     "read_ndeval_qrels",
     "read_trec_qrels",
     "read_trec_run",
-    "recall",
-    "recall_at_precision",
-    "reciprocal_rank",
-    "relative_precision",
-    "relstring",
-    "rndcg",
-    "rprec_mult",
     "scan_trec_qrels",
     "scan_trec_run",
-    "serendipity",
-    "set_f",
-    "set_map",
-    "strec",
     "summarize",
-    "surprisal",
     "table",
     "table_markdown",
-    "tail_percentage",
-    "unexpectedness",
-    "unjudged",
-    "utility",
     "valid_names",
     "validate",
 ]
+# The metric constructors (prm.ndcg, prm.rbp...): each family module's own __all__.
+__all__ += _binary.__all__
+__all__ += _calibration.__all__
+__all__ += _classification.__all__
+__all__ += _counts.__all__
+__all__ += _cumulative.__all__
+__all__ += _distribution.__all__
+__all__ += _diversity.__all__
+__all__ += _exposure.__all__
+__all__ += _graded.__all__
+__all__ += _history_similarity.__all__
+__all__ += _information.__all__
+__all__ += _interpolated.__all__
+__all__ += _judged.__all__
+__all__ += _overlap.__all__
+__all__ += _parity.__all__
+__all__ += _popularity.__all__
+__all__ += _rank.__all__
+__all__ += _recsys.__all__
+__all__ += _similarity.__all__
+__all__ += _surprise.__all__
+__all__ += _text.__all__
+__all__ += _user.__all__

@@ -16,6 +16,7 @@ from pathlib import Path
 import polars as pl
 
 from polars_rankmetrics import _engine
+from polars_rankmetrics._declare import spec_of
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._registry import parse
 from polars_rankmetrics._schema import Columns
@@ -23,7 +24,7 @@ from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
 from polars_rankmetrics.io import join_run_qrels, read_trec_qrels
-from polars_rankmetrics.metrics.diversity import ALPHA, BETA
+from polars_rankmetrics.metrics.diversity import nrbp
 
 __all__ = ["evaluate_diversity", "join_intents", "read_ndeval_qrels"]
 
@@ -204,7 +205,8 @@ def evaluate_diversity(  # noqa: PLR0913
         raise InvalidParameterError.out_of_domain(
             "metrics", "at least one metric, e.g. ['alpha_ndcg@20']", []
         )
-    checked = ALPHA.check(alpha, "evaluate_diversity"), BETA.check(beta, "evaluate_diversity")
+    alpha_param, beta_param = spec_of(nrbp).params
+    checked = alpha_param.check(alpha, "evaluate_diversity"), beta_param.check(beta, "evaluate_diversity")
     frame = as_polars(frame, "frame")
     names_in = frame.collect_schema().names()
     intent = (columns or Columns()).intent

@@ -27,6 +27,7 @@ import polars as pl  # noqa: E402
 
 import polars_rankmetrics as prm  # noqa: E402
 from polars_rankmetrics import metrics  # noqa: E402
+from polars_rankmetrics._declare import plain  # noqa: E402
 from polars_rankmetrics._registry import SPECS  # noqa: E402
 from polars_rankmetrics._schema import Columns  # noqa: E402
 from polars_rankmetrics._spec import QuerySpec  # noqa: E402
@@ -220,7 +221,7 @@ def _builder(spec: QuerySpec) -> str:
             call.append("gain=own_gain(gain)")
             continue
         default = "" if p.default is inspect.Parameter.empty else f" = {p.default!r}"
-        own.append(f"    {p.name}: {p.annotation}{default},")
+        own.append(f"    {p.name}: {plain(p.annotation)}{default},")
         call.append(p.name if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD else f"{p.name}={p.name}")
     if not star:
         own.append("    *,")

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from polars_rankmetrics import metrics
+from polars_rankmetrics._declare import plain
 from polars_rankmetrics._registry import SPECS
 
 TARGET = Path(__file__).resolve().parents[1] / "polars_rankmetrics" / "_namespace"
@@ -113,7 +114,7 @@ def _method(name: str) -> str:
             own.append("        *,")
             star = True
         default = "" if p.default is inspect.Parameter.empty else f" = {p.default!r}"
-        own.append(f"        {p.name}: {p.annotation}{default},")
+        own.append(f"        {p.name}: {plain(p.annotation)}{default},")
         call.append(p.name if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD else f"{p.name}={p.name}")
     if not star:
         own.append("        *,")

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, ratio
 from polars_rankmetrics._spec import Metric, Param, QuerySpec
 from polars_rankmetrics.metrics._core import hits, keep_relevant, num_relevant, num_retrieved
+
+__all__ = ["f1", "hit_rate", "precision", "r_precision", "recall", "relative_precision", "set_map", "utility"]
 
 
 def _precision(m: Metric, rows: Rows) -> pl.Expr:
@@ -73,9 +76,7 @@ def _set_map(_m: Metric, rows: Rows) -> pl.Expr:
     return ratio(found * found, n * r)
 
 
-SET_MAP = QuerySpec(
-    name="set_map", unretrieved=True, k="none", trec=("set_map",), keep=keep_relevant, value=_set_map
-)
+SET_MAP = QuerySpec(name="set_map", unretrieved=True, trec=("set_map",), keep=keep_relevant, value=_set_map)
 
 
 def _utility(m: Metric, rows: Rows) -> pl.Expr:
@@ -105,7 +106,6 @@ def _r_precision(_m: Metric, rows: Rows) -> pl.Expr:
 R_PRECISION = QuerySpec(
     name="r_precision",
     unretrieved=True,
-    k="none",
     needs=frozenset({"num_rel"}),
     aliases=("rprec",),
     trec=("Rprec",),
@@ -114,6 +114,7 @@ R_PRECISION = QuerySpec(
 )
 
 
+@constructor(PRECISION)
 def precision(k: int | None = None) -> Metric:
     """Precision: the share of the top `k` that is relevant.
 
@@ -145,9 +146,9 @@ def precision(k: int | None = None) -> Metric:
     │ 2     ┆ 0.0         │
     └───────┴─────────────┘
     """
-    return Metric(PRECISION, k)
 
 
+@constructor(RECALL)
 def recall(k: int | None = None) -> Metric:
     """Recall: the share of the query's relevant items found in the top `k`.
 
@@ -179,9 +180,9 @@ def recall(k: int | None = None) -> Metric:
     │ 2     ┆ 0.0      │
     └───────┴──────────┘
     """
-    return Metric(RECALL, k)
 
 
+@constructor(F1)
 def f1(k: int | None = None) -> Metric:
     """F1: harmonic mean of precision@k and recall@k.
 
@@ -212,9 +213,9 @@ def f1(k: int | None = None) -> Metric:
     │ 0.5  │
     └──────┘
     """
-    return Metric(F1, k)
 
 
+@constructor(HIT_RATE)
 def hit_rate(k: int | None = None) -> Metric:
     """Hit rate (success): 1 if any relevant item is in the top `k`, else 0.
 
@@ -243,9 +244,9 @@ def hit_rate(k: int | None = None) -> Metric:
     │ 2     ┆ 1.0        │
     └───────┴────────────┘
     """
-    return Metric(HIT_RATE, k)
 
 
+@constructor(RELATIVE_PRECISION)
 def relative_precision(k: int | None = None) -> Metric:
     """Relative precision: hits in the top `k` over ``min(k, R)``, the most possible.
 
@@ -274,7 +275,6 @@ def relative_precision(k: int | None = None) -> Metric:
     │ 1.0                  ┆ 0.5         │
     └──────────────────────┴─────────────┘
     """
-    return Metric(RELATIVE_PRECISION, k)
 
 
 def utility(a: float = 1.0, b: float = -1.0, c: float = 0.0, d: float = 0.0) -> Metric:
@@ -311,6 +311,7 @@ def utility(a: float = 1.0, b: float = -1.0, c: float = 0.0, d: float = 0.0) -> 
     return Metric(UTILITY, coefficients=(a, b, c, d))
 
 
+@constructor(R_PRECISION)
 def r_precision() -> Metric:
     """R-precision: precision at rank R, R being the query's number of relevant items.
 
@@ -334,9 +335,9 @@ def r_precision() -> Metric:
     │ 0.6667      │
     └─────────────┘
     """
-    return Metric(R_PRECISION)
 
 
+@constructor(SET_MAP)
 def set_map() -> Metric:
     """Set MAP: set precision times set recall, ``num_rel_ret**2 / (num_ret * R)`` (trec_eval ``set_map``).
 
@@ -359,7 +360,15 @@ def set_map() -> Metric:
     │ 0.4444  │
     └─────────┘
     """
-    return Metric(SET_MAP)
 
 
-SPECS = (PRECISION, RECALL, F1, HIT_RATE, RELATIVE_PRECISION, SET_MAP, UTILITY, R_PRECISION)
+SPECS = (
+    spec_of(precision),
+    spec_of(recall),
+    spec_of(f1),
+    spec_of(hit_rate),
+    spec_of(relative_precision),
+    spec_of(set_map),
+    UTILITY,
+    spec_of(r_precision),
+)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, RANK, exact_sum
 from polars_rankmetrics._spec import CatalogSpec, Interval, Metric, Param
 from polars_rankmetrics._validation import check_choice
@@ -153,9 +154,8 @@ _CALIBRATION = (
     Param("alpha", 0.01, domain=Interval(0.0, 1.0, low_open=True)),
 )
 CATEGORY_DIVERSITY = CatalogSpec(
-    name="category_diversity", aliases=("CategoricalDiversity",), k="required", keep=keep_top,
-    catalog=_category_diversity, params=(_CATEGORIES,),
-)  # fmt: skip
+    name="category_diversity", aliases=("CategoricalDiversity",), keep=keep_top,
+    catalog=_category_diversity )  # fmt: skip
 MISCALIBRATION = CatalogSpec(
     name="miscalibration", keep=keep_top, catalog=_miscalibration, params=_CALIBRATION
 )  # fmt: skip
@@ -163,9 +163,9 @@ MISCALIBRATION_RANK = CatalogSpec(
     name="miscalibration_rank", function="miscalibration", keep=keep_top, catalog=_miscalibration,
     params=_CALIBRATION, needs=frozenset({"rank"}),
 )  # fmt: skip
-SPECS = (CATEGORY_DIVERSITY, MISCALIBRATION, MISCALIBRATION_RANK)
 
 
+@constructor(CATEGORY_DIVERSITY, check=lambda metric: _categories(metric, None))
 def category_diversity(k: int, *, categories: pl.DataFrame | pl.LazyFrame | None = None) -> Metric:
     """Categorical diversity (RePlay's ``CategoricalDiversity``): distinct categories in the top `k` over `k`.
 
@@ -220,9 +220,6 @@ def category_diversity(k: int, *, categories: pl.DataFrame | pl.LazyFrame | None
     │ 1.0                  ┆ 0.866667             │
     └──────────────────────┴──────────────────────┘
     """
-    metric = Metric(CATEGORY_DIVERSITY, k, categories=categories)
-    _categories(metric, None)  # checks the input now
-    return metric
 
 
 def miscalibration(
@@ -314,3 +311,6 @@ def miscalibration(
         raise InvalidParameterError(msg)
     interactions_frame(history)
     return metric
+
+
+SPECS = (spec_of(category_diversity), MISCALIBRATION, MISCALIBRATION_RANK)

@@ -9,10 +9,13 @@ Unjudged items (null or negative grade) are neither, as trec_eval counts them.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import POSITIVE, UNIT, Interval, Metric, Param, QuerySpec
+from polars_rankmetrics._spec import POSITIVE, UNIT, Interval, Metric, QuerySpec
 from polars_rankmetrics.metrics._core import (
     hits,
     keep_grade,
@@ -21,6 +24,8 @@ from polars_rankmetrics.metrics._core import (
     num_retrieved,
     within,
 )
+
+__all__ = ["auroc", "f_beta", "fallout", "recall_at_precision", "set_f"]
 
 
 def _judged_nonrel(rows: Rows) -> pl.Expr:
@@ -38,7 +43,6 @@ F_BETA = QuerySpec(
     name="f_beta",
     unretrieved=True,
     aliases=("fbeta", "F_beta"),
-    params=(Param("beta", 1.0, domain=POSITIVE),),
     keep=keep_relevant,
     value=_f_beta,
 )
@@ -57,8 +61,6 @@ def _set_f(m: Metric, rows: Rows) -> pl.Expr:
 
 SET_F = QuerySpec(
     name="set_f",
-    k="none",
-    params=(Param("beta", 1.0, domain=Interval(low=0.0)),),
     keep=keep_relevant,
     value=_set_f,
 )
@@ -129,9 +131,7 @@ def _partial_auroc(
 AUROC = QuerySpec(
     name="auroc",
     unretrieved=True,
-    k="none",
     needs=frozenset({"grade", "num_nonrel", "hit_rank", "judged_rank"}),
-    params=(Param("max_fpr", 1.0, domain=Interval(low=0.0, high=1.0, low_open=True)),),
     keep=keep_grade(lambda grade: grade >= 0),
     value=_auroc,
 )
@@ -150,13 +150,13 @@ RECALL_AT_PRECISION = QuerySpec(
     name="recall_at_precision",
     unretrieved=True,
     needs=frozenset({"hit_rank"}),
-    params=(Param("precision", None, domain=UNIT),),
     keep=keep_relevant,
     value=_recall_at_precision,
 )
 
 
-def f_beta(k: int | None = None, *, beta: float = 1.0) -> Metric:
+@constructor(F_BETA)
+def f_beta(k: int | None = None, *, beta: Annotated[float, POSITIVE] = 1.0) -> Metric:
     """F-beta: the weighted harmonic mean of precision@k and recall@k.
 
     ``(1 + beta**2) * P * R / (beta**2 * P + R)`` with P = hits@k / k and
@@ -194,10 +194,10 @@ def f_beta(k: int | None = None, *, beta: float = 1.0) -> Metric:
     │ 0.357143         ┆ 0.4      │
     └──────────────────┴──────────┘
     """
-    return Metric(F_BETA, k, beta=beta)
 
 
-def set_f(*, beta: float = 1.0) -> Metric:
+@constructor(SET_F)
+def set_f(*, beta: Annotated[float, Interval(low=0.0)] = 1.0) -> Metric:
     """trec_eval's ``set_F``: the F measure of the retrieved set, its weight `beta` unsquared.
 
     ``(1 + beta) * P * R / (beta * P + R)`` with P = h / n (n retrieved) and
@@ -233,9 +233,9 @@ def set_f(*, beta: float = 1.0) -> Metric:
     │ 0.75            ┆ 0.8   ┆ 0.8 │
     └─────────────────┴───────┴─────┘
     """
-    return Metric(SET_F, beta=beta)
 
 
+@constructor(FALLOUT)
 def fallout(k: int | None = None) -> Metric:
     """Fall-out: the share of the query's judged non-relevant items retrieved in the top `k`.
 
@@ -269,10 +269,10 @@ def fallout(k: int | None = None) -> Metric:
     │ 0.3333    ┆ 0.6667  │
     └───────────┴─────────┘
     """
-    return Metric(FALLOUT, k)
 
 
-def auroc(*, max_fpr: float = 1.0) -> Metric:
+@constructor(AUROC)
+def auroc(*, max_fpr: Annotated[float, Interval(low=0.0, high=1.0, low_open=True)] = 1.0) -> Metric:
     """Area under the ROC curve of each query's ranking, averaged over queries.
 
     The probability that a relevant judged item is ranked above a judged
@@ -311,10 +311,10 @@ def auroc(*, max_fpr: float = 1.0) -> Metric:
     │ 1     ┆ 0.75  ┆ 0.666667           │
     └───────┴───────┴────────────────────┘
     """
-    return Metric(AUROC, max_fpr=max_fpr)
 
 
-def recall_at_precision(k: int | None = None, precision: float | None = None) -> Metric:
+@constructor(RECALL_AT_PRECISION)
+def recall_at_precision(k: int | None = None, precision: Annotated[float | None, UNIT] = None) -> Metric:
     """Recall at a fixed precision: the highest recall@j, j <= k, whose precision@j reaches `precision`.
 
     ``max {hits@j / R : j <= k, hits@j / j >= precision}``, 0 when no
@@ -352,7 +352,6 @@ def recall_at_precision(k: int | None = None, precision: float | None = None) ->
     │ 0.75  ┆ 0.5     │
     └───────┴─────────┘
     """
-    return Metric(RECALL_AT_PRECISION, k, precision=precision)
 
 
-SPECS = (F_BETA, SET_F, FALLOUT, AUROC, RECALL_AT_PRECISION)
+SPECS = (spec_of(f_beta), spec_of(set_f), spec_of(fallout), spec_of(auroc), spec_of(recall_at_precision))

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows
 from polars_rankmetrics._spec import Metric, QuerySpec
 from polars_rankmetrics.metrics._core import hits, keep_none, keep_relevant, num_relevant, num_retrieved
+
+__all__ = ["num_q", "num_rel", "num_rel_ret", "num_ret"]
 
 
 def _num_ret(_m: Metric, rows: Rows) -> pl.Expr:
@@ -14,7 +17,7 @@ def _num_ret(_m: Metric, rows: Rows) -> pl.Expr:
 
 
 NUM_RET = QuerySpec(
-    name="num_ret", aggregate="sum", k="none", kind="int", trec=("num_ret",), keep=keep_none, value=_num_ret
+    name="num_ret", aggregate="sum", kind="int", trec=("num_ret",), keep=keep_none, value=_num_ret
 )
 
 
@@ -26,7 +29,6 @@ NUM_REL = QuerySpec(
     name="num_rel",
     unretrieved=True,
     aggregate="sum",
-    k="none",
     kind="int",
     trec=("num_rel",),
     keep=keep_none,
@@ -41,7 +43,6 @@ def _num_rel_ret(_m: Metric, rows: Rows) -> pl.Expr:
 NUM_REL_RET = QuerySpec(
     name="num_rel_ret",
     aggregate="sum",
-    k="none",
     kind="int",
     trec=("num_rel_ret",),
     keep=keep_relevant,
@@ -53,11 +54,10 @@ def _num_q(_m: Metric, _rows: Rows) -> pl.Expr:
     return pl.lit(1, dtype=pl.Int64)
 
 
-NUM_Q = QuerySpec(
-    name="num_q", aggregate="sum", k="none", kind="int", trec=("num_q",), keep=keep_none, value=_num_q
-)
+NUM_Q = QuerySpec(name="num_q", aggregate="sum", kind="int", trec=("num_q",), keep=keep_none, value=_num_q)
 
 
+@constructor(NUM_RET)
 def num_ret() -> Metric:
     """Number of retrieved items (within `depth`), summed over queries.
 
@@ -80,9 +80,9 @@ def num_ret() -> Metric:
     │ 2       ┆ 2       ┆ 1           ┆ 2     │
     └─────────┴─────────┴─────────────┴───────┘
     """
-    return Metric(NUM_RET)
 
 
+@constructor(NUM_REL)
 def num_rel() -> Metric:
     """Number of relevant items, retrieved or not, summed over queries.
 
@@ -105,9 +105,9 @@ def num_rel() -> Metric:
     │ 2       │
     └─────────┘
     """
-    return Metric(NUM_REL)
 
 
+@constructor(NUM_REL_RET)
 def num_rel_ret() -> Metric:
     """Number of relevant items retrieved (within `depth`), summed over queries.
 
@@ -130,9 +130,9 @@ def num_rel_ret() -> Metric:
     │ 1           │
     └─────────────┘
     """
-    return Metric(NUM_REL_RET)
 
 
+@constructor(NUM_Q)
 def num_q() -> Metric:
     """Number of evaluated queries (1 per query; summed over queries).
 
@@ -155,7 +155,6 @@ def num_q() -> Metric:
     │ 2     │
     └───────┘
     """
-    return Metric(NUM_Q)
 
 
-SPECS = (NUM_RET, NUM_REL, NUM_REL_RET, NUM_Q)
+SPECS = (spec_of(num_ret), spec_of(num_rel), spec_of(num_rel_ret), spec_of(num_q))

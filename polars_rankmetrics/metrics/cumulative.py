@@ -19,9 +19,13 @@ from collections.abc import Mapping
 
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import NUM_REL, NUM_RET, RANK, VALUE, GainColumns, exact_sum
 from polars_rankmetrics._spec import Metric, TableSpec
-from polars_rankmetrics.metrics.graded import GAIN_MAP, discount, keep_gain
+from polars_rankmetrics.metrics.graded import discount, keep_gain
+
+__all__ = ["g", "ndcg_rel", "rndcg"]
+
 
 _NEEDS = frozenset({"gain", "ideal_rank"})
 _ACTUAL, _IDEAL = 0, 1  # the two kinds of event
@@ -151,37 +155,32 @@ def _rndcg_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[st
 G = TableSpec(
     name="g",
     unretrieved=True,
-    k="none",
     aliases=("G",),
     needs=_NEEDS,
     trec=("G",),
-    params=(GAIN_MAP,),
     keep=keep_gain,
     table=_g_table,
 )
 NDCG_REL = TableSpec(
     name="ndcg_rel",
     unretrieved=True,
-    k="none",
     needs=_NEEDS,
     trec=("ndcg_rel",),
-    params=(GAIN_MAP,),
     keep=keep_gain,
     table=_ndcg_rel_table,
 )
 RNDCG = TableSpec(
     name="rndcg",
     unretrieved=True,
-    k="none",
     aliases=("Rndcg",),
     needs=_NEEDS,
     trec=("Rndcg",),
-    params=(GAIN_MAP,),
     keep=keep_gain,
     table=_rndcg_table,
 )
 
 
+@constructor(G)
 def g(*, gain: Mapping[float, float] | None = None) -> Metric:
     """trec_eval's G: normalised cumulative gain, each gain discounted by the ideal gain accumulated so far.
 
@@ -213,9 +212,9 @@ def g(*, gain: Mapping[float, float] | None = None) -> Metric:
     │ 0.4206 │
     └────────┘
     """
-    return Metric(G, gain=gain)
 
 
+@constructor(NDCG_REL)
 def ndcg_rel(*, gain: Mapping[float, float] | None = None) -> Metric:
     """trec_eval's ndcg_rel: nDCG averaged over the ranks of the relevant items.
 
@@ -248,9 +247,9 @@ def ndcg_rel(*, gain: Mapping[float, float] | None = None) -> Metric:
     │ 0.4796   │
     └──────────┘
     """
-    return Metric(NDCG_REL, gain=gain)
 
 
+@constructor(RNDCG)
 def rndcg(*, gain: Mapping[float, float] | None = None) -> Metric:
     """trec_eval's Rndcg: nDCG averaged over the positions where the ideal gain steps down.
 
@@ -282,7 +281,6 @@ def rndcg(*, gain: Mapping[float, float] | None = None) -> Metric:
     │ 0.2398 │
     └────────┘
     """
-    return Metric(RNDCG, gain=gain)
 
 
-SPECS = (G, NDCG_REL, RNDCG)
+SPECS = (spec_of(g), spec_of(ndcg_rel), spec_of(rndcg))

@@ -12,8 +12,9 @@ from typing import Literal
 import polars as pl
 
 from polars_rankmetrics import _errors
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, exact_sum
-from polars_rankmetrics._spec import CatalogSpec, Metric, Param
+from polars_rankmetrics._spec import CatalogSpec, Metric
 from polars_rankmetrics.metrics._core import PREPARED, keep_retrieved, keep_top, within
 from polars_rankmetrics.metrics._side import (
     BAD,
@@ -27,7 +28,9 @@ from polars_rankmetrics.metrics._side import (
     same_dtype,
 )
 
-_CATALOG = Param("catalog", None, "side")
+__all__ = ["coverage", "entropy", "gini"]
+
+
 _CATALOG_KINDS = "None, 'group', a frame, a sequence of item ids or a positive integer"
 
 
@@ -149,18 +152,14 @@ def _entropy(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: s
     return finish(per_group, by, value)
 
 
-COVERAGE = CatalogSpec(
-    name="coverage", params=(_CATALOG,), catalog=_coverage, keep=keep_retrieved, saturates=True
-)
-GINI = CatalogSpec(
-    name="gini", aliases=("gini_index",), params=(_CATALOG,), catalog=_gini, keep=keep_retrieved
-)
+COVERAGE = CatalogSpec(name="coverage", catalog=_coverage, keep=keep_retrieved, saturates=True)
+GINI = CatalogSpec(name="gini", aliases=("gini_index",), catalog=_gini, keep=keep_retrieved)
 ENTROPY = CatalogSpec(name="entropy", aliases=("shannon_entropy",), catalog=_entropy, keep=keep_top)
-SPECS = (COVERAGE, GINI, ENTROPY)
 
 Catalog = pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | int | Literal["group"] | None
 
 
+@constructor(COVERAGE, check=lambda metric: _catalog(metric.side("catalog")))
 def coverage(k: int | None = None, *, catalog: Catalog = None) -> Metric:
     """Catalog coverage: the share of the catalog that appears in at least one top-`k` list.
 
@@ -218,10 +217,9 @@ def coverage(k: int | None = None, *, catalog: Catalog = None) -> Metric:
     │ 0.3333     ┆ 0.75       │
     └────────────┴────────────┘
     """
-    _catalog(catalog)
-    return Metric(COVERAGE, k, catalog=catalog)
 
 
+@constructor(GINI, check=lambda metric: _catalog(metric.side("catalog")))
 def gini(k: int | None = None, *, catalog: Catalog = None) -> Metric:
     """Gini index of how often each catalog item is recommended in the top `k`.
 
@@ -266,10 +264,9 @@ def gini(k: int | None = None, *, catalog: Catalog = None) -> Metric:
     │ 0.6667 ┆ 0.1667 │
     └────────┴────────┘
     """
-    _catalog(catalog)
-    return Metric(GINI, k, catalog=catalog)
 
 
+@constructor(ENTROPY)
 def entropy(k: int | None = None) -> Metric:
     """Shannon entropy, in bits, of the distribution of top-`k` recommendations over items.
 
@@ -308,4 +305,6 @@ def entropy(k: int | None = None) -> Metric:
     │ 0.0       ┆ 1.5       │
     └───────────┴───────────┘
     """
-    return Metric(ENTROPY, k)
+
+
+SPECS = (spec_of(coverage), spec_of(gini), spec_of(entropy))

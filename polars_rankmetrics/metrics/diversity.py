@@ -36,17 +36,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Annotated
 
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import VALUE, GainColumns, exact_sum
-from polars_rankmetrics._spec import UNIT, KRule, Metric, Param, Table, TableSpec
+from polars_rankmetrics._spec import UNIT, Metric, Table, TableSpec
 from polars_rankmetrics.metrics import _greedy
 from polars_rankmetrics.metrics._core import keep_relevant
 from polars_rankmetrics.metrics._greedy import GAIN, C, J, Q, R
 
-ALPHA = Param("alpha", 0.5, domain=UNIT)
-BETA = Param("beta", 0.5, domain=UNIT)
+__all__ = ["alpha_ndcg", "err_ia", "map_ia", "nerr_ia", "nnrbp", "nrbp", "p_ia", "strec"]
+
+
 _NEEDS = frozenset({"intents", "item"})
 
 Value = Callable[[Metric, pl.Expr], pl.Expr]  # (metric, A: the query's relevant intents) -> value
@@ -123,21 +126,17 @@ def _map_ia(_m: Metric, a: pl.Expr) -> pl.Expr:
     return exact_sum((pl.col(C) + 1.0) / pl.col(R).cast(pl.Float64) / pl.col("__nrel")) / a
 
 
-def _spec(  # noqa: PLR0913  (the few things a diversity family declares)
+def _spec(
     name: str,
     aliases: tuple[str, ...],
     *,
-    k: KRule,
-    params: tuple[Param, ...],
     value: Value,
     ideal: Callable[[Metric], pl.Expr] | None = None,
 ) -> TableSpec:
     return TableSpec(
         name=name,
         aliases=aliases,
-        k=k,
         needs=_NEEDS,
-        params=params,
         unretrieved=True,
         keep=keep_relevant,
         table=_table(value, ideal),
@@ -147,25 +146,20 @@ def _spec(  # noqa: PLR0913  (the few things a diversity family declares)
 ALPHA_NDCG = _spec(
     "alpha_ndcg",
     ("alpha-nDCG", "alpha_nDCG"),
-    k="required",
-    params=(ALPHA,),
     value=_normalised(_dcg),
     ideal=_dcg,
 )
-ERR_IA = _spec("err_ia", ("ERR-IA", "ERR_IA"), k="required", params=(ALPHA,), value=_err_ia)
-NERR_IA = _spec(
-    "nerr_ia", ("nERR-IA", "nERR_IA"), k="required", params=(ALPHA,), value=_normalised(_err), ideal=_err
-)
-NRBP = _spec("nrbp", ("NRBP",), k="none", params=(ALPHA, BETA), value=_nrbp)
-NNRBP = _spec("nnrbp", ("nNRBP",), k="none", params=(ALPHA, BETA), value=_normalised(_rbp), ideal=_rbp)
-P_IA = _spec("p_ia", ("P-IA", "P_IA"), k="required", params=(), value=_p_ia)
-STREC = _spec("strec", ("StRecall",), k="required", params=(), value=_strec)
-MAP_IA = _spec("map_ia", ("MAP-IA", "MAP_IA", "AP_IA"), k="none", params=(), value=_map_ia)
-
-SPECS = (ALPHA_NDCG, ERR_IA, NERR_IA, NRBP, NNRBP, P_IA, STREC, MAP_IA)
+ERR_IA = _spec("err_ia", ("ERR-IA", "ERR_IA"), value=_err_ia)
+NERR_IA = _spec("nerr_ia", ("nERR-IA", "nERR_IA"), value=_normalised(_err), ideal=_err)
+NRBP = _spec("nrbp", ("NRBP",), value=_nrbp)
+NNRBP = _spec("nnrbp", ("nNRBP",), value=_normalised(_rbp), ideal=_rbp)
+P_IA = _spec("p_ia", ("P-IA", "P_IA"), value=_p_ia)
+STREC = _spec("strec", ("StRecall",), value=_strec)
+MAP_IA = _spec("map_ia", ("MAP-IA", "MAP_IA", "AP_IA"), value=_map_ia)
 
 
-def alpha_ndcg(k: int, *, alpha: float = 0.5) -> Metric:
+@constructor(ALPHA_NDCG)
+def alpha_ndcg(k: int, *, alpha: Annotated[float, UNIT] = 0.5) -> Metric:
     """alpha-nDCG at k (Clarke et al., SIGIR 2008): intent-aware DCG over the greedy ideal's.
 
     ``sum_{i<=k} gain_i / log2(i + 1)`` over the same sum for ndeval's greedy ideal ranking, with
@@ -202,10 +196,10 @@ def alpha_ndcg(k: int, *, alpha: float = 0.5) -> Metric:
     │ 0.902552     ┆ 0.765361 │
     └──────────────┴──────────┘
     """
-    return Metric(ALPHA_NDCG, k, alpha=alpha)
 
 
-def err_ia(k: int, *, alpha: float = 0.5) -> Metric:
+@constructor(ERR_IA)
+def err_ia(k: int, *, alpha: Annotated[float, UNIT] = 0.5) -> Metric:
     """Intent-aware expected reciprocal rank at k, normalised as ndeval does (by the ideal ideal).
 
     ``sum_{i<=k} gain_i / i`` over ``A * sum_{i<=k} (1 - alpha) ** (i - 1) / i`` (A: the query's
@@ -241,10 +235,10 @@ def err_ia(k: int, *, alpha: float = 0.5) -> Metric:
     │ 0.84375  ┆ 0.765361 │
     └──────────┴──────────┘
     """
-    return Metric(ERR_IA, k, alpha=alpha)
 
 
-def nerr_ia(k: int, *, alpha: float = 0.5) -> Metric:
+@constructor(NERR_IA)
+def nerr_ia(k: int, *, alpha: Annotated[float, UNIT] = 0.5) -> Metric:
     """Intent-aware expected reciprocal rank at k over the greedy ideal ranking's.
 
     ``sum_{i<=k} gain_i / i`` over the same sum for ndeval's greedy ideal. ndeval's ``nERR-IA@k``.
@@ -279,10 +273,10 @@ def nerr_ia(k: int, *, alpha: float = 0.5) -> Metric:
     │ 0.931034  ┆ 0.765361 │
     └───────────┴──────────┘
     """
-    return Metric(NERR_IA, k, alpha=alpha)
 
 
-def nrbp(*, alpha: float = 0.5, beta: float = 0.5) -> Metric:
+@constructor(NRBP)
+def nrbp(*, alpha: Annotated[float, UNIT] = 0.5, beta: Annotated[float, UNIT] = 0.5) -> Metric:
     """Novelty- and rank-biased precision (Clarke et al., ICTIR 2009) over the whole ranking.
 
     ``(1 - (1 - alpha) beta) / A * sum_i gain_i beta ** (i - 1)``. ndeval's ``NRBP``. Read on a frame with an
@@ -317,10 +311,10 @@ def nrbp(*, alpha: float = 0.5, beta: float = 0.5) -> Metric:
     │ 0.84375 ┆ 0.765361 │
     └─────────┴──────────┘
     """
-    return Metric(NRBP, alpha=alpha, beta=beta)
 
 
-def nnrbp(*, alpha: float = 0.5, beta: float = 0.5) -> Metric:
+@constructor(NNRBP)
+def nnrbp(*, alpha: Annotated[float, UNIT] = 0.5, beta: Annotated[float, UNIT] = 0.5) -> Metric:
     """NRBP over the greedy ideal ranking's (ndeval's ``nNRBP``).
 
     ``sum_i gain_i beta ** (i - 1)`` over the same sum for ndeval's greedy ideal ranking.
@@ -355,9 +349,9 @@ def nnrbp(*, alpha: float = 0.5, beta: float = 0.5) -> Metric:
     │ 0.947368 ┆ 0.765361 │
     └──────────┴──────────┘
     """
-    return Metric(NNRBP, alpha=alpha, beta=beta)
 
 
+@constructor(P_IA)
 def p_ia(k: int) -> Metric:
     """Intent-aware precision at k (Agrawal et al., WSDM 2009).
 
@@ -390,9 +384,9 @@ def p_ia(k: int) -> Metric:
     │ 0.75   ┆ 0.765361 │
     └────────┴──────────┘
     """
-    return Metric(P_IA, k)
 
 
+@constructor(STREC)
 def strec(k: int) -> Metric:
     """Subtopic recall at k (Zhai et al., SIGIR 2003): the share of the query's intents covered.
 
@@ -425,9 +419,9 @@ def strec(k: int) -> Metric:
     │ 1.0     ┆ 0.765361 │
     └─────────┴──────────┘
     """
-    return Metric(STREC, k)
 
 
+@constructor(MAP_IA)
 def map_ia() -> Metric:
     """Intent-aware mean average precision: the mean over intents of each intent's average precision.
 
@@ -456,4 +450,15 @@ def map_ia() -> Metric:
     │ 0.75   ┆ 0.765361 │
     └────────┴──────────┘
     """
-    return Metric(MAP_IA)
+
+
+SPECS = (
+    spec_of(alpha_ndcg),
+    spec_of(err_ia),
+    spec_of(nerr_ia),
+    spec_of(nrbp),
+    spec_of(nnrbp),
+    spec_of(p_ia),
+    spec_of(strec),
+    spec_of(map_ia),
+)

@@ -6,9 +6,12 @@ from collections.abc import Mapping
 
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, ratio
-from polars_rankmetrics._spec import Metric, Param, QuerySpec
+from polars_rankmetrics._spec import Metric, QuerySpec
 from polars_rankmetrics.metrics._core import within
+
+__all__ = ["dcg", "ndcg"]
 
 
 def discount(positions: pl.Expr) -> pl.Expr:
@@ -29,9 +32,6 @@ def idcg_at(rows: Rows, k: int | None) -> pl.Expr:
     return rows.exact_sum(rows.gain / discount(ideal), None if k is None else ideal <= k)
 
 
-GAIN_MAP = Param("gain", None, "gain")
-
-
 def keep_gain(_m: Metric, rows: Rows) -> pl.Expr:
     """Keep the rows of non-zero gain (the graded families' rows)."""
     return rows.gain != 0
@@ -41,7 +41,7 @@ def _dcg(m: Metric, rows: Rows) -> pl.Expr:
     return dcg_at(rows, m.k)
 
 
-DCG = QuerySpec(name="dcg", needs=frozenset({"gain"}), params=(GAIN_MAP,), keep=keep_gain, value=_dcg)
+DCG = QuerySpec(name="dcg", needs=frozenset({"gain"}), keep=keep_gain, value=_dcg)
 
 
 def _ndcg(m: Metric, rows: Rows) -> pl.Expr:
@@ -55,12 +55,12 @@ NDCG = QuerySpec(
     unretrieved=True,
     needs=frozenset({"gain", "ideal_rank"}),
     trec=("ndcg_cut_{k}", "ndcg"),
-    params=(GAIN_MAP,),
     keep=keep_gain,
     value=_ndcg,
 )
 
 
+@constructor(DCG)
 def dcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> Metric:
     """Discounted cumulative gain of the top `k`: ``sum gain / log2(rank + 1)``.
 
@@ -94,9 +94,9 @@ def dcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> M
     │ 1.7619 │
     └────────┘
     """
-    return Metric(DCG, k, gain=gain)
 
 
+@constructor(NDCG)
 def ndcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> Metric:
     """Normalised discounted cumulative gain: ``DCG@k / IDCG@k``.
 
@@ -135,7 +135,6 @@ def ndcg(k: int | None = None, *, gain: Mapping[float, float] | None = None) -> 
     │ q2    ┆ 0.0    │
     └───────┴────────┘
     """
-    return Metric(NDCG, k, gain=gain)
 
 
-SPECS = (DCG, NDCG)
+SPECS = (spec_of(dcg), spec_of(ndcg))

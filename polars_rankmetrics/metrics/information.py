@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import polars as pl
 
 from polars_rankmetrics import _errors
+from polars_rankmetrics._declare import SIDE, constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, exact_sum
-from polars_rankmetrics._spec import CatalogSpec, Metric, Param
+from polars_rankmetrics._spec import CatalogSpec, Metric
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     InvalidDataError,
@@ -27,6 +30,8 @@ from polars_rankmetrics.metrics._side import (
     same_dtype,
     top_rows,
 )
+
+__all__ = ["novelty"]
 
 
 def _popularity(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
@@ -118,17 +123,16 @@ def _novelty(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: s
 
 
 NOVELTY = CatalogSpec(
-    name="novelty", params=(Param("popularity", None, "side"), Param("n_users", None, "side"),
-    Param("interactions", None, "side")), catalog=_novelty, keep=keep_top,
+    name="novelty", catalog=_novelty, keep=keep_top,
 )  # fmt: skip
-SPECS = (NOVELTY,)
 
 
+@constructor(NOVELTY, check=lambda metric: _popularity(metric, None))  # the inputs now, the dtype later
 def novelty(
     k: int | None = None,
     *,
     popularity: pl.DataFrame | pl.LazyFrame | None = None,
-    n_users: int | None = None,
+    n_users: Annotated[int | None, SIDE] = None,
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
 ) -> Metric:
     """Novelty: the mean self-information ``-log2(p_i)`` of the recommended items.
@@ -197,6 +201,6 @@ def novelty(
     │ 1.0       ┆ 1.75      │
     └───────────┴───────────┘
     """
-    metric = Metric(NOVELTY, k, popularity=popularity, n_users=n_users, interactions=interactions)
-    _popularity(metric, None)  # checks the inputs now; the item dtype is checked with the frame
-    return metric
+
+
+SPECS = (spec_of(novelty),)

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Annotated
 
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum_horizontal, ratio
 from polars_rankmetrics._spec import POSITIVE, UNIT, Metric, Param, QuerySpec
 from polars_rankmetrics.metrics._core import keep_relevant
 from polars_rankmetrics.metrics.rank import precision_at_hit
+
+__all__ = ["eleven_point_average", "iprec_at_recall", "rprec_mult"]
+
 
 ELEVEN_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
@@ -59,12 +64,9 @@ def _eleven_point(m: Metric, rows: Rows) -> pl.Expr:
 ELEVEN_POINT_AVERAGE = QuerySpec(
     name="11pt_avg",
     unretrieved=True,
-    function="eleven_point_average",
-    k="none",
     aliases=("eleven_point_average",),
     needs=frozenset({"hit_rank", "num_rel"}),
     trec=("11pt_avg",),
-    params=(Param("recalls", ELEVEN_POINTS, "floats", domain=UNIT),),
     keep=keep_relevant,
     value=_eleven_point,
 )
@@ -123,7 +125,8 @@ def iprec_at_recall(recall: float) -> Metric:
     return Metric(IPREC_AT_RECALL, recall=recall)
 
 
-def eleven_point_average(recalls: Sequence[float] = ELEVEN_POINTS) -> Metric:
+@constructor(ELEVEN_POINT_AVERAGE)
+def eleven_point_average(recalls: Annotated[Sequence[float], UNIT] = ELEVEN_POINTS) -> Metric:
     """Interpolated precision averaged over recall levels (11-point average by default).
 
     Parameters
@@ -150,7 +153,6 @@ def eleven_point_average(recalls: Sequence[float] = ELEVEN_POINTS) -> Metric:
     │ 1.0      │
     └──────────┘
     """
-    return Metric(ELEVEN_POINT_AVERAGE, recalls=tuple(recalls))
 
 
 def rprec_mult(multiple: float) -> Metric:
@@ -184,4 +186,4 @@ def rprec_mult(multiple: float) -> Metric:
     return Metric(RPREC_MULT, multiple=multiple)
 
 
-SPECS = (IPREC_AT_RECALL, ELEVEN_POINT_AVERAGE, RPREC_MULT)
+SPECS = (IPREC_AT_RECALL, spec_of(eleven_point_average), RPREC_MULT)

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
 from polars_rankmetrics._spec import Metric, QuerySpec
 from polars_rankmetrics.metrics._core import keep_grade, keep_top, num_relevant, within
+
+__all__ = ["bpref", "gm_bpref", "infap", "num_nonrel_judged_ret", "unjudged"]
 
 _INFAP_EPSILON = 1e-5  # trec_eval's INFAP_EPSILON
 _BPREF_NEEDS = frozenset({"hit_rank", "judged_rank", "num_rel", "num_nonrel"})
@@ -37,7 +40,6 @@ def _bpref(_m: Metric, rows: Rows) -> pl.Expr:
 BPREF = QuerySpec(
     name="bpref",
     unretrieved=True,
-    k="none",
     needs=_BPREF_NEEDS,
     trec=("bpref",),
     keep=_keep_judged,
@@ -48,7 +50,6 @@ BPREF = QuerySpec(
 GM_BPREF = QuerySpec(
     name="gm_bpref",
     unretrieved=True,
-    k="none",
     aggregate="gmean",
     needs=_BPREF_NEEDS,
     trec=("gm_bpref",),
@@ -74,7 +75,6 @@ def _infap(_m: Metric, rows: Rows) -> pl.Expr:
 INFAP = QuerySpec(
     name="infap",
     unretrieved=True,
-    k="none",
     aliases=("infAP",),
     needs=frozenset({"hit_rank", "judged_rank", "pool_rank"}),
     trec=("infAP",),
@@ -91,7 +91,6 @@ def _unjudged(m: Metric, rows: Rows) -> pl.Expr:
 
 UNJUDGED = QuerySpec(
     name="unjudged",
-    k="required",
     aliases=("unj",),
     needs=frozenset({"grade"}),
     trec=("unj_{k}",),
@@ -107,7 +106,6 @@ def _num_nonrel_judged_ret(_m: Metric, rows: Rows) -> pl.Expr:
 NUM_NONREL_JUDGED_RET = QuerySpec(
     name="num_nonrel_judged_ret",
     aggregate="sum",
-    k="none",
     kind="int",
     needs=frozenset({"grade"}),
     trec=("num_nonrel_judged_ret",),
@@ -116,6 +114,7 @@ NUM_NONREL_JUDGED_RET = QuerySpec(
 )
 
 
+@constructor(BPREF)
 def bpref() -> Metric:
     """Binary preference (Buckley and Voorhees, 2004): robust to missing judgments.
 
@@ -143,9 +142,9 @@ def bpref() -> Metric:
     │ 0.0   │
     └───────┘
     """
-    return Metric(BPREF)
 
 
+@constructor(INFAP)
 def infap() -> Metric:
     """Inferred average precision (Yilmaz and Aslam, 2006), trec_eval's ``infAP``.
 
@@ -173,9 +172,9 @@ def infap() -> Metric:
     │ 0.8333 │
     └────────┘
     """
-    return Metric(INFAP)
 
 
+@constructor(UNJUDGED)
 def unjudged(k: int) -> Metric:
     """Share of the top `k` that is unjudged (null or negative grade), over `k`.
 
@@ -203,9 +202,9 @@ def unjudged(k: int) -> Metric:
     │ 0.5        │
     └────────────┘
     """
-    return Metric(UNJUDGED, k)
 
 
+@constructor(GM_BPREF)
 def gm_bpref() -> Metric:
     """Bpref per query, geometric mean over queries (trec_eval ``gm_bpref``; values floored at 1e-5).
 
@@ -228,9 +227,9 @@ def gm_bpref() -> Metric:
     │ 0.0032   ┆ 0.5   │
     └──────────┴───────┘
     """
-    return Metric(GM_BPREF)
 
 
+@constructor(NUM_NONREL_JUDGED_RET)
 def num_nonrel_judged_ret() -> Metric:
     """Judged non-relevant items retrieved, summed over queries (trec_eval ``num_nonrel_judged_ret``).
 
@@ -253,7 +252,6 @@ def num_nonrel_judged_ret() -> Metric:
     │ 1                     │
     └───────────────────────┘
     """
-    return Metric(NUM_NONREL_JUDGED_RET)
 
 
-SPECS = (BPREF, GM_BPREF, INFAP, UNJUDGED, NUM_NONREL_JUDGED_RET)
+SPECS = (spec_of(bpref), spec_of(gm_bpref), spec_of(infap), spec_of(unjudged), spec_of(num_nonrel_judged_ret))

@@ -13,16 +13,20 @@ positions of the items' tie groups, and counts the items seen by each depth
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
+from typing import Annotated, Literal
 
 import polars as pl
 
 from polars_rankmetrics import _errors
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import GRADE, ITEM, NUM_RET, RANK, REL, VALUE, GainColumns, exact_sum
 from polars_rankmetrics._spec import OPEN_UNIT, Metric, Param, TableSpec
 from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
 from polars_rankmetrics.metrics._side import as_lazy, item_text, same_dtype
 from polars_rankmetrics.metrics._ties import TIE_START
+
+__all__ = ["compat", "rbo"]
+
 
 POS = "__prm_overlap_pos"  # a depth (a rank in the longer ranking) or an event's depth
 X = "__prm_overlap"  # X_d: items in both top-d prefixes
@@ -387,15 +391,14 @@ def _compat_table(m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[s
 
 COMPAT = TableSpec(
     name="compat",
-    k="none",
     aliases=("Compat",),
     needs=frozenset({"grade", "item"}),
-    params=(Param("p", 0.95, domain=OPEN_UNIT),),
     table=_compat_table,
 )
 
 
-def compat(*, p: float = 0.95) -> Metric:
+@constructor(COMPAT)
+def compat(*, p: Annotated[float, OPEN_UNIT] = 0.95) -> Metric:
     """Compatibility: rank-biased overlap of the ranking with the ideal ranking of the judgments.
 
     The ideal ranking lists the relevant items by grade, the higher first;
@@ -439,7 +442,6 @@ def compat(*, p: float = 0.95) -> Metric:
     │ 0.49197 ┆ 0.276836      │
     └─────────┴───────────────┘
     """
-    return Metric(COMPAT, None, p=p)
 
 
-SPECS = (RBO, COMPAT)
+SPECS = (RBO, spec_of(compat))

@@ -9,11 +9,13 @@ training items; for Pop-REO, those of them the user finds relevant).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Annotated
 
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, NUM_RET, REL, Rows
-from polars_rankmetrics._spec import CatalogSpec, Interval, Metric, Param
+from polars_rankmetrics._spec import CatalogSpec, Interval, Metric
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics._core import PREPARED, keep_retrieved, keep_within, within
 from polars_rankmetrics.metrics._popularity_side import (
@@ -146,22 +148,19 @@ def _keep_reo(metric: Metric, rows: Rows) -> pl.Expr:
 # keep_retrieved: the items ranked in any list, past the cutoff too, are part of the tail's size.
 POP_RSP = CatalogSpec(
     name="pop_rsp", aliases=("PopRSP",), keep=keep_retrieved, catalog=_pop_rsp,
-    params=(Param("interactions", None, "side"), Param("head", None, "side"),
-            Param("head_share", 0.2, domain=Interval(0.0, 1.0, low_open=True))),
-)  # fmt: skip
+    )  # fmt: skip
 POP_REO = CatalogSpec(
     name="pop_reo", aliases=("PopREO",), keep=_keep_reo, catalog=_pop_reo, unretrieved=True,
-    params=POP_RSP.params,
-)  # fmt: skip
-SPECS = (POP_RSP, POP_REO)
+    )  # fmt: skip
 
 
+@constructor(POP_RSP, check=_checked)
 def pop_rsp(
     k: int | None = None,
     *,
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
     head: pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | None = None,
-    head_share: float = 0.2,
+    head_share: Annotated[float, Interval(low=0.0, high=1.0, low_open=True)] = 0.2,
 ) -> Metric:
     """Popularity-based ranking-based statistical parity (Pop-RSP; Zhu and Caverlee, 2020).
 
@@ -228,15 +227,15 @@ def pop_rsp(
     │ 0.5       ┆ 0.0       │
     └───────────┴───────────┘
     """
-    return _checked(Metric(POP_RSP, k, interactions=interactions, head=head, head_share=head_share))
 
 
+@constructor(POP_REO, check=_checked)
 def pop_reo(
     k: int | None = None,
     *,
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
     head: pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | None = None,
-    head_share: float = 0.2,
+    head_share: Annotated[float, Interval(low=0.0, high=1.0, low_open=True)] = 0.2,
 ) -> Metric:
     """Popularity-based ranking-based equal opportunity (Pop-REO; Zhu and Caverlee, 2020).
 
@@ -305,4 +304,6 @@ def pop_reo(
     │ 1.0       ┆ 0.3333    │
     └───────────┴───────────┘
     """
-    return _checked(Metric(POP_REO, k, interactions=interactions, head=head, head_share=head_share))
+
+
+SPECS = (spec_of(pop_rsp), spec_of(pop_reo))

@@ -8,11 +8,13 @@ popularity and the head come from a side input (:mod:`._popularity_side`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Annotated
 
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, exact_sum
-from polars_rankmetrics._spec import POSITIVE, CatalogFrame, CatalogSpec, Interval, Metric, Param
+from polars_rankmetrics._spec import POSITIVE, CatalogFrame, CatalogSpec, Interval, Metric
 from polars_rankmetrics.metrics._core import keep_top
 from polars_rankmetrics.metrics._popularity_side import (
     BAD_ROW,
@@ -31,8 +33,6 @@ __all__ = ["aclt", "aplt", "arp", "tail_percentage"]
 Term = Callable[[Metric], pl.Expr]
 Flags = Callable[[Metric, pl.LazyFrame], pl.LazyFrame]
 
-_SIDES = (Param("interactions", None, "side"), Param("popularity", None, "side"))
-_HEAD = (Param("head", None, "side"), Param("head_share", 0.2, domain=Interval(0.0, 1.0, low_open=True)))
 TAIL = "__prm_tail"  # the item is in RecBole's tail
 
 
@@ -86,23 +86,21 @@ def _headed(metric: Metric, rows: pl.LazyFrame) -> pl.LazyFrame:
 
 
 ARP = CatalogSpec(
-    name="arp", aliases=("ARP",), params=_SIDES, keep=keep_top,
+    name="arp", aliases=("ARP",), keep=keep_top,
     catalog=_mean_over_lists(lambda _m: pl.col(POP), _popular, per_item=True),
 )  # fmt: skip
 APLT = CatalogSpec(
-    name="aplt", aliases=("APLT",), params=(*_SIDES, *_HEAD), keep=keep_top,
+    name="aplt", aliases=("APLT",), keep=keep_top,
     catalog=_mean_over_lists(lambda _m: ~pl.col(HEAD), _headed, per_item=True),
 )  # fmt: skip
 ACLT = CatalogSpec(
-    name="aclt", aliases=("ACLT",), params=(*_SIDES, *_HEAD), keep=keep_top,
+    name="aclt", aliases=("ACLT",), keep=keep_top,
     catalog=_mean_over_lists(lambda _m: ~pl.col(HEAD), _headed, per_item=False),
 )  # fmt: skip
 TAIL_PERCENTAGE = CatalogSpec(
     name="tail_percentage", aliases=("TailPercentage",), keep=keep_top,
-    params=(*_SIDES, Param("tail", 0.1, domain=POSITIVE)),
     catalog=_mean_over_lists(lambda _m: pl.col(TAIL), _with_tail, per_item=True),
 )  # fmt: skip
-SPECS = (ARP, APLT, ACLT, TAIL_PERCENTAGE)
 
 
 def _checked(metric: Metric) -> Metric:
@@ -110,10 +108,7 @@ def _checked(metric: Metric) -> Metric:
     return metric
 
 
-def _built(spec: CatalogSpec, k: int | None, **sides: object) -> Metric:
-    return _checked(Metric(spec, k, **sides))
-
-
+@constructor(ARP, check=_checked)
 def arp(
     k: int | None = None,
     *,
@@ -178,16 +173,16 @@ def arp(
     │ 2.0   ┆ 1.5   │
     └───────┴───────┘
     """
-    return _built(ARP, k, interactions=interactions, popularity=popularity)
 
 
+@constructor(APLT, check=_checked)
 def aplt(
     k: int | None = None,
     *,
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
     popularity: pl.DataFrame | pl.LazyFrame | None = None,
     head: pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | None = None,
-    head_share: float = 0.2,
+    head_share: Annotated[float, Interval(low=0.0, high=1.0, low_open=True)] = 0.2,
 ) -> Metric:
     """Average percentage of long-tail items: the mean share of tail items in a list.
 
@@ -246,16 +241,16 @@ def aplt(
     │ 0.75                   ┆ 1.5                    ┆ 0.5    │
     └────────────────────────┴────────────────────────┴────────┘
     """
-    return _built(APLT, k, interactions=interactions, popularity=popularity, head=head, head_share=head_share)
 
 
+@constructor(ACLT, check=_checked)
 def aclt(
     k: int | None = None,
     *,
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
     popularity: pl.DataFrame | pl.LazyFrame | None = None,
     head: pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | None = None,
-    head_share: float = 0.2,
+    head_share: Annotated[float, Interval(low=0.0, high=1.0, low_open=True)] = 0.2,
 ) -> Metric:
     """Average coverage of long-tail items: the mean number of tail items in a list.
 
@@ -298,15 +293,15 @@ def aclt(
     │ 0.5    ┆ 1.5    │
     └────────┴────────┘
     """
-    return _built(ACLT, k, interactions=interactions, popularity=popularity, head=head, head_share=head_share)
 
 
+@constructor(TAIL_PERCENTAGE, check=_checked)
 def tail_percentage(
     k: int | None = None,
     *,
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
     popularity: pl.DataFrame | pl.LazyFrame | None = None,
-    tail: float = 0.1,
+    tail: Annotated[float, POSITIVE] = 0.1,
 ) -> Metric:
     """Tail percentage (RecBole's ``TailPercentage``): the mean share of tail items in a list.
 
@@ -364,4 +359,6 @@ def tail_percentage(
     │ 0.5                         ┆ 0.5                       │
     └─────────────────────────────┴───────────────────────────┘
     """
-    return _built(TAIL_PERCENTAGE, k, interactions=interactions, popularity=popularity, tail=tail)
+
+
+SPECS = (spec_of(arp), spec_of(aplt), spec_of(aclt), spec_of(tail_percentage))

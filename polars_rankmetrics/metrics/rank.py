@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
 from polars_rankmetrics._spec import Metric, QuerySpec
 from polars_rankmetrics.metrics._core import ap_denominator, keep_relevant, num_relevant, within
+
+__all__ = ["average_precision", "bing", "gm_map", "reciprocal_rank"]
 
 
 def _mrr(m: Metric, rows: Rows) -> pl.Expr:
@@ -16,7 +19,6 @@ def _mrr(m: Metric, rows: Rows) -> pl.Expr:
 
 MRR = QuerySpec(
     name="mrr",
-    function="reciprocal_rank",
     aliases=("reciprocal_rank",),
     trec=("recip_rank",),
     keep=keep_relevant,
@@ -45,7 +47,6 @@ def _map(m: Metric, rows: Rows) -> pl.Expr:
 MAP = QuerySpec(
     name="map",
     unretrieved=True,
-    function="average_precision",
     aliases=("ap", "average_precision"),
     needs=frozenset({"hit_rank"}),
     trec=("map_cut_{k}",),
@@ -62,7 +63,6 @@ def _gm_map(_m: Metric, rows: Rows) -> pl.Expr:
 GM_MAP = QuerySpec(
     name="gm_map",
     unretrieved=True,
-    k="none",
     aggregate="gmean",
     needs=frozenset({"hit_rank"}),
     trec=("gm_map",),
@@ -80,7 +80,6 @@ def _bing(_m: Metric, rows: Rows) -> pl.Expr:
 
 BING = QuerySpec(
     name="bing",
-    k="none",
     aliases=("binG",),
     needs=frozenset({"hit_rank"}),
     trec=("binG",),
@@ -89,6 +88,7 @@ BING = QuerySpec(
 )
 
 
+@constructor(MRR)
 def reciprocal_rank(k: int | None = None) -> Metric:
     """Reciprocal rank of the first relevant item in the top `k`; 0 if none.
 
@@ -118,9 +118,9 @@ def reciprocal_rank(k: int | None = None) -> Metric:
     │ 2     ┆ 0.0 │
     └───────┴─────┘
     """
-    return Metric(MRR, k)
 
 
+@constructor(MAP)
 def average_precision(k: int | None = None) -> Metric:
     """Average precision: mean of the precision at each relevant item, over R.
 
@@ -153,9 +153,9 @@ def average_precision(k: int | None = None) -> Metric:
     │ 0.5556 │
     └────────┘
     """
-    return Metric(MAP, k)
 
 
+@constructor(GM_MAP)
 def gm_map() -> Metric:
     """Geometric mean average precision: AP per query, geometric mean over queries (trec_eval ``gm_map``).
 
@@ -180,9 +180,9 @@ def gm_map() -> Metric:
     │ 0.7071 ┆ 0.75 │
     └────────┴──────┘
     """
-    return Metric(GM_MAP)
 
 
+@constructor(BING)
 def bing() -> Metric:
     """trec_eval's ``binG``: per relevant retrieved item ``1 / log2(2 + non-relevant above)``.
 
@@ -207,7 +207,6 @@ def bing() -> Metric:
     │ 0.3155 │
     └────────┘
     """
-    return Metric(BING)
 
 
-SPECS = (MRR, MAP, GM_MAP, BING)
+SPECS = (spec_of(reciprocal_rank), spec_of(average_precision), spec_of(gm_map), spec_of(bing))

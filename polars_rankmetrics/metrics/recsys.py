@@ -12,6 +12,7 @@ from typing import Literal
 import polars as pl
 
 from polars_rankmetrics import _errors
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
 from polars_rankmetrics._spec import COUNT, Metric, Param, QuerySpec
 from polars_rankmetrics._validation import check_choice
@@ -28,9 +29,7 @@ def _mar(m: Metric, rows: Rows) -> pl.Expr:
     return ratio(precision_at_hits(rows, m.k), num_relevant(rows))
 
 
-MAR = QuerySpec(
-    name="mar", unretrieved=True, k="required", needs=frozenset({"hit_rank"}), keep=keep_relevant, value=_mar
-)
+MAR = QuerySpec(name="mar", unretrieved=True, needs=frozenset({"hit_rank"}), keep=keep_relevant, value=_mar)
 
 
 def _map_capped(m: Metric, rows: Rows) -> pl.Expr:
@@ -41,7 +40,6 @@ def _map_capped(m: Metric, rows: Rows) -> pl.Expr:
 MAP_CAPPED = QuerySpec(
     name="map_capped",
     unretrieved=True,
-    k="required",
     needs=frozenset({"hit_rank"}),
     keep=keep_relevant,
     value=_map_capped,
@@ -125,6 +123,7 @@ MPR_RANDOM = QuerySpec(
 # --- constructors ----------------------------------------------------------------------------------
 
 
+@constructor(MAR)
 def mar(k: int) -> Metric:
     """Mean average recall at `k` (recmetrics' ``mark``).
 
@@ -157,9 +156,9 @@ def mar(k: int) -> Metric:
     │ 0.1667 ┆ 0.25         ┆ 0.3889 │
     └────────┴──────────────┴────────┘
     """
-    return Metric(MAR, k)
 
 
+@constructor(MAP_CAPPED)
 def map_capped(k: int) -> Metric:
     """Mean average precision at `k` with the recommender denominator ``min(R, k)``.
 
@@ -200,7 +199,6 @@ def map_capped(k: int) -> Metric:
     │ 1.0          ┆ 0.6667 │
     └──────────────┴────────┘
     """
-    return Metric(MAP_CAPPED, k)
 
 
 def mpr(*, missing_items: MissingItems = "bottom", n_items: int | None = None) -> Metric:
@@ -291,4 +289,4 @@ def mpr(*, missing_items: MissingItems = "bottom", n_items: int | None = None) -
     return Metric(MPR if missing_items == "bottom" else MPR_IGNORE)
 
 
-SPECS = (MAR, MAP_CAPPED, MPR, MPR_IGNORE, MPR_RANDOM)
+SPECS = (spec_of(mar), spec_of(map_capped), MPR, MPR_IGNORE, MPR_RANDOM)

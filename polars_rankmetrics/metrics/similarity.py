@@ -11,8 +11,9 @@ from functools import reduce
 
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, exact_sum, exact_sum_horizontal, fixed_point, from_fixed_point
-from polars_rankmetrics._spec import CatalogSpec, Metric, Param
+from polars_rankmetrics._spec import CatalogSpec, Metric
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
@@ -33,6 +34,8 @@ from polars_rankmetrics.metrics._side import (
     same_dtype,
     top_rows,
 )
+
+__all__ = ["intra_list_similarity", "personalization"]
 
 
 def _personalization(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
@@ -189,12 +192,12 @@ def _intra_list_similarity(
 
 PERSONALIZATION = CatalogSpec(name="personalization", catalog=_personalization, keep=keep_top)
 INTRA_LIST_SIMILARITY = CatalogSpec(
-    name="intra_list_similarity", aliases=("ils",), params=(Param("features", None, "side"),),
+    name="intra_list_similarity", aliases=("ils",),
     catalog=_intra_list_similarity, keep=keep_top,
 )  # fmt: skip
-SPECS = (PERSONALIZATION, INTRA_LIST_SIMILARITY)
 
 
+@constructor(PERSONALIZATION)
 def personalization(k: int | None = None) -> Metric:
     """Personalization: 1 - the mean cosine similarity of users' top-`k` item sets, over all pairs.
 
@@ -237,9 +240,15 @@ def personalization(k: int | None = None) -> Metric:
     │ 0.25              ┆ 0.0               │
     └───────────────────┴───────────────────┘
     """
-    return Metric(PERSONALIZATION, k)
 
 
+def _check_features(metric: Metric) -> None:
+    features = metric.side("features")
+    if features is not None:
+        _feature_vectors(features)
+
+
+@constructor(INTRA_LIST_SIMILARITY, check=_check_features)
 def intra_list_similarity(
     k: int | None = None, *, features: pl.DataFrame | pl.LazyFrame | None = None
 ) -> Metric:
@@ -302,6 +311,6 @@ def intra_list_similarity(
     │ 0.3536                  ┆ 0.2357                  │
     └─────────────────────────┴─────────────────────────┘
     """
-    if features is not None:
-        _feature_vectors(features)
-    return Metric(INTRA_LIST_SIMILARITY, k, features=features)
+
+
+SPECS = (spec_of(personalization), spec_of(intra_list_similarity))

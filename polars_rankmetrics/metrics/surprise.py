@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, exact_sum
-from polars_rankmetrics._spec import CatalogSpec, Metric, Param
+from polars_rankmetrics._spec import CatalogSpec, Metric
 from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
 from polars_rankmetrics.metrics._core import keep_top
 from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame, user_ids
@@ -123,16 +124,14 @@ def _unexpectedness(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], qu
 
 
 SURPRISAL = CatalogSpec(
-    name="surprisal", aliases=("Surprisal",), k="required", keep=keep_top, catalog=_surprisal,
-    params=(Param("interactions", None, "side"),),
-)  # fmt: skip
+    name="surprisal", aliases=("Surprisal",), keep=keep_top, catalog=_surprisal,
+    )  # fmt: skip
 UNEXPECTEDNESS = CatalogSpec(
-    name="unexpectedness", aliases=("Unexpectedness",), k="required", keep=keep_top, catalog=_unexpectedness,
-    params=(Param("baseline", None, "side"),),
-)  # fmt: skip
-SPECS = (SURPRISAL, UNEXPECTEDNESS)
+    name="unexpectedness", aliases=("Unexpectedness",), keep=keep_top, catalog=_unexpectedness,
+    )  # fmt: skip
 
 
+@constructor(SURPRISAL, check=lambda metric: _item_weights(metric, None))
 def surprisal(k: int, *, interactions: pl.DataFrame | pl.LazyFrame | None = None) -> Metric:
     """Surprisal (RePlay's ``Surprisal``): the mean normalised self-information of the top `k`.
 
@@ -189,11 +188,9 @@ def surprisal(k: int, *, interactions: pl.DataFrame | pl.LazyFrame | None = None
     │ 0.5         ┆ 0.625       │
     └─────────────┴─────────────┘
     """
-    metric = Metric(SURPRISAL, k, interactions=interactions)
-    _item_weights(metric, None)  # checks the input now
-    return metric
 
 
+@constructor(UNEXPECTEDNESS, check=lambda metric: _baseline(metric, None, None))
 def unexpectedness(k: int, *, baseline: pl.DataFrame | pl.LazyFrame | None = None) -> Metric:
     """Unexpectedness (RePlay's ``Unexpectedness``): the share of the top `k` a baseline does not recommend.
 
@@ -249,6 +246,6 @@ def unexpectedness(k: int, *, baseline: pl.DataFrame | pl.LazyFrame | None = Non
     │ 0.166667         ┆ 0.5              │
     └──────────────────┴──────────────────┘
     """
-    metric = Metric(UNEXPECTEDNESS, k, baseline=baseline)
-    _baseline(metric, None, None)  # checks the input now
-    return metric
+
+
+SPECS = (spec_of(surprisal), spec_of(unexpectedness))

@@ -8,6 +8,8 @@ from polars_rankmetrics._kernel import Rows
 from polars_rankmetrics._spec import Metric, QuerySpec
 from polars_rankmetrics.metrics._core import keep_within
 
+__all__ = ["relstring"]
+
 
 def _grade_char(grade: pl.Expr) -> pl.Expr:
     digit = grade.cast(pl.Int64).cast(pl.String)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import polars as pl
 
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, fixed_point_sum, from_fixed_point, power
-from polars_rankmetrics._spec import OPEN_UNIT, POSITIVE, Metric, Param, QuerySpec
+from polars_rankmetrics._spec import OPEN_UNIT, POSITIVE, Metric, QuerySpec
 from polars_rankmetrics.metrics._core import keep_grade, keep_none, num_retrieved, within
 
-_PERSISTENCE = Param("p", 0.9, domain=OPEN_UNIT)
+__all__ = ["err", "rbp", "rbp_resid"]
 
 
 def _discount(rows: Rows, p: float) -> pl.Expr:
@@ -33,10 +36,8 @@ def _rbp(m: Metric, rows: Rows) -> pl.Expr:
 
 RBP = QuerySpec(
     name="rbp",
-    k="none",
     needs=frozenset({"grade", "num_rel"}),
     trec=("rbp",),
-    params=(_PERSISTENCE,),
     keep=_keep_positive,
     value=_rbp,
 )
@@ -77,10 +78,8 @@ def _rbp_resid(m: Metric, rows: Rows) -> pl.Expr:
 
 RBP_RESID = QuerySpec(
     name="rbp_resid",
-    k="none",
     needs=frozenset({"grade"}),
     trec=("rbp_resid",),
-    params=(_PERSISTENCE,),
     keep=keep_none,
     whole=_rbp_resid_whole,
     value=_rbp_resid,
@@ -104,7 +103,6 @@ def _err(m: Metric, rows: Rows) -> pl.Expr:
 ERR = QuerySpec(
     name="err",
     needs=frozenset({"grade"}),
-    params=(Param("max_grade", 4.0, domain=POSITIVE),),
     rows=_err_rows,
     keep=_keep_positive,
     value=_err,
@@ -128,7 +126,8 @@ def err_survival(rows: Rows, max_grade: float) -> pl.Expr:
     return rows.in_rank_order(keep.cum_prod()) / keep
 
 
-def rbp(p: float = 0.9) -> Metric:
+@constructor(RBP)
+def rbp(p: Annotated[float, OPEN_UNIT] = 0.9) -> Metric:
     """Rank-biased precision: ``(1 - p) * sum gain_i * p**(i - 1)`` (Moffat and Zobel, 2008).
 
     As trec_eval's ``rbp``: gains are the grades, scaled into [0, 1] by the
@@ -159,10 +158,10 @@ def rbp(p: float = 0.9) -> Metric:
     │ 0.75       │
     └────────────┘
     """
-    return Metric(RBP, p=p)
 
 
-def rbp_resid(p: float = 0.9) -> Metric:
+@constructor(RBP_RESID)
+def rbp_resid(p: Annotated[float, OPEN_UNIT] = 0.9) -> Metric:
     """The residual of rank-biased precision: how much rbp could still grow.
 
     ``p**n + (1 - p) * sum over unjudged ranks i of p**(i - 1)`` for a list of
@@ -192,10 +191,10 @@ def rbp_resid(p: float = 0.9) -> Metric:
     │ 0.5              │
     └──────────────────┘
     """
-    return Metric(RBP_RESID, p=p)
 
 
-def err(k: int | None = None, *, max_grade: float = 4.0) -> Metric:
+@constructor(ERR)
+def err(k: int | None = None, *, max_grade: Annotated[float, POSITIVE] = 4.0) -> Metric:
     """Expected reciprocal rank (Chapelle, Metzler, Zhang and Grinspan, 2009).
 
     ``sum_r (1/r) R_r prod_{i<r} (1 - R_i)`` with ``R = (2**g - 1) / 2**max_grade``:
@@ -230,7 +229,6 @@ def err(k: int | None = None, *, max_grade: float = 4.0) -> Metric:
     │ 0.502 │
     └───────┘
     """
-    return Metric(ERR, k, max_grade=max_grade)
 
 
-SPECS = (RBP, RBP_RESID, ERR)
+SPECS = (spec_of(rbp), spec_of(rbp_resid), spec_of(err))
