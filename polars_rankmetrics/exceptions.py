@@ -55,6 +55,26 @@ class RankMetricsError(ValueError):
         """
         return cls(message)
 
+    @classmethod
+    def unknown_option(cls: type[E], owner: str, name: str, known: Iterable[str]) -> E:  # noqa: PYI019
+        """A parameter `owner` does not take: name it and list the ones it takes.
+
+        Raised as :class:`InvalidParameterError` by a function's keyword, as
+        :class:`UnknownMetricError` by a metric's name (``rbp(q=0.5)``).
+        """
+        accepted = ", ".join(known) or "none"
+        return cls(f"{owner} has no parameter {shown(name)}; its parameters: {accepted}")
+
+    @classmethod
+    def needs_cutoff(cls: type[E], metric: str) -> E:  # noqa: PYI019
+        """A metric that needs a cutoff, given none (:class:`UnknownMetricError` from a name)."""
+        return cls(f"metric {metric!r} needs a cutoff: write {metric}@k")
+
+    @classmethod
+    def takes_no_cutoff(cls: type[E], metric: str, got: object) -> E:  # noqa: PYI019
+        """A metric that takes no cutoff, given one: `got` is the name as written, or the cutoff."""
+        return cls(f"metric {metric!r} takes no cutoff, got {got}")
+
 
 class ColumnNotFoundError(RankMetricsError):
     """A column the evaluation needs is not in the frame."""
@@ -187,12 +207,6 @@ class InvalidParameterError(RankMetricsError):
         return cls(f"{role} {shown(name)} is the {other} column")
 
     @classmethod
-    def unknown_option(cls, owner: str, name: str, known: Iterable[str]) -> InvalidParameterError:
-        """A keyword that `owner` does not take: name it and list the ones it takes."""
-        accepted = ", ".join(known) or "none"
-        return cls(f"{owner} has no parameter {shown(name)}; its parameters: {accepted}")
-
-    @classmethod
     def missing(
         cls, name: str, expected: str, *, metric: str | None = None, method: str | None = None
     ) -> InvalidParameterError:
@@ -284,6 +298,14 @@ class UnknownMetricError(RankMetricsError):
         near = list(dict.fromkeys([*closest(name, valid), *closest(re.sub(r"\d+", "k", name), valid)]))[:3]
         hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
         return cls(f"unknown metric {shown(name)}{hint} Valid names: {', '.join(valid)}")
+
+    @classmethod
+    def not_a_number(
+        cls, text: str, *, finite: bool = False, metric: str | None = None
+    ) -> UnknownMetricError:
+        """A metric's parameter, as written in its name, that does not read as a (finite) number."""
+        of = "" if metric is None else f" of metric {metric!r}"
+        return cls(f"parameter {text!r}{of} is not a {'finite ' if finite else ''}number")
 
     @classmethod
     def unknown_measure(cls, spec: str, near: Sequence[str], supported: str) -> UnknownMetricError:

@@ -28,9 +28,7 @@ def _number(text: str, pattern: re.Pattern[str]) -> float:
     """Read a parameter as C's atol/atof do (the leading number: cutoff '23.4' is 23), but never garbage."""
     match = pattern.match(text)
     if match is None or not math.isfinite(float(match.group())):  # 1e400 reads as inf
-        raise prm.UnknownMetricError.bad_measure(
-            None, f"parameter {text!r} is not a {'number' if match is None else 'finite number'}"
-        )
+        raise prm.UnknownMetricError.not_a_number(text, finite=match is not None)
     return float(match.group())
 
 
