@@ -34,12 +34,12 @@ _CONTRACT_ROLES = ("query", "item", "score", "rank", "relevance")
 
 
 def _of(name: str, metric: str | None, method: str | None) -> str:
-    """```k``` , ```k`` of metric 'ndcg'`` or ```k`` of fusion method 'rrf'``."""
+    """How a message names a parameter: ```k```, ```k`` of metric 'ndcg'``, ``-M`` (an option as typed)."""
     if metric is not None:
         return f"`{name}` of metric {metric!r}"
     if method is not None:
         return f"`{name}` of fusion method {method!r}"
-    return name if name.startswith("-") else f"`{name}`"  # a command-line option as typed
+    return name if name.startswith("-") else f"`{name}`"
 
 
 class RankMetricsError(ValueError):
@@ -211,17 +211,16 @@ class InvalidParameterError(RankMetricsError):
         cls, name: str, expected: str, *, metric: str | None = None, method: str | None = None
     ) -> InvalidParameterError:
         """A parameter without a default that was not given: say what it is and how to write it."""
-        if method is not None:
-            return cls.needs(
-                f"fusion method {method!r}",
-                f"`{name}`, {expected}",
-                f"write fuse(..., method={method!r}, {name}=...)",
-            )
-        return cls.needs(f"metric {metric!r}", f"`{name}`, {expected}", f"write {metric}({name}=...)")
+        owner, call = (
+            (f"metric {metric!r}", f"{metric}(")
+            if method is None
+            else (f"fusion method {method!r}", f"fuse(..., method={method!r}, ")
+        )
+        return cls.needs(owner, f"`{name}`, {expected}", f"write {call}{name}=...)")
 
     @classmethod
     def needs(cls, owner: str, what: str, remedy: str) -> InvalidParameterError:
-        """An input `owner` cannot do without and did not get: ```owner needs what: remedy``."""
+        """An input `owner` cannot do without and did not get: ``owner needs what: remedy``."""
         return cls(f"{owner} needs {what}: {remedy}")
 
     @classmethod
@@ -231,7 +230,7 @@ class InvalidParameterError(RankMetricsError):
 
     @classmethod
     def takes_no(cls, owner: str, what: str, takers: str) -> InvalidParameterError:
-        """An input `owner` does not take, and the ones that take it: ```owner takes no what; takers```."""
+        """An input `owner` does not take, and the ones that take it: ``owner takes no what; takers``."""
         return cls(f"{owner} takes no {what}; {takers}")
 
     @classmethod
@@ -315,7 +314,7 @@ class UnknownMetricError(RankMetricsError):
 
     @classmethod
     def bad_measure(cls, spec: str | None, why: str) -> UnknownMetricError:
-        """A trec_eval measure (``-m name.params``) whose parameters do not read: ```measure 'x': why``."""
+        """A trec_eval measure (``-m name.params``) whose parameters do not read: ``measure 'x': why``."""
         return cls(why if spec is None else f"measure {spec!r}: {why}")
 
 
@@ -440,7 +439,7 @@ class TrecFormatError(RankMetricsError):
 
     @classmethod
     def unreadable(cls, path: object, why: str) -> TrecFormatError:
-        """A TREC file that cannot be read: ```path: why``` (a bad line is worded in its plan)."""
+        """A TREC file that cannot be read: ``path: why`` (a bad line is worded in its plan)."""
         return cls(f"{cut(str(path))}: {why}")
 
 

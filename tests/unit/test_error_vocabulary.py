@@ -23,6 +23,7 @@ from polars_rankmetrics.exceptions import (
     MissingQueriesError,
     RankMetricsError,
     TrecFormatError,
+    UnknownMetricError,
 )
 
 PACKAGE = Path(__file__).resolve().parents[2] / "polars_rankmetrics"
@@ -204,3 +205,16 @@ def test_the_factories_word_their_fault() -> None:
         "system 'a' has no row for 1 of 2 queries. Pass missing='zero'",
     )
     assert isinstance(TrecFormatError.from_worded("run.txt:line 2: bad"), TrecFormatError)
+
+
+def test_a_refusal_shared_by_two_entry_points_has_one_wording() -> None:
+    """A name (``prm.parse``) and a constructor refuse a cutoff in the same words, each with its class."""
+    by_name, by_call = UnknownMetricError.needs_cutoff("mar"), InvalidParameterError.needs_cutoff("mar")
+    assert (type(by_name), type(by_call)) == (UnknownMetricError, InvalidParameterError)
+    assert str(by_name) == str(by_call) == "metric 'mar' needs a cutoff: write mar@k"
+    assert (
+        str(UnknownMetricError.takes_no_cutoff("mpr", "mpr@10")) == "metric 'mpr' takes no cutoff, got mpr@10"
+    )
+    unknown = UnknownMetricError.unknown_option("metric 'rbp'", "q", ["p"])
+    assert str(unknown) == str(InvalidParameterError.unknown_option("metric 'rbp'", "q", ["p"]))
+    assert str(unknown) == "metric 'rbp' has no parameter 'q'; its parameters: p"
