@@ -3,24 +3,45 @@
 :func:`polars_rankmetrics.evaluate`, :func:`polars_rankmetrics.evaluate_chunked` and
 ``polars_rankmetrics.spark.evaluate`` take the same options; each builds a :class:`Request` with
 :func:`request` and reads it, so an option is declared, defaulted and refused in one place. The
-``.rank`` namespace's typed options (``namespace.Options``) list the same fields (a test checks).
+typed options of the ``.rank`` namespace (:class:`Options` and the TypedDicts built on it) list
+the same fields (a test checks).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike, Requested
 from polars_rankmetrics._schema import Columns, normalise_by
-from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.conventions import ConventionOptions, Conventions, ReadingOptions
 
-__all__ = ["OPTIONS", "Request", "request"]
+__all__ = ["OPTIONS", "EvaluateOptions", "MetricOptions", "Options", "Request", "request"]
 
 OPTIONS = ("by", "per_query", "columns", "conventions", "check", "aggregate", "qrels")
 """The options every entry point takes besides the metrics and the convention overrides."""
+
+
+class Options(TypedDict, total=False):
+    """The keyword options of :func:`evaluate` besides the conventions, for type checkers and IDEs."""
+
+    by: str | Sequence[str] | None
+    per_query: bool
+    columns: Columns | None
+    conventions: Conventions | str | None
+    check: bool
+    aggregate: Aggregation
+    qrels: object | None
+
+
+class EvaluateOptions(Options, ConventionOptions, total=False):
+    """Every keyword option of :func:`evaluate`."""
+
+
+class MetricOptions(Options, ReadingOptions, total=False):
+    """The keyword options of a metric with its own ``gain``: evaluate's, but the gain convention."""
 
 
 @dataclass(frozen=True)

@@ -25,13 +25,16 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from numbers import Real
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import polars as pl
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._kernel import GainColumns, Rows
 from polars_rankmetrics._validation import check_gain, check_k
+
+if TYPE_CHECKING:
+    from polars_rankmetrics.conventions import Conventions
 
 Aggregate = Literal["mean", "sum", "gmean", "none", "weighted"]
 Scope = Literal["query", "catalog"]
@@ -161,6 +164,49 @@ Table = Callable[["Metric", GainColumns, pl.LazyFrame, tuple[str, ...]], pl.Lazy
 CatalogFrame = Callable[["Metric", pl.LazyFrame, tuple[str, ...], str], pl.LazyFrame]
 Keep = Callable[["Metric", Rows], pl.Expr]
 Needs = Callable[["Metric"], frozenset[str]]
+Refuse = Callable[["Metric", "Conventions"], str | None]
+
+ORDER_FREE: Literal["order-free"] = "order-free"
+"""``Ties.average`` of a family whose value no order of the tied items changes: its own value."""
+
+
+@dataclass(frozen=True)
+class Ties:
+    """The tie policies a family defines besides ``"text"`` (trec_eval's order, every family's).
+
+    Attributes
+    ----------
+    extremal
+        ``"optimistic"`` and ``"pessimistic"``: the order putting higher
+        (lower) grades first inside a tie gives the family's best (worst)
+        value over every order of the tied items.
+    average
+        ``"average"``: the expected value over every order of the tied
+        items, in closed form, read from the tie columns of the prepared
+        view (``metrics/_ties.py``); :data:`ORDER_FREE` when no order
+        changes the value; None when the family does not define it.
+    extremal_with_depth, order_free_with_depth
+        False where the grade order is extremal (the value order-free) only
+        without a depth, which cuts the tied items.
+    why
+        Why the family defines no more policies, for the error.
+    refuse
+        The family's own refusal under given conventions (the reason, or
+        None): average precision at a cutoff with ``ap_denominator="found"``.
+    """
+
+    extremal: bool = False
+    average: PerQuery | Literal["order-free"] | None = None
+    extremal_with_depth: bool = True
+    order_free_with_depth: bool = True
+    why: str = ""
+    refuse: Refuse | None = None
+
+    def defines(self, policy: str) -> bool:
+        """Whether the family defines tie policy `policy` at all (``"text"``: always)."""
+        if policy in ("optimistic", "pessimistic"):
+            return self.extremal
+        return self.average is not None if policy == "average" else policy == "text"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -196,6 +242,8 @@ class MetricSpec:
     needs_of
         The prepared columns a parameter value adds to `needs` (rbo's
         ``tie_handling="aware"`` reads the tie groups); None adds none.
+    ties
+        The tie policies it defines besides trec_eval's order (:class:`Ties`).
     """
 
     name: str
@@ -210,6 +258,7 @@ class MetricSpec:
     keep: Keep | None = None
     unretrieved: bool = False
     needs_of: Needs | None = None
+    ties: Ties = Ties()
     scope: ClassVar[Scope] = "query"
 
     @property

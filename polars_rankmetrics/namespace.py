@@ -8,14 +8,15 @@ from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 import polars as pl
 
-from polars_rankmetrics._engine import Aggregation, MetricLike
+from polars_rankmetrics._engine import MetricLike
 from polars_rankmetrics._namespace import MetricMethods
 from polars_rankmetrics._registry import specs as _specs
+from polars_rankmetrics._request import EvaluateOptions, MetricOptions
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
-from polars_rankmetrics.conventions import ConventionOptions, Conventions, ReadingOptions
+from polars_rankmetrics.conventions import ConventionOptions, Conventions
 from polars_rankmetrics.evaluation import evaluate, population
 
 if TYPE_CHECKING:
@@ -24,22 +25,6 @@ if TYPE_CHECKING:
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 __all__ = ["RankFrame"]
-
-
-class Options(TypedDict, total=False):
-    """The keyword options of :func:`evaluate` besides the conventions, for type checkers and IDEs."""
-
-    by: str | Sequence[str] | None
-    per_query: bool
-    columns: Columns | None
-    conventions: Conventions | str | None
-    check: bool
-    aggregate: Aggregation
-    qrels: object | None
-
-
-class EvaluateOptions(Options, ConventionOptions, total=False):
-    """Every keyword option of :func:`evaluate`."""
 
 
 class PopulationOptions(ConventionOptions, total=False):
@@ -126,22 +111,8 @@ class RankFrame(MetricMethods[FrameT]):
         validate(self._frame, **options)
         return self._frame
 
-    def _one(  # noqa: PLR0913, PLR0917
-        self,
-        metric: Metric,
-        by: str | Sequence[str] | None,
-        per_query: bool,
-        columns: Columns | None,
-        conventions: Conventions | str | None,
-        check: bool,
-        aggregate: Aggregation,
-        qrels: object | None,
-        overrides: ReadingOptions,
-    ) -> FrameT:
-        return evaluate(
-            self._frame, [metric], by=by, per_query=per_query, columns=columns,
-            conventions=conventions, check=check, aggregate=aggregate, qrels=qrels, **overrides,
-        )  # fmt: skip
+    def _one(self, metric: Metric, options: EvaluateOptions | MetricOptions) -> FrameT:
+        return evaluate(self._frame, [metric], **options)
 
     def mrr(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> FrameT:
         """Deprecated alias of :meth:`reciprocal_rank` (the name of ``prm.reciprocal_rank``)."""

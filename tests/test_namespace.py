@@ -11,7 +11,9 @@ import polars as pl
 import pytest
 
 import polars_rankmetrics as prm
+from polars_rankmetrics import _request
 from polars_rankmetrics._registry import SPECS
+from polars_rankmetrics._request import OPTIONS
 from polars_rankmetrics._spec import MetricSpec
 
 
@@ -90,8 +92,13 @@ def test_every_metric_has_a_constructor_and_a_method_of_one_name(spec: MetricSpe
     assert spec.python_name in prm.__all__
     own = list(inspect.signature(constructor).parameters)
     assert list(inspect.signature(method).parameters)[1 : len(own) + 1] == own
-    for option in ("by", "per_query", "columns", "conventions", "check", "overrides"):
-        assert option in inspect.signature(method).parameters, (spec.python_name, option)
+    options = inspect.signature(method).parameters["options"]
+    assert options.kind is inspect.Parameter.VAR_KEYWORD
+    typed = "MetricOptions" if "gain" in own else "EvaluateOptions"
+    assert options.annotation == f"Unpack[{typed}]", (spec.python_name, options.annotation)
+    keys = getattr(_request, typed).__optional_keys__
+    assert set(OPTIONS) <= keys
+    assert ("gain" in keys) == (typed == "EvaluateOptions")  # a metric's own gain replaces the convention
     assert "Parameters" in (method.__doc__ or "")
 
 
@@ -189,8 +196,7 @@ def test_metric_round_trip() -> None:
 
 def test_the_namespace_options_are_the_requests() -> None:
     """`.rank`'s typed options list every option of the evaluate request, and nothing else."""
-    from polars_rankmetrics._request import OPTIONS, Request  # noqa: PLC0415
-    from polars_rankmetrics.namespace import Options  # noqa: PLC0415
+    from polars_rankmetrics._request import Request  # noqa: PLC0415
 
-    assert set(Options.__annotations__) == set(OPTIONS)
+    assert set(_request.Options.__annotations__) == set(OPTIONS)
     assert set(OPTIONS) | {"metrics"} == set(Request.__dataclass_fields__)

@@ -22,7 +22,7 @@ from polars_rankmetrics._kernel import (
     gain_columns,
     gain_key,
 )
-from polars_rankmetrics._registry import parse
+from polars_rankmetrics._registry import SPECS, parse
 from polars_rankmetrics._schema import Columns, frame_schema, resolve_schema
 from polars_rankmetrics._spec import CatalogSpec, Metric, QuerySpec, TableSpec
 from polars_rankmetrics.conventions import Conventions, Gain
@@ -107,16 +107,17 @@ def check_ties(metrics: Requested, conventions: Conventions) -> None:
         # of the depth raises precision but can lower nDCG when non-relevant grades gain).
         raise InvalidParameterError.out_of_domain("ties", "'text' with both depth and judged_only", policy)
     for name, metric in metrics:
-        refused = _ties.refusal(metric, conventions)
+        refused = _ties.refusal(metric, conventions, SPECS)
         if refused is not None:
             raise InvalidParameterError.tie_policy(name, policy, *refused)
 
 
 def _value(spec: QuerySpec, conventions: Conventions) -> Callable[[Metric, Rows], pl.Expr]:
     """A family's per-query value under the tie policy: its expected value under ``"average"``."""
-    if conventions.ties == "average":  # check_ties found the family in the table
-        return _ties.AVERAGE[spec.name] or spec.value
-    return spec.value
+    average = spec.ties.average
+    if conventions.ties == "average" and callable(average):  # check_ties let the family through
+        return average
+    return spec.value  # "average" of an order-free family: its own value
 
 
 def _unordered_up_to(queries: Requested, catalogs: Requested, conventions: Conventions) -> int | None:

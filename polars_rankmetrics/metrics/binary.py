@@ -5,11 +5,16 @@ from __future__ import annotations
 import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
-from polars_rankmetrics._kernel import Rows, ratio
-from polars_rankmetrics._spec import Metric, Param, QuerySpec
-from polars_rankmetrics.metrics._core import hits, keep_relevant, num_relevant, num_retrieved
+from polars_rankmetrics._kernel import Rows, exact_sum, ratio
+from polars_rankmetrics._spec import ORDER_FREE, Metric, Param, QuerySpec, Ties
+from polars_rankmetrics.metrics._core import hits, keep_relevant, num_relevant, num_retrieved, within
+from polars_rankmetrics.metrics._ties import TIE_FIRST, TIE_REL, expected_hits, room
 
 __all__ = ["f1", "hit_rate", "precision", "r_precision", "recall", "relative_precision", "set_map", "utility"]
+
+
+def _expected_precision(m: Metric, rows: Rows) -> pl.Expr:
+    return ratio(expected_hits(rows, m.k), num_retrieved(rows) if m.k is None else pl.lit(m.k))
 
 
 def _precision(m: Metric, rows: Rows) -> pl.Expr:
@@ -20,8 +25,17 @@ def _precision(m: Metric, rows: Rows) -> pl.Expr:
 
 
 PRECISION = QuerySpec(
-    name="precision", aliases=("P", "p"), trec=("P_{k}", "set_P"), keep=keep_relevant, value=_precision
+    name="precision",
+    aliases=("P", "p"),
+    trec=("P_{k}", "set_P"),
+    keep=keep_relevant,
+    value=_precision,
+    ties=Ties(extremal=True, average=_expected_precision),
 )
+
+
+def _expected_recall(m: Metric, rows: Rows) -> pl.Expr:
+    return ratio(expected_hits(rows, m.k), num_relevant(rows))
 
 
 def _recall(m: Metric, rows: Rows) -> pl.Expr:
@@ -29,7 +43,12 @@ def _recall(m: Metric, rows: Rows) -> pl.Expr:
 
 
 RECALL = QuerySpec(
-    name="recall", unretrieved=True, trec=("recall_{k}", "set_recall"), keep=keep_relevant, value=_recall
+    name="recall",
+    unretrieved=True,
+    trec=("recall_{k}", "set_recall"),
+    keep=keep_relevant,
+    value=_recall,
+    ties=Ties(extremal=True, average=_expected_recall),
 )
 
 
@@ -40,7 +59,25 @@ def _f1(m: Metric, rows: Rows) -> pl.Expr:
     return ratio(2 * hits(rows, k), n + num_relevant(rows))
 
 
-F1 = QuerySpec(name="f1", unretrieved=True, aliases=("F1",), trec=("set_F",), keep=keep_relevant, value=_f1)
+def _expected_f1(m: Metric, rows: Rows) -> pl.Expr:
+    n = num_retrieved(rows) if m.k is None else pl.lit(m.k)
+    return ratio(2 * expected_hits(rows, m.k), n + num_relevant(rows))
+
+
+F1 = QuerySpec(
+    name="f1",
+    unretrieved=True,
+    aliases=("F1",),
+    trec=("set_F",),
+    keep=keep_relevant,
+    value=_f1,
+    ties=Ties(extremal=True, average=_expected_f1),
+)
+
+
+def _expected_hit_rate(m: Metric, rows: Rows) -> pl.Expr:
+    # P(the first relevant item lies within k): the first-hit probabilities of the positions within k.
+    return exact_sum(pl.when(within(rows, m.k)).then(pl.col(TIE_FIRST))).clip(0.0, 1.0)
 
 
 def _hit_rate(m: Metric, rows: Rows) -> pl.Expr:
@@ -48,15 +85,23 @@ def _hit_rate(m: Metric, rows: Rows) -> pl.Expr:
 
 
 HIT_RATE = QuerySpec(
-    name="hit_rate", aliases=("success",), trec=("success_{k}",), keep=keep_relevant, value=_hit_rate
+    name="hit_rate",
+    aliases=("success",),
+    trec=("success_{k}",),
+    keep=keep_relevant,
+    value=_hit_rate,
+    ties=Ties(extremal=True, average=_expected_hit_rate),
 )
+
+
+def _expected_relative_precision(m: Metric, rows: Rows) -> pl.Expr:
+    return ratio(expected_hits(rows, m.k), pl.min_horizontal(room(rows, m.k), num_relevant(rows)))
 
 
 def _relative_precision(m: Metric, rows: Rows) -> pl.Expr:
     # hits@k over the most relevant items k positions could hold: min(k, R).
     k = m.k
-    room = num_retrieved(rows) if k is None else pl.lit(k, dtype=pl.UInt32)
-    return ratio(hits(rows, k), pl.min_horizontal(room, num_relevant(rows)))
+    return ratio(hits(rows, k), pl.min_horizontal(room(rows, k), num_relevant(rows)))
 
 
 RELATIVE_PRECISION = QuerySpec(
@@ -66,6 +111,7 @@ RELATIVE_PRECISION = QuerySpec(
     trec=("relative_P_{k}", "set_relative_P"),
     keep=keep_relevant,
     value=_relative_precision,
+    ties=Ties(extremal=True, average=_expected_relative_precision),
 )
 
 
@@ -76,7 +122,14 @@ def _set_map(_m: Metric, rows: Rows) -> pl.Expr:
     return ratio(found * found, n * r)
 
 
-SET_MAP = QuerySpec(name="set_map", unretrieved=True, trec=("set_map",), keep=keep_relevant, value=_set_map)
+SET_MAP = QuerySpec(
+    name="set_map",
+    unretrieved=True,
+    trec=("set_map",),
+    keep=keep_relevant,
+    value=_set_map,
+    ties=Ties(extremal=True, average=ORDER_FREE, order_free_with_depth=False),
+)
 
 
 def _utility(m: Metric, rows: Rows) -> pl.Expr:
@@ -88,6 +141,7 @@ def _utility(m: Metric, rows: Rows) -> pl.Expr:
     return a * found + b * (n - found) + c * (r - found) + d * (found - n - r)
 
 
+_UTILITY_TIES = "its coefficients say whether relevant items first raise or lower it"
 UTILITY = QuerySpec(
     name="utility",
     k="none",
@@ -95,12 +149,18 @@ UTILITY = QuerySpec(
     params=(Param("coefficients", (1.0, -1.0, 0.0, 0.0), "floats", length=4),),
     keep=keep_relevant,
     value=_utility,
+    ties=Ties(average=ORDER_FREE, order_free_with_depth=False, why=_UTILITY_TIES),
 )
 
 
 def _r_precision(_m: Metric, rows: Rows) -> pl.Expr:
     # Precision at rank R; R is a per-row count, so the agg stays streamable.
     return ratio((rows.rel & (rows.rank <= rows.num_rel)).sum(), num_relevant(rows))
+
+
+def _expected_r_precision(_m: Metric, rows: Rows) -> pl.Expr:
+    top = rows.rank <= rows.num_rel
+    return ratio(exact_sum(pl.when(top).then(pl.col(TIE_REL))), num_relevant(rows))
 
 
 R_PRECISION = QuerySpec(
@@ -111,6 +171,7 @@ R_PRECISION = QuerySpec(
     trec=("Rprec",),
     keep=keep_relevant,
     value=_r_precision,
+    ties=Ties(extremal=True, average=_expected_r_precision),
 )
 
 

@@ -15,7 +15,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import POSITIVE, UNIT, Interval, Metric, QuerySpec
+from polars_rankmetrics._spec import POSITIVE, UNIT, Interval, Metric, QuerySpec, Ties
 from polars_rankmetrics.metrics._core import (
     hits,
     keep_grade,
@@ -24,6 +24,7 @@ from polars_rankmetrics.metrics._core import (
     num_retrieved,
     within,
 )
+from polars_rankmetrics.metrics._ties import expected_hits
 
 __all__ = ["auroc", "f_beta", "fallout", "recall_at_precision", "set_f"]
 
@@ -39,12 +40,20 @@ def _f_beta(m: Metric, rows: Rows) -> pl.Expr:
     return ratio((1.0 + b2) * hits(rows, m.k).cast(pl.Float64), b2 * num_relevant(rows).cast(pl.Float64) + n)
 
 
+def _expected_f_beta(m: Metric, rows: Rows) -> pl.Expr:
+    # Linear in the hits: (1 + b^2) E[hits@k] / (b^2 R + n).
+    b2 = m.number("beta") ** 2
+    n = num_retrieved(rows) if m.k is None else pl.lit(m.k)
+    return ratio((1.0 + b2) * expected_hits(rows, m.k), b2 * num_relevant(rows).cast(pl.Float64) + n)
+
+
 F_BETA = QuerySpec(
     name="f_beta",
     unretrieved=True,
     aliases=("fbeta", "F_beta"),
     keep=keep_relevant,
     value=_f_beta,
+    ties=Ties(extremal=True, average=_expected_f_beta),
 )
 
 
@@ -59,10 +68,18 @@ def _set_f(m: Metric, rows: Rows) -> pl.Expr:
     return pl.when(h > 0).then(value).otherwise(pl.lit(0.0))
 
 
+def _expected_set_f(m: Metric, rows: Rows) -> pl.Expr:
+    # Linear in the hits too: (1 + x) E[hits] / (x R + n), trec_eval's weight x unsquared.
+    x = m.number("beta")
+    expected = (1.0 + x) * expected_hits(rows, None)
+    return ratio(expected, x * num_relevant(rows).cast(pl.Float64) + num_retrieved(rows))
+
+
 SET_F = QuerySpec(
     name="set_f",
     keep=keep_relevant,
     value=_set_f,
+    ties=Ties(extremal=True, average=_expected_set_f),
 )
 
 
@@ -75,6 +92,11 @@ def _keep_fallout(m: Metric, rows: Rows) -> pl.Expr:
     return (_judged_nonrel(rows) & within(rows, m.k)).fill_null(value=False)
 
 
+_FALLOUT_TIES = (
+    "lower is better, and the grade order ranks judged non-relevant items above unjudged ones, so "
+    "neither grade order gives its best or worst value; its expectation over tie orders is not "
+    "implemented"
+)
 FALLOUT = QuerySpec(
     name="fallout",
     unretrieved=True,
@@ -82,6 +104,7 @@ FALLOUT = QuerySpec(
     needs=frozenset({"grade", "num_nonrel"}),
     keep=_keep_fallout,
     value=_fallout,
+    ties=Ties(why=_FALLOUT_TIES),
 )
 
 
@@ -134,6 +157,11 @@ AUROC = QuerySpec(
     needs=frozenset({"grade", "num_nonrel", "hit_rank", "judged_rank"}),
     keep=keep_grade(lambda grade: grade >= 0),
     value=_auroc,
+    ties=Ties(
+        extremal=True,
+        extremal_with_depth=False,
+        why="its expectation over tie orders (ties counting one half) is not implemented",
+    ),
 )
 
 
@@ -152,6 +180,9 @@ RECALL_AT_PRECISION = QuerySpec(
     needs=frozenset({"hit_rank"}),
     keep=keep_relevant,
     value=_recall_at_precision,
+    ties=Ties(
+        extremal=True, why="a maximum over cutoffs, whose expectation over tie orders has no closed form"
+    ),
 )
 
 

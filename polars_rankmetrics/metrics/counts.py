@@ -6,7 +6,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows
-from polars_rankmetrics._spec import Metric, QuerySpec
+from polars_rankmetrics._spec import ORDER_FREE, Metric, QuerySpec, Ties
 from polars_rankmetrics.metrics._core import hits, keep_none, keep_relevant, num_relevant, num_retrieved
 
 __all__ = ["num_q", "num_rel", "num_rel_ret", "num_ret"]
@@ -17,7 +17,13 @@ def _num_ret(_m: Metric, rows: Rows) -> pl.Expr:
 
 
 NUM_RET = QuerySpec(
-    name="num_ret", aggregate="sum", kind="int", trec=("num_ret",), keep=keep_none, value=_num_ret
+    name="num_ret",
+    aggregate="sum",
+    kind="int",
+    trec=("num_ret",),
+    keep=keep_none,
+    value=_num_ret,
+    ties=Ties(extremal=True, average=ORDER_FREE),
 )
 
 
@@ -33,6 +39,7 @@ NUM_REL = QuerySpec(
     trec=("num_rel",),
     keep=keep_none,
     value=_num_rel,
+    ties=Ties(extremal=True, average=ORDER_FREE),
 )
 
 
@@ -47,6 +54,7 @@ NUM_REL_RET = QuerySpec(
     trec=("num_rel_ret",),
     keep=keep_relevant,
     value=_num_rel_ret,
+    ties=Ties(extremal=True, average=ORDER_FREE, order_free_with_depth=False),
 )
 
 
@@ -54,7 +62,15 @@ def _num_q(_m: Metric, _rows: Rows) -> pl.Expr:
     return pl.lit(1, dtype=pl.Int64)
 
 
-NUM_Q = QuerySpec(name="num_q", aggregate="sum", kind="int", trec=("num_q",), keep=keep_none, value=_num_q)
+NUM_Q = QuerySpec(
+    name="num_q",
+    aggregate="sum",
+    kind="int",
+    trec=("num_q",),
+    keep=keep_none,
+    value=_num_q,
+    ties=Ties(extremal=True, average=ORDER_FREE),
+)
 
 
 @constructor(NUM_RET)

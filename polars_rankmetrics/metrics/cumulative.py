@@ -21,7 +21,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import NUM_REL, NUM_RET, RANK, VALUE, GainColumns, exact_sum
-from polars_rankmetrics._spec import Metric, TableSpec
+from polars_rankmetrics._spec import Metric, TableSpec, Ties
 from polars_rankmetrics.metrics.graded import discount, keep_gain
 
 __all__ = ["g", "ndcg_rel", "rndcg"]
@@ -160,6 +160,7 @@ G = TableSpec(
     trec=("G",),
     keep=keep_gain,
     table=_g_table,
+    ties=Ties(why="trec_eval's G discounts by the gain found so far, so a larger gain first can lower it"),
 )
 NDCG_REL = TableSpec(
     name="ndcg_rel",
@@ -168,6 +169,7 @@ NDCG_REL = TableSpec(
     trec=("ndcg_rel",),
     keep=keep_gain,
     table=_ndcg_rel_table,
+    ties=Ties(extremal=True),
 )
 RNDCG = TableSpec(
     name="rndcg",
@@ -177,6 +179,7 @@ RNDCG = TableSpec(
     trec=("Rndcg",),
     keep=keep_gain,
     table=_rndcg_table,
+    ties=Ties(extremal=True),
 )
 
 

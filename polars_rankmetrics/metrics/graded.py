@@ -8,8 +8,9 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, ratio
-from polars_rankmetrics._spec import Metric, QuerySpec
+from polars_rankmetrics._spec import Metric, QuerySpec, Ties
 from polars_rankmetrics.metrics._core import within
+from polars_rankmetrics.metrics._ties import expected_dcg_at
 
 __all__ = ["dcg", "ndcg"]
 
@@ -41,7 +42,21 @@ def _dcg(m: Metric, rows: Rows) -> pl.Expr:
     return dcg_at(rows, m.k)
 
 
-DCG = QuerySpec(name="dcg", needs=frozenset({"gain"}), keep=keep_gain, value=_dcg)
+def _expected_dcg(m: Metric, rows: Rows) -> pl.Expr:
+    return expected_dcg_at(rows, m.k)
+
+
+def _expected_ndcg(m: Metric, rows: Rows) -> pl.Expr:
+    return ratio(expected_dcg_at(rows, m.k), idcg_at(rows, m.k))
+
+
+DCG = QuerySpec(
+    name="dcg",
+    needs=frozenset({"gain"}),
+    keep=keep_gain,
+    value=_dcg,
+    ties=Ties(extremal=True, average=_expected_dcg),
+)
 
 
 def _ndcg(m: Metric, rows: Rows) -> pl.Expr:
@@ -57,6 +72,7 @@ NDCG = QuerySpec(
     trec=("ndcg_cut_{k}", "ndcg"),
     keep=keep_gain,
     value=_ndcg,
+    ties=Ties(extremal=True, average=_expected_ndcg),
 )
 
 

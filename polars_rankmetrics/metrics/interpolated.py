@@ -9,7 +9,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum_horizontal, ratio
-from polars_rankmetrics._spec import POSITIVE, UNIT, Metric, Param, QuerySpec
+from polars_rankmetrics._spec import POSITIVE, UNIT, Metric, Param, QuerySpec, Ties
 from polars_rankmetrics.metrics._core import keep_relevant
 from polars_rankmetrics.metrics.rank import precision_at_hit
 
@@ -53,6 +53,7 @@ IPREC_AT_RECALL = QuerySpec(
     params=(Param("recall", 0.0, domain=UNIT),),
     keep=keep_relevant,
     value=_iprec_at_recall,
+    ties=Ties(extremal=True),
 )
 
 
@@ -69,6 +70,7 @@ ELEVEN_POINT_AVERAGE = QuerySpec(
     trec=("11pt_avg",),
     keep=keep_relevant,
     value=_eleven_point,
+    ties=Ties(extremal=True),
 )
 
 
@@ -91,6 +93,7 @@ RPREC_MULT = QuerySpec(
     params=(Param("multiple", 1.0, domain=POSITIVE),),
     keep=keep_relevant,
     value=_rprec_mult,
+    ties=Ties(extremal=True),
 )
 
 

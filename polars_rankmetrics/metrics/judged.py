@@ -11,7 +11,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import Metric, QuerySpec
+from polars_rankmetrics._spec import ORDER_FREE, Metric, QuerySpec, Ties
 from polars_rankmetrics.metrics._core import keep_grade, keep_top, num_relevant, within
 
 __all__ = ["bpref", "gm_bpref", "infap", "num_nonrel_judged_ret", "unjudged"]
@@ -44,6 +44,7 @@ BPREF = QuerySpec(
     trec=("bpref",),
     keep=_keep_judged,
     value=_bpref,
+    ties=Ties(extremal=True),
 )
 
 
@@ -55,6 +56,7 @@ GM_BPREF = QuerySpec(
     trec=("gm_bpref",),
     keep=_keep_judged,
     value=_bpref,
+    ties=Ties(extremal=True),
 )
 
 
@@ -80,6 +82,7 @@ INFAP = QuerySpec(
     trec=("infAP",),
     keep=_keep_pooled,
     value=_infap,
+    ties=Ties(why="an estimate that is not monotone in the order of the tied items"),
 )
 
 
@@ -96,6 +99,7 @@ UNJUDGED = QuerySpec(
     trec=("unj_{k}",),
     keep=keep_top,
     value=_unjudged,
+    ties=Ties(why="it counts unjudged items, which no grade order puts first or last"),
 )
 
 
@@ -111,6 +115,9 @@ NUM_NONREL_JUDGED_RET = QuerySpec(
     trec=("num_nonrel_judged_ret",),
     keep=_keep_judged,
     value=_num_nonrel_judged_ret,
+    ties=Ties(
+        average=ORDER_FREE, order_free_with_depth=False, why="a count of non-relevant items, not a score"
+    ),
 )
 
 

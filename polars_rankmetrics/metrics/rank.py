@@ -6,8 +6,10 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import Metric, QuerySpec
+from polars_rankmetrics._spec import Metric, QuerySpec, Ties
+from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.metrics._core import ap_denominator, keep_relevant, num_relevant, within
+from polars_rankmetrics.metrics._ties import TIE_BEFORE, TIE_FIRST, TIE_REL, TIE_SIZE, TIE_START
 
 __all__ = ["average_precision", "bing", "gm_map", "reciprocal_rank"]
 
@@ -17,12 +19,17 @@ def _mrr(m: Metric, rows: Rows) -> pl.Expr:
     return (1.0 / first.cast(pl.Float64)).fill_null(0.0)
 
 
+def _expected_mrr(m: Metric, rows: Rows) -> pl.Expr:
+    return exact_sum(pl.when(within(rows, m.k)).then(pl.col(TIE_FIRST) / rows.rank.cast(pl.Float64)))
+
+
 MRR = QuerySpec(
     name="mrr",
     aliases=("reciprocal_rank",),
     trec=("recip_rank",),
     keep=keep_relevant,
     value=_mrr,
+    ties=Ties(extremal=True, average=_expected_mrr),
 )
 
 
@@ -44,6 +51,30 @@ def _map(m: Metric, rows: Rows) -> pl.Expr:
     return ratio(precision_at_hits(rows, m.k), ap_denominator(rows, m.k))
 
 
+def _expected_map(m: Metric, rows: Rows) -> pl.Expr:
+    # E[rel(p) * (1 + relevant above p)] / p at each position p of a group (s, n, r):
+    # rho * (1 + H) from the groups above, plus (p - s) * r (r - 1) / (n (n - 1)) from the group itself.
+    rho, n = pl.col(TIE_REL), pl.col(TIE_SIZE).cast(pl.Float64)
+    r = rho * n
+    pair = pl.when(n > 1).then(r * (r - 1.0) / (n * (n - 1.0))).otherwise(0.0)
+    above = (rows.rank.cast(pl.Float64) - pl.col(TIE_START).cast(pl.Float64)) * pair
+    term = (rho * (1.0 + pl.col(TIE_BEFORE).cast(pl.Float64)) + above) / rows.rank.cast(pl.Float64)
+    # R and min(k, R) do not depend on the order; the relevant items found do (refused at a cutoff).
+    return ratio(exact_sum(pl.when(within(rows, m.k) & (rho > 0)).then(term)), ap_denominator(rows, m.k))
+
+
+def _map_refuses(m: Metric, conventions: Conventions) -> str | None:
+    # The relevant items found in the top k vary with the order of a tie across the cutoff:
+    # the expectation of the ratio has no closed form, and pushing a relevant item past the
+    # cutoff can raise the ratio, so the grade order is no extreme either.
+    if m.k is not None and conventions.ap_denominator == "found":
+        return (
+            "with ap_denominator='found' the relevant items found at the cutoff depend on the order "
+            "of the ties; average precision without a cutoff takes it"
+        )
+    return None
+
+
 MAP = QuerySpec(
     name="map",
     unretrieved=True,
@@ -52,6 +83,7 @@ MAP = QuerySpec(
     trec=("map_cut_{k}",),
     keep=keep_relevant,
     value=_map,
+    ties=Ties(extremal=True, average=_expected_map, refuse=_map_refuses),
 )
 
 
@@ -68,6 +100,7 @@ GM_MAP = QuerySpec(
     trec=("gm_map",),
     keep=keep_relevant,
     value=_gm_map,
+    ties=Ties(extremal=True),
 )
 
 
@@ -85,6 +118,7 @@ BING = QuerySpec(
     trec=("binG",),
     keep=keep_relevant,
     value=_bing,
+    ties=Ties(extremal=True),
 )
 
 

@@ -14,7 +14,7 @@ import polars as pl
 from polars_rankmetrics import _errors
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import COUNT, Metric, Param, QuerySpec
+from polars_rankmetrics._spec import COUNT, Metric, Param, QuerySpec, Ties
 from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics._core import keep_grade, keep_relevant, num_relevant, num_retrieved
@@ -29,7 +29,14 @@ def _mar(m: Metric, rows: Rows) -> pl.Expr:
     return ratio(precision_at_hits(rows, m.k), num_relevant(rows))
 
 
-MAR = QuerySpec(name="mar", unretrieved=True, needs=frozenset({"hit_rank"}), keep=keep_relevant, value=_mar)
+MAR = QuerySpec(
+    name="mar",
+    unretrieved=True,
+    needs=frozenset({"hit_rank"}),
+    keep=keep_relevant,
+    value=_mar,
+    ties=Ties(extremal=True),
+)
 
 
 def _map_capped(m: Metric, rows: Rows) -> pl.Expr:
@@ -43,6 +50,7 @@ MAP_CAPPED = QuerySpec(
     needs=frozenset({"hit_rank"}),
     keep=keep_relevant,
     value=_map_capped,
+    ties=Ties(extremal=True),
 )
 
 

@@ -8,7 +8,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, fixed_point_sum, from_fixed_point, power
-from polars_rankmetrics._spec import OPEN_UNIT, POSITIVE, Metric, QuerySpec
+from polars_rankmetrics._spec import OPEN_UNIT, POSITIVE, Metric, QuerySpec, Ties
 from polars_rankmetrics.metrics._core import keep_grade, keep_none, num_retrieved, within
 
 __all__ = ["err", "rbp", "rbp_resid"]
@@ -40,6 +40,7 @@ RBP = QuerySpec(
     trec=("rbp",),
     keep=_keep_positive,
     value=_rbp,
+    ties=Ties(extremal=True),
 )
 
 
@@ -83,6 +84,7 @@ RBP_RESID = QuerySpec(
     keep=keep_none,
     whole=_rbp_resid_whole,
     value=_rbp_resid,
+    ties=Ties(why="a residual (the weight of unjudged items), not a score"),
 )
 
 
@@ -106,6 +108,7 @@ ERR = QuerySpec(
     rows=_err_rows,
     keep=_keep_positive,
     value=_err,
+    ties=Ties(extremal=True),
 )
 
 

@@ -21,12 +21,24 @@ from polars.testing import assert_frame_equal
 from tie_orders import MAX_ORDERS, n_orders, over_orders, tied_queries
 
 import polars_rankmetrics as prm
-from polars_rankmetrics._registry import specs
-from polars_rankmetrics.metrics._ties import DEFINED, EXTREMAL_WITHOUT_DEPTH, ORDER_FREE_WITHOUT_DEPTH
+from polars_rankmetrics._registry import SPECS, specs
+from polars_rankmetrics._spec import ORDER_FREE
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
 
 TOLERANCE = 1e-9
+
+# The families each policy is defined for, as their specs declare (Ties).
+DEFINED = {
+    policy: frozenset(s.name for s in SPECS if s.ties.defines(policy))
+    for policy in ("optimistic", "pessimistic", "average")
+}
+EXTREMAL_WITHOUT_DEPTH = frozenset(
+    s.name for s in SPECS if s.ties.extremal and not s.ties.extremal_with_depth
+)
+ORDER_FREE_WITHOUT_DEPTH = frozenset(
+    s.name for s in SPECS if s.ties.average == ORDER_FREE and not s.ties.order_free_with_depth
+)
 
 
 REQUIRED = {"recall_at_precision": "recall_at_precision(precision=0.5)"}
