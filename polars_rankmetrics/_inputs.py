@@ -90,8 +90,7 @@ def as_polars(frame: object, what: str = "frame") -> pl.DataFrame | pl.LazyFrame
     if not isinstance(frame, columns) and hasattr(type(frame), "__arrow_c_stream__"):
         return _converted(frame, what, "Arrow stream", pl.DataFrame)
     hint = " (that is one column, not a table: make it a frame first)" if isinstance(frame, columns) else ""
-    msg = f"`{what}` must be {ACCEPTED}; got {_type_name(frame)}{hint}"
-    raise InvalidInputError(msg)
+    raise InvalidInputError.not_a_frame(what, ACCEPTED, _type_name(frame), hint)
 
 
 def _converted(frame: object, what: str, kind: str, convert: Callable[..., object]) -> pl.DataFrame:
@@ -100,11 +99,12 @@ def _converted(frame: object, what: str, kind: str, convert: Callable[..., objec
         out = convert(frame)
     except _CONVERSION_ERRORS as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        msg = f"`{what}`: the {kind} could not be converted to a Polars DataFrame: {first}"
-        raise InvalidInputError(msg) from err
+        raise InvalidInputError.not_converted(
+            what, kind, f"could not be converted to a Polars DataFrame: {first}"
+        ) from err
     if not isinstance(out, pl.DataFrame):
-        msg = f"`{what}`: the {kind} converts to {_type_name(out)}, not a table; {ACCEPTED} is accepted"
-        raise InvalidInputError(msg)
+        why = f"converts to {_type_name(out)}, not a table; {ACCEPTED} is accepted"
+        raise InvalidInputError.not_converted(what, kind, why)
     return out
 
 

@@ -21,7 +21,7 @@ import polars as pl
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns
-from polars_rankmetrics.exceptions import ColumnTypeError, InvalidDataError
+from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidDataError
 
 _LISTED = 3  # duplicate judgments named in a message
 _KEY = "__prm_pair"
@@ -89,7 +89,7 @@ def check_frame(qrels: pl.DataFrame, ids: list[str], note: str) -> None:
         return
     found = qrels.select(duplicate_message(ids, qrels.schema, note)).item()
     if found is not None:
-        raise InvalidDataError(found)
+        raise InvalidDataError.from_worded(found)
 
 
 def _span(frames: list[pl.DataFrame], name: str) -> tuple[int, int] | None:
@@ -191,17 +191,16 @@ def check_columns(
     ids = [cols.query, cols.item]
     for name, role in [*((k, "by") for k in by), (cols.query, "query"), (cols.item, "item")]:
         if name not in run:
-            raise _errors.column_not_found(name, role, list(run), where="the run")
+            raise ColumnNotFoundError.from_missing_and_available(name, role, list(run), where="the run")
     for name in [*ids, cols.relevance]:
         if name not in qrels:
-            raise _errors.column_not_found(name, "qrels", list(qrels), where="the qrels")
+            raise ColumnNotFoundError.from_missing_and_available(
+                name, "qrels", list(qrels), where="the qrels"
+            )
     for name in ids:
         if run[name] != qrels[name]:
-            msg = (
-                f"column {name!r} is {run[name]} in the run but {qrels[name]} in the qrels; "
-                "cast one so they match"
+            raise ColumnTypeError.mismatch(
+                f"column {name!r} is {run[name]} in the run", f"{qrels[name]} in the qrels"
             )
-            raise ColumnTypeError(msg)
     if cols.relevance in run:
-        msg = f"the run already has a relevance column {cols.relevance!r}; drop or rename it"
-        raise ColumnTypeError(msg)
+        raise ColumnTypeError.taken(cols.relevance, "relevance", "the run")

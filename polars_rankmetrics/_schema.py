@@ -8,7 +8,12 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from polars_rankmetrics import _errors
-from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError
+from polars_rankmetrics.exceptions import (
+    ColumnNotFoundError,
+    ColumnTypeError,
+    InvalidInputError,
+    InvalidParameterError,
+)
 
 __all__ = ["Columns"]
 
@@ -73,11 +78,11 @@ class Columns:
         seen: dict[str, str] = {}
         for role, name in roles.items():
             if not isinstance(name, str):
-                raise _errors.argument_type(f"Columns({role}=...)", "a column name (str)", name)
+                raise InvalidInputError.from_type(f"Columns({role}=...)", "a column name (str)", name)
             if name.startswith(RESERVED):
-                raise _errors.reserved_column(name, role)
+                raise InvalidParameterError.reserved_column(name, role)
             if name in seen:
-                raise _errors.shared_column(name, seen[name], role)
+                raise InvalidParameterError.shared_column(name, seen[name], role)
             seen[name] = role
 
 
@@ -109,10 +114,9 @@ def frame_schema(lf: pl.LazyFrame) -> pl.Schema:
 
 def _check_key(name: str, role: str, schema: pl.Schema) -> None:
     if name not in schema:
-        raise _errors.column_not_found(name, role, schema.names())
+        raise ColumnNotFoundError.from_missing_and_available(name, role, schema.names())
     if isinstance(schema[name], _NESTED):
-        msg = f"{role} column {name!r} must hold hashable scalars, got dtype {schema[name]}"
-        raise ColumnTypeError(msg)
+        raise ColumnTypeError.from_dtype(name, role, "hashable scalars", schema[name], verb="hold")
 
 
 RESERVED = "__prm_"  # the prefix of the library's internal columns: no input column may use it
@@ -124,12 +128,12 @@ def normalise_by(by: str | Sequence[str] | None) -> tuple[str, ...]:
         return ()
     keys = (by,) if isinstance(by, str) else by
     if not isinstance(keys, Sequence) or not all(isinstance(k, str) for k in keys):
-        raise _errors.argument_type("by", "a column name or a sequence of column names", by)
+        raise InvalidInputError.from_type("by", "a column name or a sequence of column names", by)
     for i, key in enumerate(keys):
         if key in keys[:i]:
-            raise _errors.repeated("by", [key])
+            raise InvalidParameterError.repeated("by", [key])
         if key.startswith(RESERVED):
-            raise _errors.reserved_column(key, "by")
+            raise InvalidParameterError.reserved_column(key, "by")
     return tuple(keys)
 
 
@@ -145,46 +149,36 @@ def resolve_schema(  # noqa: C901  (one check per contract column)
     for key in by:
         _check_key(key, "by", schema)
         if key in (columns.query, columns.item):
-            msg = f"by column {key!r} is also the {'query' if key == columns.query else 'item'} column"
-            raise ColumnTypeError(msg)
+            raise InvalidParameterError.same_column(
+                "by column", key, "query" if key == columns.query else "item"
+            )
     _check_key(columns.query, "query", schema)
     _check_key(columns.item, "item", schema)
 
     has_score, has_rank = columns.score in schema, columns.rank in schema
     if need_order and has_score and has_rank:
-        msg = (
-            f"the frame has both a score column {columns.score!r} and a rank column "
-            f"{columns.rank!r}; keep exactly one (drop one, or rename it away)"
-        )
-        raise ColumnTypeError(msg)
+        raise ColumnTypeError.both_orders(columns.score, columns.rank)
     if need_order and not (has_score or has_rank):
-        present = ", ".join(repr(c) for c in schema.names())
-        msg = (
-            f"the frame needs a score column {columns.score!r} or a rank column "
-            f"{columns.rank!r} (rename with prm.Columns(score=...) or Columns(rank=...)); "
-            f"the frame has columns: {present}"
-        )
-        raise ColumnNotFoundError(msg)
+        raise ColumnNotFoundError.no_order(columns.score, columns.rank, schema.names())
     order_is_rank = has_rank and not has_score
     order_column = columns.rank if order_is_rank else columns.score
     if order_column in schema:
         dtype = schema[order_column]
         if order_is_rank and not dtype.is_integer():
-            msg = f"rank column {order_column!r} must be an integer dtype, got {dtype}"
-            raise ColumnTypeError(msg)
+            raise ColumnTypeError.from_dtype(order_column, "rank", "an integer dtype", dtype)
         if not order_is_rank and not (dtype.is_numeric() or dtype == pl.Null):
-            msg = f"score column {order_column!r} must be numeric, got {dtype}"
-            raise ColumnTypeError(msg)
+            raise ColumnTypeError.from_dtype(order_column, "score", "numeric", dtype)
 
     relevance_dtype: pl.DataType = pl.Null()
     has_relevance = columns.relevance in schema
     if need_relevance or has_relevance:
         if columns.relevance not in schema:
-            raise _errors.column_not_found(columns.relevance, "relevance", schema.names())
+            raise ColumnNotFoundError.from_missing_and_available(
+                columns.relevance, "relevance", schema.names()
+            )
         relevance_dtype = schema[columns.relevance]
         if not (relevance_dtype.is_numeric() or relevance_dtype == pl.Null):
-            msg = f"relevance column {columns.relevance!r} must be numeric, got {relevance_dtype}"
-            raise ColumnTypeError(msg)
+            raise ColumnTypeError.from_dtype(columns.relevance, "relevance", "numeric", relevance_dtype)
     return ResolvedSchema(
         columns=columns,
         by=by,

@@ -28,7 +28,7 @@ from typing import Literal
 import polars as pl
 
 from polars_rankmetrics import _errors
-from polars_rankmetrics.exceptions import TrecFormatError
+from polars_rankmetrics.exceptions import InvalidInputError, TrecFormatError
 
 FileKind = Literal["run", "qrels"]
 
@@ -120,10 +120,11 @@ _PROBLEM = "__prm_problem"
 def scan(path: str | Path, kind: FileKind) -> pl.LazyFrame:
     """The fields of every line of a TREC file, as strings; the plan fails on a bad line."""
     if not isinstance(path, (str, PathLike)):
-        raise _errors.argument_type("path", f"the path of a TREC {kind} file (str or os.PathLike)", path)
+        raise InvalidInputError.from_type(
+            "path", f"the path of a TREC {kind} file (str or os.PathLike)", path
+        )
     if not Path(path).is_file():  # a scan names a missing file at once, as a read does
-        msg = f"{_errors.cut(str(path))}: not a readable file"
-        raise TrecFormatError(msg)
+        raise TrecFormatError.unreadable(path, "not a readable file")
     names = _FIELDS[kind]
     # The query column carries the check: every reader's output keeps it, so no projection drops it.
     failing = _errors.in_plan(pl.col(_PROBLEM), TrecFormatError).cast(pl.String)
@@ -141,7 +142,7 @@ def read(lf: pl.LazyFrame, path: str | Path, kind: FileKind) -> pl.DataFrame:
         # The plan stops at a bad line in whichever part of the file it reached first: name the first.
         bad = _checked(path, kind).filter(pl.col(_PROBLEM).is_not_null())
         first = _collect(bad.select(pl.col(_PROBLEM).sort_by(LINE).first()), path)
-        raise TrecFormatError(first.item()) from err
+        raise TrecFormatError.from_worded(first.item()) from err
 
 
 def _collect(lf: pl.LazyFrame, path: str | Path) -> pl.DataFrame:
@@ -150,10 +151,9 @@ def _collect(lf: pl.LazyFrame, path: str | Path) -> pl.DataFrame:
         return lf.collect()
     except (pl.exceptions.SchemaError, pl.exceptions.ComputeError) as err:
         if "field" in str(err).lower():  # a NUL byte splits a line into several columns
-            msg = f"{path}: not a text file of TREC lines: it holds NUL bytes"
+            why = "not a text file of TREC lines: it holds NUL bytes"
         else:
-            msg = f"{path}: not a text file of TREC lines ({type(err).__name__}: {str(err).splitlines()[0]})"
-        raise TrecFormatError(msg) from err
+            why = f"not a text file of TREC lines ({type(err).__name__}: {str(err).splitlines()[0]})"
+        raise TrecFormatError.unreadable(path, why) from err
     except OSError as err:
-        msg = f"{path}: cannot be read ({err})"
-        raise TrecFormatError(msg) from err
+        raise TrecFormatError.unreadable(path, f"cannot be read ({err})") from err

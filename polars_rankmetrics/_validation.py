@@ -8,6 +8,7 @@ from numbers import Real
 from typing import Any
 
 from polars_rankmetrics import _errors
+from polars_rankmetrics.exceptions import InvalidParameterError
 
 
 def check_k(k: object, name: str = "k") -> int | None:
@@ -15,22 +16,22 @@ def check_k(k: object, name: str = "k") -> int | None:
     if k is None:
         return None
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise _errors.parameter(name, "a positive integer or None", k)
+        raise InvalidParameterError.out_of_domain(name, "a positive integer or None", k)
     if k >= _errors.CUTOFF_LIMIT:
-        raise _errors.cutoff_too_large(f"an integer of {k.bit_length():,} bits", name=name)
+        raise InvalidParameterError.cutoff_too_large(f"an integer of {k.bit_length():,} bits", name=name)
     return k
 
 
 def check_choice(value: object, name: str, choices: Collection[Any]) -> None:
     """Raise unless `value` is one of `choices`."""
     if value not in choices:
-        raise _errors.choice(name, choices, value)
+        raise InvalidParameterError.choice(name, choices, value)
 
 
 def check_real(value: object, name: str) -> float:
     """Return `value` as a float if it is a finite real number, else raise."""
     if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
-        raise _errors.parameter(name, "a real number", value)  # NaN and infinities are not
+        raise InvalidParameterError.out_of_domain(name, "a real number", value)  # NaN and infinities are not
     return float(value)
 
 
@@ -44,6 +45,6 @@ def check_gain(gain: object) -> str | Mapping[float, float]:
             check_real(grade, "gain grade")
             check_real(value, f"gain for grade {grade}")
         return gain
-    raise _errors.parameter(
+    raise InvalidParameterError.out_of_domain(
         "gain", '"linear", "exponential", "binary" or a non-empty {grade: gain} mapping', gain
     )

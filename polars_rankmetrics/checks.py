@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from polars_rankmetrics import _errors
+from polars_rankmetrics import _errors, _quote
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, frame_schema, normalise_by, resolve_schema
 from polars_rankmetrics.exceptions import InvalidDataError
@@ -84,17 +84,16 @@ def validate(
         hits = bad.filter(pl.col(name)).sort(ids, nulls_last=False)
         if hits.height:
             row = hits.row(0, named=True)
-            where = ", ".join(f"{k}={_errors.shown(row[k])}" for k in ids)
-            msg = f"{message}: {hits.height} row(s), first at {where}"
-            raise InvalidDataError(msg)
+            where = ", ".join(f"{k}={_quote.shown(row[k])}" for k in ids)
+            raise InvalidDataError.broken_rule(message, hits.height, where)
     if dupes.is_empty():
         return
     first = dupes.sort(ids).row(0, named=True)
-    where = ", ".join(f"{k}={_errors.shown(first[k])}" for k in ids)
-    what = ", ".join(ids)
+    where = ", ".join(f"{k}={_quote.shown(first[k])}" for k in ids)
     extra = dupes[_TIMES].sum() - dupes.height
-    msg = f"{extra} duplicate ({what}) row(s): {where} appears {first[_TIMES]} times"
-    raise InvalidDataError(msg + _by_hint(lf, cols, keys_by, dupes))
+    raise InvalidDataError.duplicate_rows(
+        ids, extra, where, first[_TIMES], _by_hint(lf, cols, keys_by, dupes)
+    )
 
 
 def _by_hint(lf: pl.LazyFrame, cols: Columns, keys_by: tuple[str, ...], dupes: pl.DataFrame) -> str:

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from polars_rankmetrics import _engine, _errors
+from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._progress import Progress, reporter
 from polars_rankmetrics._request import Request, request
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.conventions import Conventions
-from polars_rankmetrics.exceptions import InvalidDataError
+from polars_rankmetrics.exceptions import InvalidDataError, InvalidParameterError
 from polars_rankmetrics.io import join_run_qrels
 
 if TYPE_CHECKING:
@@ -57,8 +57,7 @@ def _query_ranges(lf: pl.LazyFrame, query: str, rows_per_chunk: int) -> pl.DataF
     """
     sizes = _engine.collect(lf.group_by(query).agg(pl.len().alias(_ROWS)), engine="streaming").sort(query)
     if sizes[query].null_count():
-        msg = f"column {query!r} has null ids: every row must name its query"
-        raise InvalidDataError(msg)
+        raise InvalidDataError.null_values(query, "every row must name its query", what="ids")
     # A chunk starts where the rows before it reach a multiple of rows_per_chunk; a query is never split.
     start = pl.col(_ROWS).cum_sum() - pl.col(_ROWS)
     return (
@@ -192,11 +191,13 @@ def evaluate_chunked(  # noqa: PLR0913
     └──────────┴──────────┘
     """
     if isinstance(memory_mib, bool) or not isinstance(memory_mib, int) or memory_mib < 1:
-        raise _errors.parameter("memory_mib", "a positive integer (MiB)", memory_mib)
+        raise InvalidParameterError.out_of_domain("memory_mib", "a positive integer (MiB)", memory_mib)
     if rows_per_chunk is not None and (
         isinstance(rows_per_chunk, bool) or not isinstance(rows_per_chunk, int) or rows_per_chunk < 1
     ):
-        raise _errors.parameter("rows_per_chunk", "a positive integer or None", rows_per_chunk)
+        raise InvalidParameterError.out_of_domain(
+            "rows_per_chunk", "a positive integer or None", rows_per_chunk
+        )
     frame = as_polars(frame, "frame")
     req = request(
         metrics, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,

@@ -162,8 +162,9 @@ class Conventions:
         preset = overrides.pop("preset", None)
         if preset is not None:
             if conventions is not None:
-                msg = "give the base conventions once: `conventions=` or `preset=`, not both"
-                raise InvalidParameterError(msg)
+                raise InvalidParameterError.not_both(
+                    "`conventions=`", "`preset=`", owner="the base conventions"
+                )
             conventions = str(preset) if not isinstance(preset, str) else preset
             check_choice(conventions, "preset", PRESETS)
         if conventions is None:
@@ -175,9 +176,8 @@ class Conventions:
             base = PRESETS[conventions]
         unknown = sorted(set(overrides) - set(cls.__dataclass_fields__))
         if unknown:
-            fields = ", ".join(cls.__dataclass_fields__)
-            msg = f"unknown convention {unknown[0]!r}; the conventions are {fields} (and preset)"
-            raise InvalidParameterError(msg)
+            fields = [*cls.__dataclass_fields__, "preset"]
+            raise InvalidParameterError.unknown_option("prm.Conventions", unknown[0], fields)
         given = {k: v for k, v in overrides.items() if v is not None}
         return replace(base, **given) if given else base  # type: ignore[arg-type]  # checked by __post_init__
 

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, TypeVar
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics._validation import check_k
 from polars_rankmetrics.evaluation import evaluate
+from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics.binary import precision, recall
 
 if TYPE_CHECKING:
@@ -27,12 +27,12 @@ FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 def cutoffs(ks: Sequence[int]) -> list[int]:
     """The sorted distinct cutoffs of `ks`, each a positive integer; an error for none."""
     if isinstance(ks, (int, str)) or not ks:
-        raise _errors.parameter("ks", "a non-empty list of positive integers", ks)
+        raise InvalidParameterError.out_of_domain("ks", "a non-empty list of positive integers", ks)
     out: set[int] = set()
     for k in ks:
         checked = check_k(k, "ks")
         if checked is None:
-            raise _errors.parameter("ks", "positive integers (None is no cutoff)", k)
+            raise InvalidParameterError.out_of_domain("ks", "positive integers (None is no cutoff)", k)
         out.add(checked)
     return sorted(out)
 

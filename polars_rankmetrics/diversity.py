@@ -15,13 +15,14 @@ from pathlib import Path
 
 import polars as pl
 
-from polars_rankmetrics import _engine, _errors
+from polars_rankmetrics import _engine
 from polars_rankmetrics._declare import spec_of
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._registry import parse
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.evaluation import evaluate
+from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
 from polars_rankmetrics.io import join_run_qrels, read_trec_qrels
 from polars_rankmetrics.metrics.diversity import nrbp
 
@@ -118,7 +119,9 @@ def join_intents(
     """
     cols = columns or Columns()
     if cols.intent not in qrels.columns:
-        raise _errors.column_not_found(cols.intent, "intent", qrels.columns, where="the qrels")
+        raise ColumnNotFoundError.from_missing_and_available(
+            cols.intent, "intent", qrels.columns, where="the qrels"
+        )
     joined = join_run_qrels(run, qrels, by=by, columns=columns)
     return joined if isinstance(joined, pl.DataFrame) else _engine.collect(joined)
 
@@ -199,14 +202,16 @@ def evaluate_diversity(  # noqa: PLR0913
     """
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     if not names:
-        raise _errors.parameter("metrics", "at least one metric, e.g. ['alpha_ndcg@20']", [])
+        raise InvalidParameterError.out_of_domain(
+            "metrics", "at least one metric, e.g. ['alpha_ndcg@20']", []
+        )
     alpha_param, beta_param = spec_of(nrbp).params
     checked = alpha_param.check(alpha, "evaluate_diversity"), beta_param.check(beta, "evaluate_diversity")
     frame = as_polars(frame, "frame")
     names_in = frame.collect_schema().names()
     intent = (columns or Columns()).intent
     if intent not in names_in:  # evaluate reads a frame without one as one intent per query; this asks for it
-        raise _errors.column_not_found(intent, "intent", names_in)
+        raise ColumnNotFoundError.from_missing_and_available(intent, "intent", names_in)
     chosen = {name: _with(parse(name), *checked) for name in names}  # type: ignore[arg-type]
     unique = list(dict.fromkeys(chosen.values()))
     level = relevance_level

@@ -19,12 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics._validation import check_k
 from polars_rankmetrics.curves import pr_curve as pr_curve_frame
 from polars_rankmetrics.evaluation import evaluate
-from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
 from polars_rankmetrics.metrics.distribution import Catalog
 from polars_rankmetrics.metrics.distribution import coverage as coverage_metric
 from polars_rankmetrics.significance._plots import asl_curve, deltas, metric_at_k
@@ -99,13 +98,12 @@ def long_tail(  # noqa: PLR0913
     """
     altair = _altair()
     if not 0 < head_share <= 1:
-        msg = f"`head_share` must be in (0, 1], got {head_share!r}"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.out_of_domain("head_share", "in (0, 1]", head_share)
     lf = data.lazy()
     names = lf.collect_schema().names()
     for column in (item, count):
         if column is not None and column not in names:
-            raise _errors.column_not_found(column, "data", names, where="`data`")
+            raise ColumnNotFoundError.from_missing_and_available(column, "data", names, where="`data`")
     table, n_head = _head_and_tail(lf, item, count, head_share)
     head_label = f"head: {n_head} items"
     tail_label = f"tail: {len(table) - n_head} items"
@@ -218,8 +216,7 @@ def coverage(  # noqa: PLR0913
     altair = _altair()
     ks = sorted({check_k(k, "ks") or 0 for k in ks})
     if not ks or ks[0] < 1:
-        msg = f"`ks` must hold positive integers, got {ks!r}"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.out_of_domain("ks", "positive integers", ks)
     keys = list(normalise_by(by))
     names = [f"coverage@{k}" for k in ks]
     metrics = [coverage_metric(k, catalog=catalog) for k in ks]

@@ -148,17 +148,17 @@ def check_aggregate(how: object, *, per_query: bool, merged: str | None = None) 
     statistic would be merged from parts (chunks), which a median cannot be.
     """
     if how not in AGGREGATIONS:
-        raise _errors.choice("aggregate", AGGREGATIONS, how)
+        raise InvalidParameterError.choice("aggregate", AGGREGATIONS, how)
     if how != "mean" and per_query:
-        msg = f"aggregate={how!r} combines queries: it does not apply with per_query=True"
-        raise InvalidParameterError(msg)
+        why = "combines queries: it does not apply with per_query=True"
+        raise InvalidParameterError.refused(f"aggregate={how!r}", why)
     if how == "median" and merged is not None:
-        msg = (
-            f"aggregate='median' cannot be computed {merged}: a median is no mergeable state (the median "
-            "of the parts' medians is not the median of all queries); evaluate with per_query=True "
-            "and take the median of the per-query values"
+        why = (
+            f"cannot be computed {merged}: a median is no mergeable state (the median of the parts' "
+            "medians is not the median of all queries); evaluate with per_query=True and take the "
+            "median of the per-query values"
         )
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.refused("aggregate='median'", why)
 
 
 def merge(

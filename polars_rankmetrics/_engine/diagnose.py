@@ -25,7 +25,7 @@ from pathlib import Path
 
 import polars as pl
 
-from polars_rankmetrics import _errors
+from polars_rankmetrics import _quote
 from polars_rankmetrics._engine.checks import DIAGNOSTICS, JUDGED_RETRIEVED, PARTIAL
 from polars_rankmetrics._engine.plan import Requested
 from polars_rankmetrics._spec import CatalogSpec
@@ -133,7 +133,7 @@ def _groups(frame: pl.DataFrame, keys_by: Sequence[str]) -> str:
     if not keys_by:
         return ""
     shown = [
-        ", ".join(f"{k}={_errors.shown(row[k])}" for k in keys_by)
+        ", ".join(f"{k}={_quote.shown(row[k])}" for k in keys_by)
         for row in frame.head(5).iter_rows(named=True)
     ]
     more = f" and {frame.height - 5} more" if frame.height > 5 else ""

@@ -9,7 +9,6 @@ import polars as pl
 
 from polars_rankmetrics._engine import checks, intents
 from polars_rankmetrics._engine.prepare import Prepared, prepare
-from polars_rankmetrics._errors import argument_type, parameter, tie_policy
 from polars_rankmetrics._kernel import (
     NUM_JUDGED,
     NUM_LISTED,
@@ -27,7 +26,7 @@ from polars_rankmetrics._registry import SPECS, parse
 from polars_rankmetrics._schema import Columns, frame_schema, resolve_schema
 from polars_rankmetrics._spec import CatalogSpec, Metric, QuerySpec, TableSpec
 from polars_rankmetrics.conventions import Conventions, Gain
-from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions import InvalidInputError, InvalidParameterError
 from polars_rankmetrics.metrics import _ties
 
 MetricLike = str | Metric
@@ -46,17 +45,23 @@ def requested(metrics: MetricLike | Sequence[MetricLike]) -> Requested:
     if isinstance(metrics, (str, Metric)):
         metrics = [metrics]
     if not isinstance(metrics, Sequence):
-        raise argument_type("metrics", "a metric or a sequence of metrics, e.g. ['ndcg@10', 'map']", metrics)
+        raise InvalidInputError.from_type(
+            "metrics", "a metric or a sequence of metrics, e.g. ['ndcg@10', 'map']", metrics
+        )
     out: Requested = []
     for m in metrics:
         metric = parse(m)
         out.append((m if isinstance(m, str) else str(metric), metric))
     names = [name for name, _ in out]
     if not out:
-        raise parameter("metrics", "at least one metric, e.g. ['ndcg@10', 'map']", [])
+        raise InvalidParameterError.out_of_domain(
+            "metrics", "at least one metric, e.g. ['ndcg@10', 'map']", []
+        )
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        raise parameter("metrics", "unique names", f"{', '.join(map(repr, dupes))} more than once")
+        raise InvalidParameterError.out_of_domain(
+            "metrics", "unique names", f"{', '.join(map(repr, dupes))} more than once"
+        )
     return out
 
 
@@ -100,11 +105,11 @@ def check_ties(metrics: Requested, conventions: Conventions) -> None:
         # items survive depends on where the tied unjudged ones fall. No closed form averages
         # that, and no one grade order extremises it (an unjudged item pushing a judged one out
         # of the depth raises precision but can lower nDCG when non-relevant grades gain).
-        raise parameter("ties", "'text' with both depth and judged_only", policy)
+        raise InvalidParameterError.out_of_domain("ties", "'text' with both depth and judged_only", policy)
     for name, metric in metrics:
         refused = _ties.refusal(metric, conventions, SPECS)
         if refused is not None:
-            raise tie_policy(name, policy, *refused)
+            raise InvalidParameterError.tie_policy(name, policy, *refused)
 
 
 def _value(spec: QuerySpec, conventions: Conventions) -> Callable[[Metric, Rows], pl.Expr]:
@@ -215,7 +220,7 @@ def _refuse_key_names(metrics: Requested, keys: tuple[str, ...]) -> None:
     """A metric may not be named like a key column: the output would hold the name twice."""
     reserved = {name for name, _ in metrics} & set(keys)
     if reserved:
-        raise parameter(
+        raise InvalidParameterError.out_of_domain(
             "metrics", f"names other than the key columns ({min(reserved)!r} is one)", min(reserved)
         )
 
@@ -319,5 +324,4 @@ def refuse_catalog(metrics: Requested, why: str) -> None:
     """Raise if `metrics` holds a catalog-scope metric, saying `why` it cannot be computed here."""
     names = catalog_names(metrics)
     if names:
-        msg = f"{', '.join(map(repr, names))} {why}"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.refused(", ".join(map(repr, names)), why)

@@ -68,14 +68,13 @@ class _Convention(argparse.Action):
         option_string: str | None = None,
     ) -> None:
         what, domain, conventions = _CONVENTIONS[self.dest]
-        got = repr(values)
+        got: object = values
         try:
             value = int(str(values))
-            got = str(value)
+            got = value
             conventions(value)
         except ValueError as err:  # not an integer, or the library's InvalidParameterError
-            msg = f"{option_string}: {what} must be {domain}, got {got}"
-            raise prm.InvalidParameterError(msg) from err
+            raise prm.InvalidParameterError.out_of_domain(f"{option_string}: {what}", domain, got) from err
         setattr(namespace, self.dest, value)
 
 

@@ -59,8 +59,7 @@ def metric_names(specs: Sequence[str]) -> list[str]:
             try:
                 prm.parse(name)
             except prm.UnknownMetricError as err:
-                msg = f"measure {spec!r}: {err}"
-                raise prm.UnknownMetricError(msg) from err
+                raise prm.UnknownMetricError.bad_measure(spec, str(err)) from err
             if name not in names:
                 names.append(name)
     return names
@@ -71,8 +70,7 @@ def _labels(paths: Sequence[Path]) -> list[str]:
     names = [path.name for path in paths]
     labels = names if len(set(names)) == len(names) else [str(path) for path in paths]
     if len(set(labels)) < len(labels):
-        msg = f"a run is given twice: {', '.join(labels)}"
-        raise prm.InvalidParameterError(msg)
+        raise prm.InvalidParameterError.refused("a run", f"is given twice: {', '.join(labels)}")
     return labels
 
 
@@ -99,7 +97,7 @@ def _comparison(args: argparse.Namespace) -> pl.DataFrame:
         return _compared(per_query, metrics, baseline, args)
     except MissingQueriesError as err:
         remedy = "Pass --missing zero to score them 0 (trec_eval -c) or --missing intersect to compare on "
-        raise MissingQueriesError(err.detail, remedy + "the queries every run has") from None
+        raise MissingQueriesError.with_remedy(err.detail, remedy + "the queries every run has") from None
 
 
 def _compared(

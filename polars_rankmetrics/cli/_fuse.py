@@ -50,8 +50,7 @@ def _number(text: str, what: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        msg = f"{what} must be a number, got {text!r}"
-        raise prm.InvalidParameterError(msg) from None
+        raise prm.InvalidParameterError.out_of_domain(what, "a number", text) from None
     return int(value) if value.is_integer() and "." not in text else value
 
 
@@ -61,14 +60,13 @@ def _options(args: argparse.Namespace, names: list[str]) -> dict[str, object]:
     if args.weights is not None:
         parts = args.weights.split(",")
         if len(parts) != len(names):
-            msg = f"--weights needs one weight per run ({len(names)}), got {args.weights!r}"
-            raise prm.InvalidParameterError(msg)
+            got = f"got {args.weights!r}"
+            raise prm.InvalidParameterError.needs("--weights", f"one weight per run ({len(names)})", got)
         kwargs["weights"] = {n: _number(p, "--weights") for n, p in zip(names, parts, strict=True)}
     for spec in args.param:
         name, eq, value = spec.partition("=")
         if not eq:
-            msg = f"--param must be NAME=VALUE, got {spec!r}"
-            raise prm.InvalidParameterError(msg)
+            raise prm.InvalidParameterError.out_of_domain("--param", "NAME=VALUE", spec)
         kwargs[name.strip()] = _number(value.strip(), f"--param {name.strip()}")
     if args.qrels is not None:
         kwargs["qrels"] = read_file(prm.read_trec_qrels, args.qrels)
@@ -104,8 +102,7 @@ def fuse(argv: Sequence[str]) -> int:
     """
     args = fuse_parser().parse_args(list(argv))
     if len(args.runs) < 2:
-        msg = f"fuse needs two or more runs, got {len(args.runs)}"
-        raise prm.InvalidParameterError(msg)
+        raise prm.InvalidParameterError.needs("fuse", "two or more runs", f"got {len(args.runs)}")
     names = [f"run{k}" for k in range(1, len(args.runs) + 1)]
     frames = [read_file(prm.read_trec_run, path).drop("run") for path in args.runs]
     runs = pl.concat([f.with_columns(pl.lit(n).alias("run")) for n, f in zip(names, frames, strict=True)])

@@ -125,8 +125,9 @@ def _persistence(build: Callable[[float], prm.Metric]) -> Callable[[dict[str, fl
 
     def metric(pairs: dict[str, float]) -> prm.Metric:
         if _gains(pairs):
-            msg = "rbp gains (level=gain parameters) are not supported; only p=..."
-            raise prm.UnknownMetricError(msg)
+            raise prm.UnknownMetricError.bad_measure(
+                None, "rbp gains (level=gain parameters) are not supported; only p=..."
+            )
         return build(pairs.get("p", 0.9))
 
     return metric
@@ -135,23 +136,20 @@ def _persistence(build: Callable[[float], prm.Metric]) -> Callable[[dict[str, fl
 def _relstring(numbers: tuple[float, ...]) -> prm.Metric:
     length = int(numbers[0])  # trec_eval truncates the length to an integer
     if length < 1:
-        msg = f"the length must be at least 1, got {numbers[0]:g}"
-        raise prm.UnknownMetricError(msg)
+        raise prm.UnknownMetricError.bad_measure(None, f"the length must be at least 1, got {numbers[0]:g}")
     return prm.relstring(length)
 
 
 def _utility(numbers: tuple[float, ...]) -> prm.Metric:
     if len(numbers) != 4:
-        msg = f"utility takes 4 coefficients, got {len(numbers)}"
-        raise prm.UnknownMetricError(msg)
+        raise prm.UnknownMetricError.bad_measure(None, f"utility takes 4 coefficients, got {len(numbers)}")
     return prm.utility(*numbers)
 
 
 def _eleven_point(levels: tuple[float, ...]) -> prm.Metric:
     if list(levels) != sorted(levels):
         # trec_eval's 11pt_avg scans the levels assuming increasing order; its value for others differs.
-        msg = "the recall levels must be in increasing order"
-        raise prm.UnknownMetricError(msg)
+        raise prm.UnknownMetricError.bad_measure(None, "the recall levels must be in increasing order")
     return prm.eleven_point_average(levels)
 
 
@@ -256,6 +254,5 @@ def _gains(pairs: dict[str, float]) -> dict[int, float] | None:
     gains = {int(name): gain for name, gain in pairs.items() if re.fullmatch(r"[+-]?\d+", name)}
     if any(level < 0 for level in gains):
         # trec_eval would give that gain to unjudged documents (its levels -1 and -2).
-        msg = "gains of negative relevance levels are not supported"
-        raise prm.UnknownMetricError(msg)
+        raise prm.UnknownMetricError.bad_measure(None, "gains of negative relevance levels are not supported")
     return gains or None

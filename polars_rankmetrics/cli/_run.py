@@ -35,8 +35,7 @@ def read_file(reader: Callable[[Path], pl.DataFrame], path: Path) -> pl.DataFram
     try:
         return reader(path)
     except pl.exceptions.PolarsError as err:
-        msg = f"{path}: cannot be read as a TREC file: {err}"
-        raise prm.TrecFormatError(msg) from err
+        raise prm.TrecFormatError.unreadable(path, f"cannot be read as a TREC file: {err}") from err
 
 
 class Refusal(prm.InvalidDataError):
@@ -46,6 +45,17 @@ class Refusal(prm.InvalidDataError):
         super().__init__(message)
         self.printed = printed
         self.status = status
+
+    @classmethod
+    def missing_query(cls, missing: str, printed: list[str]) -> Refusal:
+        """A judged query without results: trec_eval 10.0 stops there with status 4."""
+        return cls(
+            f"judged query {missing!r} has no result in the run: trec_eval 10.0 stops here "
+            f"(\"result qid '{missing}' not found in qrels\", status 4); without --refuse-missing "
+            "the other queries are evaluated, and -c evaluates it as retrieving nothing",
+            printed,
+            status=4,
+        )
 
 
 def _read_run(path: Path) -> pl.DataFrame:
@@ -58,7 +68,7 @@ def _read_run(path: Path) -> pl.DataFrame:
         try:
             return read_file(prm.read_trec_run, copy)
         except prm.TrecFormatError as err:  # name standard input, not the copy
-            raise prm.TrecFormatError(str(err).replace(str(copy), "-")) from err
+            raise prm.TrecFormatError.from_worded(str(err).replace(str(copy), "-")) from err
 
 
 def _per_query(frame: pl.DataFrame, lines: list[Line], args: argparse.Namespace) -> pl.DataFrame:
@@ -76,8 +86,7 @@ def _per_query(frame: pl.DataFrame, lines: list[Line], args: argparse.Namespace)
     try:
         return plan.collect()
     except pl.exceptions.PolarsError as err:  # a parameter the library accepts but cannot compute
-        msg = f"the evaluation failed: {str(err).splitlines()[0]}"
-        raise prm.InvalidDataError(msg) from err
+        raise prm.InvalidDataError.failed(str(err).splitlines()[0]) from err
 
 
 def _columns(
@@ -148,15 +157,9 @@ def evaluate(args: argparse.Namespace) -> list[str]:
     if missing is not None:  # trec_eval prints the queries before it, then stops
         before = trec_order([*order, missing]).index(missing) if args.per_query else 0
         printed = query_rows(lines, order[:before], [column[:before] for column in columns])
-        msg = (
-            f"judged query {missing!r} has no result in the run: trec_eval 10.0 stops here "
-            f"(\"result qid '{missing}' not found in qrels\", status 4); without --refuse-missing "
-            "the other queries are evaluated, and -c evaluates it as retrieving nothing"
-        )
-        raise Refusal(msg, printed, status=4)
+        raise Refusal.missing_query(missing, printed)
     if not order:
-        msg = "no queries with both results and relevance info"
-        raise prm.InvalidDataError(msg)
+        raise prm.InvalidDataError.no_queries("with both results and relevance info")
     out = query_rows(lines, order, columns) if args.per_query else []
     if not args.no_summary:
         rel = complete_num_rel(qrels, "relevance") if args.complete else None

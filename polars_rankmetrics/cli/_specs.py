@@ -28,23 +28,20 @@ def _number(text: str, pattern: re.Pattern[str]) -> float:
     """Read a parameter as C's atol/atof do (the leading number: cutoff '23.4' is 23), but never garbage."""
     match = pattern.match(text)
     if match is None or not math.isfinite(float(match.group())):  # 1e400 reads as inf
-        msg = f"parameter {text!r} is not a {'number' if match is None else 'finite number'}"
-        raise prm.UnknownMetricError(msg)
+        raise prm.UnknownMetricError.not_a_number(text, finite=match is not None)
     return float(match.group())
 
 
 def _unique(values: list[float]) -> list[float]:
     if len(set(values)) < len(values):
-        msg = "duplicate cutoffs"
-        raise prm.UnknownMetricError(msg)
+        raise prm.UnknownMetricError.bad_measure(None, "duplicate cutoffs")
     return values
 
 
 def _cutoffs(text: str) -> list[int]:
     values = _unique(sorted(_number(p, _INT) for p in text.split(",")))
     if values[0] <= 0:
-        msg = "cutoffs must be positive"
-        raise prm.UnknownMetricError(msg)
+        raise prm.UnknownMetricError.bad_measure(None, "cutoffs must be positive")
     return [int(v) for v in values]
 
 
@@ -59,8 +56,9 @@ def _numbers(text: str) -> tuple[float, ...]:
 def _pairs(text: str) -> dict[str, float]:
     pairs = [part.split("=") for part in text.split(",")]
     if any(len(pair) != 2 for pair in pairs):
-        msg = "parameters must be name=value pairs, separated by ','"
-        raise prm.UnknownMetricError(msg)
+        raise prm.UnknownMetricError.bad_measure(
+            None, "parameters must be name=value pairs, separated by ','"
+        )
     return {name: _number(value, _REAL) for name, value in pairs}
 
 
@@ -90,12 +88,10 @@ def _members(name: str, spec: str) -> tuple[str, ...]:
     if name in BY_NAME:
         return (name,)
     if name in NOT_SUPPORTED:
-        msg = f"measure {spec!r}: trec_eval's {name!r} is not supported: {NOT_SUPPORTED[name]}"
-        raise prm.UnknownMetricError(msg)
-    hint = _suggestions(spec)
-    did_you_mean = f"; did you mean {' or '.join(map(repr, hint))}?" if hint else ""
-    msg = f"unknown measure {spec!r}{did_you_mean} (trec_eval: illegal measure); supported: {supported()}"
-    raise prm.UnknownMetricError(msg)
+        raise prm.UnknownMetricError.bad_measure(
+            spec, f"trec_eval's {name!r} is not supported: {NOT_SUPPORTED[name]}"
+        )
+    raise prm.UnknownMetricError.unknown_measure(spec, _suggestions(spec), supported())
 
 
 def _library_spelling(spec: str) -> list[str]:
@@ -158,11 +154,9 @@ def _marked(specs: Sequence[str]) -> tuple[set[str], dict[str, tuple[str, str]]]
         if not dot:
             continue
         if name in NICKNAMES or BY_NAME[name].params == "none":
-            msg = f"measure {spec!r}: {name!r} takes no parameters"
-            raise prm.UnknownMetricError(msg)
+            raise prm.UnknownMetricError.bad_measure(spec, f"{name!r} takes no parameters")
         if not text:
-            msg = f"measure {spec!r}: empty parameter list"
-            raise prm.UnknownMetricError(msg)
+            raise prm.UnknownMetricError.bad_measure(spec, "empty parameter list")
         params.setdefault(name, (text, spec))
     return marked, params
 
@@ -204,6 +198,5 @@ def parse_measures(specs: Sequence[str]) -> list[Line]:
         try:
             lines += _lines(measure, text)
         except prm.RankMetricsError as err:
-            msg = f"measure {spec!r}: {err}"
-            raise prm.UnknownMetricError(msg) from err
+            raise prm.UnknownMetricError.bad_measure(spec, str(err)) from err
     return lines

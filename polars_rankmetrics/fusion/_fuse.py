@@ -40,8 +40,7 @@ def _check_runs_named(frame: pl.DataFrame, by: str, weights: Mapping[object, flo
     """A DataFrame's runs all have a weight (a LazyFrame's are checked in its plan)."""
     unnamed = sorted(set(frame.get_column(by).unique().to_list()) - set(weights), key=str)
     if unnamed:
-        msg = f"run {unnamed[0]!r} of column {by!r} has no weight: name every run in `weights`"
-        raise InvalidParameterError(msg + f" (given: {', '.join(map(repr, weights))})")
+        raise InvalidParameterError.no_weight(unnamed[0], by, weights)
 
 
 def fuse(  # noqa: PLR0913

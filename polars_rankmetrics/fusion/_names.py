@@ -13,19 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics.exceptions import InvalidParameterError
 
-__all__ = [
-    "METHODS",
-    "NORMS",
-    "FusionMethod",
-    "MethodParam",
-    "bad_param",
-    "check_params",
-    "method_spec",
-    "norm_name",
-]
+__all__ = ["METHODS", "NORMS", "FusionMethod", "MethodParam", "check_params", "method_spec", "norm_name"]
 
 
 @dataclass(frozen=True)
@@ -141,7 +131,7 @@ def method_spec(method: object) -> FusionMethod:
         found = METHODS.get(_METHOD_SPELLINGS.get(key, key))
         if found is not None:
             return found
-    raise _errors.choice("method", list(METHODS), method)
+    raise InvalidParameterError.choice("method", list(METHODS), method)
 
 
 def norm_name(norm: object) -> str:
@@ -153,21 +143,16 @@ def norm_name(norm: object) -> str:
         name = _NORM_SPELLINGS.get(key, key.replace("_", "-"))
         if name in NORMS:
             return name
-    raise _errors.choice("norm", NORMS, norm)
-
-
-def bad_param(name: str, expected: str, got: object, method: str) -> InvalidParameterError:
-    """A fusion parameter outside its domain: ```phi` of fusion method 'rbc' must be ..., got 2.0``."""
-    return InvalidParameterError(f"`{name}` of fusion method {method!r} must be {expected}, got {got!r}")
+    raise InvalidParameterError.choice("norm", NORMS, norm)
 
 
 def _checked(param: MethodParam, value: object, method: str) -> float:
     if (param.integer and (isinstance(value, bool) or not isinstance(value, Integral))) or (
         isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value)
     ):
-        raise bad_param(param.name, param.expected, value, method)
+        raise InvalidParameterError.out_of_domain(param.name, param.expected, value, method=method)
     if not param.valid(float(value)):
-        raise bad_param(param.name, param.expected, value, method)
+        raise InvalidParameterError.out_of_domain(param.name, param.expected, value, method=method)
     return int(float(value)) if param.integer else float(value)
 
 
@@ -181,9 +166,7 @@ def check_params(
     known = {p.name for p in spec.params}
     unknown = sorted(set(params) - known)
     if unknown:
-        accepted = ", ".join(sorted(known)) or "none"
-        msg = f"method {spec.name!r} has no parameter {unknown[0]!r}; its parameters: {accepted}"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.unknown_option(f"method {spec.name!r}", unknown[0], sorted(known))
     out: dict[str, float] = {}
     for p in spec.params:
         if p.name in params:
@@ -191,9 +174,5 @@ def check_params(
         elif p.default is not None:
             out[p.name] = p.default
         elif not optional:
-            msg = (
-                f"fusion method {spec.name!r} needs `{p.name}`, {p.expected}: "
-                f"write fuse(..., method={spec.name!r}, {p.name}=...)"
-            )
-            raise InvalidParameterError(msg)
+            raise InvalidParameterError.missing(p.name, p.expected, method=spec.name)
     return out

@@ -22,7 +22,7 @@ from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.fusion._methods import WEIGHT
-from polars_rankmetrics.fusion._names import FusionMethod, bad_param, check_params, method_spec, norm_name
+from polars_rankmetrics.fusion._names import FusionMethod, check_params, method_spec, norm_name
 from polars_rankmetrics.fusion._normalize import RUN, VALUE
 from polars_rankmetrics.fusion._plan import FusionRequest, base_frame, check_weight, fused, prepared
 from polars_rankmetrics.io import join_run_qrels
@@ -82,10 +82,14 @@ def _as_weights(value: object, names: list[object], method: str) -> dict[object,
     elif isinstance(value, Sequence) and len(value) == len(names):
         weights = dict(zip(names, value, strict=True))
     else:
-        raise bad_param("grid", f"weight tuples of {len(names)} (one per run) or mappings", value, method)
+        raise InvalidParameterError.out_of_domain(
+            "grid", f"weight tuples of {len(names)} (one per run) or mappings", value, method=method
+        )
     missing = [run for run in names if run not in weights]
     if missing:
-        raise bad_param("grid", f"weights naming every run ({missing[0]!r} is missing)", value, method)
+        raise InvalidParameterError.out_of_domain(
+            "grid", f"weights naming every run ({missing[0]!r} is missing)", value, method=method
+        )
     return {run: check_weight(weights[run], run, method) for run in names}
 
 
@@ -207,12 +211,15 @@ def optimize_fusion(  # noqa: PLR0913
     """
     spec = method_spec(method)
     if not spec.weighted and spec.name not in _SEARCHED:
-        msg = f"optimize_fusion searches weights or a parameter; fusion method {spec.name!r} has neither: "
-        raise InvalidParameterError(
-            msg + "use a weighted method, rrf, gmnz, logn_isr, rbc, slidefuse or probfuse"
+        why = (
+            f"searches weights or a parameter; fusion method {spec.name!r} has neither: use a weighted "
+            "method, rrf, gmnz, logn_isr, rbc, slidefuse or probfuse"
         )
+        raise InvalidParameterError.refused("optimize_fusion", why)
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise bad_param("batch_size", "a positive integer", batch_size, spec.name)
+        raise InvalidParameterError.out_of_domain(
+            "batch_size", "a positive integer", batch_size, method=spec.name
+        )
     cols = columns or Columns()
     req = FusionRequest(spec, norm_name(norm), check_params(spec, {}, optional=True), by, cols)
     base = base_frame(as_polars(runs, "runs").lazy(), req)

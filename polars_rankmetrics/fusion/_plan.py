@@ -18,10 +18,10 @@ import polars as pl
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns
-from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.fusion._condorcet import condorcet
 from polars_rankmetrics.fusion._methods import WEIGHT, combined, listed, terms
-from polars_rankmetrics.fusion._names import FusionMethod, bad_param
+from polars_rankmetrics.fusion._names import FusionMethod
 from polars_rankmetrics.fusion._normalize import MONOTONE, RUN, SCORE, Layout, normalized, ranked
 from polars_rankmetrics.fusion._supervised import supervised_terms
 
@@ -59,9 +59,9 @@ def base_frame(frame: pl.LazyFrame, req: FusionRequest) -> pl.LazyFrame:
     schema = frame.collect_schema()
     for name, role in ((req.by, "by"), (cols.query, "query"), (cols.item, "item"), (cols.score, "score")):
         if name not in schema:
-            raise _errors.column_not_found(name, role, schema.names(), where="the runs")
+            raise ColumnNotFoundError.from_missing_and_available(name, role, schema.names(), where="the runs")
     if not schema[cols.score].is_numeric():
-        raise _errors.column_type(cols.score, "score", "numeric", schema[cols.score])
+        raise ColumnTypeError.from_dtype(cols.score, "score", "numeric", schema[cols.score])
     return frame.select(
         pl.col(req.by).alias(RUN), cols.query, cols.item, pl.col(cols.score).cast(pl.Float64).alias(SCORE)
     )
@@ -71,18 +71,22 @@ def check_weights(weights: object, method: FusionMethod) -> dict[object, float] 
     """The weights as {run: weight}; None for an unweighted method (which must get none)."""
     if not method.weighted:
         if weights is not None:
-            msg = f"fusion method {method.name!r} takes no weights; the weighted methods: wsum, wmnz, mixed, "
-            raise InvalidParameterError(msg + "w_bordafuse, w_condorcet")
+            takers = "the weighted methods: wsum, wmnz, mixed, w_bordafuse, w_condorcet"
+            raise InvalidParameterError.takes_no(f"fusion method {method.name!r}", "weights", takers)
         return None
     if not isinstance(weights, Mapping) or not weights:
-        raise bad_param("weights", "a non-empty mapping {run name: weight}", weights, method.name)
+        raise InvalidParameterError.out_of_domain(
+            "weights", "a non-empty mapping {run name: weight}", weights, method=method.name
+        )
     return {run: check_weight(w, run, method.name) for run, w in weights.items()}
 
 
 def check_weight(w: object, run: object, method: str) -> float:
     """One run's weight: a finite real number."""
     if isinstance(w, bool) or not isinstance(w, Real) or not math.isfinite(w):
-        raise bad_param(f"weights[{run!r}]", "a finite real number", w, method)
+        raise InvalidParameterError.out_of_domain(
+            f"weights[{run!r}]", "a finite real number", w, method=method
+        )
     return float(w)
 
 
@@ -92,17 +96,20 @@ def check_qrels(qrels: object, method: FusionMethod, cols: Columns) -> pl.LazyFr
 
     if not method.supervised:
         if qrels is not None:
-            msg = f"fusion method {method.name!r} is not trained: it takes no qrels; the supervised methods: "
-            raise InvalidParameterError(msg + "bayesfuse, mapfuse, posfuse, probfuse, segfuse, slidefuse")
+            owner = f"fusion method {method.name!r} is not trained: it"
+            takers = "the supervised methods: bayesfuse, mapfuse, posfuse, probfuse, segfuse, slidefuse"
+            raise InvalidParameterError.takes_no(owner, "qrels", takers)
         return None
     if qrels is None:
-        msg = f"fusion method {method.name!r} is trained on judgments: pass qrels= (query, item, relevance)"
-        raise InvalidParameterError(msg)
+        why = "is trained on judgments: pass qrels= (query, item, relevance)"
+        raise InvalidParameterError.refused(f"fusion method {method.name!r}", why)
     lf = as_polars(qrels, "qrels").lazy()
     schema = lf.collect_schema()
     for name, role in ((cols.query, "query"), (cols.item, "item"), (cols.relevance, "relevance")):
         if name not in schema:
-            raise _errors.column_not_found(name, role, schema.names(), where="the qrels")
+            raise ColumnNotFoundError.from_missing_and_available(
+                name, role, schema.names(), where="the qrels"
+            )
     return lf
 
 

@@ -35,10 +35,8 @@ RBP = "_rbp"  # the suffix of the families with the rbp browsing model
 def check_groups(value: object, item_dtype: pl.DataType | None) -> pl.LazyFrame:
     """Distinct (ITEM, GROUP) rows with each item's MEMBER share, labels as text; nulls refused when eager."""
     if value is None:
-        msg = (
-            "the exposure metrics need the items' groups: give groups=frame of (item, group), e.g. a provider"
-        )
-        raise InvalidParameterError(msg)
+        remedy = "give groups=frame of (item, group), e.g. a provider"
+        raise InvalidParameterError.needs("an exposure metric", "the items' groups", remedy)
     return memberships(value, "groups", "group", item_dtype).with_columns(pl.col(LABEL).cast(pl.String))
 
 
@@ -55,8 +53,7 @@ def check_target(value: object) -> pl.LazyFrame | None:
     schema = frame.collect_schema()
     names = schema.names()
     if len(names) < 2 or not schema[names[1]].is_numeric():
-        msg = f"`target` needs a group column then a numeric weight column; it has schema {dict(schema)}"
-        raise ColumnTypeError(msg)
+        raise ColumnTypeError.layout("`target`", "a group column then a numeric weight column", dict(schema))
     group, weight = names[:2]
     if isinstance(value, pl.DataFrame):
         bad = value.filter(
@@ -66,17 +63,14 @@ def check_target(value: object) -> pl.LazyFrame | None:
             | (pl.col(weight) < 0)
         )
         if len(bad):
-            msg = (
-                f"`target` gives group {bad[group][0]!r} the weight {bad[weight][0]!r}: weights must be >= 0"
-            )
-            raise InvalidDataError(msg)
+            raise InvalidDataError.negative("target", "group", bad[group][0], "weight", bad[weight][0])
         if value[group].is_duplicated().any():
             twice = value[group].filter(value[group].is_duplicated())[0]
-            msg = f"`target` holds group {twice!r} more than once"
-            raise InvalidDataError(msg)
+            raise InvalidDataError.repeated_value("`target`", "group", twice)
         if not value[weight].sum() > 0:
-            msg = "`target` weights sum to 0: give at least one group a positive weight"
-            raise InvalidDataError(msg)
+            raise InvalidDataError.unusable(
+                "target", "weights sum to 0: give at least one group a positive weight"
+            )
     return frame.select(
         pl.col(group).cast(pl.String).alias(GROUP), pl.col(weight).cast(pl.Float64).alias(TARGET)
     )

@@ -44,8 +44,11 @@ def user_ids(side: pl.Expr, side_dtype: pl.DataType, query_dtype: pl.DataType | 
     try:
         return same_dtype(side, side_dtype, query_dtype, what)
     except ColumnTypeError:
-        msg = f"the user ids of `{what}` are {side_dtype} but the frame's query ids are {query_dtype}"
-        raise ColumnTypeError(msg) from None
+        first, second = (
+            f"the user ids of `{what}` are {side_dtype}",
+            f"the frame's query ids are {query_dtype}",
+        )
+        raise ColumnTypeError.mismatch(first, second) from None
 
 
 def interactions_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
@@ -53,14 +56,12 @@ def interactions_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
     frame = as_lazy(value, "interactions")
     names = frame.collect_schema().names()
     if len(names) < 2:  # a user column then an item column
-        msg = f"`interactions` needs a user column then an item column; it has columns {names}"
-        raise ColumnNotFoundError(msg)
+        raise ColumnNotFoundError.layout("`interactions`", "a user column then an item column", names)
     user, item = names[0], names[1]
     if isinstance(value, pl.DataFrame):
         for column in (user, item):
             if value[column].null_count():
-                msg = f"`interactions` holds null ids in its column {column!r}"
-                raise InvalidDataError(msg)
+                raise InvalidDataError.nulls_in("`interactions`", column, "null ids")
     return frame, user, item
 
 
@@ -70,8 +71,7 @@ def popularity_columns(value: object) -> tuple[pl.LazyFrame, str, str]:
     schema = frame.collect_schema()
     names = schema.names()
     if len(names) < 2 or not schema[names[1]].is_numeric():
-        msg = f"`popularity` needs the item id then a numeric count column; it has schema {dict(schema)}"
-        raise ColumnTypeError(msg)
+        raise ColumnTypeError.layout("`popularity`", "the item id then a numeric count column", dict(schema))
     item, count = names[0], names[1]
     check_eager(frame, value, item, "popularity", unique=True)
     return frame, item, count
@@ -82,8 +82,7 @@ def _popularity_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
     if isinstance(value, pl.DataFrame):
         bad = value.filter(pl.col(count).is_null() | (pl.col(count) < 0) | pl.col(count).is_nan())
         if len(bad):
-            msg = f"`popularity` gives item {bad[item][0]!r} the count {bad[count][0]!r}: counts must be >= 0"
-            raise InvalidDataError(msg)
+            raise InvalidDataError.negative("popularity", "item", bad[item][0], "count", bad[count][0])
     return frame, item, count
 
 
@@ -91,15 +90,11 @@ def check_sources(metric: Metric, *, need_popularity: bool) -> None:
     """Check the side inputs' combination and the eager ones, before any frame is known."""
     interactions, popularity, head = (side(metric, n) for n in ("interactions", "popularity", "head"))
     if interactions is not None and popularity is not None:
-        msg = f"give {metric.name} either `interactions` or `popularity`, not both"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.not_both("`interactions`", "`popularity`", owner=metric.name)
     if interactions is None and popularity is None and (need_popularity or head is None):
         what = "`interactions` or `popularity`" + ("" if need_popularity else " (or an explicit `head`)")
-        msg = (
-            f"{metric.name} needs item popularity: give {what}, e.g. "
-            f"prm.{metric.spec.python_name}(10, interactions=train) with train a (user, item) frame"
-        )
-        raise InvalidParameterError(msg)
+        example = f"prm.{metric.spec.python_name}(10, interactions=train) with train a (user, item) frame"
+        raise InvalidParameterError.needs(metric.name, "item popularity", f"give {what}, e.g. {example}")
     if interactions is not None:
         interactions_frame(interactions)
     if popularity is not None:

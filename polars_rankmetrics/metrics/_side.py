@@ -79,15 +79,13 @@ def as_lazy(value: object, what: str) -> pl.LazyFrame:
         return value.to_frame().lazy()
     if isinstance(value, (list, tuple, set, frozenset)):
         return pl.Series(what, list(value)).to_frame().lazy()
-    msg = f"`{what}` must be a polars DataFrame, LazyFrame or Series, got {type(value).__name__}"
-    raise InvalidParameterError(msg)
+    raise InvalidParameterError.out_of_domain(what, "a polars DataFrame, LazyFrame or Series", value)
 
 
 def first_column(frame: pl.LazyFrame, what: str) -> str:
     names = frame.collect_schema().names()
     if not names:
-        msg = f"`{what}` has no columns: its first column must hold the item ids"
-        raise ColumnNotFoundError(msg)
+        raise ColumnNotFoundError.layout(f"`{what}`", "a first column of item ids", names)
     return names[0]
 
 
@@ -99,8 +97,9 @@ def same_dtype(side: pl.Expr, side_dtype: pl.DataType, item_dtype: pl.DataType, 
     both_text = side_dtype in (pl.String, pl.Categorical) and item_dtype in (pl.String, pl.Categorical)
     if both_int or both_text:
         return side.cast(item_dtype)
-    msg = f"the item ids of `{what}` are {side_dtype} but the frame's items are {item_dtype}"
-    raise ColumnTypeError(msg)
+    raise ColumnTypeError.mismatch(
+        f"the item ids of `{what}` are {side_dtype}", f"the frame's items are {item_dtype}"
+    )
 
 
 def check_eager(frame: pl.LazyFrame, value: object, item: str, what: str, *, unique: bool) -> None:
@@ -109,12 +108,10 @@ def check_eager(frame: pl.LazyFrame, value: object, item: str, what: str, *, uni
         return
     ids = frame.select(item).collect()[item]
     if ids.null_count():
-        msg = f"`{what}` holds null item ids in its first column {item!r}"
-        raise InvalidDataError(msg)
+        raise InvalidDataError.nulls_in(f"`{what}`", item, "null item ids", first=True)
     if unique and ids.is_duplicated().any():
         example = ids.filter(ids.is_duplicated())[0]
-        msg = f"`{what}` holds item {example!r} more than once; give one row per item"
-        raise InvalidDataError(msg)
+        raise InvalidDataError.repeated_value(f"`{what}`", "item", example, "give one row per item")
 
 
 def memberships(value: object, what: str, label: str, item_dtype: pl.DataType | None) -> pl.LazyFrame:
@@ -127,14 +124,12 @@ def memberships(value: object, what: str, label: str, item_dtype: pl.DataType | 
     schema = frame.collect_schema()
     names = schema.names()
     if len(names) < 2:  # an item column then a label column
-        msg = f"`{what}` needs an item column then a {label} column; it has columns {names}"
-        raise ColumnNotFoundError(msg)
+        raise ColumnNotFoundError.layout(f"`{what}`", f"an item column then a {label} column", names)
     item, labels = names[:2]
     if isinstance(value, pl.DataFrame):
         for column in (item, labels):
             if value[column].null_count():
-                msg = f"`{what}` holds nulls in its column {column!r}"
-                raise InvalidDataError(msg)
+                raise InvalidDataError.nulls_in(f"`{what}`", column)
     if isinstance(schema[labels], pl.List):
         frame = frame.explode(labels)
     ids = pl.col(item) if item_dtype is None else same_dtype(pl.col(item), schema[item], item_dtype, what)

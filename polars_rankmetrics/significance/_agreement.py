@@ -6,10 +6,14 @@ from typing import TYPE_CHECKING, Literal
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._validation import check_choice
-from polars_rankmetrics.exceptions import InvalidDataError
+from polars_rankmetrics.exceptions import (
+    ColumnNotFoundError,
+    ColumnTypeError,
+    InvalidDataError,
+    InvalidParameterError,
+)
 from polars_rankmetrics.significance._deps import require
 
 if TYPE_CHECKING:
@@ -25,14 +29,14 @@ def _columns(means: object, x: str, y: str, by: str) -> pl.DataFrame:
     df = as_polars(means, "means").lazy().collect()
     for role, column in (("`by`", by), ("`x`", x), ("`y`", y)):
         if not isinstance(column, str):
-            raise _errors.parameter(role.strip("`"), "a column name", column)
+            raise InvalidParameterError.out_of_domain(role.strip("`"), "a column name", column)
         if column not in df.columns:
-            raise _errors.column_not_found(column, role, df.columns)
+            raise ColumnNotFoundError.from_missing_and_available(column, role, df.columns)
     for column in (x, y):
         if not df.schema[column].is_numeric():
-            raise _errors.column_type(column, "metric", "numeric", df.schema[column])
+            raise ColumnTypeError.from_dtype(column, "metric", "numeric", df.schema[column])
     if by in (x, y):
-        raise _errors.parameter("by", "a column other than `x` and `y`", by)
+        raise InvalidParameterError.out_of_domain("by", "a column other than `x` and `y`", by)
     _check_values(df, x, y, by)
     return df.select(pl.col(x).cast(pl.Float64).alias("x"), pl.col(y).cast(pl.Float64).alias("y"))
 
@@ -41,20 +45,21 @@ def _check_values(df: pl.DataFrame, x: str, y: str, by: str) -> None:
     """Null or repeated systems, NaN or null values, fewer than 2 systems: InvalidDataError."""
     systems = df.get_column(by)
     if systems.null_count():
-        msg = f"column {by!r} has null value(s); every row needs a system"
-        raise InvalidDataError(msg)
+        raise InvalidDataError.null_values(by, "every row needs a system")
     if systems.is_duplicated().any():
-        msg = f"column {by!r} names system {systems.filter(systems.is_duplicated())[0]!r} more than once"
-        raise InvalidDataError(msg)
+        twice = systems.filter(systems.is_duplicated())[0]
+        raise InvalidDataError.repeated_value(f"column {by!r}", "system", twice)
     for column in (x, y):
         value = pl.col(column).cast(pl.Float64)
         bad = df.filter(value.is_null() | ~value.is_finite())
         if bad.height:
-            msg = f"column {column!r} has a NaN, infinite or null value for system {bad.get_column(by)[0]!r}"
-            raise InvalidDataError(msg)
+            where = f"system {bad.get_column(by)[0]!r}"
+            raise InvalidDataError.not_finite(f"column {column!r}", None, where)
     if df.height < 2:
-        msg = f"{df.height} system(s) in column {by!r}: a rank correlation needs at least 2"
-        raise InvalidDataError(msg)
+        listed = ", ".join(map(repr, df.get_column(by).to_list()))
+        raise InvalidDataError.too_few(
+            f"column {by!r} names {df.height} system(s) ({listed})", "a rank correlation"
+        )
 
 
 def _tau_b(x: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> float:
@@ -163,14 +168,14 @@ def rank_correlation(
     xs, ys = df.get_column("x").to_numpy(), df.get_column("y").to_numpy()
     for name, values in ((x, xs), (y, ys)):
         if (values == values[0]).all():
-            msg = f"column {name!r} has one value for every system: no order, the correlation is undefined"
-            raise InvalidDataError(msg)
-        if method == "tau_ap" and len(set(values.tolist())) < len(values):
-            msg = (
-                f"column {name!r} ties systems: tau_ap is defined for orderings without ties; "
-                "use method='tau_b'"
+            raise InvalidDataError.undefined(
+                f"column {name!r} has one value for every system", "no order, the correlation is undefined"
             )
-            raise InvalidDataError(msg)
+        if method == "tau_ap" and len(set(values.tolist())) < len(values):
+            raise InvalidDataError.undefined(
+                f"column {name!r} ties systems",
+                "tau_ap is defined for orderings without ties; use method='tau_b'",
+            )
     if method == "tau_b":
         return _tau_b(xs, ys)
     if method == "spearman":

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Literal
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._validation import check_choice, check_real
+from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.significance import _replicates
 from polars_rankmetrics.significance._deps import require
 from polars_rankmetrics.significance._replicates import Unequal
@@ -60,19 +60,21 @@ def _check_parameters(  # noqa: PLR0913
     missing: str,
 ) -> float:
     if not isinstance(by, str):
-        raise _errors.parameter("by", "the name of the column naming the system", by)
+        raise InvalidParameterError.out_of_domain("by", "the name of the column naming the system", by)
     if by in OUTPUT_COLUMNS:
-        raise _errors.parameter("by", "a column name other than compare's output columns (rename it)", by)
+        raise InvalidParameterError.out_of_domain(
+            "by", "a column name other than compare's output columns (rename it)", by
+        )
     check_choice(test, "test", TESTS)
     check_choice(correction, "correction", ("holm", "bonferroni", "bh", None))
     check_choice(missing, "missing", ("error", "zero", "intersect"))
     level = check_real(alpha, "alpha")
     if not 0 < level < 1:
-        raise _errors.parameter("alpha", "in (0, 1)", alpha)
+        raise InvalidParameterError.out_of_domain("alpha", "in (0, 1)", alpha)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, Integral) or n_resamples < 1:
-        raise _errors.parameter("n_resamples", "a positive integer", n_resamples)
+        raise InvalidParameterError.out_of_domain("n_resamples", "a positive integer", n_resamples)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0):
-        raise _errors.parameter("seed", "a non-negative integer or None", seed)
+        raise InvalidParameterError.out_of_domain("seed", "a non-negative integer or None", seed)
     return level
 
 

@@ -15,10 +15,10 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
+    ColumnTypeError,
     InvalidDataError,
     InvalidParameterError,
     MissingQueriesError,
@@ -55,8 +55,7 @@ class Paired:
         """The position of `system` among the systems; InvalidParameterError if it is not one."""
         listed = self.systems.to_list()
         if system not in listed:
-            msg = f"{name} {system!r} is not in column {self.systems.name!r}; the systems: {_quote(listed)}"
-            raise InvalidParameterError(msg)
+            raise InvalidParameterError.not_among(name, system, self.systems.name, listed)
         return listed.index(system)
 
 
@@ -72,37 +71,34 @@ def metric_columns(
     names = schema.names()
     for role, column in (("`by`", by), ("`query`", query)):
         if column not in schema:
-            raise _errors.column_not_found(column, role, names)
+            raise ColumnNotFoundError.from_missing_and_available(column, role, names)
     if by == query:
-        msg = f"`by` and `query` must be different columns, got {by!r} for both"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.shared_column(by, "`by`", "`query`")
     numeric = [c for c in names if c not in (by, query) and schema[c].is_numeric()]
     if metrics is None:
         if not numeric:
-            msg = f"no numeric metric column besides {by!r} and {query!r}; the frame has: {_quote(names)}"
-            raise ColumnNotFoundError(msg)
+            raise ColumnNotFoundError.layout(
+                "the frame", f"a numeric metric column besides {by!r} and {query!r}", names
+            )
         return tuple(numeric)
     chosen = (metrics,) if isinstance(metrics, str) else tuple(metrics)
     if not chosen:
-        msg = "`metrics` is empty: name at least one metric column, or pass None for all"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.empty("metrics", "name at least one metric column, or pass None for all")
     for metric in chosen:
         _check_metric(schema, metric, by, query)
     dupes = sorted({m for m in chosen if chosen.count(m) > 1})
     if dupes:
-        msg = f"metric names must be unique, got {_quote(dupes)} more than once"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.not_unique("metric names", dupes)
     return chosen
 
 
 def _check_metric(schema: pl.Schema, metric: str, by: str, query: str) -> None:
     if metric in (by, query):
-        msg = f"metric {metric!r} is the {'by' if metric == by else 'query'} column"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.same_column("metric", metric, "by" if metric == by else "query")
     if metric not in schema:
-        raise _errors.column_not_found(metric, "metric", schema.names())
+        raise ColumnNotFoundError.from_missing_and_available(metric, "metric", schema.names())
     if not schema[metric].is_numeric():
-        raise _errors.column_type(metric, "metric", "numeric", schema[metric])
+        raise ColumnTypeError.from_dtype(metric, "metric", "numeric", schema[metric])
 
 
 def check_rows(df: pl.DataFrame, by: str, query: str, metrics: tuple[str, ...]) -> None:
@@ -110,21 +106,18 @@ def check_rows(df: pl.DataFrame, by: str, query: str, metrics: tuple[str, ...]) 
     for column in (by, query):
         nulls = df.get_column(column).null_count()
         if nulls:
-            msg = f"column {column!r} has {nulls} null value(s); every row needs a system and a query"
-            raise InvalidDataError(msg)
+            raise InvalidDataError.null_values(column, "every row needs a system and a query", count=nulls)
     dupes = df.group_by(by, query).len().filter(pl.col("len") > 1).sort(by, query)
     if dupes.height:
         rows = [f"({s!r}, {q!r})" for s, q in dupes.select(by, query).iter_rows()]
-        msg = f"{dupes.height} (system, query) pair(s) have several rows: {_quote(rows)}; expected one each"
-        raise InvalidDataError(msg)
+        raise InvalidDataError.several_rows(("system", "query"), dupes.height, _quote(rows))
     for metric in metrics:
         value = pl.col(metric).cast(pl.Float64)
         bad = df.filter(value.is_null() | ~value.is_finite()).sort(by, query)
         if bad.height:
             found = bad.select(by, query, metric).iter_rows()
             rows = [f"system {s!r}, query {q!r}: {v}" for s, q, v in found]
-            msg = f"metric {metric!r} has {bad.height} NaN, infinite or null value(s): {_quote(rows)}"
-            raise InvalidDataError(msg)
+            raise InvalidDataError.not_finite(f"metric {metric!r}", bad.height, _quote(rows))
 
 
 REMEDY = (
@@ -162,8 +155,8 @@ def pair(
     check_rows(df, by, query, chosen)
     systems = df.get_column(by).unique().sort()
     if systems.len() < 2:
-        msg = f"column {by!r} names {systems.len()} system(s) ({_quote(systems.to_list())}); compare needs 2"
-        raise InvalidDataError(msg)
+        found = f"column {by!r} names {systems.len()} system(s) ({_quote(systems.to_list())})"
+        raise InvalidDataError.too_few(found, "compare", "2")
     queries = df.get_column(query).unique().sort()
     grid = (
         systems.to_frame()
@@ -175,7 +168,7 @@ def pair(
     absent = grid.filter(pl.col(_PRESENT).is_null())
     if absent.height:
         if missing == "error":
-            raise MissingQueriesError(_missing_detail(absent, by, query, queries.len()), REMEDY)
+            raise MissingQueriesError.with_remedy(_missing_detail(absent, by, query, queries.len()), REMEDY)
         if missing == "zero":
             grid = grid.with_columns(pl.col(chosen).fill_null(0))
         else:  # intersect: the queries every system has
@@ -184,8 +177,9 @@ def pair(
     if queries.len() < 2:
         count = queries.len()
         found = _quote(queries.to_list())
-        msg = f"{count} paired quer{'y' if count == 1 else 'ies'} ({found}); a paired test needs at least 2"
-        raise InvalidDataError(msg)
+        raise InvalidDataError.too_few(
+            f"{count} paired quer{'y' if count == 1 else 'ies'} ({found})", "a paired test"
+        )
     shape = (systems.len(), queries.len())
     values = np.stack([grid.get_column(m).cast(pl.Float64).to_numpy().reshape(shape).T for m in chosen])
     return Paired(systems=systems, queries=queries, metrics=chosen, values=np.ascontiguousarray(values))

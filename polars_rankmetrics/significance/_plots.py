@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics.exceptions import ColumnNotFoundError
+from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
 from polars_rankmetrics.significance._deps import require
 
 if TYPE_CHECKING:
@@ -37,7 +36,9 @@ def _save(chart: alt.TopLevelMixin, path: str | Path | None) -> None:
     if path is None:
         return
     if Path(path).suffix.lower() not in _SUFFIXES:
-        raise _errors.parameter("path", f"a file name ending in {', '.join(_SUFFIXES)}", str(path))
+        raise InvalidParameterError.out_of_domain(
+            "path", f"a file name ending in {', '.join(_SUFFIXES)}", str(path)
+        )
     if Path(path).suffix.lower() in (".png", ".svg"):
         require("vl_convert", f"saving a chart as {Path(path).suffix.lower()}", extra="plot")
     chart.save(str(path))
@@ -270,15 +271,17 @@ def metric_at_k(
     """
     altair = require("altair", "plots.metric_at_k", extra="plot")
     if not isinstance(metric, str) or not metric:
-        raise _errors.parameter("metric", "a metric's name before '@', such as 'ndcg'", metric)
+        raise InvalidParameterError.out_of_domain(
+            "metric", "a metric's name before '@', such as 'ndcg'", metric
+        )
     lf = as_polars(evaluation, "evaluation").lazy()
     names = lf.collect_schema().names()
     pattern = re.compile(rf"{re.escape(metric)}@(\d+)")
     cutoffs = {c: int(m.group(1)) for c in names if (m := pattern.fullmatch(c))}
-    if by not in names or not cutoffs:
-        what = f"by column {by!r}" if by not in names else f"a column {metric}@k"
-        msg = f"{what} not found; the frame has columns: {', '.join(map(repr, names))}"
-        raise ColumnNotFoundError(msg)
+    if by not in names:
+        raise ColumnNotFoundError.from_missing_and_available(by, "by", names)
+    if not cutoffs:
+        raise ColumnNotFoundError.pattern(f"{metric}@k", names)
     long = (
         lf.select(pl.col(by).cast(pl.String).alias("system"), *cutoffs)
         .unpivot(index="system", on=list(cutoffs), variable_name="column", value_name="value")
@@ -358,8 +361,9 @@ def asl_curve(
     """
     altair = require("altair", "plots.asl_curve", extra="plot")
     if not isinstance(discrimination, pl.DataFrame) or not {"metric", "asl"} <= set(discrimination.columns):
-        msg = "`discrimination` must be the DataFrame prm.discriminative_power returns (columns metric, asl)"
-        raise ColumnNotFoundError(msg)
+        present = discrimination.columns if isinstance(discrimination, pl.DataFrame) else []
+        lacking = [c for c in ("metric", "asl") if c not in present]
+        raise ColumnNotFoundError.not_output_of("discrimination", "prm.discriminative_power", lacking)
     if alpha is None:
         levels = discrimination.get_column("alpha").unique() if "alpha" in discrimination.columns else None
         alpha = float(levels[0]) if levels is not None and levels.len() == 1 else 0.05

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from polars_rankmetrics import _errors
-from polars_rankmetrics.exceptions import InvalidDataError
+from polars_rankmetrics.exceptions import InvalidDataError, InvalidParameterError
 from polars_rankmetrics.significance._deps import require
 from polars_rankmetrics.significance._summary import check_level
 
@@ -65,19 +64,19 @@ def _check(delta: object, n_queries: object, target: object) -> tuple[float | No
     if delta is not None and (
         isinstance(delta, bool) or not isinstance(delta, Real) or not 0 < abs(float(delta)) < float("inf")
     ):
-        raise _errors.parameter("delta", "a non-zero finite number or None", delta)
+        raise InvalidParameterError.out_of_domain("delta", "a non-zero finite number or None", delta)
     if n_queries is not None and (
         isinstance(n_queries, bool) or not isinstance(n_queries, Integral) or n_queries < MIN_QUERIES
     ):
-        raise _errors.parameter("n_queries", "an integer >= 2 or None", n_queries)
+        raise InvalidParameterError.out_of_domain("n_queries", "an integer >= 2 or None", n_queries)
     if delta is None and n_queries is None:
-        raise _errors.parameter(
+        raise InvalidParameterError.out_of_domain(
             "delta",
             "given, or `n_queries` given: power answers the one left out (or the power, given both)",
             None,
         )
     if not isinstance(target, Real) or isinstance(target, bool) or not 0 < float(target) < 1:
-        raise _errors.parameter("power", "in (0, 1)", target)
+        raise InvalidParameterError.out_of_domain("power", "in (0, 1)", target)
     return (
         None if delta is None else abs(float(delta)),
         None if n_queries is None else int(n_queries),
@@ -187,7 +186,7 @@ def power(  # noqa: PLR0913
     level = check_level(alpha)
     wanted_delta, wanted_n, target = _check(delta, n_queries, power)
     if not isinstance(metric, str):
-        raise _errors.parameter("metric", "the name of one metric column", metric)
+        raise InvalidParameterError.out_of_domain("metric", "the name of one metric column", metric)
     np = require("numpy", "prm.power")
     from polars_rankmetrics.significance._paired import pair  # noqa: PLC0415  (needs numpy)
 
@@ -204,11 +203,10 @@ def power(  # noqa: PLR0913
     if constant.all() if pooled else constant.any():  # pooled: the other pairs' variance plans
         s, b = pairs[int(np.flatnonzero(constant)[0])]
         names = paired.systems.to_list()
-        msg = (
-            f"the deltas of system {names[s]!r} against {names[b]!r} on {metric!r} are all equal: "
-            "with no variance there is no power to plan for; give a pilot whose systems differ per query"
+        raise InvalidDataError.undefined(
+            f"the deltas of system {names[s]!r} against {names[b]!r} on {metric!r} are all equal",
+            "with no variance there is no power to plan for; give a pilot whose systems differ per query",
         )
-        raise InvalidDataError(msg)
     variances = deltas.var(axis=0, ddof=1)
     sds = [float(np.sqrt(variances.mean()))] if pooled else [float(v) for v in np.sqrt(variances)]
     answers = [_answer(sd, wanted_delta, wanted_n, level, target) for sd in sds]

@@ -16,10 +16,9 @@ from typing import Literal
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._validation import check_choice
-from polars_rankmetrics.exceptions import InvalidDataError, InvalidParameterError
+from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidDataError, InvalidParameterError
 
 Unequal = Literal["error", "mean"]
 UNEQUAL: tuple[Unequal, ...] = ("error", "mean")
@@ -52,11 +51,13 @@ def check(replicates: object, unequal: object, by: str, query: str) -> None:
     if replicates is None:
         return
     if not isinstance(replicates, str):
-        raise _errors.parameter(
+        raise InvalidParameterError.out_of_domain(
             "replicates", "the name of the column naming the replicate, or None", replicates
         )
     if replicates in (by, query):
-        raise _errors.parameter("replicates", "a column other than `by` and `query`", replicates)
+        raise InvalidParameterError.out_of_domain(
+            "replicates", "a column other than `by` and `query`", replicates
+        )
     check_choice(unequal, "unequal_replicates", UNEQUAL)
 
 
@@ -77,22 +78,17 @@ def average(  # noqa: PLR0913
     """
     df = as_polars(frame, "per_query").lazy().collect()
     if replicates not in df.columns:
-        raise _errors.column_not_found(replicates, "replicate", df.columns)
+        raise ColumnNotFoundError.from_missing_and_available(replicates, "replicate", df.columns)
     if replicates in metrics:
-        msg = f"metric {replicates!r} is the replicate column"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.same_column("metric", replicates, "replicate")
     df = df.select(by, query, replicates, *metrics)
     if df.get_column(replicates).null_count():
-        msg = f"column {replicates!r} has null value(s); every row needs a replicate"
-        raise InvalidDataError(msg)
+        raise InvalidDataError.null_values(replicates, "every row needs a replicate")
     dupes = df.group_by(by, replicates, query).len().filter(pl.col("len") > 1)
     if dupes.height:
         rows = dupes.sort(by, replicates, query).select(by, replicates, query).rows()[:_SHOWN]
-        msg = (
-            f"{dupes.height} (system, replicate, query) triple(s) have several rows: "
-            f"{', '.join(map(repr, rows))}; expected one each"
-        )
-        raise InvalidDataError(msg)
+        examples = ", ".join(map(repr, rows))
+        raise InvalidDataError.several_rows(("system", "replicate", "query"), dupes.height, examples)
     counts = df.group_by(by, query).agg(pl.col(replicates).n_unique().alias(N_REPLICATES))
     per_system = df.group_by(by).agg(pl.col(replicates).n_unique().alias(N_REPLICATES))
     if unequal == "error" and (
@@ -101,12 +97,7 @@ def average(  # noqa: PLR0913
         shown = per_system.sort(by).rows()[:_SHOWN]
         uneven = counts.filter(pl.col(N_REPLICATES) < pl.col(N_REPLICATES).max().over(by)).sort(by, query)
         where = f"; e.g. (system, query) {uneven.select(by, query).row(0)!r}" if uneven.height else ""
-        msg = (
-            f"systems or queries have different numbers of replicates in {replicates!r} "
-            f"((system, replicates): {', '.join(map(repr, shown))}{where}). Pass "
-            "unequal_replicates='mean' to average whatever replicates each (system, query) has"
-        )
-        raise InvalidDataError(msg)
+        raise InvalidDataError.uneven_replicates(replicates, ", ".join(map(repr, shown)), where)
     # Null values are left in place: the paired checks downstream name them.
     averaged = df.group_by(by, query).agg(pl.col(m).sort().mean() for m in metrics)
     system_means = df.group_by(by, replicates).agg(pl.col(m).sort().mean() for m in metrics)

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._validation import check_choice, check_real
+from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.significance import _replicates
 from polars_rankmetrics.significance._deps import require
 
@@ -29,7 +29,7 @@ def check_level(alpha: object) -> float:
     """`alpha` as a float in (0, 1), or InvalidParameterError."""
     level = check_real(alpha, "alpha")
     if not 0 < level < 1:
-        raise _errors.parameter("alpha", "in (0, 1)", alpha)
+        raise InvalidParameterError.out_of_domain("alpha", "in (0, 1)", alpha)
     return level
 
 
@@ -61,13 +61,13 @@ def _bootstrap(
 def _checked(by: object, interval: object, alpha: object, n_resamples: object, seed: object) -> float:
     """Check summarize's options; return the level `alpha` as a float."""
     if not isinstance(by, str):
-        raise _errors.parameter("by", "the name of the column naming the system", by)
+        raise InvalidParameterError.out_of_domain("by", "the name of the column naming the system", by)
     check_choice(interval, "interval", ("t", "bootstrap"))
     level = check_level(alpha)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, Integral) or n_resamples < 1:
-        raise _errors.parameter("n_resamples", "a positive integer", n_resamples)
+        raise InvalidParameterError.out_of_domain("n_resamples", "a positive integer", n_resamples)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0):
-        raise _errors.parameter("seed", "a non-negative integer or None", seed)
+        raise InvalidParameterError.out_of_domain("seed", "a non-negative integer or None", seed)
     return level
 
 

@@ -59,19 +59,17 @@ def _by_column(comparison: pl.DataFrame) -> str:
     missing = [c for c in OUTPUT_COLUMNS if c not in names]
     extra = [c for c in names if c not in OUTPUT_COLUMNS and c not in _REPLICATE_COLUMNS]
     if missing or len(extra) != 1:
-        msg = (
-            "`comparison` must be the frame prm.compare returns: the system column, then "
-            f"{', '.join(OUTPUT_COLUMNS)}; missing {missing or 'none'}, unexpected {extra}"
-        )
-        raise ColumnNotFoundError(msg)
+        columns = f"the system column, then {', '.join(OUTPUT_COLUMNS)}"
+        unexpected = extra if len(extra) != 1 else []
+        raise ColumnNotFoundError.not_output_of("comparison", "prm.compare", missing, unexpected, columns)
     return extra[0]
 
 
 def _footnote(comparison: pl.DataFrame) -> str:
     settings = comparison.select("test", "correction", "alpha", "n").unique()
     if settings.height != 1:
-        msg = "`comparison` mixes tests, corrections, alphas or query counts: tabulate one compare() call"
-        raise InvalidDataError(msg)
+        why = "mixes tests, corrections, alphas or query counts: tabulate one compare() call"
+        raise InvalidDataError.unusable("comparison", why)
     test, correction, alpha, n = settings.row(0)
     if test == "tukey":
         how = _TESTS["tukey"]
@@ -107,13 +105,11 @@ def _interval_texts(intervals: pl.DataFrame | None, by: str, decimals: int) -> d
     if intervals is None:
         return {}
     if not isinstance(intervals, pl.DataFrame):
-        msg = f"`intervals` must be the DataFrame prm.summarize returns, got {type(intervals).__name__}"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.not_output_of("intervals", "prm.summarize", intervals)
     needed = [by, "metric", "ci_low", "ci_high"]
     absent = [c for c in needed if c not in intervals.columns]
     if absent:
-        msg = f"`intervals` must be the frame prm.summarize(..., by={by!r}) returns; it lacks {absent}"
-        raise ColumnNotFoundError(msg)
+        raise ColumnNotFoundError.not_output_of("intervals", f"prm.summarize(..., by={by!r})", absent)
     return {
         (s, m): "" if lo is None else f" [{lo:.{decimals}f}, {hi:.{decimals}f}]"
         for s, m, lo, hi in intervals.select(needed).iter_rows()
@@ -122,15 +118,12 @@ def _interval_texts(intervals: pl.DataFrame | None, by: str, decimals: int) -> d
 
 def _layout(comparison: pl.DataFrame, decimals: int, intervals: pl.DataFrame | None = None) -> _Layout:
     if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 15:
-        msg = f"`decimals` must be an integer in [0, 15], got {decimals!r}"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.out_of_domain("decimals", "an integer in [0, 15]", decimals)
     if not isinstance(comparison, pl.DataFrame):
-        msg = f"`comparison` must be the DataFrame prm.compare returns, got {type(comparison).__name__}"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.not_output_of("comparison", "prm.compare", comparison)
     by = _by_column(comparison)
     if comparison.height == 0:
-        msg = "`comparison` is empty: there is nothing to tabulate"
-        raise InvalidDataError(msg)
+        raise InvalidDataError.unusable("comparison", "is empty: there is nothing to tabulate")
     footnote = _footnote(comparison)
     # Rows: the systems that are only ever a baseline first, then the others; each in sorted order.
     compared = comparison.get_column(by).unique()

@@ -35,7 +35,7 @@ def from_spark(err: BaseException) -> RankMetricsError | None:
     cls = getattr(exceptions, found.group(1), None)
     if not (isinstance(cls, type) and issubclass(cls, RankMetricsError)):
         return None
-    return cls(found.group(2).strip())
+    return cls.from_worded(found.group(2).strip())
 
 
 def reraised(action: Callable[[], T]) -> T:

@@ -15,11 +15,12 @@ from pyspark.sql import functions as F  # noqa: N812  (pyspark's own convention)
 from pyspark.sql.pandas.types import to_arrow_schema
 from pyspark.sql.types import StructType
 
-from polars_rankmetrics import _engine, _errors
+from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike
 from polars_rankmetrics._request import request
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.spark._arrow import polars_schema, positional, spark_schema
 from polars_rankmetrics.spark._join import joined
 from polars_rankmetrics.spark._worker import CatalogFinish, Finish, Partition, exact_columns
@@ -59,9 +60,9 @@ def run(  # noqa: PLR0913
 ) -> DataFrame:
     """The lazy Spark plan of :func:`polars_rankmetrics.spark.evaluate` (see there)."""
     if not isinstance(sdf, DataFrame):
-        raise _errors.parameter("sdf", "a pyspark.sql.DataFrame", type(sdf).__name__)
+        raise InvalidParameterError.out_of_domain("sdf", "a pyspark.sql.DataFrame", type(sdf).__name__)
     if buckets is not None and (isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1):
-        raise _errors.parameter("buckets", "a positive integer or None", buckets)
+        raise InvalidParameterError.out_of_domain("buckets", "a positive integer or None", buckets)
     req = request(
         metrics, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,
         aggregate=aggregate, qrels=qrels, merged="on Spark, from its partitions", overrides=overrides,

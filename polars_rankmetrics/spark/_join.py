@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pyspark.sql import DataFrame
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._join import check_columns
 from polars_rankmetrics._schema import Columns
+from polars_rankmetrics.exceptions import InvalidParameterError
 
 __all__ = ["joined"]
 
@@ -19,7 +19,9 @@ def joined(run: DataFrame, qrels: object, cols: Columns, keys_by: tuple[str, ...
     A (query, item) judged twice becomes a duplicate row, which the evaluation's own check reports.
     """
     if not isinstance(qrels, DataFrame):
-        raise _errors.parameter("qrels", "a pyspark.sql.DataFrame (the judgments)", type(qrels).__name__)
+        raise InvalidParameterError.out_of_domain(
+            "qrels", "a pyspark.sql.DataFrame (the judgments)", type(qrels).__name__
+        )
     check_columns(dict(run.dtypes), dict(qrels.dtypes), cols, keys_by)
     ids = [cols.query, cols.item]
     judged = qrels.select(*ids, cols.relevance)

@@ -67,8 +67,8 @@ def test_both_score_and_rank(df: pl.DataFrame) -> None:
 @pytest.mark.parametrize(
     ("column", "value", "match"),
     [
-        ("score", "x", "score column 'score' must be numeric, got String"),
-        ("relevance", "x", "relevance column 'relevance' must be numeric, got String"),
+        ("score", "x", "score column 'score' must be numeric, got dtype String"),
+        ("relevance", "x", "relevance column 'relevance' must be numeric, got dtype String"),
         ("query", [1], "query column 'query' must hold hashable scalars"),
     ],
 )
@@ -80,7 +80,9 @@ def test_mistyped_column(df: pl.DataFrame, column: str, value: object, match: st
 
 def test_float_rank_column_is_rejected(df: pl.DataFrame) -> None:
     bad = df.drop("score").with_columns(rank=pl.lit(1.0))
-    with pytest.raises(prm.ColumnTypeError, match="rank column 'rank' must be an integer dtype, got Float64"):
+    with pytest.raises(
+        prm.ColumnTypeError, match="rank column 'rank' must be an integer dtype, got dtype Float64"
+    ):
         prm.evaluate(bad, ["map"])
 
 
