@@ -17,22 +17,12 @@ from polars_rankmetrics._quote import SHOWN, shown
 from polars_rankmetrics.exceptions import (
     ColumnTypeError,
     InvalidDataError,
-    InvalidParameterError,
     RankMetricsError,
     TrecFormatError,
-    UnknownMetricError,
 )
 
 CUTOFF_LIMIT = 2**127
 """Cutoffs stay below this: the widest integer a Polars literal holds (no list is that long)."""
-
-# The module-level factories' old names, for the modules being rewritten (_spec, _registry, expr/,
-# the metric family modules): they call the classmethods once rewritten, and these go.
-parameter = InvalidParameterError.out_of_domain
-missing_parameter = InvalidParameterError.missing
-cutoff_too_large = InvalidParameterError.cutoff_too_large
-unknown_metric = UnknownMetricError.from_name_and_valid
-column_type = ColumnTypeError.from_dtype
 
 
 def shown_expr(text: pl.Expr, limit: int = SHOWN) -> pl.Expr:

@@ -1,7 +1,8 @@
 """How a message quotes a value: cut to a readable length, and the closest valid names.
 
-The foundation's lowest module: :mod:`polars_rankmetrics.exceptions` words
-every message with these, and imports nothing else of the package.
+The foundation's lowest module: :mod:`polars_rankmetrics.exceptions` (and
+the factories it inherits from ``_messages``) words every message with
+these; it imports nothing else of the package.
 """
 
 from __future__ import annotations

@@ -19,9 +19,9 @@ import re
 from collections.abc import Mapping
 
 from polars_rankmetrics import _errors
-from polars_rankmetrics._spec import Metric, MetricSpec, Param, ParamValue
+from polars_rankmetrics._spec import Metric, MetricSpec, Param, ParamValue, check_cutoff
 from polars_rankmetrics._spellings import SPELLINGS, dotted
-from polars_rankmetrics.exceptions import UnknownMetricError
+from polars_rankmetrics.exceptions import InvalidParameterError, UnknownMetricError
 from polars_rankmetrics.metrics import (
     binary,
     calibration,
@@ -148,8 +148,7 @@ def _number(text: str, name: str) -> float:
     try:
         return float(text)
     except ValueError:
-        msg = f"cannot read the parameters of metric {name!r}: {text!r} is not a number"
-        raise UnknownMetricError(msg) from None
+        raise UnknownMetricError.not_a_number(text, metric=name) from None
 
 
 def _parse_params(spec: MetricSpec, text: str, name: str) -> dict[str, ParamValue]:
@@ -165,11 +164,8 @@ def _parse_params(spec: MetricSpec, text: str, name: str) -> dict[str, ParamValu
         if keyed:
             param = next((p for p in named if p.name == keyed.group("key")), None)
             if param is None:
-                known = ", ".join(p.name for p in named) or "none"
-                msg = (
-                    f"metric {spec.name!r} has no parameter {keyed.group('key')!r} (its parameters: {known})"
-                )
-                raise UnknownMetricError(msg)
+                known = [p.name for p in named]
+                raise UnknownMetricError.unknown_option(f"metric {spec.name!r}", keyed.group("key"), known)
             value, current = keyed.group("value"), param
         elif pair and any(p.kind == "gain" for p in named):
             pairs.append((_number(pair.group("grade"), name), _number(pair.group("gain"), name)))
@@ -177,8 +173,7 @@ def _parse_params(spec: MetricSpec, text: str, name: str) -> dict[str, ParamValu
         elif current is None or current.kind != "floats":
             positional = [p for p in named if p.kind in ("float", "floats")]
             if position >= len(positional):
-                msg = f"metric {spec.name!r} takes {len(positional)} parameter(s), got {text!r} in {name!r}"
-                raise UnknownMetricError(msg)
+                raise UnknownMetricError.positional(spec.name, len(positional), text, name)
             current = positional[position]
             position += 1
         number = _number(value, name)
@@ -193,12 +188,7 @@ def _parse_params(spec: MetricSpec, text: str, name: str) -> dict[str, ParamValu
 
 
 def _build(spec: MetricSpec, k: int | None, params: Mapping[str, object], name: str) -> Metric:
-    if spec.k == "required" and k is None:
-        msg = f"metric {spec.name!r} needs a cutoff: write {spec.name}@k"
-        raise UnknownMetricError(msg)
-    if spec.k == "none" and k is not None:
-        msg = f"metric {spec.name!r} takes no cutoff, got {name}"
-        raise UnknownMetricError(msg)
+    check_cutoff(spec, k, UnknownMetricError, written=name)  # a name's fault, in the constructors' words
     return Metric(spec, k, **params)
 
 
@@ -232,8 +222,7 @@ def parse(name: str | Metric) -> Metric:
     if isinstance(name, Metric):
         return name
     if not isinstance(name, str):
-        msg = f"a metric is a name or a prm.Metric, got {name!r}"
-        raise UnknownMetricError(msg)
+        raise UnknownMetricError.from_type("metric", "a name or a prm.Metric", name)
     trec = _trec_match(name)
     if trec is not None:
         spec, groups = trec
@@ -244,11 +233,11 @@ def parse(name: str | Metric) -> Metric:
     match = _CANONICAL.match(name)
     found = _by_spelling().get(match.group("name")) if match else None
     if match is None or found is None:
-        raise _errors.unknown_metric(name, valid_names())
+        raise UnknownMetricError.from_name_and_valid(name, valid_names())
     text, cutoff = match.group("params"), match.group("k")
     k = None if cutoff is None else _cutoff(cutoff, found.name)
     if k is not None and k < 1:
-        raise _errors.parameter("k", "a positive integer", k, metric=found.name)
+        raise InvalidParameterError.out_of_domain("k", "a positive integer", k, metric=found.name)
     values = _parse_params(found, text, name) if text is not None else {}
     return _build(found, k, values, name)
 
@@ -256,7 +245,9 @@ def parse(name: str | Metric) -> Metric:
 def _cutoff(digits: str, metric: str) -> int:
     """A cutoff as written in a metric's name; too many digits is an error, not Python's ValueError."""
     if len(digits.lstrip("+-0")) > _LONGEST_CUTOFF:
-        raise _errors.cutoff_too_large(f"a number of {len(digits.lstrip('+-0')):,} digits", metric=metric)
+        raise InvalidParameterError.cutoff_too_large(
+            f"a number of {len(digits.lstrip('+-0')):,} digits", metric=metric
+        )
     return int(digits)
 
 

@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._kernel import GainColumns, Rows
 from polars_rankmetrics._validation import check_gain, check_k
+from polars_rankmetrics.exceptions import InvalidParameterError, RankMetricsError
 
 if TYPE_CHECKING:
     from polars_rankmetrics.conventions import Conventions
@@ -128,23 +128,29 @@ class Param:
         if self.kind == "floats":
             values = (value,) if isinstance(value, (int, float)) else value
             if not isinstance(values, (tuple, list)) or not values:
-                raise _errors.parameter(self.name, "a non-empty list of numbers", value, metric=metric)
+                raise InvalidParameterError.out_of_domain(
+                    self.name, "a non-empty list of numbers", value, metric=metric
+                )
             if self.length is not None and len(values) != self.length:
-                raise _errors.parameter(self.name, f"{self.length} numbers", value, metric=metric)
+                raise InvalidParameterError.out_of_domain(
+                    self.name, f"{self.length} numbers", value, metric=metric
+                )
             return tuple(self._number(v, metric) for v in values)
         if isinstance(value, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in value):
             value = dict(value)  # the normalised form: parse() and a Metric's own params give it
         gain = check_gain(value)
         if isinstance(gain, str):
-            raise _errors.parameter(self.name, "a {grade: gain} mapping or None", value, metric=metric)
+            raise InvalidParameterError.out_of_domain(
+                self.name, "a {grade: gain} mapping or None", value, metric=metric
+            )
         return tuple(sorted((float(g), float(v)) for g, v in gain.items()))
 
     def _number(self, value: object, metric: str) -> float:
         if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
-            raise _errors.parameter(self.name, str(self.domain), value, metric=metric)
+            raise InvalidParameterError.out_of_domain(self.name, str(self.domain), value, metric=metric)
         number = float(value)
         if number not in self.domain:
-            raise _errors.parameter(self.name, str(self.domain), value, metric=metric)
+            raise InvalidParameterError.out_of_domain(self.name, str(self.domain), value, metric=metric)
         return number
 
     def format(self, value: ParamValue) -> str:
@@ -315,6 +321,24 @@ class CatalogSpec(MetricSpec):
     scope: ClassVar[Scope] = "catalog"
 
 
+def check_cutoff(
+    spec: MetricSpec,
+    k: int | None,
+    error: type[RankMetricsError] = InvalidParameterError,
+    written: str | None = None,
+) -> None:
+    """Refuse a cutoff the family does not take, or no cutoff where it needs one.
+
+    The one rule for both entry points: :class:`Metric` raises
+    :class:`~polars_rankmetrics.exceptions.InvalidParameterError`, the
+    registry (a name, `written` as typed) raises ``error=UnknownMetricError``.
+    """
+    if spec.k == "required" and k is None:
+        raise error.needs_cutoff(spec.name)
+    if spec.k == "none" and k is not None:
+        raise error.takes_no_cutoff(spec.name, k if written is None else written)
+
+
 @dataclass(frozen=True, init=False, eq=True)
 class Metric:
     """A metric with its parameters, checked when built; ``str(metric)`` is its canonical name.
@@ -337,19 +361,15 @@ class Metric:
     def __init__(self, spec: MetricSpec, k: int | None = None, **params: object) -> None:
         """Check the cutoff and every parameter against `spec`."""
         check_k(k)
-        if spec.k == "required" and k is None:
-            raise _errors.parameter("k", f"a positive integer: write {spec.name}@k", None, metric=spec.name)
-        if spec.k == "none" and k is not None:
-            raise _errors.parameter("k", f"None ({spec.name} takes no cutoff)", k, metric=spec.name)
-        known = {p.name for p in spec.params}
-        unknown = sorted(set(params) - known)
+        check_cutoff(spec, k)
+        known = [p.name for p in spec.params]
+        unknown = sorted(set(params) - set(known))
         if unknown:
-            expected = f"one of {', '.join(sorted(known))}" if known else "absent (it takes no parameter)"
-            raise _errors.parameter(unknown[0], expected, params[unknown[0]], metric=spec.name)
+            raise InvalidParameterError.unknown_option(f"metric {spec.name!r}", unknown[0], known)
         values = tuple(p.check(params.get(p.name, p.default), spec.name) for p in spec.params)
         for p, v in zip(spec.params, values, strict=True):
             if p.kind == "float" and v is None:
-                raise _errors.missing_parameter(p.name, str(p.domain), metric=spec.name)
+                raise InvalidParameterError.missing(p.name, str(p.domain), metric=spec.name)
         object.__setattr__(self, "spec", spec)
         object.__setattr__(self, "k", k)
         object.__setattr__(self, "params", values)
@@ -368,20 +388,24 @@ class Metric:
         for spec, value in zip(self.spec.params, self.params, strict=True):
             if spec.name == name:
                 return value
-        raise _errors.parameter(name, "a parameter of the metric", name, metric=self.spec.name)
+        raise InvalidParameterError.out_of_domain(
+            name, "a parameter of the metric", name, metric=self.spec.name
+        )
 
     def number(self, name: str) -> float:
         """The value of the number parameter `name`."""
         value = self._value(name)
         if not isinstance(value, float):
-            raise _errors.parameter(name, "a number parameter", value, metric=self.spec.name)
+            raise InvalidParameterError.out_of_domain(
+                name, "a number parameter", value, metric=self.spec.name
+            )
         return value
 
     def numbers(self, name: str) -> tuple[float, ...]:
         """The value of the list parameter `name`."""
         value = self._value(name)
         if not isinstance(value, tuple) or not all(isinstance(v, float) for v in value):
-            raise _errors.parameter(name, "a list parameter", value, metric=self.spec.name)
+            raise InvalidParameterError.out_of_domain(name, "a list parameter", value, metric=self.spec.name)
         return value  # type: ignore[return-value]  # a tuple of floats, checked above
 
     def side(self, name: str) -> object:

@@ -1,9 +1,11 @@
 """The errors polars-rankmetrics raises: every one is a :class:`RankMetricsError`.
 
-Every message is worded here, once, by a factory on its class (narwhals'
+Every message is worded once, by a factory on its class (narwhals'
 ``ColumnNotFoundError.from_missing_and_available_column_names`` is the
 model): the same fault gives the same class and the same words wherever the
-package finds it, and modules ``raise SomeError.factory(...)``.
+package finds it, and modules ``raise SomeError.factory(...)``. The factories
+are here, or in a mixin of ``_messages`` the class inherits
+(:class:`InvalidParameterError`'s).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
+from polars_rankmetrics._messages import ParameterMessages
 from polars_rankmetrics._quote import SHOWN, closest, cut, listed, shown
 
 __all__ = [
@@ -33,15 +36,6 @@ E = TypeVar("E", bound="RankMetricsError")
 _CONTRACT_ROLES = ("query", "item", "score", "rank", "relevance")
 
 
-def _of(name: str, metric: str | None, method: str | None) -> str:
-    """How a message names a parameter: ```k```, ```k`` of metric 'ndcg'``, ``-M`` (an option as typed)."""
-    if metric is not None:
-        return f"`{name}` of metric {metric!r}"
-    if method is not None:
-        return f"`{name}` of fusion method {method!r}"
-    return name if name.startswith("-") else f"`{name}`"
-
-
 class RankMetricsError(ValueError):
     """Base class of every error raised by polars-rankmetrics."""
 
@@ -54,6 +48,15 @@ class RankMetricsError(ValueError):
         rebuilds the library's error around that text.
         """
         return cls(message)
+
+    @classmethod
+    def from_type(cls: type[E], name: str, expected: str, got: object) -> E:  # noqa: PYI019
+        """An argument of the wrong Python type: ```by` must be a column name, got int 3``.
+
+        Raised as :class:`InvalidInputError`, or as :class:`UnknownMetricError`
+        by a metric that is neither a name nor a :class:`~polars_rankmetrics.Metric`.
+        """
+        return cls(f"`{name}` must be {expected}, got {type(got).__name__} {shown(got)}")
 
     @classmethod
     def unknown_option(cls: type[E], owner: str, name: str, known: Iterable[str]) -> E:  # noqa: PYI019
@@ -160,131 +163,12 @@ class ColumnTypeError(RankMetricsError):
         return cls(f"{holder} already has a {role} column {shown(name)}; drop or rename it")
 
 
-class InvalidParameterError(RankMetricsError):
-    """A parameter (``k``, ``depth``, ``gain``, ...) is out of its domain."""
+class InvalidParameterError(ParameterMessages, RankMetricsError):
+    """A parameter (``k``, ``depth``, ``gain``, ...) is out of its domain.
 
-    @classmethod
-    def out_of_domain(
-        cls, name: str, expected: str, got: object, *, metric: str | None = None, method: str | None = None
-    ) -> InvalidParameterError:
-        """A parameter outside its domain: ```p` of metric 'rbp' must be in (0, 1), got 2.0``."""
-        return cls(f"{_of(name, metric, method)} must be {expected}, got {shown(got)}")
-
-    @classmethod
-    def cutoff_too_large(
-        cls, size: str, *, metric: str | None = None, name: str = "k"
-    ) -> InvalidParameterError:
-        """A cutoff too large for a Polars literal (no list is that long); `size` says how large."""
-        return cls(
-            f"{_of(name, metric, None)} must be a positive integer below 2**127 (the widest integer "
-            f"Polars holds; no list is that long), got {size}"
-        )
-
-    @classmethod
-    def choice(cls, name: str, choices: Iterable[object], got: object) -> InvalidParameterError:
-        """A parameter that must be one of a few values."""
-        valid = ", ".join(repr(c) for c in choices)
-        return cls(f"`{name}` must be one of {valid}, got {shown(got)}")
-
-    @classmethod
-    def repeated(cls, name: str, values: Iterable[object], what: str = "column") -> InvalidParameterError:
-        """A parameter that lists the same column (or run, metric...) twice."""
-        return cls(f"`{name}` must name each {what} once, got {listed(values)} more than once")
-
-    @classmethod
-    def not_unique(cls, what: str, values: Iterable[object]) -> InvalidParameterError:
-        """Names that must be unique and are not: ``metric names must be unique, got 'm' more than once``."""
-        return cls(f"{what} must be unique, got {listed(values)} more than once")
-
-    @classmethod
-    def empty(cls, name: str, remedy: str) -> InvalidParameterError:
-        """A parameter that lists nothing: ```metrics` is empty: name at least one ...``."""
-        return cls(f"`{name}` is empty: {remedy}")
-
-    @classmethod
-    def same_column(cls, role: str, name: str, other: str) -> InvalidParameterError:
-        """A column given a role it already has: ``metric 'query' is the query column``."""
-        return cls(f"{role} {shown(name)} is the {other} column")
-
-    @classmethod
-    def missing(
-        cls, name: str, expected: str, *, metric: str | None = None, method: str | None = None
-    ) -> InvalidParameterError:
-        """A parameter without a default that was not given: say what it is and how to write it."""
-        owner, call = (
-            (f"metric {metric!r}", f"{metric}(")
-            if method is None
-            else (f"fusion method {method!r}", f"fuse(..., method={method!r}, ")
-        )
-        return cls.needs(owner, f"`{name}`, {expected}", f"write {call}{name}=...)")
-
-    @classmethod
-    def needs(cls, owner: str, what: str, remedy: str) -> InvalidParameterError:
-        """An input `owner` cannot do without and did not get: ``owner needs what: remedy``."""
-        return cls(f"{owner} needs {what}: {remedy}")
-
-    @classmethod
-    def not_both(cls, first: str, second: str, *, owner: str) -> InvalidParameterError:
-        """Two inputs of which one only may be given."""
-        return cls(f"give {owner} either {first} or {second}, not both")
-
-    @classmethod
-    def takes_no(cls, owner: str, what: str, takers: str) -> InvalidParameterError:
-        """An input `owner` does not take, and the ones that take it: ``owner takes no what; takers``."""
-        return cls(f"{owner} takes no {what}; {takers}")
-
-    @classmethod
-    def refused(cls, setting: str, why: str) -> InvalidParameterError:
-        """An input refused for a reason of its own: the subject, then why (``optimize_fusion ...``)."""
-        return cls(f"{setting} {why}")
-
-    @classmethod
-    def not_output_of(cls, what: str, producer: str, got: object) -> InvalidParameterError:
-        """A frame argument that must be what another function returns, and is not even a DataFrame."""
-        return cls(f"`{what}` must be the DataFrame {producer} returns, got {type(got).__name__}")
-
-    @classmethod
-    def no_weight(cls, run: object, column: str, given: Iterable[object]) -> InvalidParameterError:
-        """A run of a weighted fusion that `weights` does not name."""
-        return cls(
-            f"run {shown(run)} of column {column!r} has no weight: name every run in `weights` "
-            f"(given: {listed(given)})"
-        )
-
-    @classmethod
-    def shared_column(cls, name: str, first: str, second: str) -> InvalidParameterError:
-        """Two roles given the same column."""
-        return cls(
-            f"the {first} and {second} columns are both {shown(name)}: each role needs its own column "
-            f"(copy it first, e.g. frame.with_columns(pl.col({shown(name)}).alias('{second}')))"
-        )
-
-    @classmethod
-    def reserved_column(cls, name: str, role: str) -> InvalidParameterError:
-        """A column named with the library's internal prefix."""
-        return cls(
-            f"{role} column {shown(name)}: names starting with '__prm_' are reserved for the library's "
-            "internal columns; rename the column"
-        )
-
-    @classmethod
-    def not_among(
-        cls, name: str, got: object, column: str, present: Iterable[object]
-    ) -> InvalidParameterError:
-        """A value that must be one of a column's (a baseline system): name the column and list them."""
-        return cls(f"{name} {shown(got)} is not in column {column!r}; the systems: {listed(present)}")
-
-    @classmethod
-    def tie_policy(
-        cls, metric: str, policy: str, defined: Iterable[str], why: str = ""
-    ) -> InvalidParameterError:
-        """A tie policy a metric does not define: name both, say why, list the metrics that define it."""
-        valid = ", ".join(sorted(defined))
-        reason = f" ({why})" if why else ""
-        return cls(
-            f"ties={policy!r} is not defined for metric {metric!r}{reason}; use ties='text' for it, "
-            f"or evaluate it separately. ties={policy!r} is defined for: {valid}"
-        )
+    Its factories (``InvalidParameterError.out_of_domain(...)``, ``.needs(...)``...) are
+    :class:`polars_rankmetrics._messages.ParameterMessages`'.
+    """
 
 
 class UnknownMetricError(RankMetricsError):
@@ -305,6 +189,11 @@ class UnknownMetricError(RankMetricsError):
         """A metric's parameter, as written in its name, that does not read as a (finite) number."""
         of = "" if metric is None else f" of metric {metric!r}"
         return cls(f"parameter {text!r}{of} is not a {'finite ' if finite else ''}number")
+
+    @classmethod
+    def positional(cls, metric: str, count: int, text: str, written: str) -> UnknownMetricError:
+        """More parameters written by position than the metric takes: ``rbp(0.5,0.3)``."""
+        return cls(f"metric {metric!r} takes {count} parameter(s), got {text!r} in {written!r}")
 
     @classmethod
     def unknown_measure(cls, spec: str, near: Sequence[str], supported: str) -> UnknownMetricError:
@@ -382,9 +271,16 @@ class InvalidDataError(RankMetricsError):
         )
 
     @classmethod
-    def negative(cls, what: str, key: str, at: object, name: str, value: object) -> InvalidDataError:
-        """A count or weight below 0: ```popularity` gives item 'a' the count -1: counts must be >= 0``."""
-        return cls(f"`{what}` gives {key} {shown(at)} the {name} {shown(value)}: {name}s must be >= 0")
+    def out_of_range(  # noqa: PLR0913  (the frame, the key and its value, the rule)
+        cls, what: str, key: str, at: object, name: str, value: object, *, rule: str = ""
+    ) -> InvalidDataError:
+        """A count or weight out of its range (by default, below 0).
+
+        ```popularity` gives item 'a' the count -1: counts must be >= 0``; `rule` words another range.
+        """
+        return cls(
+            f"`{what}` gives {key} {shown(at)} the {name} {shown(value)}: {rule or f'{name}s must be >= 0'}"
+        )
 
     @classmethod
     def unusable(cls, what: str, why: str) -> InvalidDataError:
@@ -453,11 +349,6 @@ class InvalidInputError(RankMetricsError, TypeError):
     (``__arrow_c_stream__``). Also a :class:`TypeError`, since the fault is
     the argument's type, so ``except TypeError`` catches it too.
     """
-
-    @classmethod
-    def from_type(cls, name: str, expected: str, got: object) -> InvalidInputError:
-        """An argument of the wrong Python type: ```by` must be a column name, got int 3``."""
-        return cls(f"`{name}` must be {expected}, got {type(got).__name__} {shown(got)}")
 
     @classmethod
     def not_a_frame(cls, name: str, accepted: str, got: str, hint: str = "") -> InvalidInputError:

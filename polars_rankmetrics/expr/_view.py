@@ -30,6 +30,7 @@ from polars_rankmetrics._engine.prepare import gain_expr, ideal_order, relevance
 from polars_rankmetrics._kernel import Rows
 from polars_rankmetrics._spec import Metric, QuerySpec
 from polars_rankmetrics.conventions import Conventions, Gain
+from polars_rankmetrics.exceptions import InvalidParameterError
 
 __all__ = ["group_rows", "own_gain", "query_expr", "sorted_rows"]
 
@@ -120,7 +121,7 @@ def own_gain(gain: Gain) -> Mapping[float, float] | None:
 
 def _column_name(value: object, role: str) -> str:
     if not isinstance(value, str):
-        raise _errors.parameter(role, "a column name (str)", value)
+        raise InvalidParameterError.out_of_domain(role, "a column name (str)", value)
     return value
 
 

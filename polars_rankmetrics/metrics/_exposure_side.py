@@ -63,7 +63,7 @@ def check_target(value: object) -> pl.LazyFrame | None:
             | (pl.col(weight) < 0)
         )
         if len(bad):
-            raise InvalidDataError.negative("target", "group", bad[group][0], "weight", bad[weight][0])
+            raise InvalidDataError.out_of_range("target", "group", bad[group][0], "weight", bad[weight][0])
         if value[group].is_duplicated().any():
             twice = value[group].filter(value[group].is_duplicated())[0]
             raise InvalidDataError.repeated_value("`target`", "group", twice)

@@ -82,7 +82,7 @@ def _popularity_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
     if isinstance(value, pl.DataFrame):
         bad = value.filter(pl.col(count).is_null() | (pl.col(count) < 0) | pl.col(count).is_nan())
         if len(bad):
-            raise InvalidDataError.negative("popularity", "item", bad[item][0], "count", bad[count][0])
+            raise InvalidDataError.out_of_range("popularity", "item", bad[item][0], "count", bad[count][0])
     return frame, item, count
 
 

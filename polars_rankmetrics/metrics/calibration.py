@@ -32,12 +32,18 @@ CAT = LABEL  # an item's category
 MISSING = "item {} of the {} has no row in `categories`"
 
 
+def _no_history() -> InvalidParameterError:
+    """Miscalibration given no history (its constructor and its plan refuse it)."""
+    remedy = "prm.miscalibration(10, history=train, categories=...)"
+    return InvalidParameterError.needs("miscalibration", "each user's history", remedy)
+
+
 def _categories(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
     """Distinct (ITEM, CAT) rows with each item's SHARE, checked (nulls) when eager."""
     value = metric.side("categories")
     if value is None:
-        msg = f"{metric.spec.python_name} needs item categories: give categories=frame of (item, category)"
-        raise InvalidParameterError(msg)
+        remedy = "give categories=frame of (item, category)"
+        raise InvalidParameterError.needs(metric.spec.python_name, "item categories", remedy)
     return memberships(value, "categories", "category", item_dtype)
 
 
@@ -85,10 +91,7 @@ def _history(
     """p(g | u) per (USER, CAT) as "__prm_p", and the text of a history item without categories."""
     value = metric.side("history")
     if value is None:
-        msg = (
-            "miscalibration needs each user's history: prm.miscalibration(10, history=train, categories=...)"
-        )
-        raise InvalidParameterError(msg)
+        raise _no_history()
     frame, user, item = interactions_frame(value)
     schema = frame.collect_schema()
     item_dtype = categories.collect_schema()[ITEM]
@@ -305,10 +308,7 @@ def miscalibration(
     metric = Metric(spec, k, history=history, categories=categories, alpha=alpha)
     _categories(metric, None)
     if history is None:
-        msg = (
-            "miscalibration needs each user's history: prm.miscalibration(10, history=train, categories=...)"
-        )
-        raise InvalidParameterError(msg)
+        raise _no_history()
     interactions_frame(history)
     return metric
 

@@ -11,10 +11,10 @@ from typing import Literal
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, exact_sum
 from polars_rankmetrics._spec import CatalogSpec, Metric
+from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics._core import PREPARED, keep_retrieved, keep_top, within
 from polars_rankmetrics.metrics._side import (
     BAD,
@@ -40,10 +40,10 @@ def _catalog(value: object) -> int | pl.LazyFrame | str | None:
         return value  # None or "group"
     if isinstance(value, int) and not isinstance(value, bool):
         if value < 1:
-            raise _errors.parameter("catalog", _CATALOG_KINDS, value)
+            raise InvalidParameterError.out_of_domain("catalog", _CATALOG_KINDS, value)
         return value
     if isinstance(value, str):
-        raise _errors.parameter("catalog", _CATALOG_KINDS, value)
+        raise InvalidParameterError.out_of_domain("catalog", _CATALOG_KINDS, value)
     frame = as_lazy(value, "catalog")
     item = first_column(frame, "catalog")
     check_eager(frame, value, item, "catalog", unique=False)

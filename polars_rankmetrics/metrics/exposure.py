@@ -12,6 +12,7 @@ from __future__ import annotations
 import polars as pl
 
 from polars_rankmetrics._kernel import ITEM, Rows, exact_sum
+from polars_rankmetrics._quote import shown
 from polars_rankmetrics._spec import OPEN_UNIT, CatalogFrame, CatalogSpec, Metric, Param
 from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import InvalidParameterError
@@ -206,8 +207,8 @@ def _built(
     if discount == "rbp":
         return Metric(pair[1], k, p=0.9 if p is None else p, **sides)
     if p is not None:
-        msg = f"p (the rbp user's persistence) applies to discount='rbp', not discount={discount!r}"
-        raise InvalidParameterError(msg)
+        why = f"applies to discount='rbp', not discount={discount!r}"
+        raise InvalidParameterError.refused("p (the rbp user's persistence)", why)
     return Metric(pair[0], k, **sides)
 
 
@@ -289,10 +290,8 @@ def exposure_share(
     └───────────────────────────┴───────────────────────────┘
     """
     if group is None or isinstance(group, bool) or not isinstance(group, (str, int)):
-        msg = (
-            f"exposure_share needs the group whose share to give: group=<label> (a str or int), got {group!r}"
-        )
-        raise InvalidParameterError(msg)
+        remedy = f"group=<label> (a str or int), got {shown(group)}"
+        raise InvalidParameterError.needs("exposure_share", "the group whose share to give", remedy)
     return _built((EXPOSURE_SHARE, EXPOSURE_SHARE_RBP), k, discount, p, groups=groups, group=str(group))
 
 

@@ -28,8 +28,8 @@ def _history(metric: Metric, query_dtype: pl.DataType | None, item_dtype: pl.Dat
     """The distinct (USER, ITEM) pairs of the history."""
     value = metric.side("history")
     if value is None:
-        msg = "serendipity needs each user's history: prm.serendipity(10, history=train)"
-        raise InvalidParameterError(msg)
+        remedy = "prm.serendipity(10, history=train)"
+        raise InvalidParameterError.needs("serendipity", "each user's history", remedy)
     frame, user, item = interactions_frame(value)
     schema = frame.collect_schema()
     items = (

@@ -6,7 +6,6 @@ from typing import Annotated
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._declare import SIDE, constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, exact_sum
 from polars_rankmetrics._spec import CatalogSpec, Metric
@@ -39,13 +38,13 @@ def _popularity(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
     popularity, n_users, interactions = (metric.side(n) for n in ("popularity", "n_users", "interactions"))
     if interactions is not None:
         if popularity is not None or n_users is not None:
-            msg = "give novelty either `interactions` or `popularity` with `n_users`, not both"
-            raise InvalidParameterError(msg)
+            raise InvalidParameterError.not_both(
+                "`interactions`", "`popularity` with `n_users`", owner="novelty"
+            )
         frame = as_lazy(interactions, "interactions")
         names = frame.collect_schema().names()
         if len(names) < 2:
-            msg = f"`interactions` needs a user column then an item column; it has columns {names}"
-            raise ColumnNotFoundError(msg)
+            raise ColumnNotFoundError.layout("`interactions`", "a user column then an item column", names)
         user, item = names[0], names[1]
         pairs = frame.select(user, item).unique()
         counts = pairs.group_by(item).agg(pl.len().alias(COUNT))
@@ -54,13 +53,15 @@ def _popularity(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
         side_dtype = frame.collect_schema()[item]
     else:
         if popularity is None or n_users is None:
-            msg = (
-                "novelty needs item popularity: use prm.novelty(k, popularity=frame_of_item_and_count, "
-                "n_users=...) or prm.novelty(k, interactions=frame_of_user_and_item)"
+            remedy = (
+                "use prm.novelty(k, popularity=frame_of_item_and_count, n_users=...) or "
+                "prm.novelty(k, interactions=frame_of_user_and_item)"
             )
-            raise InvalidParameterError(msg)
+            raise InvalidParameterError.needs("novelty", "item popularity", remedy)
         if isinstance(n_users, bool) or not isinstance(n_users, int) or n_users < 1:
-            raise _errors.parameter("n_users", "a positive integer", n_users, metric="novelty")
+            raise InvalidParameterError.out_of_domain(
+                "n_users", "a positive integer", n_users, metric="novelty"
+            )
         frame, item, count = popularity_columns(popularity)
         schema = frame.collect_schema()
         if isinstance(popularity, pl.DataFrame):
@@ -68,12 +69,13 @@ def _popularity(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
                 (pl.col(count) <= 0) | (pl.col(count) > n_users) | pl.col(count).is_null()
             )
             if len(bad):
-                msg = (
-                    f"`popularity` gives item {bad[item][0]!r} the count {bad[count][0]!r}: every count "
-                    f"must be between 1 and n_users={n_users} (an item nobody interacted with has "
-                    "infinite self-information)"
+                rule = (
+                    f"every count must be between 1 and n_users={n_users} (an item nobody interacted "
+                    "with has infinite self-information)"
                 )
-                raise InvalidDataError(msg)
+                raise InvalidDataError.out_of_range(
+                    "popularity", "item", bad[item][0], "count", bad[count][0], rule=rule
+                )
         table = frame.select(
             pl.col(item).alias("__prm_id"), pl.col(count).alias(COUNT), pl.lit(n_users).alias("__prm_users")
         )

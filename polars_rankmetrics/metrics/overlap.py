@@ -21,7 +21,7 @@ from polars_rankmetrics import _errors
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import GRADE, ITEM, NUM_RET, RANK, REL, VALUE, GainColumns, exact_sum
 from polars_rankmetrics._spec import OPEN_UNIT, Metric, Param, TableSpec
-from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
+from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.metrics._side import as_lazy, item_text, same_dtype
 from polars_rankmetrics.metrics._ties import TIE_START
 
@@ -74,16 +74,16 @@ def _reference(
     """
     value = metric.side("reference")
     if value is None:
-        msg = "rbo needs a reference run: prm.rbo(p=0.9, reference=frame_of_query_item_and_score)"
-        raise InvalidParameterError(msg)
+        remedy = "prm.rbo(p=0.9, reference=frame_of_query_item_and_score)"
+        raise InvalidParameterError.needs("rbo", "a reference run", remedy)
     frame = as_lazy(value, "reference")
     schema = frame.collect_schema()
     if len(schema) < 3:
-        msg = f"`reference` needs query, item and score (or rank) columns, in order; it has {schema.names()}"
-        raise ColumnNotFoundError(msg)
+        needed = "query, item and score (or rank) columns, in order"
+        raise ColumnNotFoundError.layout("`reference`", needed, schema.names())
     q, item, order = schema.names()[:3]
     if not schema[order].is_numeric():
-        raise _errors.column_type(order, "reference score (or rank)", "numeric", schema[order])
+        raise ColumnTypeError.from_dtype(order, "reference score (or rank)", "numeric", schema[order])
     key = -pl.col(order).cast(pl.Float64) if order == "rank" else pl.col(order).cast(pl.Float64)
     text = pl.col(item).cast(pl.String)
     ranked = pl.struct(key.alias("k"), text.alias("i")).rank("ordinal", descending=True).over(q)
@@ -333,7 +333,9 @@ def rbo(
     └───────┴─────────────────────────┘
     """
     if tie_handling not in TIE_HANDLING:
-        raise _errors.parameter("tie_handling", "'break' or 'aware'", tie_handling, metric="rbo")
+        raise InvalidParameterError.out_of_domain(
+            "tie_handling", "'break' or 'aware'", tie_handling, metric="rbo"
+        )
     aware = None if tie_handling == "break" else tie_handling
     metric = Metric(RBO, None, p=p, reference=reference, tie_handling=aware)
     if reference is None:
@@ -341,8 +343,7 @@ def rbo(
             metric, "query", pl.String(), pl.String(), aware=False
         )  # raises: the message says how to give one
     elif not isinstance(reference, (pl.DataFrame, pl.LazyFrame)):
-        msg = f"`reference` must be a polars DataFrame or LazyFrame, got {type(reference).__name__}"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.from_type("reference", "a polars DataFrame or LazyFrame", reference)
     return metric
 
 

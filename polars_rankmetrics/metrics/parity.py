@@ -53,8 +53,8 @@ def _universe(metric: Metric, lists: pl.LazyFrame, training: pl.LazyFrame) -> pl
 
 def _checked(metric: Metric) -> Metric:
     if metric.side("interactions") is None:
-        msg = f"{metric.name} needs the training interactions: prm.{metric.name}(10, interactions=train)"
-        raise InvalidParameterError(msg)
+        remedy = f"prm.{metric.name}(10, interactions=train)"
+        raise InvalidParameterError.needs(metric.name, "the training interactions", remedy)
     check_sources(metric, need_popularity=False)
     return metric
 

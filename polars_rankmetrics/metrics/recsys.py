@@ -14,6 +14,7 @@ import polars as pl
 from polars_rankmetrics import _errors
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
+from polars_rankmetrics._quote import shown
 from polars_rankmetrics._spec import COUNT, Metric, Param, QuerySpec, TieSupport
 from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import InvalidParameterError
@@ -68,11 +69,10 @@ def _check_n_items(n_items: object) -> None:
         or n_items != int(n_items)
         or n_items < 1
     ):
-        msg = (
-            f"mpr_random needs `n_items`, the catalog size, as a positive integer: got {n_items!r} "
-            "(write mpr_random(n_items=1000))"
+        remedy = f"got {shown(n_items)} (write mpr_random(n_items=1000))"
+        raise InvalidParameterError.needs(
+            "mpr_random", "`n_items`, the catalog size, as a positive integer", remedy
         )
-        raise InvalidParameterError(msg)
 
 
 def _confidence(rows: Rows) -> pl.Expr:
@@ -292,8 +292,8 @@ def mpr(*, missing_items: MissingItems = "bottom", n_items: int | None = None) -
         _check_n_items(n_items)
         return Metric(MPR_RANDOM, n_items=n_items)
     if n_items is not None:
-        msg = f'`n_items` is only read with missing_items="random", got missing_items={missing_items!r}'
-        raise InvalidParameterError(msg)
+        why = f'is only read with missing_items="random", got missing_items={missing_items!r}'
+        raise InvalidParameterError.refused("`n_items`", why)
     return Metric(MPR if missing_items == "bottom" else MPR_IGNORE)
 
 

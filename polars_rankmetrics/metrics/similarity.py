@@ -77,20 +77,19 @@ def _vector_column(value: pl.DataFrame | pl.LazyFrame, column: str, dtype: pl.Da
     """One expression per element of a List or Array feature column."""
     inner = dtype.inner  # type: ignore[attr-defined]
     if not inner.is_numeric():
-        msg = f"feature column {column!r} must hold numbers, got {dtype}"
-        raise ColumnTypeError(msg)
+        raise ColumnTypeError.from_dtype(column, "feature", "numbers", dtype, verb="hold")
     if isinstance(dtype, pl.Array):
         return [pl.col(column).arr.get(j, null_on_oob=True) for j in range(dtype.size)]
     if not isinstance(value, pl.DataFrame):
-        msg = (
-            f"feature column {column!r} of a LazyFrame is a List of unknown length: give an Array "
-            f"(pl.col({column!r}).list.to_array(width)) or one column per feature"
+        expected = (
+            "an Array in a LazyFrame, not a List of unknown length "
+            f"(write pl.col({column!r}).list.to_array(width), or one column per feature)"
         )
-        raise ColumnTypeError(msg)
+        raise ColumnTypeError.from_dtype(column, "feature", expected, dtype)
     lengths = value[column].list.len().drop_nulls().unique()
     if len(lengths) > 1:
-        msg = f"feature column {column!r} holds lists of different lengths {sorted(lengths.to_list())}"
-        raise InvalidDataError(msg)
+        why = f"holds lists of different lengths {sorted(lengths.to_list())} in its column {column!r}"
+        raise InvalidDataError.unusable("features", why)
     width = int(lengths[0]) if len(lengths) else 0
     return [pl.col(column).list.get(j, null_on_oob=True) for j in range(width)]
 
@@ -98,19 +97,17 @@ def _vector_column(value: pl.DataFrame | pl.LazyFrame, column: str, dtype: pl.Da
 def _feature_vectors(value: object) -> tuple[pl.LazyFrame, str, list[pl.Expr]]:
     """The features frame, its item column and one Float64 expression per feature (nulls as 0)."""
     if not isinstance(value, (pl.DataFrame, pl.LazyFrame)):
-        msg = (
-            "`features` must be a polars DataFrame or LazyFrame: the item id first, then either one "
-            f"List/Array column of numbers or numeric columns; got {type(value).__name__}"
+        expected = (
+            "a polars DataFrame or LazyFrame: the item id first, then either one List/Array column "
+            "of numbers or numeric columns"
         )
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError.from_type("features", expected, value)
     frame = value.lazy()
     schema = frame.collect_schema()
     names = schema.names()
     if len(names) < 2:
-        msg = (
-            f"`features` needs the item id in its first column and features after it; it has columns {names}"
-        )
-        raise ColumnNotFoundError(msg)
+        needed = "the item id in its first column and features after it"
+        raise ColumnNotFoundError.layout("`features`", needed, names)
     item, rest = names[0], names[1:]
     check_eager(frame, value, item, "features", unique=True)
     if len(rest) == 1 and isinstance(schema[rest[0]], _NUMERIC_LIST):
@@ -118,12 +115,10 @@ def _feature_vectors(value: object) -> tuple[pl.LazyFrame, str, list[pl.Expr]]:
     else:
         for column in rest:
             if not (schema[column].is_numeric() or schema[column] == pl.Null):
-                msg = f"feature column {column!r} must be numeric, got {schema[column]}"
-                raise ColumnTypeError(msg)
+                raise ColumnTypeError.from_dtype(column, "feature", "numeric", schema[column])
         vectors = [pl.col(c) for c in rest]
     if not vectors:
-        msg = "`features` holds vectors of length 0"
-        raise InvalidDataError(msg)
+        raise InvalidDataError.unusable("features", "holds vectors of length 0")
     return frame, item, [v.cast(pl.Float64).fill_null(0.0) for v in vectors]
 
 
@@ -153,8 +148,8 @@ def _intra_list_similarity(
 ) -> pl.LazyFrame:
     value = metric.side("features")
     if value is None:
-        msg = "intra_list_similarity needs item features: use prm.intra_list_similarity(k, features=frame)"
-        raise InvalidParameterError(msg)
+        remedy = "use prm.intra_list_similarity(k, features=frame)"
+        raise InvalidParameterError.needs("intra_list_similarity", "item features", remedy)
     features, width = _unit_features(value, lists.collect_schema()[ITEM])
     frame, keys = keyed(lists, by)
     top = frame.filter(within(PREPARED, metric.k)) if metric.k is not None else frame

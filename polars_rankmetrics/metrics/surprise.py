@@ -11,7 +11,7 @@ import polars as pl
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, exact_sum
 from polars_rankmetrics._spec import CatalogSpec, Metric
-from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
+from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.metrics._core import keep_top
 from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame, user_ids
 from polars_rankmetrics.metrics._side import (
@@ -34,8 +34,8 @@ def _item_weights(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFram
     """RePlay's item weights log2(N / u_i) / log2(N), with N users and u_i the item's users."""
     value = metric.side("interactions")
     if value is None:
-        msg = "surprisal needs the training interactions: prm.surprisal(10, interactions=train)"
-        raise InvalidParameterError(msg)
+        remedy = "prm.surprisal(10, interactions=train)"
+        raise InvalidParameterError.needs("surprisal", "the training interactions", remedy)
     frame, user, item = interactions_frame(value)
     side_dtype = frame.collect_schema()[item]
     pairs = frame.select(user, item).unique()
@@ -78,14 +78,16 @@ def _baseline(
     """The baseline's top-k (USER, ITEM): by score descending, ties by item id ascending."""
     value = metric.side("baseline")
     if value is None:
-        msg = "unexpectedness needs the baseline's lists: prm.unexpectedness(10, baseline=frame)"
-        raise InvalidParameterError(msg)
+        remedy = "prm.unexpectedness(10, baseline=frame)"
+        raise InvalidParameterError.needs("unexpectedness", "the baseline's lists", remedy)
     frame = as_lazy(value, "baseline")
     schema = frame.collect_schema()
     names = schema.names()
-    if len(names) < 3 or not schema[names[2]].is_numeric():  # user, item, score
-        msg = f"`baseline` needs user, item and numeric score columns, in that order; it has {dict(schema)}"
-        raise ColumnNotFoundError(msg)
+    needed = "user, item and numeric score columns, in that order"
+    if len(names) < 3:  # user, item, score
+        raise ColumnNotFoundError.layout("`baseline`", needed, names)
+    if not schema[names[2]].is_numeric():
+        raise ColumnTypeError.layout("`baseline`", needed, dict(schema))
     user, item, score = names[:3]
     check_eager(frame, value, item, "baseline", unique=False)
     users = user_ids(pl.col(user), schema[user], query_dtype, "baseline")

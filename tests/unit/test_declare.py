@@ -122,7 +122,9 @@ def test_the_signature_declares_cutoff_parameters_kinds_and_domains() -> None:
         demo_metric(5, p=1.5)
     with pytest.raises(InvalidParameterError, match="2 numbers"):
         demo_metric(5, weights=[1.0])
-    with pytest.raises(InvalidParameterError, match="positive integer"):
+    with pytest.raises(
+        InvalidParameterError, match=r"^metric 'demo_metric' needs a cutoff: write demo_metric@k$"
+    ):
         demo_metric(None)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         demo_metric(5, unknown=1)  # type: ignore[call-arg]
