@@ -191,8 +191,10 @@ def _doc(fn: object, spec: QuerySpec) -> str:
         subsequent_indent="    ",
         break_on_hyphens=False,
     )
-    summary = parts[""].split("\n\n", 1)[0] + "\n\n" + textwrap.fill(
-        SCOPE_NOTE.format(name=spec.python_name), width=76, break_on_hyphens=False
+    summary = (
+        parts[""].split("\n\n", 1)[0]
+        + "\n\n"
+        + textwrap.fill(SCOPE_NOTE.format(name=spec.python_name), width=76, break_on_hyphens=False)
     )
     text = summary + "\n\nParameters\n----------\n" + params + "\n\nReturns\n-------\n" + returns
     text += "\n\n" + RAISES_DOC

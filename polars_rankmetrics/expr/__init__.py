@@ -74,9 +74,9 @@ constructors (``rx.ndcg`` as ``prm.ndcg``). Per query, ``gm_map`` is AP,
 ``gm_bpref`` bpref and ``mpr`` the user's own ratio. Not here: ``g``,
 ``ndcg_rel`` and ``rndcg`` (trec_eval walks the ranking and the ideal
 ranking in step: evaluate joins two projections of the frame, which no
-single aggregation expresses) and the catalog metrics (``coverage``, ``gini``, ``entropy``, ``personalization``,
-``intra_list_similarity``, ``novelty``), which read every ranked list, not
-one query's rows.
+single aggregation expresses) and the catalog metrics (``coverage``,
+``gini``, ``entropy``, ``personalization``, ``intra_list_similarity``,
+``novelty``...), which read every ranked list, not one query's rows.
 
 Engines: each builder sorts the group's rows once (``sort_by`` inside the
 aggregation) and reads them in order (``implode().list.eval(...)``), so the
