@@ -8,8 +8,9 @@ written as grade=gain pairs). The short positional forms (``rbp(0.8)``,
 ``err(3)@20``), ranx's and ir_measures' aliases and trec_eval's names
 (``P_10``, ``ndcg_cut_10``, ``iprec_at_recall_0.10``) parse to the same metrics.
 
-Registration is the explicit list :data:`SPECS`, assembled here from each
-family module's ``SPECS``: the metric modules never import this one.
+Registration is :data:`SPECS`, assembled here from the ``SPECS`` of each
+family module (``polars_rankmetrics.metrics.FAMILIES``): the metric modules
+never import this one.
 """
 
 from __future__ import annotations
@@ -22,57 +23,11 @@ from polars_rankmetrics import _errors
 from polars_rankmetrics._spec import Metric, MetricSpec, Param, ParamValue, check_cutoff
 from polars_rankmetrics._spellings import SPELLINGS, dotted
 from polars_rankmetrics.exceptions import InvalidParameterError, UnknownMetricError
-from polars_rankmetrics.metrics import (
-    binary,
-    calibration,
-    classification,
-    counts,
-    cumulative,
-    distribution,
-    diversity,
-    exposure,
-    graded,
-    history_similarity,
-    information,
-    interpolated,
-    judged,
-    overlap,
-    parity,
-    popularity,
-    rank,
-    recsys,
-    similarity,
-    surprise,
-    text,
-    user,
-)
+from polars_rankmetrics.metrics import FAMILIES
 
 __all__ = ["SPECS", "parse", "specs", "valid_names"]
 
-SPECS: tuple[MetricSpec, ...] = (
-    *binary.SPECS,
-    *rank.SPECS,
-    *graded.SPECS,
-    *cumulative.SPECS,
-    *interpolated.SPECS,
-    *judged.SPECS,
-    *user.SPECS,
-    *counts.SPECS,
-    *text.SPECS,
-    *recsys.SPECS,
-    *distribution.SPECS,
-    *similarity.SPECS,
-    *information.SPECS,
-    *popularity.SPECS,
-    *parity.SPECS,
-    *surprise.SPECS,
-    *calibration.SPECS,
-    *history_similarity.SPECS,
-    *exposure.SPECS,
-    *classification.SPECS,
-    *overlap.SPECS,
-    *diversity.SPECS,
-)
+SPECS: tuple[MetricSpec, ...] = tuple(spec for family in FAMILIES for spec in family.SPECS)
 """Every metric family, in the order the docs list them."""
 
 

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypedDict, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 import polars as pl
 
 from polars_rankmetrics._engine import MetricLike
 from polars_rankmetrics._namespace import MetricMethods
 from polars_rankmetrics._registry import specs as _specs
-from polars_rankmetrics._request import EvaluateOptions, MetricOptions
+from polars_rankmetrics._request import EvaluateOptions
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
@@ -111,7 +111,7 @@ class RankFrame(MetricMethods[FrameT]):
         validate(self._frame, **options)
         return self._frame
 
-    def _one(self, metric: Metric, options: EvaluateOptions | MetricOptions) -> FrameT:
+    def _one(self, metric: Metric, options: Mapping[str, Any]) -> FrameT:
         return evaluate(self._frame, [metric], **options)
 
     def mrr(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> FrameT:

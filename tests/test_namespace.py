@@ -131,7 +131,7 @@ def test_every_constructor_builds_its_own_family() -> None:
 
 
 def test_generated_namespace_module_is_current() -> None:
-    """polars_rankmetrics/_namespace/ is what tools/gen_namespace.py writes from the registry."""
+    """polars_rankmetrics/_namespace.pyi is what tools/gen_namespace.py writes from the constructors."""
     tool = Path(__file__).resolve().parents[1] / "tools" / "gen_namespace.py"
     command = [sys.executable, str(tool), "--check"]
     done = subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603  (our own tool)

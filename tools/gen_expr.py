@@ -91,10 +91,11 @@ polars.exceptions.InvalidOperationError
     numeric (the message names this builder and the column)."""
 
 SCOPE_NOTE = (
-    "As an expression, the value is the current group's (a ``group_by`` group,"
-    " an ``over`` window, the frame in ``select``) taken as one query: evaluate's"
-    " per-query value. Aggregating over queries is evaluate's (its rule for this"
-    " metric is given above)."
+    "The definition, its notes and references are"
+    " :func:`polars_rankmetrics.{name}`'s. As an expression, the value is the"
+    " current group's (a ``group_by`` group, an ``over`` window, the frame in"
+    " ``select``) taken as one query: evaluate's per-query value; aggregating"
+    " over queries is evaluate's."
 )
 
 MAX_PER_MODULE = 5  # builders per generated module: each stays well under 500 lines
@@ -190,7 +191,11 @@ def _doc(fn: object, spec: QuerySpec) -> str:
         subsequent_indent="    ",
         break_on_hyphens=False,
     )
-    summary = parts[""] + "\n\n" + textwrap.fill(SCOPE_NOTE, width=76, break_on_hyphens=False)
+    summary = (
+        parts[""].split("\n\n", 1)[0]
+        + "\n\n"
+        + textwrap.fill(SCOPE_NOTE.format(name=spec.python_name), width=76, break_on_hyphens=False)
+    )
     text = summary + "\n\nParameters\n----------\n" + params + "\n\nReturns\n-------\n" + returns
     text += "\n\n" + RAISES_DOC
     text += (
@@ -198,9 +203,6 @@ def _doc(fn: object, spec: QuerySpec) -> str:
         f"polars_rankmetrics.metrics.{spec.python_name} : The same metric for"
         " :func:`polars_rankmetrics.evaluate`."
     )
-    for title in ("Notes", "References"):
-        if title in parts:
-            text += f"\n\n{title}\n{'-' * len(title)}\n{parts[title]}"
     text += "\n\nExamples\n--------\n" + _example(fn, spec.python_name, spec.kind)
     return "\n".join(("    " + line) if line else "" for line in text.splitlines()).lstrip()
 

@@ -68,21 +68,15 @@ evaluate: it knows each metric's rule (mean, sum, geometric mean, ratio of
 sums for ``mpr``) and sums exactly.
 
 Builders, one per metric computed from one query's rows (every
-``QuerySpec`` of the registry): ``precision``, ``recall``, ``f1``,
-``hit_rate``, ``relative_precision``, ``set_map``, ``utility``,
-``r_precision``, ``reciprocal_rank``, ``average_precision``, ``gm_map``
-(per query: AP), ``bing``, ``dcg``, ``ndcg``, ``iprec_at_recall``,
-``eleven_point_average``, ``rprec_mult``, ``bpref``, ``gm_bpref`` (per
-query: bpref), ``infap``, ``unjudged``, ``num_nonrel_judged_ret``, ``rbp``,
-``rbp_resid``, ``err``, ``num_ret``, ``num_rel``, ``num_rel_ret``,
-``num_q``, ``relstring``, ``mar``, ``map_capped``, ``mpr`` (per query: the
-user's own ratio), ``f_beta``, ``set_f``, ``fallout``, ``auroc``,
-``recall_at_precision``. Not here: ``g``, ``ndcg_rel`` and ``rndcg`` (trec_eval
-walks the ranking and the ideal ranking in step: evaluate joins two
-projections of the frame, which no single aggregation expresses) and the
-catalog metrics (``coverage``, ``gini``, ``entropy``, ``personalization``,
-``intra_list_similarity``, ``novelty``), which read every ranked list, not
-one query's rows.
+``QuerySpec`` of the registry; ``polars_rankmetrics.expr.__all__`` lists
+them, and the API reference gives each its page), named as their
+constructors (``rx.ndcg`` as ``prm.ndcg``). Per query, ``gm_map`` is AP,
+``gm_bpref`` bpref and ``mpr`` the user's own ratio. Not here: ``g``,
+``ndcg_rel`` and ``rndcg`` (trec_eval walks the ranking and the ideal
+ranking in step: evaluate joins two projections of the frame, which no
+single aggregation expresses) and the catalog metrics (``coverage``,
+``gini``, ``entropy``, ``personalization``, ``intra_list_similarity``,
+``novelty``...), which read every ranked list, not one query's rows.
 
 Engines: each builder sorts the group's rows once (``sort_by`` inside the
 aggregation) and reads them in order (``implode().list.eval(...)``), so the

@@ -1,9 +1,9 @@
 """Metric families: one module each; every metric a typed spec and a constructor.
 
 Each module lists its constructors in ``__all__`` and its specs in
-``SPECS``; this package gathers the first (``prm.<name>`` re-exports them),
-the registry (``polars_rankmetrics._registry``) the second. It imports
-nothing above it.
+``SPECS``; this package gathers the first (``prm.<name>`` re-exports them)
+and lists the modules in :data:`FAMILIES`, whose ``SPECS`` the registry
+(``polars_rankmetrics._registry``) reads. It imports nothing above it.
 """
 
 from __future__ import annotations
@@ -78,3 +78,29 @@ __all__ += similarity.__all__
 __all__ += surprise.__all__
 __all__ += text.__all__
 __all__ += user.__all__
+
+FAMILIES = (
+    binary,
+    rank,
+    graded,
+    cumulative,
+    interpolated,
+    judged,
+    user,
+    counts,
+    text,
+    recsys,
+    distribution,
+    similarity,
+    information,
+    popularity,
+    parity,
+    surprise,
+    calibration,
+    history_similarity,
+    exposure,
+    classification,
+    overlap,
+    diversity,
+)
+"""Every family module, in the order the registry and the docs list them."""

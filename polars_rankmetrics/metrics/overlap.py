@@ -19,7 +19,7 @@ import polars as pl
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._declare import constructor, spec_of
-from polars_rankmetrics._kernel import GRADE, ITEM, NUM_RET, RANK, REL, VALUE, GainColumns, exact_sum
+from polars_rankmetrics._kernel import GRADE, ITEM, NUM_RET, RANK, REL, VALUE, GainColumns, exact_sum, power
 from polars_rankmetrics._spec import OPEN_UNIT, Metric, Param, TableSpec
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.metrics._side import as_lazy, item_text, same_dtype
@@ -56,10 +56,6 @@ def _counted(depths: pl.LazyFrame, events: Mapping[str, pl.LazyFrame], keys: tup
         pl.col(names).cum_sum().over(list(keys), order_by=order)
     )
     return counted.filter(is_depth)
-
-
-def _power(p: float, exponent: pl.Expr) -> pl.Expr:
-    return pl.lit(p, dtype=pl.Float64).pow(exponent.cast(pl.Float64))
 
 
 # --- rbo: against a reference run ---------------------------------------------------------------------
@@ -116,14 +112,14 @@ def _broken(p: float, depths: pl.LazyFrame, common: pl.LazyFrame, keys: tuple[st
         .agg(
             pl.col(N, M).first(),
             d.max().cast(pl.Float64).alias("__l"),
-            exact_sum(_power(p, d) / d * pl.col(X)).alias("__t1"),
+            exact_sum(power(p, d) / d * pl.col(X)).alias("__t1"),
             pl.when(d <= short).then(pl.col(X)).max().fill_null(0).cast(pl.Float64).alias("__xs"),
             pl.col(X).max().cast(pl.Float64).alias("__xl"),
-            exact_sum(pl.when(d > short).then(_power(p, d) * (d - short) / d)).alias("__t2"),
+            exact_sum(pl.when(d > short).then(power(p, d) * (d - short) / d)).alias("__t2"),
         )
     )
     s, xs, xl, last = short, pl.col("__xs"), pl.col("__xl"), pl.col("__l")
-    rbo = (1 - p) / p * (pl.col("__t1") + xs / s * pl.col("__t2")) + ((xl - xs) / last + xs / s) * _power(
+    rbo = (1 - p) / p * (pl.col("__t1") + xs / s * pl.col("__t2")) + ((xl - xs) / last + xs / s) * power(
         p, last
     )
     return out.select(*keys, N, M, rbo.alias(VALUE))
@@ -161,8 +157,8 @@ def _aware(  # noqa: PLR0913, PLR0917  (the two rankings, each as rows and as de
         .agg(
             pl.col(N, M).first(),
             d.max().alias("__l"),
-            exact_sum(_power(p, d) * 2.0 * x / shown).alias("__t1"),
-            exact_sum(pl.when(d > short).then(_power(p, d) * 2.0 * extra / shown)).alias("__t2"),
+            exact_sum(power(p, d) * 2.0 * x / shown).alias("__t1"),
+            exact_sum(pl.when(d > short).then(power(p, d) * 2.0 * extra / shown)).alias("__t2"),
             pl.when(d == short).then(2.0 * x / shown).max().alias("__as"),
             x.max().alias("__xl"),
         )
@@ -171,7 +167,7 @@ def _aware(  # noqa: PLR0913, PLR0917  (the two rankings, each as rows and as de
     s = pl.min_horizontal(N, M).cast(pl.Float64)
     rbo = (1 - p) / p * (pl.col("__t1") + a_s * pl.col("__t2")) + (
         pl.col("__xl") + (last - s) * a_s
-    ) / last * _power(p, last)
+    ) / last * power(p, last)
     return out.select(*keys, N, M, rbo.alias(VALUE))
 
 
@@ -377,7 +373,7 @@ def _compat_table(m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[s
         *keys, pl.max_horizontal(RANK, OTHER).alias(POS)
     )
     d = pl.col(POS)
-    weight = _power(p, d - 1) / d
+    weight = power(p, d - 1) / d
     out = (
         _counted(depths, {X: common}, keys)
         .group_by(keys)

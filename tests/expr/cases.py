@@ -31,7 +31,7 @@ def builders(*, gain: Any = "linear", **options: Any) -> list[pl.Expr]:  # noqa:
         rx.bpref(**o), rx.gm_bpref(**o), rx.infap(**o), rx.unjudged(3, **o), rx.num_nonrel_judged_ret(**o),
         rx.rbp(**o), rx.rbp(0.5, **o), rx.rbp_resid(**o), rx.rbp_resid(0.8, **o),
         rx.err(**o), rx.err(3, max_grade=2.5, **o),
-        rx.num_ret(**o), rx.num_rel(**o), rx.num_rel_ret(**o), rx.num_q(**o),
+        rx.num_ret(**o), rx.num_rel(**o), rx.num_rel_ret(**o), rx.num_q(**o), rx.hits(3, **o), rx.hits(**o),
         rx.relstring(**o), rx.relstring(4, **o),
         rx.mar(3, **o), rx.map_capped(2, **o),
         rx.mpr(**o), rx.mpr(missing_items="ignore", **o), rx.mpr(missing_items="random", n_items=40, **o),

@@ -84,6 +84,7 @@ RANGES = {
     "dcg": (0.0, float("inf")),  # a sum of gains
     "g": (0.0, float("inf")),  # trec_eval's G: a sum of gains
     "utility": (-float("inf"), float("inf")),  # a * rel_ret + b * nonrel_ret + ... (default b = -1)
+    "hits": (0.0, float("inf")),  # relevant items in the top k, at most k
 }
 
 

@@ -28,13 +28,11 @@ def f1(
 ) -> pl.Expr:
     """F1: harmonic mean of precision@k and recall@k.
 
-    ``2 * hits@k / (k + R)``; with ``k=None`` it is trec_eval's ``set_F``
-    (``2 * hits / (num_ret + R)``). 0 when both are 0.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.f1`'s. As an expression, the value is the current
+    group's (a ``group_by`` group, an ``over`` window, the frame in ``select``)
+    taken as one query: evaluate's per-query value; aggregating over queries is
+    evaluate's.
 
     Parameters
     ----------
@@ -107,10 +105,11 @@ def hit_rate(
 ) -> pl.Expr:
     """Hit rate (success): 1 if any relevant item is in the top `k`, else 0.
 
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.hit_rate`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
@@ -184,12 +183,11 @@ def precision(
 ) -> pl.Expr:
     """Precision: the share of the top `k` that is relevant.
 
-    ``hits@k / k``; with ``k=None``, ``hits / num_ret`` (trec_eval ``set_P``).
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.precision`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
@@ -263,10 +261,11 @@ def r_precision(
 ) -> pl.Expr:
     """R-precision: precision at rank R, R being the query's number of relevant items.
 
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.r_precision`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
@@ -337,13 +336,11 @@ def recall(
 ) -> pl.Expr:
     """Recall: the share of the query's relevant items found in the top `k`.
 
-    ``hits@k / R``, where R counts every relevant judged item of the query,
-    retrieved or not; 0 when R is 0.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.recall`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------

@@ -28,10 +28,11 @@ def relative_precision(
 ) -> pl.Expr:
     """Relative precision: hits in the top `k` over ``min(k, R)``, the most possible.
 
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.relative_precision`'s. As an expression, the value
+    is the current group's (a ``group_by`` group, an ``over`` window, the frame
+    in ``select``) taken as one query: evaluate's per-query value; aggregating
+    over queries is evaluate's.
 
     Parameters
     ----------
@@ -103,10 +104,11 @@ def set_map(
 ) -> pl.Expr:
     """Set MAP: set precision times set recall, ``num_rel_ret**2 / (num_ret * R)`` (trec_eval ``set_map``).
 
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.set_map`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
@@ -180,13 +182,11 @@ def utility(
 ) -> pl.Expr:
     """Linear utility: ``a*rel_ret + b*nonrel_ret + c*rel_missed + d*nonrel_missed``.
 
-    trec_eval's ``utility.a,b,c,d``; the collection size is taken as 0 (its
-    default), so `d` multiplies ``rel_ret - num_ret - R``.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.utility`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------

@@ -28,20 +28,11 @@ def auroc(
 ) -> pl.Expr:
     """Area under the ROC curve of each query's ranking, averaged over queries.
 
-    The probability that a relevant judged item is ranked above a judged
-    non-relevant one, ties counting one half (the Mann-Whitney statistic;
-    Hanley and McNeil, *Radiology* 143, 1982): scikit-learn's
-    ``roc_auc_score`` per query with the ranking as the score. Items are
-    ordered as every metric orders them (score, then the item id for
-    ties); judged items never retrieved tie below every retrieved one;
-    unjudged items are left out. 0 when the query lacks relevant or judged
-    non-relevant items (torchmetrics' ``RetrievalAUROC``, its default
-    ``empty_target_action="neg"``).
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.auroc`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
@@ -117,18 +108,11 @@ def f_beta(
 ) -> pl.Expr:
     """F-beta: the weighted harmonic mean of precision@k and recall@k.
 
-    ``(1 + beta**2) * P * R / (beta**2 * P + R)`` with P = hits@k / k and
-    R = hits@k / R_q, which is ``(1 + beta**2) * hits@k / (beta**2 * R_q + k)``;
-    0 when both are 0 (van Rijsbergen, *Information Retrieval*, 1979, ch. 7;
-    scikit-learn's ``fbeta_score``). ``beta=1`` is F1. With ``k=None`` P
-    divides by the number retrieved: trec_eval's ``set_F`` and ir_measures'
-    ``SetF``, whose parameter weighs recall by x, not x squared:
-    ``SetF(beta=x)`` (``-m set_F.x``) is ``f_beta(beta=sqrt(x))``.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.f_beta`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
@@ -203,16 +187,11 @@ def fallout(
 ) -> pl.Expr:
     """Fall-out: the share of the query's judged non-relevant items retrieved in the top `k`.
 
-    ``nonrel_ret@k / N``, N counting every judged non-relevant item (grade
-    ``>= 0`` below the relevance level) of the query, retrieved or not;
-    unjudged items count for nothing; 0 when the query has no judged
-    non-relevant item (torchmetrics' ``RetrievalFallOut`` on fully judged
-    lists, with ``empty_target_action="neg"``).
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.fallout`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
@@ -286,16 +265,11 @@ def recall_at_precision(
 ) -> pl.Expr:
     """Recall at a fixed precision: the highest recall@j, j <= k, whose precision@j reaches `precision`.
 
-    ``max {hits@j / R : j <= k, hits@j / j >= precision}``, 0 when no
-    cutoff reaches the precision or the query has no relevant item;
-    torchmetrics' ``RetrievalRecallAtFixedPrecision`` (its ``max_k`` is
-    `k`), with R counting the relevant items never retrieved, as every
-    recall here does.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.recall_at_precision`'s. As an expression, the
+    value is the current group's (a ``group_by`` group, an ``over`` window, the
+    frame in ``select``) taken as one query: evaluate's per-query value;
+    aggregating over queries is evaluate's.
 
     Parameters
     ----------
@@ -370,19 +344,11 @@ def set_f(
 ) -> pl.Expr:
     """trec_eval's ``set_F``: the F measure of the retrieved set, its weight `beta` unsquared.
 
-    ``(1 + beta) * P * R / (beta * P + R)`` with P = h / n (n retrieved) and
-    R = h / R_q, which is ``(1 + beta) * h / (beta * R_q + n)``; 0 when no
-    relevant item is retrieved. trec_eval 10.0's ``-m set_F.x`` and
-    ir_measures' ``SetF(beta=x)`` (m_set_F.c; van Rijsbergen's F with
-    ``beta**2`` written as ``beta``): ``set_f(beta=x)`` is
-    ``f_beta(beta=sqrt(x))``, and ``set_f()`` is ``f1()``, up to rounding:
-    it computes as trec_eval does, operation for operation, so that its
-    doubles are trec_eval's.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.set_f`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------

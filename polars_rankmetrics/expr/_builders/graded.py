@@ -30,13 +30,11 @@ def dcg(
 ) -> pl.Expr:
     """Discounted cumulative gain of the top `k`: ``sum gain / log2(rank + 1)``.
 
-    Gains follow the ``gain`` convention of :func:`evaluate` (the grade by
-    default); unjudged items and negative grades gain 0.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.dcg`'s. As an expression, the value is the current
+    group's (a ``group_by`` group, an ``over`` window, the frame in ``select``)
+    taken as one query: evaluate's per-query value; aggregating over queries is
+    evaluate's.
 
     Parameters
     ----------
@@ -117,14 +115,11 @@ def ndcg(
 ) -> pl.Expr:
     """Normalised discounted cumulative gain: ``DCG@k / IDCG@k``.
 
-    Linear gain by default (Järvelin and Kekäläinen, 2002), ``log2(rank + 1)``
-    discount. The ideal ranking orders every judged item of the query by
-    gain, retrieved or not, as trec_eval does. 0 when the ideal DCG is 0.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.ndcg`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------

@@ -30,10 +30,11 @@ def eleven_point_average(
 ) -> pl.Expr:
     """Interpolated precision averaged over recall levels (11-point average by default).
 
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.eleven_point_average`'s. As an expression, the
+    value is the current group's (a ``group_by`` group, an ``over`` window, the
+    frame in ``select``) taken as one query: evaluate's per-query value;
+    aggregating over queries is evaluate's.
 
     Parameters
     ----------
@@ -106,10 +107,11 @@ def iprec_at_recall(
 ) -> pl.Expr:
     """Interpolated precision at a recall level: the highest precision at any recall >= it.
 
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.iprec_at_recall`'s. As an expression, the value is
+    the current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
@@ -182,10 +184,11 @@ def rprec_mult(
 ) -> pl.Expr:
     """Precision at a multiple of R: at rank ``int(multiple * R + 0.9)``.
 
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.rprec_mult`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------

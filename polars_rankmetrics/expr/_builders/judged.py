@@ -27,14 +27,11 @@ def bpref(
 ) -> pl.Expr:
     """Binary preference (Buckley and Voorhees, 2004): robust to missing judgments.
 
-    For each relevant retrieved item, the share of the first R judged
-    non-relevant items ranked below it; summed and divided by R. Unjudged
-    items are ignored.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.bpref`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
@@ -104,10 +101,11 @@ def gm_bpref(
 ) -> pl.Expr:
     """Bpref per query, geometric mean over queries (trec_eval ``gm_bpref``; values floored at 1e-5).
 
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.gm_bpref`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
@@ -178,15 +176,11 @@ def infap(
 ) -> pl.Expr:
     """Inferred average precision (Yilmaz and Aslam, 2006), trec_eval's ``infAP``.
 
-    Estimates average precision when the judgment pool was sampled: pooled
-    but unjudged items (negative grades) are assumed relevant in the same
-    proportion as the judged ones; items outside the pool count as
-    non-relevant.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.infap`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
@@ -256,10 +250,11 @@ def num_nonrel_judged_ret(
 ) -> pl.Expr:
     """Judged non-relevant items retrieved, summed over queries (trec_eval ``num_nonrel_judged_ret``).
 
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.num_nonrel_judged_ret`'s. As an expression, the
+    value is the current group's (a ``group_by`` group, an ``over`` window, the
+    frame in ``select``) taken as one query: evaluate's per-query value;
+    aggregating over queries is evaluate's.
 
     Parameters
     ----------
@@ -330,10 +325,11 @@ def unjudged(
 ) -> pl.Expr:
     """Share of the top `k` that is unjudged (null or negative grade), over `k`.
 
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.unjudged`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------

@@ -28,14 +28,11 @@ def average_precision(
 ) -> pl.Expr:
     """Average precision: mean of the precision at each relevant item, over R.
 
-    The sum of precision at every relevant item retrieved in the top `k`,
-    divided by R, the query's number of relevant items retrieved or not (as
-    trec_eval's ``map`` and ``map_cut_k``); 0 when R is 0.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.average_precision`'s. As an expression, the value
+    is the current group's (a ``group_by`` group, an ``over`` window, the frame
+    in ``select``) taken as one query: evaluate's per-query value; aggregating
+    over queries is evaluate's.
 
     Parameters
     ----------
@@ -107,12 +104,11 @@ def bing(
 ) -> pl.Expr:
     """trec_eval's ``binG``: per relevant retrieved item ``1 / log2(2 + non-relevant above)``.
 
-    Summed over the relevant retrieved items and divided by R.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.bing`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
@@ -182,12 +178,11 @@ def gm_map(
 ) -> pl.Expr:
     """Geometric mean average precision: AP per query, geometric mean over queries (trec_eval ``gm_map``).
 
-    Each query's AP is floored at 1e-5 before the mean of logs, as trec_eval does.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.gm_map`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
@@ -259,10 +254,11 @@ def reciprocal_rank(
 ) -> pl.Expr:
     """Reciprocal rank of the first relevant item in the top `k`; 0 if none.
 
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.reciprocal_rank`'s. As an expression, the value is
+    the current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------

@@ -29,16 +29,11 @@ def map_capped(
 ) -> pl.Expr:
     """Mean average precision at `k` with the recommender denominator ``min(R, k)``.
 
-    Per user, the sum of the precision at each relevant item in the top `k`,
-    divided by ``min(R, k)``, the most relevant items `k` positions can
-    hold: ml_metrics' ``apk`` (the Kaggle MAP@K), where a perfect top `k`
-    scores 1 even when the user has more than `k` relevant items. trec_eval's
-    ``map_cut_k`` (``map@k``) divides by R instead. 0 when R is 0.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.map_capped`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
@@ -70,11 +65,6 @@ def map_capped(
     See Also
     --------
     polars_rankmetrics.metrics.map_capped : The same metric for :func:`polars_rankmetrics.evaluate`.
-
-    Notes
-    -----
-    recmetrics' ``mapk`` is a third variant (it divides by the number of
-    hits); it is not provided.
 
     Examples
     --------
@@ -116,15 +106,11 @@ def mar(
 ) -> pl.Expr:
     """Mean average recall at `k` (recmetrics' ``mark``).
 
-    Per user, the sum of the precision at each relevant item in the top `k`,
-    divided by R, the user's number of relevant items (recmetrics'
-    ``_ark``); 0 when R is 0. This is the same number as trec_eval's
-    ``map_cut_k`` (``map@k`` here), under recmetrics' name.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.mar`'s. As an expression, the value is the current
+    group's (a ``group_by`` group, an ``over`` window, the frame in ``select``)
+    taken as one query: evaluate's per-query value; aggregating over queries is
+    evaluate's.
 
     Parameters
     ----------
@@ -198,16 +184,11 @@ def mpr(
 ) -> pl.Expr:
     """Mean percentage ranking (expected percentile rank; Hu, Koren and Volinsky, 2008).
 
-    ``sum_ui r_ui pct_rank_ui / sum_ui r_ui`` over every (user, item) with a
-    positive relevance ``r_ui``: a ratio of sums over all users, not a mean
-    of per-user values. ``pct_rank`` is ``(rank - 1) / (n - 1)`` in the
-    user's list of ``n`` ranked items: 0 at the top, 1 at the bottom (0 when
-    ``n`` is 1). Lower is better; a random ranking scores about 0.5.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.mpr`'s. As an expression, the value is the current
+    group's (a ``group_by`` group, an ``over`` window, the frame in ``select``)
+    taken as one query: evaluate's per-query value; aggregating over queries is
+    evaluate's.
 
     Parameters
     ----------
@@ -247,22 +228,6 @@ def mpr(
     See Also
     --------
     polars_rankmetrics.metrics.mpr : The same metric for :func:`polars_rankmetrics.evaluate`.
-
-    Notes
-    -----
-    The paper ranks every item of the catalog for every user, so no item is
-    ever missing and the three policies agree there. ``"bottom"`` is the
-    default because it needs no catalog size and never rewards a list for
-    leaving a relevant item out; ``"ignore"`` does (a list of only its
-    surest items looks best), ``"random"`` is the paper's value for a model
-    whose unranked items would come in random order. The grade is the
-    weight ``r_ui`` (the paper's watching time); with 0/1 grades every
-    relevant item weighs the same.
-
-    References
-    ----------
-    Hu, Koren and Volinsky (2008), "Collaborative filtering for implicit
-    feedback datasets", ICDM.
 
     Examples
     --------

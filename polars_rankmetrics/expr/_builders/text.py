@@ -28,14 +28,11 @@ def relstring(
 ) -> pl.Expr:
     """The grades of the top `k` items as a string, as trec_eval's ``relstring``.
 
-    One character per rank: the grade's digit, ``>`` above 9, ``-`` for an
-    item outside the judgment pool (null grade), ``.`` for a pooled but
-    unjudged one (negative grade). Per query only: the aggregate is null.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.relstring`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------

@@ -29,15 +29,11 @@ def err(
 ) -> pl.Expr:
     """Expected reciprocal rank (Chapelle, Metzler, Zhang and Grinspan, 2009).
 
-    ``sum_r (1/r) R_r prod_{i<r} (1 - R_i)`` with ``R = (2**g - 1) / 2**max_grade``:
-    the expected reciprocal of the rank where a cascading user stops.
-    Unjudged items and negative grades stop no one; grades above
-    `max_grade` count as `max_grade`.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.err`'s. As an expression, the value is the current
+    group's (a ``group_by`` group, an ``over`` window, the frame in ``select``)
+    taken as one query: evaluate's per-query value; aggregating over queries is
+    evaluate's.
 
     Parameters
     ----------
@@ -112,14 +108,11 @@ def rbp(
 ) -> pl.Expr:
     """Rank-biased precision: ``(1 - p) * sum gain_i * p**(i - 1)`` (Moffat and Zobel, 2008).
 
-    As trec_eval's ``rbp``: gains are the grades, scaled into [0, 1] by the
-    query's highest grade when it exceeds 1. Its residual, the mass left to
-    unjudged items and the unseen tail, is :func:`rbp_resid`.
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.rbp`'s. As an expression, the value is the current
+    group's (a ``group_by`` group, an ``over`` window, the frame in ``select``)
+    taken as one query: evaluate's per-query value; aggregating over queries is
+    evaluate's.
 
     Parameters
     ----------
@@ -192,13 +185,11 @@ def rbp_resid(
 ) -> pl.Expr:
     """The residual of rank-biased precision: how much rbp could still grow.
 
-    ``p**n + (1 - p) * sum over unjudged ranks i of p**(i - 1)`` for a list of
-    n items; 0 when every retrieved item is judged (trec_eval ``rbp_resid``).
-
-    As an expression, the value is the current group's (a ``group_by`` group, an
-    ``over`` window, the frame in ``select``) taken as one query: evaluate's
-    per-query value. Aggregating over queries is evaluate's (its rule for this
-    metric is given above).
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.rbp_resid`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
 
     Parameters
     ----------
