@@ -388,9 +388,8 @@ class Metric:
         for spec, value in zip(self.spec.params, self.params, strict=True):
             if spec.name == name:
                 return value
-        raise InvalidParameterError.out_of_domain(
-            name, "a parameter of the metric", name, metric=self.spec.name
-        )
+        known = [p.name for p in self.spec.params]
+        raise InvalidParameterError.unknown_option(f"metric {self.spec.name!r}", name, known)
 
     def number(self, name: str) -> float:
         """The value of the number parameter `name`."""
