@@ -9,6 +9,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "polars_rankmetrics"
 MAX_LINES = 500
+MAX_FUNCTION_LINES = 60
 
 
 def _module_name(path: Path) -> str:
@@ -133,3 +134,33 @@ def test_fusion_sits_beside_the_entry_points() -> None:
             continue
         bad = sorted(t for t in targets if t.startswith("polars_rankmetrics.fusion"))
         assert not bad, f"{name} imports {bad}"
+
+
+def _code_lines(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str], docs: set[int]) -> int:
+    """The lines of a function that hold code: no blank line, comment or docstring."""
+    span = range(node.lineno, (node.end_lineno or node.lineno) + 1)
+    return sum(
+        1 for n in span if n not in docs and lines[n - 1].strip() and not lines[n - 1].strip().startswith("#")
+    )
+
+
+def test_no_function_over_60_code_lines() -> None:
+    """Functions small enough to read at once (docstrings, comments and blank lines not counted)."""
+    long = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text()
+        tree, lines = ast.parse(text), text.splitlines()
+        docs: set[int] = set()
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+                value = body[0].value
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    docs.update(range(body[0].lineno, (body[0].end_lineno or body[0].lineno) + 1))
+        long += [
+            f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({n} lines)"
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and (n := _code_lines(node, lines, docs)) > MAX_FUNCTION_LINES
+        ]
+    assert not long, long

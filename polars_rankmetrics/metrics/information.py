@@ -33,6 +33,47 @@ from polars_rankmetrics.metrics._side import (
 __all__ = ["novelty"]
 
 
+def _from_interactions(interactions: object) -> tuple[pl.LazyFrame, pl.DataType]:
+    """(item id, its user count, the users) from (user, item) interactions, and the item dtype."""
+    frame = as_lazy(interactions, "interactions")
+    names = frame.collect_schema().names()
+    if len(names) < 2:
+        raise ColumnNotFoundError.layout("`interactions`", "a user column then an item column", names)
+    user, item = names[0], names[1]
+    pairs = frame.select(user, item).unique()
+    counts = pairs.group_by(item).agg(pl.len().alias(COUNT))
+    users = frame.select(pl.col(user).n_unique().alias("__prm_users"))
+    table = counts.join(users, how="cross").select(pl.col(item).alias("__prm_id"), COUNT, "__prm_users")
+    return table, frame.collect_schema()[item]
+
+
+def _from_popularity(popularity: object, n_users: object) -> tuple[pl.LazyFrame, pl.DataType]:
+    """(item id, its count, n_users) from a popularity table, checked when eager, and the item dtype."""
+    if popularity is None or n_users is None:
+        remedy = (
+            "use prm.novelty(k, popularity=frame_of_item_and_count, n_users=...) or "
+            "prm.novelty(k, interactions=frame_of_user_and_item)"
+        )
+        raise InvalidParameterError.needs("novelty", "item popularity", remedy)
+    if isinstance(n_users, bool) or not isinstance(n_users, int) or n_users < 1:
+        raise InvalidParameterError.out_of_domain("n_users", "a positive integer", n_users, metric="novelty")
+    frame, item, count = popularity_columns(popularity)
+    if isinstance(popularity, pl.DataFrame):
+        bad = popularity.filter((pl.col(count) <= 0) | (pl.col(count) > n_users) | pl.col(count).is_null())
+        if len(bad):
+            rule = (
+                f"every count must be between 1 and n_users={n_users} (an item nobody interacted "
+                "with has infinite self-information)"
+            )
+            raise InvalidDataError.out_of_range(
+                "popularity", "item", bad[item][0], "count", bad[count][0], rule=rule
+            )
+    table = frame.select(
+        pl.col(item).alias("__prm_id"), pl.col(count).alias(COUNT), pl.lit(n_users).alias("__prm_users")
+    )
+    return table, frame.collect_schema()[item]
+
+
 def _popularity(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
     """One row per item: the item, its self-information -log2(count / n_users), duplicates and errors."""
     popularity, n_users, interactions = (metric.side(n) for n in ("popularity", "n_users", "interactions"))
@@ -41,45 +82,9 @@ def _popularity(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
             raise InvalidParameterError.not_both(
                 "`interactions`", "`popularity` with `n_users`", owner="novelty"
             )
-        frame = as_lazy(interactions, "interactions")
-        names = frame.collect_schema().names()
-        if len(names) < 2:
-            raise ColumnNotFoundError.layout("`interactions`", "a user column then an item column", names)
-        user, item = names[0], names[1]
-        pairs = frame.select(user, item).unique()
-        counts = pairs.group_by(item).agg(pl.len().alias(COUNT))
-        users = frame.select(pl.col(user).n_unique().alias("__prm_users"))
-        table = counts.join(users, how="cross").select(pl.col(item).alias("__prm_id"), COUNT, "__prm_users")
-        side_dtype = frame.collect_schema()[item]
+        table, side_dtype = _from_interactions(interactions)
     else:
-        if popularity is None or n_users is None:
-            remedy = (
-                "use prm.novelty(k, popularity=frame_of_item_and_count, n_users=...) or "
-                "prm.novelty(k, interactions=frame_of_user_and_item)"
-            )
-            raise InvalidParameterError.needs("novelty", "item popularity", remedy)
-        if isinstance(n_users, bool) or not isinstance(n_users, int) or n_users < 1:
-            raise InvalidParameterError.out_of_domain(
-                "n_users", "a positive integer", n_users, metric="novelty"
-            )
-        frame, item, count = popularity_columns(popularity)
-        schema = frame.collect_schema()
-        if isinstance(popularity, pl.DataFrame):
-            bad = popularity.filter(
-                (pl.col(count) <= 0) | (pl.col(count) > n_users) | pl.col(count).is_null()
-            )
-            if len(bad):
-                rule = (
-                    f"every count must be between 1 and n_users={n_users} (an item nobody interacted "
-                    "with has infinite self-information)"
-                )
-                raise InvalidDataError.out_of_range(
-                    "popularity", "item", bad[item][0], "count", bad[count][0], rule=rule
-                )
-        table = frame.select(
-            pl.col(item).alias("__prm_id"), pl.col(count).alias(COUNT), pl.lit(n_users).alias("__prm_users")
-        )
-        side_dtype = schema[item]
+        table, side_dtype = _from_popularity(popularity, n_users)
     ids = pl.col("__prm_id")
     if item_dtype is not None:  # None: checking the inputs before any frame is known
         ids = same_dtype(ids, side_dtype, item_dtype, "popularity")
