@@ -8,16 +8,23 @@ Two measurements, each run in a fresh subprocess (its own peak RSS):
    and serendipity (feature cosine), on the in-memory and the
    streaming engines; then exposure_share, exposure_disparity, awrf and pop_reo.
 2. **Against Recommenders** (``--compare-users``, smaller: its co-occurrence
-   serendipity joins every user's list with its history in pandas): the
-   same data through Recommenders' ``user_serendipity`` (co-occurrence),
-   with and without the relevance column, and through ours (both
-   serendipity variants by co-occurrence) in one plan, alternating the two
-   processes ``--repeat`` times; the ratio of the fastest runs.
+   serendipity joins every user's list with its history in pandas), under
+   pandas 2 (Recommenders 1.2.1 fails under pandas 3: the 'oracles' extra):
+   for each of ``--functions``, the same data through Recommenders and
+   through ours with the parameters that reproduce it (tests/reference/
+   test_beyond_recommenders.py): ``user_serendipity`` (co-occurrence) with
+   and without relevance against both serendipity variants in one plan;
+   ``novelty``, ``distributional_coverage``, ``catalog_coverage`` and
+   ``diversity`` (feature cosine, over a 1,000-item catalog: Recommenders
+   computes every pair of items row by row) against novelty, entropy,
+   coverage and 1 - intra_list_similarity. Ours and theirs alternate
+   ``--repeat`` times; the ratio of the fastest runs.
 
 Run it as a script::
 
     python benchmarks/bench_beyond.py                       # writes benchmarks/results/beyond.md
     python benchmarks/bench_beyond.py --users 100000 --compare-users 5000
+    python benchmarks/bench_beyond.py --no-scale --compare-users 20000 100000 --repeat 3   # keeps the scale section
     python benchmarks/bench_beyond.py --exposure --users 100000 --repeat 3   # results/beyond_exposure.md
 """
 
@@ -41,7 +48,7 @@ SEED = 20181002
 RESULTS = Path(__file__).parent / "results" / "beyond.md"
 
 
-def make_data(n_users: int) -> dict[str, object]:
+def make_data(n_users: int, n_items: int = N_ITEMS) -> dict[str, object]:
     """Lists (query, item, score, relevance), history (user, item), categories and features, seeded."""
     import numpy as np  # noqa: PLC0415
     import polars as pl  # noqa: PLC0415
@@ -50,13 +57,13 @@ def make_data(n_users: int) -> dict[str, object]:
 
     def skewed_lists(length: int) -> np.ndarray:
         # A popularity-skewed first item, then a stride: `length` distinct items per user.
-        first = (rng.pareto(1.2, n_users) * 100).astype(np.int64) % N_ITEMS
-        stride = rng.integers(1, N_ITEMS // (2 * length), n_users)
-        return (first[:, None] + stride[:, None] * np.arange(length)[None, :]) % N_ITEMS
+        first = (rng.pareto(1.2, n_users) * 100).astype(np.int64) % n_items
+        stride = rng.integers(1, n_items // (2 * length), n_users)
+        return (first[:, None] + stride[:, None] * np.arange(length)[None, :]) % n_items
 
     users = np.arange(n_users, dtype=np.int64)
     listed = skewed_lists(LIST_LENGTH)
-    seen = (skewed_lists(HISTORY_LENGTH) + N_ITEMS // 2) % N_ITEMS  # mostly apart from the lists
+    seen = (skewed_lists(HISTORY_LENGTH) + n_items // 2) % n_items  # mostly apart from the lists
     lists = pl.DataFrame({
         "query": np.repeat(users, LIST_LENGTH), "item": listed.ravel(),
         "score": np.tile(np.arange(LIST_LENGTH, 0, -1, dtype=np.float64), n_users),
@@ -66,13 +73,13 @@ def make_data(n_users: int) -> dict[str, object]:
     history = history.join(
         lists.select(pl.col("query").alias("user"), "item"), on=["user", "item"], how="anti"
     )
-    items = np.arange(N_ITEMS, dtype=np.int64)
+    items = np.arange(n_items, dtype=np.int64)
     second = items[items % 3 == 0]
     categories = pl.DataFrame({
         "item": np.concatenate([items, second]),
         "genre": np.concatenate([items % 17, (second * 7) % 17]),
     })  # fmt: skip
-    vectors = rng.random((N_ITEMS, N_FEATURES)) + 0.01
+    vectors = rng.random((n_items, N_FEATURES)) + 0.01
     features = pl.DataFrame({"item": items, **{f"f{j}": vectors[:, j] for j in range(N_FEATURES)}})
     return {"lists": lists, "history": history, "categories": categories, "features": features}
 
@@ -128,41 +135,87 @@ def exposure_cost(n_users: int, engine: str) -> dict[str, object]:
     return {"seconds": time.perf_counter() - started, "values": out.row(0, named=True)}
 
 
-def ours_compared(n_users: int) -> dict[str, object]:
-    """Both serendipity variants (co-occurrence) in one plan: seconds and values."""
+COMPARED = ("serendipity", "novelty", "distributional_coverage", "catalog_coverage", "diversity")
+DIVERSITY_ITEMS = 1_000  # Recommenders' feature similarity is a row-wise apply over every pair of items
+
+
+def _compared_data(n_users: int, function: str) -> dict[str, object]:
+    """The data of one comparison, as both sides read it.
+
+    serendipity: the lists and histories of `make_data`. novelty and the two coverages: the
+    histories plus the lists again as other users' histories (user ids shifted by `n_users`), so
+    that every recommended item has been chosen (Recommenders' novelty adds 0 for an item nobody
+    chose, ours refuses it). diversity: the same construction over a 1,000-item catalog.
+    """
+    import polars as pl  # noqa: PLC0415
+
+    data = make_data(n_users, DIVERSITY_ITEMS if function == "diversity" else N_ITEMS)
+    if function != "serendipity":
+        lists: pl.DataFrame = data["lists"]  # type: ignore[assignment]
+        others = lists.select((pl.col("query") + n_users).alias("user"), "item")
+        data["history"] = pl.concat([data["history"], others])  # type: ignore[list-item]
+    return data
+
+
+def ours_compared(n_users: int, function: str) -> dict[str, object]:
+    """Ours on the data of `function`, with the parameters that reproduce Recommenders: seconds, values."""
+    import polars as pl  # noqa: PLC0415
+
     import polars_rankmetrics as prm  # noqa: PLC0415
 
-    data = make_data(n_users)
-    history = data["history"]
-    metrics = [prm.serendipity(10, history=history), prm.serendipity(10, history=history, relevance=False)]
+    data = _compared_data(n_users, function)
+    history: pl.DataFrame = data["history"]  # type: ignore[assignment]
     started = time.perf_counter()
-    out = prm.evaluate(data["lists"], metrics)  # type: ignore[arg-type]
-    return {"seconds": time.perf_counter() - started, "values": out.row(0, named=True)}
+    if function == "serendipity":
+        metrics = [
+            prm.serendipity(10, history=history),
+            prm.serendipity(10, history=history, relevance=False),
+        ]
+    elif function == "novelty":  # Recommenders' item choice model: rows of the item / rows
+        popularity = history.group_by("item").len()
+        metrics = [prm.novelty(10, popularity=popularity, n_users=history.height)]
+    elif function == "distributional_coverage":
+        metrics = [prm.entropy(10)]
+    elif function == "catalog_coverage":
+        metrics = [prm.coverage(10, catalog=history["item"].n_unique())]
+    else:
+        features = data["features"]
+        metrics = [prm.intra_list_similarity(10, features=features)]  # type: ignore[arg-type]
+    out = prm.evaluate(data["lists"], metrics).row(0, named=True)  # type: ignore[arg-type]
+    seconds = time.perf_counter() - started
+    values = {"diversity": 1.0 - out.popitem()[1]} if function == "diversity" else out
+    return {"seconds": seconds, "values": values}
 
 
-def recommenders_compared(n_users: int) -> dict[str, object]:
-    """Recommenders' user_serendipity with and without relevance: seconds and values."""
+def recommenders_compared(n_users: int, function: str) -> dict[str, object]:
+    """Recommenders' `function` (user_serendipity with and without relevance): seconds and values."""
     import warnings  # noqa: PLC0415
 
+    import polars as pl  # noqa: PLC0415
     from recommenders.evaluation import python_evaluation as ev  # noqa: PLC0415
 
-    data = make_data(n_users)
-    reco = (
-        data["lists"]
-        .rename({"query": "userID", "item": "itemID"})
-        .select("userID", "itemID", "relevance")
-        .to_pandas()
-    )  # type: ignore[attr-defined]
-    train = data["history"].rename({"user": "userID", "item": "itemID"}).to_pandas()  # type: ignore[attr-defined]
+    data = _compared_data(n_users, function)
+    lists: pl.DataFrame = data["lists"]  # type: ignore[assignment]
+    reco = lists.select(userID="query", itemID="item", relevance="relevance").to_pandas()
+    history: pl.DataFrame = data["history"]  # type: ignore[assignment]
+    train = history.select(userID="user", itemID="item").to_pandas()
+    kwargs: dict[str, object] = {}
+    if function == "diversity":
+        features: pl.DataFrame = data["features"]  # type: ignore[assignment]
+        vectors = features.select(pl.concat_list(pl.exclude("item"))).to_series().to_numpy()
+        kwargs = {"item_sim_measure": "item_feature_vector",
+                  "item_feature_df": features.select(itemID="item").to_pandas().assign(features=list(vectors))}  # fmt: skip
     started = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        per_user = ev.user_serendipity(train, reco, col_relevance="relevance")
-        unweighted = ev.user_serendipity(train, reco.drop(columns="relevance"))
-    seconds = time.perf_counter() - started
-    values = {"serendipity": float(per_user["user_serendipity"].mean()),
-              "serendipity_unweighted": float(unweighted["user_serendipity"].mean())}  # fmt: skip
-    return {"seconds": seconds, "values": values}
+        if function == "serendipity":
+            per_user = ev.user_serendipity(train, reco, col_relevance="relevance")
+            unweighted = ev.user_serendipity(train, reco.drop(columns="relevance"))
+            values = {"serendipity": float(per_user["user_serendipity"].mean()),
+                      "serendipity_unweighted": float(unweighted["user_serendipity"].mean())}  # fmt: skip
+        else:
+            values = {function: float(getattr(ev, function)(train, reco.drop(columns="relevance"), **kwargs))}
+    return {"seconds": time.perf_counter() - started, "values": values}
 
 
 CHILDREN = {
@@ -198,9 +251,37 @@ def exposure_only(n_users: int, repeat: int) -> None:
     print("\n".join(lines))
 
 
-def child(kind: str, n_users: int, engine: str) -> dict[str, object]:
+def compared(n_users: int, functions: list[str], repeat: int) -> list[str]:
+    """Ours and Recommenders on each function's data, each run in a fresh process, alternated."""
+    lines = [
+        f"## Against Microsoft Recommenders 1.2.1: {n_users:,} users", "",
+        (f"Each function's best of {repeat} runs, ours and theirs alternated (each in a fresh process); "
+         "load average (1 min) at each run in the last column."), "",
+        "| function | run | ours (s) | Recommenders (s) | load |", "|---|---|---|---|---|",
+    ]  # fmt: skip
+    best: dict[str, tuple[float, float]] = {}
+    values: dict[str, tuple[object, object]] = {}
+    for run in range(repeat):
+        for function in functions:
+            a = child("ours", n_users, "", function)
+            b = child("recommenders", n_users, "", function)
+            lines.append(f"| {function} | {run + 1} | {a['seconds']:.3f} | {b['seconds']:.3f} | "
+                         f"{os.getloadavg()[0]:.1f} |")  # fmt: skip
+            print(lines[-1], file=sys.stderr)
+            old = best.get(function, (float("inf"), float("inf")))
+            best[function] = (min(old[0], a["seconds"]), min(old[1], b["seconds"]))  # type: ignore[type-var]
+            values[function] = (a["values"], b["values"])
+    lines += ["", "| function | ours, fastest (s) | Recommenders, fastest (s) | ratio |", "|---|---|---|---|"]
+    lines += [f"| {f} | {o:.3f} | {t:.3f} | **{t / o:.1f}x** |" for f, (o, t) in best.items()]
+    lines += ["", "Values (ours; Recommenders):", ""]
+    lines += [f"- {f}: {o}; {t}" for f, (o, t) in values.items()]
+    return [*lines, ""]
+
+
+def child(kind: str, n_users: int, engine: str, function: str = "") -> dict[str, object]:
     """Run one measurement in a fresh interpreter; its JSON result and peak RSS."""
     command = [sys.executable, __file__, "--child", kind, "--users", str(n_users), "--engine", engine]
+    command += ["--function", function] if function else []
     done = subprocess.run(command, capture_output=True, text=True, check=True, env=os.environ.copy())  # noqa: S603
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -209,7 +290,9 @@ def main() -> None:
     """Run the measurements and write benchmarks/results/beyond.md."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=1_000_000)
-    parser.add_argument("--compare-users", type=int, default=20_000)
+    parser.add_argument("--compare-users", type=int, nargs="+", default=[20_000])
+    parser.add_argument("--functions", nargs="+", choices=COMPARED, default=list(COMPARED))
+    parser.add_argument("--function", choices=COMPARED, help="(a child's) Recommenders function compared")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--engine", default="streaming")
     parser.add_argument("--child", choices=sorted(CHILDREN))
@@ -220,7 +303,9 @@ def main() -> None:
         exposure_only(args.users, args.repeat)
         return
     if args.child:
-        kwargs = {"engine": args.engine} if args.child in {"scale", "exposure"} else {}
+        kwargs = (
+            {"engine": args.engine} if args.child in {"scale", "exposure"} else {"function": args.function}
+        )
         result = CHILDREN[args.child](args.users, **kwargs)
         result["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(json.dumps(result, default=str))
@@ -239,33 +324,18 @@ def main() -> None:
     ]  # fmt: skip
     if not args.no_scale:
         lines += scale
-    for engine in () if args.no_scale else ("in-memory", "streaming"):
-        got = child("scale", args.users, engine)
-        lines.append(
-            f"| {engine} | {got['rows']:,} | {got['history']:,} | {got['seconds']:.2f} | {got['peak_mib']:.0f} |"
-        )
-        print(lines[-1], file=sys.stderr)
-    lines += [
-        "", f"## Against Microsoft Recommenders: {args.compare_users:,} users", "",
-        ("Recommenders' `user_serendipity` (co-occurrence similarity), with and without relevance, "
-         "vs ours (`serendipity` and `serendipity_unweighted` in one plan), alternated."), "",
-        "| run | ours (s) | Recommenders (s) |", "|---|---|---|",
-    ]  # fmt: skip
-    ours, theirs = [], []
-    for run in range(args.repeat):
-        a, b = child("ours", args.compare_users, ""), child("recommenders", args.compare_users, "")
-        ours.append(a)
-        theirs.append(b)
-        lines.append(f"| {run + 1} | {a['seconds']:.3f} | {b['seconds']:.3f} |")
-        print(lines[-1], file=sys.stderr)
-    best_ours, best_theirs = min(r["seconds"] for r in ours), min(r["seconds"] for r in theirs)
-    lines += ["", f"Fastest: ours {best_ours:.3f} s, Recommenders {best_theirs:.3f} s: **{best_theirs / best_ours:.1f}x**.", "",
-              f"Values: ours {ours[0]['values']}; Recommenders {theirs[0]['values']}.", "",
-              ("The values differ by design of the installed stack, not of the metric: under pandas 3 "
-               "(copy-on-write) Recommenders' `fillna(0, inplace=True)` on the similarity column is a no-op, "
-               "so item pairs that never co-occur are dropped from its means instead of counting 0. "
-               "tests/reference/test_serendipity_recommenders.py checks equality to 1e-12 on data where every "
-               "pair co-occurs."), ""]  # fmt: skip
+        for engine in ("in-memory", "streaming"):
+            got = child("scale", args.users, engine)
+            lines.append(
+                f"| {engine} | {got['rows']:,} | {got['history']:,} | {got['seconds']:.2f} | {got['peak_mib']:.0f} |"
+            )
+            print(lines[-1], file=sys.stderr)
+        lines.append("")
+    elif RESULTS.exists():  # keep the scale section of the last full run
+        kept = RESULTS.read_text().split("\n## Against Microsoft Recommenders")[0].split("\n## Scale")
+        lines += ["## Scale" + kept[1].rstrip("\n"), ""] if len(kept) > 1 else []
+    for n_users in args.compare_users:
+        lines += compared(n_users, args.functions, args.repeat)
     RESULTS.write_text("\n".join(lines))
     print("\n".join(lines))
 

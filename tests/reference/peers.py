@@ -71,3 +71,20 @@ def oracle_module_file(package: str, module: str, extra: str) -> ModuleType:
     out = importlib.util.module_from_spec(loaded)
     loaded.loader.exec_module(out)
     return out
+
+
+def pandas2_oracle(module: str, extra: str, why: str) -> ModuleType:
+    """Import a peer that needs pandas < 3: the 'oracles' extra pins it, the README's light venv has 3.
+
+    Under pandas 3 its tests are skipped, saying `why`; under ``PRM_REQUIRE_ORACLES`` (CI's gates
+    venv, which installs the extra) pandas 3 is an error, as a missing oracle is.
+    """
+    import pandas as pd  # noqa: PLC0415  (only where a pandas oracle is compared)
+
+    peer = oracle(module, extra)
+    if int(pd.__version__.split(".")[0]) >= 3:
+        msg = f"{module} needs pandas < 3 ({why}); pandas {pd.__version__} is installed"
+        if os.environ.get("PRM_REQUIRE_ORACLES"):
+            raise ImportError(msg + " and PRM_REQUIRE_ORACLES is set: install the 'oracles' extra")
+        pytest.skip(msg + f": the '{extra}' extra pins pandas < 3", allow_module_level=True)
+    return peer

@@ -10,8 +10,10 @@ Under pandas 3 (copy-on-write) Recommenders' ``fillna(0, inplace=True)`` on a
 column is a no-op, so item pairs without a similarity would be skipped, not
 counted as 0; and a zero feature vector divides by zero. The generated data
 avoids both: one extra history user holds every item (every pair co-occurs)
-and every feature vector is non-zero. Pairs of similarity 0 are checked by
-hand (below and in the docstring example).
+and every feature vector is non-zero, so that it runs under pandas 2 and 3.
+Pairs of similarity 0 are checked by hand (below and in the docstring
+example) and, under pandas 2, against Recommenders' own ``serendipity`` on
+data without that user (test_beyond_recommenders.py).
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from peers import oracle
 
 import polars_rankmetrics as prm
 
-pytestmark = pytest.mark.filterwarnings(
-    "ignore::polars_rankmetrics.RankMetricsWarning", "ignore::FutureWarning"
-)
+pytestmark = [
+    pytest.mark.oracles,
+    pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning", "ignore::FutureWarning"),
+]
 
 evaluation = oracle("recommenders.evaluation.python_evaluation", "oracles")
 
