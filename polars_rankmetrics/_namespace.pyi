@@ -4,7 +4,7 @@
 # a test checks it is up to date.
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 import polars as pl
 from typing_extensions import Unpack
@@ -179,6 +179,7 @@ class MetricMethods(Generic[_FrameT]):
         popularity: pl.DataFrame | pl.LazyFrame | None = None,
         n_users: int | None = None,
         interactions: pl.DataFrame | pl.LazyFrame | None = None,
+        per: Literal["list", "item"] = "list",
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def nrbp(

@@ -58,7 +58,7 @@ class SideInput:
 
 
 GainPairs = tuple[tuple[float, float], ...]
-ParamValue = float | tuple[float, ...] | GainPairs | SideInput | None
+ParamValue = float | str | tuple[float, ...] | GainPairs | SideInput | None
 
 
 @dataclass(frozen=True)
@@ -431,7 +431,7 @@ class Metric:
         shown += [
             f"{p.name}={v.value}"
             for p, v in zip(self.spec.params, self.params, strict=True)
-            if isinstance(v, SideInput) and isinstance(v.value, str)
+            if isinstance(v, SideInput) and isinstance(v.value, str) and v.value != p.default
         ]
         text = self.spec.name + (f"({','.join(shown)})" if shown else "")
         return text if self.k is None else f"{text}@{self.k}"

@@ -30,7 +30,7 @@ HEADER = """# Static signatures of the ``.rank`` metric methods (made at run tim
 # a test checks it is up to date.
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 import polars as pl
 from typing_extensions import Unpack

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import polars as pl
 
 from polars_rankmetrics._declare import SIDE, constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, exact_sum
 from polars_rankmetrics._spec import CatalogSpec, Metric
+from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     InvalidDataError,
@@ -118,11 +119,16 @@ def _novelty(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: s
     duplicated = pl.when(pl.col(DUP) > 1).then(
         pl.format("`popularity` holds item {} more than once", item_text())
     )
-    size = pl.col(SIZE).cast(pl.Float64)
-    # Mean self-information per list (each item weighs 1/|L|), then the mean over lists.
+    # per="list": each list's mean (an item weighs 1/|L|), then the mean over lists;
+    # per="item": the mean over every recommended item (Microsoft Recommenders).
+    if metric.side("per") == "list":
+        size = pl.col(SIZE).cast(pl.Float64)
+        total, count = exact_sum(pl.col(INFO) / size), exact_sum(1.0 / size).round()
+    else:
+        total, count = exact_sum(pl.col(INFO)), pl.len().cast(pl.Float64)
     per_group = joined.group_by(keys).agg(
-        exact_sum(pl.col(INFO) / size).alias("__prm_sum"),
-        exact_sum(1.0 / size).round().alias("__prm_lists"),
+        total.alias("__prm_sum"),
+        count.alias("__prm_lists"),
         pl.coalesce(missing, duplicated, "__prm_count_error").min().alias(BAD),
     )
     value = pl.col("__prm_sum") / pl.col("__prm_lists")
@@ -134,13 +140,19 @@ NOVELTY = CatalogSpec(
 )  # fmt: skip
 
 
-@constructor(NOVELTY, check=lambda metric: _popularity(metric, None))  # the inputs now, the dtype later
+def _check(metric: Metric) -> None:
+    check_choice(metric.side("per"), "per", ("list", "item"))
+    _popularity(metric, None)  # the inputs now, the item dtype with the frame
+
+
+@constructor(NOVELTY, check=_check)
 def novelty(
     k: int | None = None,
     *,
     popularity: pl.DataFrame | pl.LazyFrame | None = None,
     n_users: Annotated[int | None, SIDE] = None,
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
+    per: Literal["list", "item"] = "list",
 ) -> Metric:
     """Novelty: the mean self-information ``-log2(p_i)`` of the recommended items.
 
@@ -163,6 +175,11 @@ def novelty(
         interactions, the user id in the first column and the item id in the
         second. An item's count is its number of distinct users; `n_users`
         the number of distinct users.
+    per
+        ``"list"``: each list's mean, then the mean over lists (recmetrics);
+        ``"item"``: the mean over every recommended item, so longer lists
+        weigh more (Microsoft Recommenders' ``novelty``; the name shows it,
+        ``novelty(per=item)@k``).
 
     Returns
     -------
@@ -184,6 +201,11 @@ def novelty(
     recmetrics divides each list's sum by the requested list length ``n``;
     here it is divided by the list's own length within `k`. The two agree
     whenever every list holds `k` items, recmetrics' assumption.
+
+    Microsoft Recommenders' ``novelty(train, reco)`` takes an item's
+    popularity as its share of the training rows (the item choice model):
+    ``prm.novelty(k, popularity=train.group_by("item").len(),
+    n_users=train.height, per="item")`` gives its value.
 
     References
     ----------

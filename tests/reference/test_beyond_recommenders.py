@@ -26,9 +26,9 @@ gives per-user values, and in the mean):
 * ``novelty``: ``novelty(k, popularity=rows per item in the histories,
   n_users=number of history rows)``, Recommenders' item choice model
   ``p_i = rows of i / rows``. Recommenders averages over every recommended
-  row, ours over each list then over the lists: equal when the lists have
-  one length; otherwise ours per list, weighted by the list's length, is
-  theirs. Items outside the histories differ: Recommenders adds 0 for them,
+  row, ours by default over each list then over the lists: equal when the
+  lists have one length; otherwise ours per list, weighted by the list's
+  length, is theirs, and so is ``per="item"``. Items outside the histories differ: Recommenders adds 0 for them,
   ours refuses them (``test_novelty_of_an_item_outside_the_histories``).
 * ``serendipity``: ``serendipity(k, history=...)`` with and without the
   relevance column, by co-occurrence and by features; item pairs that never
@@ -239,6 +239,9 @@ def test_novelty_with_rows_as_choices(case: Case, k: int | None) -> None:
     assert_close(weighted, want)
     if len(set(lengths.values())) == 1:  # lists of one length: the means agree
         assert_close(prm.evaluate(warm, [metric]).item(), want)
+    # per="item": the mean over every recommended item, Recommenders' own averaging, whatever the lengths.
+    per_item = prm.novelty(k, popularity=popularity, n_users=case.history.height, per="item")
+    assert_close(prm.evaluate(warm, [per_item]).item(), want)
 
 
 def test_novelty_of_an_item_outside_the_histories() -> None:

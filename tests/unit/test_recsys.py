@@ -494,3 +494,17 @@ def test_item_without_features_is_our_error_for_a_dataframe() -> None:
     features = pl.DataFrame({"item": ["a", "b"], "f1": [1.0, 0.0], "f2": [0.0, 1.0]})
     with pytest.raises(prm.InvalidDataError, match="item 'c' of the ranked lists has no row in `features`"):
         prm.evaluate(frame, [prm.intra_list_similarity(2, features=features)])
+
+
+def test_novelty_per_item_weighs_every_recommended_item_once() -> None:
+    """Rows as choices: a 2/4, b 1/4, c 1/4. Lists [a] and [b, c]: self-information 1, then 2 and 2."""
+    train = pl.DataFrame({"user": [1, 2, 2, 3], "item": ["a", "a", "b", "c"]})
+    lists = pl.DataFrame({"query": [4, 5, 5], "item": ["a", "b", "c"], "score": [1.0, 2.0, 1.0]})
+    popularity = train.group_by("item").len()
+    per_list = prm.novelty(popularity=popularity, n_users=train.height)
+    per_item = prm.novelty(popularity=popularity, n_users=train.height, per="item")
+    got = prm.evaluate(lists, [per_list, per_item])
+    assert got.columns == ["novelty", "novelty(per=item)"]
+    assert got.row(0) == (1.5, pytest.approx(5 / 3))  # (1 + 2) / 2 lists; (1 + 2 + 2) / 3 items
+    with pytest.raises(prm.InvalidParameterError, match="`per` must be one of 'list', 'item'"):
+        prm.novelty(popularity=popularity, n_users=4, per="user")  # type: ignore[arg-type]
