@@ -107,7 +107,9 @@ def _code(values: Iterator[str] | list[str] | tuple[str, ...]) -> str:
 
 def _param(p: Any) -> str:  # noqa: ANN401  (a Param of the registry)
     if p.kind == "side":
-        return f"`{p.name}` (" + ("data; default none" if p.default is None else f"default {p.default!r}") + ")"
+        return (
+            f"`{p.name}` (" + ("data; default none" if p.default is None else f"default {p.default!r}") + ")"
+        )
     default = "none" if p.default is None else p.default
     if p.kind == "gain":
         return f"`{p.name}` (a {{grade: gain}} mapping; default {default})"
