@@ -188,7 +188,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     # Built before the frame they read: building them registers their shared per-row terms.
     tables = _tables(queries, columns_of, prepared)
     values = _query_values(queries, view, conventions)
-    rows_read = prepared.frame.with_columns(list(terms.values())) if terms else prepared.frame
+    rows_read = _with_terms(prepared.frame, terms)
     per_query = rows_read.group_by(prepared.keys).agg(
         pl.col(NUM_JUDGED).first().alias(N_JUDGED),
         pl.col(NUM_LISTED if conventions.judged_only else NUM_RET).first().alias(N_RETRIEVED),
@@ -208,6 +208,14 @@ def build(  # noqa: PLR0913  (the request's parts)
         [] if lists is None else [(n, catalog_value(n, m, lists, by, columns.query)) for n, m in catalogs]
     )
     return Plan(keys=prepared.keys, per_query=per_query, catalog=catalog, lists=lists)
+
+
+def _with_terms(frame: pl.LazyFrame, terms: dict[str, pl.Expr]) -> pl.LazyFrame:
+    """`frame` with the shared per-row terms (Rows.term): those that read no other term first."""
+    first = {n: e for n, e in terms.items() if not set(e.meta.root_names()) & terms.keys()}
+    rest = [e for n, e in terms.items() if n not in first]
+    frame = frame.with_columns(list(first.values())) if first else frame
+    return frame.with_columns(rest) if rest else frame
 
 
 def _refuse_key_names(metrics: Requested, keys: tuple[str, ...]) -> None:
