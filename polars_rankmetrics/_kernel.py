@@ -317,60 +317,61 @@ def from_scaled(total: pl.Expr, factor: pl.Expr) -> pl.Expr:
 
 # A sum over queries (a mean's state) in 64-bit bands: band b holds bits from 2**-(64 * b) down to
 # 2**-(64 * (b + 1)); band 0 is fixed_point's (bits from 2**62). A group's state is its values' bits
-# in the band of its largest |value| (its top band) and the next, each band an exact Int128 sum; band
-# 16 reaches 2**-1088, below the smallest double (2**-1074). Zero lies in band 16.
+# in the band of its largest |value| (its top band) and the next, each an exact Int128 sum, with
+# the band's factor 2**(32 * (b + 1)) (its integers are the values times that factor twice). Band 16
+# reaches 2**-1088, below the smallest double (2**-1074); zero lies in band 16.
 _BAND_LAST = 16.0
+_BAND_STEP = 2.0**32  # the factor of one band down
 
 
-def top_band(values: pl.Expr) -> pl.Expr:
-    """The band of the largest |value| (an aggregation; a Float64 in [0, 16]; 0 for no values)."""
-    lead = values.cast(pl.Float64).abs().max().log(2).floor()  # its leading bit: -inf for 0, NaN for NaN
-    return ((-lead - 1.0) / 64.0).floor().fill_nan(0.0).fill_null(0.0).clip(0.0, _BAND_LAST)
+def band_factor(values: pl.Expr) -> pl.Expr:
+    """The factor of the top band of `values` (an aggregation): 2**(32 * (b + 1)), b in [0, 16].
+
+    b is the band of the largest |value| (0 from 2**-64 up; null for no values).
+    """
+    lead = values.cast(pl.Float64).abs().max().log(2).floor()  # the leading bit: -inf for 0
+    band = ((-1.0 - lead) / 64.0).floor().clip(0.0, _BAND_LAST)
+    return pl.lit(2.0).pow(band * 32.0 + 32.0)
 
 
-def band_factor(band: pl.Expr) -> pl.Expr:
-    """2**(32 * (band + 1)): the scale of `band`'s integers, 2**(64 * (band + 1)), is this factor twice."""
-    return pl.lit(2.0).pow(32.0 * (band + 1.0))
-
-
-def banded(values: pl.Expr, factor: pl.Expr, high: pl.Expr | None = None) -> tuple[pl.Expr, pl.Expr]:
+def banded(values: pl.Expr, factor: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
     """Each value's integers in its group's top band and the next: (high, low); `factor` is the band's.
 
     ``scaled = value * factor * factor`` is exact (a power of two; below
     2**64 past band 0, below 2**127 in band 0 for values below 2**63);
-    ``high`` is its integer part (:func:`fixed_point`'s integer in band 0;
-    NaN, infinite and too large values fail the cast there, as they do in
-    fixed_point) and ``low`` the next 64 bits of its fraction. A value of a
-    band below the next one is dropped: less than 2**-64 of the group's
-    largest. The sums of high and low of a group are its state; states
-    merge exactly (:func:`merge_bands`), whatever the partition. `high`, when
-    given, is the column of high parts already cast, which low then reads.
+    ``high`` is its floor (:func:`fixed_point`'s integer in band 0 for
+    values of 0 or more; NaN, infinite and too large values fail the cast
+    there, as they do in fixed_point) and ``low`` the next 64 bits of the
+    fraction left. A value of a band below the next one is dropped: less
+    than 2**-64 of the group's largest. The sums of high and low of a
+    group, with its factor, are its state; states merge exactly
+    (:func:`merge_bands`), whatever the partition.
     """
     scaled = values.cast(pl.Float64) * factor * factor
-    high = scaled.cast(pl.Int128) if high is None else high
-    low = ((scaled - high.cast(pl.Float64)) * _FIXED_POINT).cast(pl.Int128)  # the fraction: exact
-    return high, low
+    whole = scaled.floor()
+    return whole.cast(pl.Int128), ((scaled - whole) * _FIXED_POINT).cast(pl.Int128)  # the fraction: exact
 
 
-def merge_bands(band: pl.Expr, high: pl.Expr, low: pl.Expr, top: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
-    """The (high, low) sums of states (rows of `band`, `high`, `low`) at `top`, the least of their bands.
+def merge_bands(factor: pl.Expr, high: pl.Expr, low: pl.Expr, top: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """The (high, low) sums of states (rows of `factor`, `high`, `low`) at `top`, the least factor.
 
-    States of the top band add up; a state one band lower adds its high sum
-    to low (its values' bits at that grid, exactly what a state of all the
-    values would have summed) and drops its low; states further down are
-    dropped (their values lie below the grid). `top` is a window or a scalar.
+    States of the top band add up; a state one band lower (its factor
+    2**32 times the top's) adds its high sum to low (its values' bits at
+    that grid, exactly what a state of all the values would have summed)
+    and drops its low; states further down are dropped (their values lie
+    below the grid). `top` is a window or a scalar. Factors are powers of
+    two: the comparisons are exact.
     """
     zero = pl.lit(0, dtype=pl.Int128)
-    at_top, next_band = band == top, band == top + 1
+    at_top, next_band = factor == top, factor == top * _BAND_STEP
     high_sum = pl.when(at_top).then(high).otherwise(zero).sum()
     low_sum = pl.when(at_top).then(low).when(next_band).then(high).otherwise(zero).sum()
     return high_sum, low_sum
 
 
-def from_bands(top: pl.Expr, high: pl.Expr, low: pl.Expr) -> pl.Expr:
-    """The float of a banded state: ``(high + low * 2**-64) * 2**-(64 * (top + 1))``, scaled in two steps."""
-    half = pl.lit(2.0).pow(-32.0 * (top.cast(pl.Float64).fill_null(0.0) + 1.0))
-    return (high.cast(pl.Float64) + low.cast(pl.Float64) / _FIXED_POINT) * half * half
+def from_bands(factor: pl.Expr, high: pl.Expr, low: pl.Expr) -> pl.Expr:
+    """The float of a banded state: ``(high + low * 2**-64) / factor**2``, divided in two steps."""
+    return (high.cast(pl.Float64) + low.cast(pl.Float64) / _FIXED_POINT) / factor / factor
 
 
 def exact_sum_horizontal(terms: list[pl.Expr]) -> pl.Expr:

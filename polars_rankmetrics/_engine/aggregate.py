@@ -34,7 +34,6 @@ from polars_rankmetrics._kernel import (
     from_bands,
     from_fixed_point,
     merge_bands,
-    top_band,
 )
 from polars_rankmetrics._spec import CatalogSpec
 from polars_rankmetrics.exceptions import InvalidParameterError
@@ -46,7 +45,7 @@ GEO_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN: gm_map and gm_bpref floor each que
 QUERIES = "__prm_state_queries"  # per-query rows behind a group's states
 _SUM, _COUNT, _WEIGHT = "::sum", "::n", "::w"
 _SQUARES, _STAT = "::sum2", "::stat"
-_TOP, _LOW = "::top", "::low"  # a mean's banded exact sum: its top band, the next band's sum
+_TOP, _LOW = "::top", "::low"  # a mean's banded exact sum: its top band's factor, the next band's sum
 _GRID = 2.0**32  # std's values are summed as integers on this grid: exact sums, squares and products
 _STD_LIMIT = 2.0**126  # std's sum of squares, and its count times that sum, stay below Int128's 2**127
 
@@ -85,7 +84,7 @@ def _state(name: str, how: str) -> list[pl.Expr]:
     if how == "mean":
         # The values' integers in the group's top band and the next (`_banded_rows` added them).
         return [
-            top_band(col).cast(pl.Int16).alias(name + _TOP),
+            pl.col(name + _TOP).first().alias(name + _TOP),
             pl.col(name + _SUM).sum().alias(name + _SUM),
             pl.col(name + _LOW).sum().alias(name + _LOW),
             col.count().cast(pl.Int64).alias(name + _COUNT),
@@ -118,14 +117,15 @@ def _banded_rows(frame: pl.LazyFrame, names: list[str], keys_by: tuple[str, ...]
     """
     if not names:
         return frame
-    factors = [band_factor(top_band(pl.col(name))) for name in names]
+    factors = [band_factor(pl.col(name)) for name in names]
     factors = [f.over(list(keys_by)) if keys_by else f for f in factors]
     frame = frame.with_columns(f.alias(name + _TOP) for f, name in zip(factors, names, strict=True))
     parts = [banded(pl.col(name), pl.col(name + _TOP)) for name in names]
-    frame = frame.with_columns(high.alias(name + _SUM) for (high, _), name in zip(parts, names, strict=True))
-    # The low parts read the high ones as columns: each cast once.
-    lows = [banded(pl.col(name), pl.col(name + _TOP), pl.col(name + _SUM))[1] for name in names]
-    return frame.with_columns(low.alias(name + _LOW) for low, name in zip(lows, names, strict=True))
+    return frame.with_columns(
+        e.alias(name + c)
+        for (high, low), name in zip(parts, names, strict=True)
+        for e, c in ((high, _SUM), (low, _LOW))
+    )
 
 
 def _statistic_state(name: str, how: str, kind: str) -> list[pl.Expr]:
@@ -222,9 +222,9 @@ def merge(
         for t, name in zip(tops, means, strict=True)
     )
     for name in means:
-        band, high, low, top = (pl.col(name + c) for c in (_TOP, _SUM, _LOW, _TOP + _TOP))
-        high_sum, low_sum = merge_bands(band, high, low, top)
-        banded_sums |= {name + _TOP: band.min(), name + _SUM: high_sum, name + _LOW: low_sum}
+        factor, high, low, top = (pl.col(name + c) for c in (_TOP, _SUM, _LOW, _TOP + _TOP))
+        high_sum, low_sum = merge_bands(factor, high, low, top)
+        banded_sums |= {name + _TOP: factor.min(), name + _SUM: high_sum, name + _LOW: low_sum}
     sums = [
         pl.col(QUERIES).sum(),
         *(banded_sums[c].alias(c) if c in banded_sums else _merged(c, merged) for c in columns),
