@@ -274,11 +274,12 @@ def exact_sum(terms: pl.Expr) -> pl.Expr:
     53 bits lie above 2**-64); smaller terms lose the bits below 2**-64 and
     terms below 2**-64 vanish, so n terms are low by up to n * 2**-64 in
     total; terms of 2**63 or more (and NaN, infinities) fail the Int128 cast,
-    which :func:`polars_rankmetrics._errors.from_polars` words. A scale chosen
-    per group from its largest term would keep tiny sums, but a group_by
-    aggregation that reads its own maximum falls back from the streaming
-    engine to the in-memory one (Polars 2.1), and means must merge across
-    chunks and Spark partitions at one fixed scale. Null terms are skipped: mask terms
+    which :func:`polars_rankmetrics._errors.from_polars` words. Tiny terms
+    need a scale from the group's largest term: :meth:`Rows.scaled_sum` for a
+    query's terms (a window: a group_by aggregation that reads its own maximum
+    falls back from the streaming engine to the in-memory one, Polars 2.1),
+    :func:`banded` for a mean's values (states that merge across chunks and
+    Spark partitions by their band). Null terms are skipped: mask terms
     with ``pl.when(mask).then(term)``, not ``term.filter(mask)``, which makes
     the streaming engine fall back to the in-memory one.
     """
@@ -334,22 +335,23 @@ def band_factor(values: pl.Expr) -> pl.Expr:
     return pl.lit(2.0).pow(band * 32.0 + 32.0)
 
 
-def banded(values: pl.Expr, factor: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+def banded(values: pl.Expr, factor: pl.Expr, high: pl.Expr | None = None) -> tuple[pl.Expr, pl.Expr]:
     """Each value's integers in its group's top band and the next: (high, low); `factor` is the band's.
 
     ``scaled = value * factor * factor`` is exact (a power of two; below
     2**64 past band 0, below 2**127 in band 0 for values below 2**63);
-    ``high`` is its floor (:func:`fixed_point`'s integer in band 0 for
-    values of 0 or more; NaN, infinite and too large values fail the cast
-    there, as they do in fixed_point) and ``low`` the next 64 bits of the
-    fraction left. A value of a band below the next one is dropped: less
-    than 2**-64 of the group's largest. The sums of high and low of a
-    group, with its factor, are its state; states merge exactly
-    (:func:`merge_bands`), whatever the partition.
+    ``high`` is it truncated toward zero (:func:`fixed_point`'s integer in
+    band 0; NaN, infinite and too large values fail the cast there, as they
+    do in fixed_point) and ``low`` the next 64 bits of the fraction left
+    (``scaled - high``: exact, of the value's sign). A value of a band below
+    the next one is dropped: less than 2**-64 of the group's largest. The
+    sums of high and low of a group, with its factor, are its state; states
+    merge exactly (:func:`merge_bands`), whatever the partition. `high`, when
+    given, is the column of high parts already cast, which low then reads.
     """
     scaled = values.cast(pl.Float64) * factor * factor
-    whole = scaled.floor()
-    return whole.cast(pl.Int128), ((scaled - whole) * _FIXED_POINT).cast(pl.Int128)  # the fraction: exact
+    high = scaled.cast(pl.Int128) if high is None else high
+    return high, ((scaled - high.cast(pl.Float64)) * _FIXED_POINT).cast(pl.Int128)
 
 
 def merge_bands(factor: pl.Expr, high: pl.Expr, low: pl.Expr, top: pl.Expr) -> tuple[pl.Expr, pl.Expr]:

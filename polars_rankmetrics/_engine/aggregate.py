@@ -2,8 +2,11 @@
 
 Aggregation is split in two so that any partition of the queries gives the
 same bits: :func:`states` reduces per-query rows to mergeable states per
-`by` group (counts and Int128 fixed-point sums, which add up exactly across
-chunks, files or Spark partitions), :func:`merge` adds states up, and
+`by` group (counts and Int128 sums, which add up exactly across chunks,
+files or Spark partitions; a mean's sum is banded, :func:`_kernel.banded`:
+the values' integers in the band of the group's largest |value| and the
+next, with that band's factor, merged by the least factor), :func:`merge`
+adds states up, and
 :func:`finish` turns states into the metrics' values. :func:`aggregated` is
 the three in one plan.
 
@@ -120,11 +123,11 @@ def _banded_rows(frame: pl.LazyFrame, names: list[str], keys_by: tuple[str, ...]
     factors = [band_factor(pl.col(name)) for name in names]
     factors = [f.over(list(keys_by)) if keys_by else f for f in factors]
     frame = frame.with_columns(f.alias(name + _TOP) for f, name in zip(factors, names, strict=True))
-    parts = [banded(pl.col(name), pl.col(name + _TOP)) for name in names]
-    return frame.with_columns(
-        e.alias(name + c)
-        for (high, low), name in zip(parts, names, strict=True)
-        for e, c in ((high, _SUM), (low, _LOW))
+    highs = [banded(pl.col(name), pl.col(name + _TOP))[0].alias(name + _SUM) for name in names]
+    # The low parts read the high ones as columns: each cast once.
+    lows = [banded(pl.col(name), pl.col(name + _TOP), pl.col(name + _SUM))[1] for name in names]
+    return frame.with_columns(highs).with_columns(
+        low.alias(name + _LOW) for low, name in zip(lows, names, strict=True)
     )
 
 
