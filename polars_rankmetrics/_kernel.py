@@ -200,7 +200,7 @@ class Rows:
         at p=0.01 is 9.9e-29 at rank 15, which :func:`exact_sum`'s 2**-64 grid
         drops): the terms are scaled by 2**s, s from the query's largest |term|
         (:func:`query_scale`; a maximum does not depend on row order), and
-        summed exactly as Int128, so each is held to 2**-62 of that largest term.
+        summed exactly as Int128, so each is held to 2**-61 of that largest term.
         Where the largest |term| is 2**-3 or more the scale is 2**64,
         :func:`exact_sum`'s own: the same integers, the same bits. The scale is
         taken over every row of the query, whatever `where` masks (cutoffs
@@ -286,7 +286,7 @@ def exact_sum(terms: pl.Expr) -> pl.Expr:
     return from_fixed_point(fixed_point_sum(terms))
 
 
-# The per-group scale of :meth:`Rows.exact_sum`: 2**s with s = 62 - floor(log2(max |term|)) rounded up
+# The per-group scale of :meth:`Rows.scaled_sum`: 2**s with s = 61 - floor(log2(max |term|)) rounded up
 # to even, at least 64 (exact_sum's own grid) and at most 1136 (the smallest subnormal, 2**-1074, to
 # 2**62). A double holds powers of two up to 2**1023 only: the scale is one factor, 2**(s / 2), applied twice.
 _SCALE_LOW, _SCALE_HIGH = 32.0, 568.0

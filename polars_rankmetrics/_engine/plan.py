@@ -211,11 +211,14 @@ def build(  # noqa: PLR0913  (the request's parts)
 
 
 def _with_terms(frame: pl.LazyFrame, terms: dict[str, pl.Expr]) -> pl.LazyFrame:
-    """`frame` with the shared per-row terms (Rows.term): those that read no other term first."""
-    first = {n: e for n, e in terms.items() if not set(e.meta.root_names()) & terms.keys()}
-    rest = [e for n, e in terms.items() if n not in first]
-    frame = frame.with_columns(list(first.values())) if first else frame
-    return frame.with_columns(rest) if rest else frame
+    """`frame` with the shared per-row terms (Rows.term), in stages: a term after the terms it reads."""
+    left = dict(terms)
+    while left:
+        ready = {n: e for n, e in left.items() if not set(e.meta.root_names()) & left.keys()}
+        assert ready, "the shared terms read each other in a cycle"
+        frame = frame.with_columns(ready.values())
+        left = {n: e for n, e in left.items() if n not in ready}
+    return frame
 
 
 def _refuse_key_names(metrics: Requested, keys: tuple[str, ...]) -> None:
