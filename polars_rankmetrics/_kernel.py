@@ -193,6 +193,32 @@ class Rows:
         scaled = self.term(fixed_point(term))
         return from_fixed_point((scaled if where is None else pl.when(where).then(scaled)).sum())
 
+    def scaled_sum(self, term: pl.Expr, where: pl.Expr | None = None) -> pl.Expr:
+        """:meth:`exact_sum` at a scale from the query's largest |term|: tiny terms kept.
+
+        For terms that can be as small as a double holds (RBP's ``p ** (rank - 1)``
+        at p=0.01 is 9.9e-29 at rank 15, which :func:`exact_sum`'s 2**-64 grid
+        drops): the terms are scaled by 2**s, s from the query's largest |term|
+        (:func:`query_scale`; a maximum does not depend on row order), and
+        summed exactly as Int128, so each is held to 2**-61 of that largest term.
+        Where the largest |term| is 2**-3 or more the scale is 2**64,
+        :func:`exact_sum`'s own: the same integers, the same bits. The scale is
+        taken over every row of the query, whatever `where` masks (cutoffs
+        share it). In the engine's view it is a window column over the query's
+        rows, an extra pass that costs (an aggregation that reads its own
+        maximum would fall back from the streaming engine); a group view takes
+        the maximum in place.
+        """
+        factor = query_scale(term)
+        if self.keys is not None and self.terms is not None:
+            # The factor is a column of its own, added before the scaled terms that read it.
+            window = self.term(factor.over(list(self.keys)))
+            scaled = self.term(scaled_terms(term, window))
+            total = (scaled if where is None else pl.when(where).then(scaled)).sum()
+            return from_scaled(total, window.first())
+        masked = term if where is None else pl.when(where).then(term)
+        return from_scaled(scaled_terms(masked, factor).sum(), factor)
+
     def whole_query(self, name: str, aggregation: pl.Expr) -> pl.Expr:
         """A per-query `aggregation` over every row of the query, even those the family does not keep.
 
@@ -248,15 +274,106 @@ def exact_sum(terms: pl.Expr) -> pl.Expr:
     53 bits lie above 2**-64); smaller terms lose the bits below 2**-64 and
     terms below 2**-64 vanish, so n terms are low by up to n * 2**-64 in
     total; terms of 2**63 or more (and NaN, infinities) fail the Int128 cast,
-    which :func:`polars_rankmetrics._errors.from_polars` words. A scale chosen
-    per group from its largest term would keep tiny sums, but a group_by
-    aggregation that reads its own maximum falls back from the streaming
-    engine to the in-memory one (Polars 2.1), and means must merge across
-    chunks and Spark partitions at one fixed scale. Null terms are skipped: mask terms
+    which :func:`polars_rankmetrics._errors.from_polars` words. Tiny terms
+    need a scale from the group's largest term: :meth:`Rows.scaled_sum` for a
+    query's terms (a window: a group_by aggregation that reads its own maximum
+    falls back from the streaming engine to the in-memory one, Polars 2.1),
+    :func:`banded` for a mean's values (states that merge across chunks and
+    Spark partitions by their band). Null terms are skipped: mask terms
     with ``pl.when(mask).then(term)``, not ``term.filter(mask)``, which makes
     the streaming engine fall back to the in-memory one.
     """
     return from_fixed_point(fixed_point_sum(terms))
+
+
+# The per-group scale of :meth:`Rows.scaled_sum`: 2**s with s = 61 - floor(log2(max |term|)) rounded up
+# to even, at least 64 (exact_sum's own grid) and at most 1136 (the smallest subnormal, 2**-1074, to
+# 2**62). A double holds powers of two up to 2**1023 only: the scale is one factor, 2**(s / 2), applied twice.
+_SCALE_LOW, _SCALE_HIGH = 32.0, 568.0
+
+
+def query_scale(terms: pl.Expr) -> pl.Expr:
+    """The factor of a group's exact sum (an aggregation): 2**(s / 2), applied twice (a scale of 2**s).
+
+    ``s / 2 = ceil((61 - floor(log2(max |term|))) / 2)`` clipped to [32, 568]: the
+    largest term scaled lies below 2**63 (``log2`` rounding up only lowers it), so
+    the Int128 sum of up to 2**64 terms cannot wrap; 2**64 (:func:`exact_sum`'s
+    grid) where the largest |term| is 2**-3 or more, or where there is none.
+    Multiplying a term by the factor, twice, is exact.
+    """
+    top = terms.cast(pl.Float64).abs().max()
+    half = ((61.0 - top.log(2).floor()) / 2.0).ceil().fill_nan(_SCALE_LOW).fill_null(_SCALE_LOW)
+    return pl.lit(2.0).pow(half.clip(_SCALE_LOW, _SCALE_HIGH))
+
+
+def scaled_terms(terms: pl.Expr, factor: pl.Expr) -> pl.Expr:
+    """Each term times the group's scale (:func:`query_scale`'s factor, twice), as an Int128."""
+    return (terms.cast(pl.Float64) * factor * factor).cast(pl.Int128)
+
+
+def from_scaled(total: pl.Expr, factor: pl.Expr) -> pl.Expr:
+    """The float of an Int128 total of :func:`scaled_terms`: divided by the factor twice (once exactly)."""
+    return total.cast(pl.Float64) / factor / factor
+
+
+# A sum over queries (a mean's state) in 64-bit bands: band b holds bits from 2**-(64 * b) down to
+# 2**-(64 * (b + 1)); band 0 is fixed_point's (bits from 2**62). A group's state is its values' bits
+# in the band of its largest |value| (its top band) and the next, each an exact Int128 sum, with
+# the band's factor 2**(32 * (b + 1)) (its integers are the values times that factor twice). Band 16
+# reaches 2**-1088, below the smallest double (2**-1074); zero lies in band 16.
+_BAND_LAST = 16.0
+_BAND_STEP = 2.0**32  # the factor of one band down
+
+
+def band_factor(values: pl.Expr) -> pl.Expr:
+    """The factor of the top band of `values` (an aggregation): 2**(32 * (b + 1)), b in [0, 16].
+
+    b is the band of the largest |value| (0 from 2**-64 up; null for no values).
+    """
+    lead = values.cast(pl.Float64).abs().max().log(2).floor()  # the leading bit: -inf for 0
+    band = ((-1.0 - lead) / 64.0).floor().clip(0.0, _BAND_LAST)
+    return pl.lit(2.0).pow(band * 32.0 + 32.0)
+
+
+def banded(values: pl.Expr, factor: pl.Expr, high: pl.Expr | None = None) -> tuple[pl.Expr, pl.Expr]:
+    """Each value's integers in its group's top band and the next: (high, low); `factor` is the band's.
+
+    ``scaled = value * factor * factor`` is exact (a power of two; below
+    2**64 past band 0, below 2**127 in band 0 for values below 2**63);
+    ``high`` is it truncated toward zero (:func:`fixed_point`'s integer in
+    band 0; NaN, infinite and too large values fail the cast there, as they
+    do in fixed_point) and ``low`` the next 64 bits of the fraction left
+    (``scaled - high``: exact, of the value's sign). A value of a band below
+    the next one is dropped: less than 2**-64 of the group's largest. The
+    sums of high and low of a group, with its factor, are its state; states
+    merge exactly (:func:`merge_bands`), whatever the partition. `high`, when
+    given, is the column of high parts already cast, which low then reads.
+    """
+    scaled = values.cast(pl.Float64) * factor * factor
+    high = scaled.cast(pl.Int128) if high is None else high
+    return high, ((scaled - high.cast(pl.Float64)) * _FIXED_POINT).cast(pl.Int128)
+
+
+def merge_bands(factor: pl.Expr, high: pl.Expr, low: pl.Expr, top: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """The (high, low) sums of states (rows of `factor`, `high`, `low`) at `top`, the least factor.
+
+    States of the top band add up; a state one band lower (its factor
+    2**32 times the top's) adds its high sum to low (its values' bits at
+    that grid, exactly what a state of all the values would have summed)
+    and drops its low; states further down are dropped (their values lie
+    below the grid). `top` is a window or a scalar. Factors are powers of
+    two: the comparisons are exact.
+    """
+    zero = pl.lit(0, dtype=pl.Int128)
+    at_top, next_band = factor == top, factor == top * _BAND_STEP
+    high_sum = pl.when(at_top).then(high).otherwise(zero).sum()
+    low_sum = pl.when(at_top).then(low).when(next_band).then(high).otherwise(zero).sum()
+    return high_sum, low_sum
+
+
+def from_bands(factor: pl.Expr, high: pl.Expr, low: pl.Expr) -> pl.Expr:
+    """The float of a banded state: ``(high + low * 2**-64) / factor**2``, divided in two steps."""
+    return (high.cast(pl.Float64) + low.cast(pl.Float64) / _FIXED_POINT) / factor / factor
 
 
 def exact_sum_horizontal(terms: list[pl.Expr]) -> pl.Expr:

@@ -92,10 +92,11 @@ def evaluate_chunked(  # noqa: PLR0913
 ) -> pl.DataFrame:
     """Evaluate data larger than memory, one range of queries at a time, within a memory budget.
 
-    The same numbers as :func:`evaluate`, bit for bit (every mean is a sum
-    of integers, each query's value truncated to a multiple of 2**-64 and
-    added exactly, and each query's values do not depend on the queries
-    beside it; values below 2**-11 lose bits, see :func:`evaluate`'s Notes),
+    The same numbers as :func:`evaluate`, bit for bit (every mean is an
+    exact integer sum of each query's value in the band of the largest
+    value, whose states merge exactly whatever the chunks, and each query's
+    values do not depend on the queries beside it; see :func:`evaluate`'s
+    Notes for where exactness stops),
     with peak memory bounded by the largest chunk rather than by the
     data. One streaming pass over the query column finds how many rows each
     query has; the queries are then cut, in sorted order, into ranges of

@@ -120,19 +120,24 @@ def evaluate(  # noqa: PLR0913
 
     Notes
     -----
-    Where exactness stops. Sums of float terms (a query's DCG, AP or RBP over
-    its rows; a mean over queries) are order-independent: each term is
-    truncated toward zero to a multiple of 2**-64 and the integers are added
-    exactly (Int128), so the same rows give the same bits on every engine,
-    chunked and on Spark. The sum is exact for terms of magnitude 2**-11 or
-    more (their 53 bits all lie above 2**-64) and below 2**63; smaller terms
-    lose their bits under 2**-64, so a sum of n terms is low by at most
-    n * 2**-64 (5.4e-20 each). Values that small come from extreme
-    parameters: ``rbp(p=0.01)`` with its one relevant item at rank 15 is
-    0.0 here (true 9.9e-29), ``rbp(p=0.05)`` at rank 15 is 5.67e-19 (true
-    5.80e-19), and the mean of ``precision@10**30`` is 0.0 although each
-    query's value (a quotient, not a sum: exact) is about 1e-30. Terms of
+    Where exactness stops. Sums of float terms are order-independent, so the
+    same rows give the same bits on every engine, chunked and on Spark: the
+    terms are scaled to integers and added exactly (Int128). A query's sum
+    (DCG, AP over its rows) holds each term truncated toward zero to a
+    multiple of 2**-64: exact for terms of magnitude 2**-11 or more (their
+    53 bits all lie above 2**-64) and below 2**63, and low by at most 2**-64
+    per smaller term. RBP and ERR, whose terms shrink geometrically with the
+    rank, scale each query's terms by a power of two from its largest term
+    instead, so each term is held to 2**-61 of that largest term whatever
+    its size: ``rbp(p=0.01)`` with its one relevant item at rank 15 is
+    9.9e-29, at rank 150 1e-298. A mean over queries holds every value
+    exactly in the 64-bit band of the group's largest |value| and the next
+    (values further down, below 2**-64 of the largest, are dropped), so it
+    is correct to about n * 2**-64 of the largest value for n queries: the
+    mean of ``precision@10**30`` is about 1e-30, not 0. Terms and values of
     2**63 or more, NaN or infinite raise :class:`InvalidDataError`.
+    ``rbp_resid``'s sum over unjudged ranks, ``gm_*``'s log sums, weighted
+    means (``mpr``) and ``aggregate="std"`` (a 2**-32 grid) keep a fixed grid.
 
     Examples
     --------

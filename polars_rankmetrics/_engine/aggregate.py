@@ -2,8 +2,11 @@
 
 Aggregation is split in two so that any partition of the queries gives the
 same bits: :func:`states` reduces per-query rows to mergeable states per
-`by` group (counts and Int128 fixed-point sums, which add up exactly across
-chunks, files or Spark partitions), :func:`merge` adds states up, and
+`by` group (counts and Int128 sums, which add up exactly across chunks,
+files or Spark partitions; a mean's sum is banded, :func:`_kernel.banded`:
+the values' integers in the band of the group's largest |value| and the
+next, with that band's factor, merged by the least factor), :func:`merge`
+adds states up, and
 :func:`finish` turns states into the metrics' values. :func:`aggregated` is
 the three in one plan.
 
@@ -27,7 +30,14 @@ import polars as pl
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._engine.plan import DTYPES, WEIGHT, Requested
-from polars_rankmetrics._kernel import fixed_point_sum, from_fixed_point
+from polars_rankmetrics._kernel import (
+    band_factor,
+    banded,
+    fixed_point_sum,
+    from_bands,
+    from_fixed_point,
+    merge_bands,
+)
 from polars_rankmetrics._spec import CatalogSpec
 from polars_rankmetrics.exceptions import InvalidParameterError
 
@@ -38,6 +48,7 @@ GEO_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN: gm_map and gm_bpref floor each que
 QUERIES = "__prm_state_queries"  # per-query rows behind a group's states
 _SUM, _COUNT, _WEIGHT = "::sum", "::n", "::w"
 _SQUARES, _STAT = "::sum2", "::stat"
+_TOP, _LOW = "::top", "::low"  # a mean's banded exact sum: its top band's factor, the next band's sum
 _GRID = 2.0**32  # std's values are summed as integers on this grid: exact sums, squares and products
 _STD_LIMIT = 2.0**126  # std's sum of squares, and its count times that sum, stay below Int128's 2**127
 
@@ -60,7 +71,9 @@ def state_columns(metrics: Requested, how: str = "mean") -> list[str]:
         return out
     for name, metric in _scoped(metrics):
         how = metric.spec.aggregate
-        if how in ("mean", "gmean"):
+        if how == "mean":
+            out += [name + _TOP, name + _SUM, name + _LOW, name + _COUNT]
+        elif how == "gmean":
             out += [name + _SUM, name + _COUNT]
         elif how == "sum":
             out.append(name + _SUM)
@@ -72,7 +85,13 @@ def state_columns(metrics: Requested, how: str = "mean") -> list[str]:
 def _state(name: str, how: str) -> list[pl.Expr]:
     col = pl.col(name)
     if how == "mean":
-        return [fixed_point_sum(col).alias(name + _SUM), col.count().cast(pl.Int64).alias(name + _COUNT)]
+        # The values' integers in the group's top band and the next (`_banded_rows` added them).
+        return [
+            pl.col(name + _TOP).first().alias(name + _TOP),
+            pl.col(name + _SUM).sum().alias(name + _SUM),
+            pl.col(name + _LOW).sum().alias(name + _LOW),
+            col.count().cast(pl.Int64).alias(name + _COUNT),
+        ]
     if how == "gmean":
         # trec_eval's gm_*: the mean of log(max(value, 1e-5)).
         logs = pl.max_horizontal(col, pl.lit(GEO_FLOOR)).log()
@@ -86,6 +105,30 @@ def _state(name: str, how: str) -> list[pl.Expr]:
             fixed_point_sum(weight).alias(name + _WEIGHT),
         ]
     return []
+
+
+def _means(metrics: Requested) -> list[str]:
+    return [name for name, metric in _scoped(metrics) if metric.spec.aggregate == "mean"]
+
+
+def _banded_rows(frame: pl.LazyFrame, names: list[str], keys_by: tuple[str, ...]) -> pl.LazyFrame:
+    """Per-query `frame` with each mean's integers in its group's top band (:func:`banded`).
+
+    The top band's factor comes from the group's largest |value|: a window
+    (an aggregation that read its own maximum would leave the streaming engine),
+    or one value for the whole frame.
+    """
+    if not names:
+        return frame
+    factors = [band_factor(pl.col(name)) for name in names]
+    factors = [f.over(list(keys_by)) if keys_by else f for f in factors]
+    frame = frame.with_columns(f.alias(name + _TOP) for f, name in zip(factors, names, strict=True))
+    highs = [banded(pl.col(name), pl.col(name + _TOP))[0].alias(name + _SUM) for name in names]
+    # The low parts read the high ones as columns: each cast once.
+    lows = [banded(pl.col(name), pl.col(name + _TOP), pl.col(name + _SUM))[1] for name in names]
+    return frame.with_columns(highs).with_columns(
+        low.alias(name + _LOW) for low, name in zip(lows, names, strict=True)
+    )
 
 
 def _statistic_state(name: str, how: str, kind: str) -> list[pl.Expr]:
@@ -131,6 +174,8 @@ def states(
     `how` is the statistic over queries (see the module's docstring).
     """
     exprs = [pl.len().cast(pl.Int64).alias(QUERIES), *extra]
+    if not _statistic(how):
+        per_q = _banded_rows(per_q, _means(metrics), keys_by)
     for name, metric in _scoped(metrics):
         if _statistic(how):
             exprs += _statistic_state(name, how, metric.spec.kind)
@@ -171,7 +216,22 @@ def merge(
     check_aggregate(how, per_query=False, merged="from merged parts")
     columns = state_columns(metrics, how)
     merged = {"min": pl.Expr.min, "max": pl.Expr.max}.get(how, pl.Expr.sum)
-    sums = [pl.col(QUERIES).sum(), *(_merged(c, merged) for c in columns)]
+    banded_sums: dict[str, pl.Expr] = {}
+    means = [] if _statistic(how) else _means(metrics)
+    # Each state's top band against the least of its group's (a window, computed before the sums).
+    tops = [pl.col(name + _TOP).min() for name in means]
+    parts = parts.with_columns(
+        (t.over(list(keys_by)) if keys_by else t).alias(name + _TOP + _TOP)
+        for t, name in zip(tops, means, strict=True)
+    )
+    for name in means:
+        factor, high, low, top = (pl.col(name + c) for c in (_TOP, _SUM, _LOW, _TOP + _TOP))
+        high_sum, low_sum = merge_bands(factor, high, low, top)
+        banded_sums |= {name + _TOP: factor.min(), name + _SUM: high_sum, name + _LOW: low_sum}
+    sums = [
+        pl.col(QUERIES).sum(),
+        *(banded_sums[c].alias(c) if c in banded_sums else _merged(c, merged) for c in columns),
+    ]
     return parts.group_by(keys_by).agg(sums) if keys_by else parts.select(sums).filter(pl.col(QUERIES) > 0)
 
 
@@ -186,7 +246,8 @@ def _merged(column: str, merged: Callable[[pl.Expr], pl.Expr]) -> pl.Expr:
 def _value(name: str, how: str, kind: str) -> pl.Expr:
     total = pl.col(name + _SUM)
     if how == "mean":
-        return from_fixed_point(total) / pl.col(name + _COUNT)  # the same bits whatever the row order
+        # The exact banded sum (the same bits whatever the row order), then one division.
+        return from_bands(pl.col(name + _TOP), total, pl.col(name + _LOW)) / pl.col(name + _COUNT)
     if how == "gmean":
         return (from_fixed_point(total) / pl.col(name + _COUNT)).exp()
     if how == "sum":

@@ -194,7 +194,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     # Built before the frame they read: building them registers their shared per-row terms.
     tables = _tables(queries, columns_of, prepared)
     values = _query_values(queries, view, conventions)
-    rows_read = prepared.frame.with_columns(list(terms.values())) if terms else prepared.frame
+    rows_read = _with_terms(prepared.frame, terms)
     per_query = rows_read.group_by(prepared.keys).agg(
         pl.col(NUM_JUDGED).first().alias(N_JUDGED),
         pl.col(NUM_LISTED if conventions.judged_only else NUM_RET).first().alias(N_RETRIEVED),
@@ -214,6 +214,17 @@ def build(  # noqa: PLR0913  (the request's parts)
         [] if lists is None else [(n, catalog_value(n, m, lists, by, columns.query)) for n, m in catalogs]
     )
     return Plan(keys=prepared.keys, per_query=per_query, catalog=catalog, lists=lists)
+
+
+def _with_terms(frame: pl.LazyFrame, terms: dict[str, pl.Expr]) -> pl.LazyFrame:
+    """`frame` with the shared per-row terms (Rows.term), in stages: a term after the terms it reads."""
+    left = dict(terms)
+    while left:
+        ready = {n: e for n, e in left.items() if not set(e.meta.root_names()) & left.keys()}
+        assert ready, "the shared terms read each other in a cycle"
+        frame = frame.with_columns(ready.values())
+        left = {n: e for n, e in left.items() if n not in ready}
+    return frame
 
 
 def _refuse_key_names(metrics: Requested, keys: tuple[str, ...]) -> None:

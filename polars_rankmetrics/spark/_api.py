@@ -42,10 +42,11 @@ def evaluate(  # noqa: PLR0913
     land in one partition; each partition is read whole by one Python call
     (``mapInArrow``) that runs the library's Polars plan on it. Per query,
     that call's rows are the result. Aggregated, each call returns
-    mergeable states per `by` group (counts, and fixed-point sums at 2**-64 as
-    ``Decimal(38, 0)``: exact integers, with :func:`polars_rankmetrics.evaluate`'s
-    precision bound, see its Notes), Spark sums them exactly per group, and one last
-    Polars call turns the sums into the metrics. Nothing runs until an
+    mergeable states per `by` group (counts, and exact integer sums as
+    ``Decimal(38, 0)``, with :func:`polars_rankmetrics.evaluate`'s precision
+    bound, see its Notes), and one last Polars call, on one partition, merges
+    them exactly (a mean's sums by their top band) and turns them into the
+    metrics. Nothing runs until an
     action: the result is a lazy Spark DataFrame to join, write or collect.
 
     Parameters

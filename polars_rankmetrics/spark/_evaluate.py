@@ -135,24 +135,15 @@ def _scoped(parts: DataFrame, worker: Partition, out_schema: StructType) -> Data
     if worker.per_query:
         return mapped
     keys_by = worker.by
-    # States: Spark sums each (counts as Int64, exact sums as Decimal(38, 0)), or keeps the
-    # extremes of min / max states, then one Polars finish.
+    # States: every partition's rows, merged by one Polars finish (evaluate's own merge: a
+    # mean's banded sums merge by their top band, which no Spark sum does). The states are
+    # few: one row per `by` group and partition. repartition(1), not coalesce(1): a coalesce
+    # would pull the workers' evaluation into that one task too.
     states = polars_schema(out_schema)
-    names = [name for name in states if name not in keys_by]
-    extreme = {"min": F.min, "max": F.max}.get(worker.how)
-    summed = mapped.groupBy(*(col(name) for name in keys_by)).agg(
-        *(
-            (F.sum if extreme is None or name == _engine.QUERIES else extreme)(col(name)).alias(name)
-            for name in names
-        )
-    )
-    # Spark sums Int64 to Int64 and Decimal(38, 0) to Decimal(38, 0): the states' own types.
-    finish = Finish(
-        worker.requested, keys_by, exact_columns(states), polars_schema(summed.schema), how=worker.how
-    )
+    finish = Finish(worker.requested, keys_by, exact_columns(states), states, how=worker.how)
     final_schema = spark_schema(finish.compute(pl.DataFrame(schema=finish.schema_in)))
     finish = dataclasses.replace(finish, schema_out=to_arrow_schema(final_schema))
-    return positional(summed.coalesce(1)).mapInArrow(finish, final_schema)
+    return positional(mapped.repartition(1)).mapInArrow(finish, final_schema)
 
 
 def _catalog(parts: DataFrame, worker: Partition, lists_schema: StructType) -> DataFrame:

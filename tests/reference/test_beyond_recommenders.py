@@ -28,8 +28,8 @@ gives per-user values, and in the mean):
   ``p_i = rows of i / rows``. Recommenders averages over every recommended
   row, ours by default over each list then over the lists: equal when the
   lists have one length; otherwise ours per list, weighted by the list's
-  length, is theirs, and so is ``per="item"``. Items outside the histories differ: Recommenders adds 0 for them,
-  ours refuses them (``test_novelty_of_an_item_outside_the_histories``).
+  length, is theirs, and so is ``per="item"``. Items outside the histories
+  differ: Recommenders adds 0 for them, ours refuses them (``test_novelty_of_an_item_outside_the_histories``).
 * ``serendipity``: ``serendipity(k, history=...)`` with and without the
   relevance column, by co-occurrence and by features; item pairs that never
   co-occur count 0 in both.

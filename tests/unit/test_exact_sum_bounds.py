@@ -1,9 +1,12 @@
-"""Where the exact sums stop being exact (issue 31, D9): the bound evaluate's Notes document.
+"""Where the exact sums stop being exact (issue 31, D9): the bounds evaluate's Notes document.
 
-Sums of float terms are integers at 2**-64, added exactly: exact for terms of
-2**-11 or more, low by at most 2**-64 per term below that (tiny RBP terms and
-means of tiny values vanish), the same bits on every path. Oracles: exact
-rationals (``fractions.Fraction``) and ``math.fsum``.
+A query's terms are integers at 2**-64, added exactly: exact for terms of
+2**-11 or more. RBP and ERR, whose terms can be as small as a double holds,
+scale each query's terms by a power of two from its largest term. A mean
+over queries holds every value exactly in the 64-bit band of the group's
+largest |value| and the next. Either way tiny values keep their digits (to
+1e-12 here), with the same bits on every path and in any row order.
+Oracles: exact rationals (``fractions.Fraction``) and ``math.fsum``.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import pytest
 
 import polars_rankmetrics as prm
 
-GRID = 2.0**-64
+RELATIVE = Fraction(1, 10**12)
 
 _PATHS: dict[str, Callable[..., pl.DataFrame]] = {
     "dataframe": lambda df, m, *, q: prm.evaluate(df, m, per_query=q),
@@ -26,8 +29,9 @@ _PATHS: dict[str, Callable[..., pl.DataFrame]] = {
 }
 
 
-def _one_relevant(rank: int, queries: int = 3, length: int = 50) -> pl.DataFrame:
-    """`queries` lists of `length` items, the item at `rank` the only relevant one."""
+def _one_relevant(rank: int, queries: int = 3, name: str = "q") -> pl.DataFrame:
+    """`queries` lists of 50 items (or `rank` + 10), the item at `rank` the only relevant one."""
+    length = max(50, rank + 10)
     ids = range(1, length + 1)
     one = pl.DataFrame(
         {
@@ -36,30 +40,53 @@ def _one_relevant(rank: int, queries: int = 3, length: int = 50) -> pl.DataFrame
             "relevance": [int(i == rank) for i in ids],
         }
     )
-    return pl.concat([one.with_columns(query=pl.lit(f"q{j}")) for j in range(queries)]).select(
+    return pl.concat([one.with_columns(query=pl.lit(f"{name}{j}")) for j in range(queries)]).select(
         "query", "item", "score", "relevance"
     )
 
 
+def _close(got: float, true: Fraction) -> bool:
+    return abs(Fraction(got) - true) <= abs(true) * RELATIVE
+
+
+def _mean(values: list[float]) -> Fraction:
+    """The exact mean of the per-query doubles: what the mean's exact sum holds."""
+    return sum(map(Fraction, values), Fraction(0)) / len(values)
+
+
 @pytest.mark.parametrize("path", list(_PATHS))
 @pytest.mark.parametrize("p", [0.01, 0.05])
-@pytest.mark.parametrize("rank", [15, 40])
-def test_tiny_rbp_terms_are_low_by_at_most_the_grid_per_term(path: str, p: float, rank: int) -> None:
+@pytest.mark.parametrize("rank", [15, 40, 150])
+def test_tiny_rbp_values_are_correct_per_query_and_in_the_mean(path: str, p: float, rank: int) -> None:
     frame = _one_relevant(rank)
-    true = (1 - Fraction(p)) * Fraction(p) ** (rank - 1)  # 9.9e-29 at p=0.01, rank 15
-    per_query = _PATHS[path](frame, [prm.rbp(p=p)], q=True)["rbp(p=" + repr(p) + ")"]
+    true = (1 - Fraction(p)) * Fraction(p) ** (rank - 1)  # 9.9e-29 at p=0.01, rank 15; 1e-298 at 150
+    name = f"rbp(p={p!r})"
+    per_query = _PATHS[path](frame, [prm.rbp(p=p)], q=True)[name]
     mean = _PATHS[path](frame, [prm.rbp(p=p)], q=False).item()
-    for got in [*per_query.to_list(), mean]:
-        assert 0.0 <= true - Fraction(got) <= Fraction(GRID) * (1 + 1e-9)  # one term: one grid step
-    # The documented loss, not a better result: a term below 2**-64 vanishes.
-    assert (per_query == 0.0).all() == (true < Fraction(GRID))
+    assert all(_close(got, true) for got in per_query.to_list()), (per_query.to_list(), float(true))
+    assert _close(mean, true), (mean, float(true))
     # The same bits on every path.
-    assert per_query.equals(_PATHS["dataframe"](frame, [prm.rbp(p=p)], q=True)["rbp(p=" + repr(p) + ")"])
+    assert per_query.equals(_PATHS["dataframe"](frame, [prm.rbp(p=p)], q=True)[name])
+    assert mean == _PATHS["dataframe"](frame, [prm.rbp(p=p)], q=False).item()
 
 
 @pytest.mark.parametrize("path", list(_PATHS))
-def test_precision_at_a_huge_cutoff_is_exact_per_query_and_bounded_in_the_mean(path: str) -> None:
-    k = 10**30
+def test_a_mean_of_values_far_apart_keeps_each_to_the_largest(path: str) -> None:
+    """Relevant items at ranks 2, 15 and 40 (p=0.05): values from 0.0475 down to 1.7e-51."""
+    frame = pl.concat([_one_relevant(r, queries=2, name=f"r{r}_") for r in (2, 15, 40)])
+    per_query = _PATHS[path](frame, [prm.rbp(p=0.05)], q=True)["rbp(p=0.05)"].to_list()
+    mean = _PATHS[path](frame, [prm.rbp(p=0.05)], q=False).item()
+    assert _close(mean, _mean(per_query))
+    true = sum((Fraction(19, 20) * Fraction(1, 20) ** (r - 1) for r in (2, 15, 40)), Fraction(0)) / 3
+    assert _close(mean, true)
+    for r in (15, 40):  # each depth alone
+        alone = _PATHS[path](_one_relevant(r, queries=2), [prm.rbp(p=0.05)], q=False).item()
+        assert _close(alone, Fraction(19, 20) * Fraction(1, 20) ** (r - 1))
+
+
+@pytest.mark.parametrize("path", list(_PATHS))
+@pytest.mark.parametrize("k", [10**30, 10**38])  # k stays below 2**127
+def test_precision_at_a_huge_cutoff_is_correct_per_query_and_in_the_mean(path: str, k: int) -> None:
     frame = pl.concat(
         [_one_relevant(3, queries=2), _one_relevant(7, queries=1).with_columns(query=pl.lit("r"))]
     )
@@ -67,12 +94,45 @@ def test_precision_at_a_huge_cutoff_is_exact_per_query_and_bounded_in_the_mean(p
     per_query = _PATHS[path](frame, [prm.precision(k)], q=True).sort("query")
     hits = {"q0": 1, "q1": 1, "r": 50}
     for query, value in per_query.iter_rows():
-        true = Fraction(hits[query], k)  # a quotient of floats (k is 1e30 as a double): one ulp or two
+        true = Fraction(hits[query], k)  # a quotient of floats (k as a double): one ulp or two
         assert abs(Fraction(value) - true) <= true * 2**-51
     mean = _PATHS[path](frame, [prm.precision(k)], q=False).item()
-    true = Fraction(sum(hits.values()), k) / 3
-    assert mean == 0.0  # every value (5e-29 at most) is below the 2**-64 grid of the mean's sum
-    assert true - Fraction(mean) <= Fraction(GRID)
+    assert _close(mean, _mean(per_query[:, 1].to_list()))  # about 1.7e-29 (k = 1e30): not 0
+    assert _close(mean, Fraction(sum(hits.values()), k) / 3)
+
+
+def test_tiny_values_do_not_depend_on_row_order() -> None:
+    frame = pl.concat([_one_relevant(r, queries=3, name=f"r{r}_") for r in (1, 15, 40, 150)]).with_columns(
+        relevance=pl.when(pl.col("item") == "d002").then(2).otherwise("relevance")
+    )
+    metrics = [prm.rbp(p=0.01), prm.rbp(p=0.05), prm.precision(10**30), "err@20"]
+    want = prm.evaluate(frame, metrics)
+    want_q = prm.evaluate(frame, metrics, per_query=True)
+    for seed in range(3):
+        shuffled = frame.sample(fraction=1.0, shuffle=True, seed=seed)
+        assert prm.evaluate(shuffled, metrics).equals(want)
+        assert prm.evaluate(shuffled, metrics, per_query=True).equals(want_q)
+
+
+def test_tiny_err_values_are_correct() -> None:
+    """ERR with max_grade=200: stop chances (2**g - 1) / 2**200, so terms near 1e-61."""
+    grades = [0, 1, 3, 0, 2, 1, 0, 0, 4, 0]
+    frame = pl.DataFrame(
+        {
+            "query": ["q"] * len(grades),
+            "item": [f"d{i:03d}" for i in range(len(grades))],
+            "score": [float(len(grades) - i) for i in range(len(grades))],
+            "relevance": grades,
+        }
+    )
+    survival, true = Fraction(1), Fraction(0)
+    for rank, grade in enumerate(grades, start=1):
+        stop = Fraction(2**grade - 1, 2**200)
+        true += survival * stop / rank
+        survival *= 1 - stop
+    for path in _PATHS.values():
+        got = path(frame, [prm.err(max_grade=200.0)], q=True)["err(max_grade=200)"].item()
+        assert _close(got, true), (got, float(true))  # about 6.9e-61: 0 on a 2**-64 grid
 
 
 def test_terms_of_two_to_the_minus_eleven_or_more_sum_exactly() -> None:
