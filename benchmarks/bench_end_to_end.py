@@ -737,6 +737,16 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _load_line(before: list[str], after: list[str], others: str) -> str:
+    """The load the figures were taken under, and whether that was a quiet machine."""
+    quiet = others != "n/a" and int(others.rstrip("%")) < 10 and max(float(x) for x in (*before, *after)) < 2
+    verdict = "a quiet machine" if quiet else "a shared, loaded machine, so the figures are noisy"
+    return (
+        f"- load average before {' '.join(before)}, after {' '.join(after)}; other processes used"
+        f" {others} of the CPUs meanwhile: {verdict}"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one child method (``--child``) or every section, writing the table."""
     args = _parse(argv)
@@ -780,10 +790,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"- {args.repeat} alternating repetition(s), each method in a fresh process; min (median) seconds;"
             " ratios from the minima of this one run"
         ),
-        (
-            f"- load average before {' '.join(load_before)}, after {' '.join(load_after)}; other processes used"
-            f" {gauge.stop()} of the CPUs meanwhile: a shared, loaded machine, so the figures are noisy"
-        ),
+        _load_line(load_before, load_after, gauge.stop()),
         f"- every peer's values equal ours (computing what it computes): {'yes' if fine else 'NO'}",
         "",
     ]
