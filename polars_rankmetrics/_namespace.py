@@ -21,7 +21,7 @@ import polars as pl
 from polars_rankmetrics import metrics
 from polars_rankmetrics._spec import Metric
 
-__all__ = ["MetricMethods", "method_doc"]
+__all__ = ["MetricMethods", "method_doc", "options_type"]
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
@@ -37,6 +37,11 @@ class MetricMethods(Generic[FrameT]):
 
     def _one(self, metric: Metric, options: Mapping[str, Any]) -> FrameT:
         raise NotImplementedError
+
+
+def options_type(signature: inspect.Signature) -> str:
+    """The TypedDict of a method's ``**options``: a metric with its own ``gain`` takes no gain convention."""
+    return "MetricOptions" if "gain" in signature.parameters else "EvaluateOptions"
 
 
 def method_doc(name: str, constructor: Callable[..., Metric]) -> str:
@@ -65,7 +70,7 @@ def _method(name: str, constructor: Callable[..., Metric]) -> Callable[..., Any]
         mine = {key: kwargs.pop(key) for key in own if key in kwargs}
         return self._one(constructor(*args, **mine), kwargs)
 
-    typed = "MetricOptions" if "gain" in own else "EvaluateOptions"
+    typed = options_type(signature)
     parameters = [
         inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
         *signature.parameters.values(),

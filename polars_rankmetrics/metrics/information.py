@@ -37,7 +37,8 @@ __all__ = ["novelty"]
 def _from_interactions(interactions: object) -> tuple[pl.LazyFrame, pl.DataType]:
     """(item id, its user count, the users) from (user, item) interactions, and the item dtype."""
     frame = as_lazy(interactions, "interactions")
-    names = frame.collect_schema().names()
+    schema = frame.collect_schema()
+    names = schema.names()
     if len(names) < 2:
         raise ColumnNotFoundError.layout("`interactions`", "a user column then an item column", names)
     user, item = names[0], names[1]
@@ -45,7 +46,7 @@ def _from_interactions(interactions: object) -> tuple[pl.LazyFrame, pl.DataType]
     counts = pairs.group_by(item).agg(pl.len().alias(COUNT))
     users = frame.select(pl.col(user).n_unique().alias("__prm_users"))
     table = counts.join(users, how="cross").select(pl.col(item).alias("__prm_id"), COUNT, "__prm_users")
-    return table, frame.collect_schema()[item]
+    return table, schema[item]
 
 
 def _from_popularity(popularity: object, n_users: object) -> tuple[pl.LazyFrame, pl.DataType]:
