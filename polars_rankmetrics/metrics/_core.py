@@ -78,3 +78,8 @@ def keep_retrieved(_m: object, rows: Rows) -> pl.Expr:
 def keep_grade(predicate: Callable[[pl.Expr], pl.Expr]) -> Callable[[object, Rows], pl.Expr]:
     """Keep the rows whose grade satisfies `predicate` (null grades never do)."""
     return lambda _m, rows: predicate(rows.grade).fill_null(value=False)
+
+
+def discount(positions: pl.Expr) -> pl.Expr:
+    """DCG's discount at 1-based `positions`: ``log2(position + 1)``."""
+    return (positions.cast(pl.Float64) + 1.0).log(2)

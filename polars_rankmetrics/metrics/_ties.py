@@ -22,7 +22,7 @@ import polars as pl
 from polars_rankmetrics._kernel import Rows, exact_sum
 from polars_rankmetrics._spec import Metric, MetricSpec
 from polars_rankmetrics.conventions import Conventions
-from polars_rankmetrics.metrics._core import num_retrieved, within
+from polars_rankmetrics.metrics._core import discount, num_retrieved, within
 
 __all__ = [
     "TIE_BEFORE",
@@ -98,9 +98,7 @@ def room(rows: Rows, k: int | None) -> pl.Expr:
 def expected_dcg_at(rows: Rows, k: int | None) -> pl.Expr:
     """E[DCG@k]: the mean gain of each row's tie group over the discount of its rank."""
     gain = tie_gain(rows)
-    return exact_sum(
-        pl.when(within(rows, k) & (gain != 0)).then(gain / (rows.rank.cast(pl.Float64) + 1.0).log(2))
-    )
+    return exact_sum(pl.when(within(rows, k) & (gain != 0)).then(gain / discount(rows.rank)))
 
 
 def defining(specs: Iterable[MetricSpec], policy: str, conventions: Conventions) -> frozenset[str]:

@@ -22,7 +22,8 @@ import polars as pl
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import NUM_REL, NUM_RET, RANK, VALUE, GainColumns, exact_sum
 from polars_rankmetrics._spec import Metric, TableSpec, TieSupport
-from polars_rankmetrics.metrics.graded import discount, keep_gain
+from polars_rankmetrics.metrics._core import discount
+from polars_rankmetrics.metrics.graded import keep_gain
 
 __all__ = ["g", "ndcg_rel", "rndcg"]
 

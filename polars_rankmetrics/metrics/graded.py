@@ -9,15 +9,10 @@ import polars as pl
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, ratio
 from polars_rankmetrics._spec import Metric, QuerySpec, TieSupport
-from polars_rankmetrics.metrics._core import within
+from polars_rankmetrics.metrics._core import discount, within
 from polars_rankmetrics.metrics._ties import expected_dcg_at
 
 __all__ = ["dcg", "ndcg"]
-
-
-def discount(positions: pl.Expr) -> pl.Expr:
-    """DCG's discount at 1-based `positions`: ``log2(position + 1)``."""
-    return (positions.cast(pl.Float64) + 1.0).log(2)
 
 
 def dcg_at(rows: Rows, k: int | None) -> pl.Expr:
