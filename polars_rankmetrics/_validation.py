@@ -23,8 +23,12 @@ def check_k(k: object, name: str = "k") -> int | None:
 
 
 def check_choice(value: object, name: str, choices: Collection[Any]) -> None:
-    """Raise unless `value` is one of `choices`."""
-    if value not in choices:
+    """Raise unless `value` is one of `choices` (an unhashable value, a dict or a list, is none of them)."""
+    try:
+        known = value in choices
+    except TypeError:
+        known = False
+    if not known:
         raise InvalidParameterError.choice(name, choices, value)
 
 

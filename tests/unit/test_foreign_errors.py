@@ -262,3 +262,18 @@ def test_long_values_are_cut_in_messages(call: Callable[[], object]) -> None:
     assert "q" * 101 not in message
     assert "... (100002 characters)" in message or "... (100000 characters)" in message
     assert len(message) < 5_000  # an unknown name's message lists the valid names
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"conventions": {"gain": "linear"}}, "conventions"),
+        ({"conventions": ["trec_eval"]}, "conventions"),
+        ({"ties": ["text"]}, "ties"),
+        ({"missing": {"zero": 1}}, "missing"),
+    ],
+)
+def test_d7_an_unhashable_choice_is_a_parameter_error(kwargs: dict, name: str) -> None:
+    """A dict or a list where a name is chosen: the library's error naming the parameter, not a TypeError."""
+    with pytest.raises(InvalidParameterError, match=rf"`{name}` must be one of"):
+        prm.evaluate(FRAME, METRICS, **kwargs)
