@@ -3,14 +3,15 @@
 The library sums a query's terms exactly; trec_eval adds them in doubles, in
 rank order: AP's precisions (m_map.c, m_map_cut.c), rbp's gains and
 rbp_resid's unjudged ranks times running powers of p (m_rbp.c,
-m_rbp_resid.c). The two values differ in the last bits only, so they print
-the same fourth decimal unless the exact value lies on a tie at the fifth
-(an AP of 71/160 = 0.44375): there trec_eval's rounding error decides. For
-such a value, and for an ``all`` line whose mean lies on a tie, the command
-recomputes the measure as trec_eval does, from the query's rows
-ranked as trec_eval ranks them (score, then docno, both descending; ``-M``
-cuts, then ``-J`` drops the unjudged). Only under trec_eval's own conventions
-(``--ties text``, no other preset).
+m_rbp_resid.c), bpref's fractions of preferences kept (m_bpref.c). The two
+values differ in the last bits only, so they print the same fourth decimal
+unless the exact value lies on a tie at the fifth (an AP of 71/160 =
+0.44375): there trec_eval's rounding error decides. For such a value, and
+for an ``all`` line whose mean lies on a tie, the command recomputes the
+measure as trec_eval does, from the query's rows ranked as trec_eval ranks
+them (score, then docno, both descending; ``-M`` cuts, then ``-J`` drops the
+unjudged). Only under trec_eval's own conventions (``--ties text``, no other
+preset).
 
 It also gives trec_eval's 0/0 of ``Rndcg`` (m_Rndcg.c): a query with relevant
 documents (``-l 0`` counts grade 0) but no positive gain has no R level to
@@ -29,6 +30,7 @@ from polars_rankmetrics.cli._measures import Line
 
 __all__ = ["Replay", "near_tie"]
 
+_REPLAYED = frozenset({"map", "map_cut", "rbp", "rbp_resid", "bpref"})
 _TIE = 1e-9  # how close to a tie of the fourth decimal a value must be to be replayed
 
 
@@ -46,7 +48,7 @@ class Replay:
 
     frame: pl.DataFrame
     args: argparse.Namespace
-    _rankings: dict[str, tuple[list[int | None], int, int]] = field(default_factory=dict)
+    _rankings: dict[str, _Ranking] = field(default_factory=dict)
     _parts: dict[str, pl.DataFrame] | None = None
 
     def _trec_conventions(self) -> bool:
@@ -58,7 +60,13 @@ class Replay:
 
     def applies(self, line: Line) -> bool:
         """Whether the line is a measure replayed here, under trec_eval's conventions."""
-        return self._trec_conventions() and line.measure.name in {"map", "map_cut", "rbp", "rbp_resid"}
+        return self._trec_conventions() and line.measure.name in {
+            "map",
+            "map_cut",
+            "rbp",
+            "rbp_resid",
+            "bpref",
+        }
 
     def undefined(self, line: Line, query: str) -> bool:
         """Whether trec_eval's value of the line for the query is 0/0 (``Rndcg`` without a positive gain)."""
@@ -67,14 +75,14 @@ class Replay:
         pairs = dict(_pairs(line.metric.params[0]))
         if self._level() >= 1 and all(v > 0 for v in pairs.values()):
             return False  # a relevant grade >= 1 is a positive gain: no query can be 0/0
-        _, num_rel, top = self._ranking(query)
-        return num_rel > 0 and _top_gain(pairs, top) <= 0
+        ranking = self._ranking(query)
+        return ranking.num_rel > 0 and _top_gain(pairs, ranking.top) <= 0
 
     def _level(self) -> int:
         return 1 if self.args.relevance_level is None else int(self.args.relevance_level)
 
-    def _ranking(self, query: str) -> tuple[list[int | None], int, int]:
-        """The query's grades in trec_eval's rank order (None: unjudged), its relevant and top grade."""
+    def _ranking(self, query: str) -> _Ranking:
+        """The query's grades in trec_eval's rank order (None: unjudged), its counts and top grade."""
         if query not in self._rankings:
             if self._parts is None:  # one pass over the frame, whatever the number of queries replayed
                 parts = self.frame.with_columns(pl.col("query").cast(pl.String)).partition_by(
@@ -99,15 +107,19 @@ class Replay:
             grades = [None if g is None or g < 0 else int(g) for _, _, g in retrieved]
             if self.args.judged_only:
                 grades = [g for g in grades if g is not None]
-            self._rankings[query] = (grades, num_rel, max(judged, default=-1))
+            num_nonrel = sum(1 for g in judged if g < level)
+            self._rankings[query] = _Ranking(grades, num_rel, num_nonrel, max(judged, default=-1))
         return self._rankings[query]
 
     def value(self, line: Line, query: str) -> float:
         """The line's value for the query, computed as trec_eval computes it."""
-        grades, num_rel, top = self._ranking(query)
+        ranking = self._ranking(query)
+        grades, num_rel, top = ranking.grades, ranking.num_rel, ranking.top
         metric = line.metric
         assert metric is not None  # applies() holds
         name = line.measure.name
+        if name == "bpref":
+            return _bpref(ranking, self._level())
         if name in {"rbp", "rbp_resid"}:
             p = metric.number("p")
             total, power, unjudged = 0.0, 1.0, False
@@ -128,6 +140,33 @@ class Replay:
                 hits += 1
                 total += hits / rank
         return total / num_rel if hits else 0.0
+
+
+@dataclass(frozen=True)
+class _Ranking:
+    """A query as trec_eval reads it: grades in rank order (None: unjudged), counts, top grade."""
+
+    grades: list[int | None]
+    num_rel: int  # judged relevant (grade >= the relevance level)
+    num_nonrel: int  # judged non-relevant (0 <= grade < the level), retrieved or not
+    top: int  # the highest grade judged, -1 for none
+
+
+def _bpref(ranking: _Ranking, level: int) -> float:
+    """m_bpref.c: per relevant document, 1 - min(nonrel above, R) / min(N, R), added in rank order, over R."""
+    bpref, nonrel_so_far = 0.0, 0
+    for grade in ranking.grades:
+        if grade is None:
+            continue
+        if grade < level:
+            nonrel_so_far += 1
+        elif nonrel_so_far > 0:
+            bpref += 1.0 - float(min(nonrel_so_far, ranking.num_rel)) / float(
+                min(ranking.num_nonrel, ranking.num_rel)
+            )
+        else:
+            bpref += 1.0
+    return bpref / ranking.num_rel if ranking.num_rel else bpref
 
 
 def _pairs(gains: object) -> list[tuple[float, float]]:

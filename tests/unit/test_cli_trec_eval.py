@@ -231,3 +231,75 @@ def test_rndcg_without_a_positive_gain_prints_nan(tmp_path: Path, capsys: pytest
         "Rndcg_1=0             \tall\t  -nan\n"
     )
     assert "nan" not in _run(capsys, qrels, run, "-q", "-m", "Rndcg")[1]  # -l 1: r has nothing relevant
+
+
+# Judged documents only (bpref skips the others): the queries whose bpref makes the mean 1.15 / 8 = 0.14375.
+_BPREF_QRELS = """\
+q164_1 0 d20 1
+q164_28 0 d6 2
+q164_1 0 d3 3
+q164_28 0 d3 0
+q164_1 0 d18 0
+q164_1 0 d26 3
+q164_1 0 d7 2
+q164_1 0 d58 2
+q164_28 0 d41 -1
+q164_1 0 d11 1
+q164_1 0 d13 3
+q164_28 0 d5 0
+q164_1 0 d41 2
+q164_28 0 d11 3
+q164_1 0 d8 1
+q164_1 0 d10 1
+16514 0 23 1
+16514 0 53 2
+16514 0 8 0
+16514 0 3 0
+16514 0 15 2
+z1 0 a 0
+z2 0 a 0
+z3 0 a 0
+z4 0 a 0
+z5 0 a 0
+"""
+_BPREF_RUN = """\
+q164_1 Q0 d3 9 6.969 r
+q164_28 Q0 d6 16 1.0 r
+q164_1 Q0 d41 16 -0.626 r
+q164_28 Q0 d3 13 -1.25 r
+q164_1 Q0 d8 2 15.921 r
+q164_1 Q0 d10 1 -1.563 r
+q164_1 Q0 d11 13 13.492 r
+q164_28 Q0 d41 15 2.0 r
+q164_1 Q0 d18 17 8.498 r
+q164_1 Q0 d26 6 3.293 r
+q164_1 Q0 d58 8 14.379 r
+q164_28 Q0 d11 14 -1.25 r
+q164_1 Q0 d7 4 0.454 r
+q164_28 Q0 d5 19 2.5 r
+16514 Q0 3 3 -1.25 r
+16514 Q0 8 1 -1.25 r
+16514 Q0 15 7 -1.25 r
+16514 Q0 23 8 2.0 r
+16514 Q0 53 4 2.0 r
+z1 Q0 a 1 1 r
+z2 Q0 a 1 1 r
+z3 Q0 a 1 1 r
+z4 Q0 a 1 1 r
+z5 Q0 a 1 1 r
+"""
+
+
+def test_bpref_mean_on_an_exact_tie_prints_trec_evals_digit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bpref 0.5, 0.4, 0.25 and five zeros (-c -l 2): trec_eval 10.0 prints 0.1437, its 0.4 a running sum."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(_BPREF_QRELS)
+    run.write_text(_BPREF_RUN)
+    assert (
+        _run(capsys, qrels, run, "-c", "-l", "2", "-m", "bpref")[1] == "bpref                 \tall\t0.1437\n"
+    )
+    frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
+    exact = prm.evaluate(frame, ["bpref"], relevance_level=2).item()
+    assert f"{exact:.4f}" == "0.1438"  # the library's exact mean, 1.15 / 8
