@@ -130,14 +130,16 @@ def evaluate(  # noqa: PLR0913
     rank, scale each query's terms by a power of two from its largest term
     instead, so each term is held to 2**-61 of that largest term whatever
     its size: ``rbp(p=0.01)`` with its one relevant item at rank 15 is
-    9.9e-29, at rank 150 1e-298. A mean over queries holds every value
+    9.9e-29, at rank 150 1e-298; ``rbp_resid`` sums its unjudged ranks'
+    discounts as ``p ** (r - f)`` from the query's first unjudged rank f (the
+    largest term 1) and multiplies ``p ** (f - 1)`` back. A mean over queries holds every value
     exactly in the 64-bit band of the group's largest |value| and the next
     (values further down, below 2**-64 of the largest, are dropped), so it
     is correct to about n * 2**-64 of the largest value for n queries: the
     mean of ``precision@10**30`` is about 1e-30, not 0. Terms and values of
     2**63 or more, NaN or infinite raise :class:`InvalidDataError`.
-    ``rbp_resid``'s sum over unjudged ranks, ``gm_*``'s log sums, weighted
-    means (``mpr``) and ``aggregate="std"`` (a 2**-32 grid) keep a fixed grid.
+    ``gm_*``'s log sums, weighted means (``mpr``) and ``aggregate="std"`` (a
+    2**-32 grid) keep a fixed grid.
 
     Examples
     --------

@@ -171,8 +171,8 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
         out = pl.concat([out, short.select(*keys, unordered, *first[1:])])
     if ranking.recount:
         out = out.with_columns(pl.col(RANK).count().over(keys).cast(pl.UInt32).alias(NUM_RET))
-    if whole:
-        out = out.with_columns(whole)
+    for stage in _stages(whole):
+        out = out.with_columns(stage)
     if keep is not None:
         out = _kept(out, keep, conventions, gains)
     out = _second_window(out, needs, gains, keys)
@@ -277,6 +277,23 @@ def _ranking(  # noqa: PLR0913, PLR0917
             rank = pl.when(rank <= conventions.depth).then(rank)
             num_ret = pl.min_horizontal(num_ret, conventions.depth)
     return _Ranking(rank, retrieved, judged, relevant, num_ret, recount)
+
+
+def _stages(columns: Sequence[pl.Expr]) -> list[list[pl.Expr]]:
+    """`columns` in window stages: a column reading another of them comes in a later stage.
+
+    A window cannot read a column of the same ``with_columns``; most plans have one stage.
+    """
+    left = {e.meta.output_name(): e for e in columns}
+    stages: list[list[pl.Expr]] = []
+    while left:
+        ready = [e for e in left.values() if not set(e.meta.root_names()) & set(left)]
+        if not ready:
+            raise AssertionError("the per-query windows read each other in a cycle")
+        stages.append(ready)
+        for e in ready:
+            del left[e.meta.output_name()]
+    return stages
 
 
 def _first_columns(  # noqa: PLR0913, PLR0917

@@ -50,14 +50,22 @@ def _unjudged(rows: Rows) -> pl.Expr:
     return within(rows, None) & (grade.is_null() | (grade < 0))
 
 
-def _unjudged_columns(p: float) -> tuple[str, str]:
-    """Names of the per-query columns of rbp_resid: any unjudged item, their discounts' exact sum."""
-    return f"__prm_rbp_unjudged_{p!r}", f"__prm_rbp_unjudged_sum_{p!r}"
+def _unjudged_columns(p: float) -> tuple[str, str, str]:
+    """Names of rbp_resid's per-query columns: the first unjudged rank, any unjudged item, the sum from it."""
+    return f"__prm_rbp_unjudged_first_{p!r}", f"__prm_rbp_unjudged_{p!r}", f"__prm_rbp_unjudged_sum_{p!r}"
 
 
-def _unjudged_aggregations(p: float, rows: Rows) -> tuple[pl.Expr, pl.Expr]:
+def _unjudged_aggregations(p: float, rows: Rows) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    # The discounts p ** (r - 1) of the unjudged ranks r are summed as p ** (r - first), first the
+    # query's first unjudged rank: the largest term is 1, so the exact sum's 2**-64 grid holds every
+    # term to 2**-64 of the sum, however deep the ranks (p=0.01 at rank 15 is 1e-28 of rank 1), and
+    # the value multiplies p ** (first - 1) back. In the engine `first` is a column of its own,
+    # added before the sum's window reads it; a group view takes the minimum in place.
     unjudged = _unjudged(rows)
-    return unjudged.any(), fixed_point_sum(pl.when(unjudged).then(_discount(rows, p)))
+    first = pl.when(unjudged).then(rows.rank).min()
+    rank = rows.rank.cast(pl.Int64)
+    from_first = pl.when(unjudged).then(power(p, rank - rows.column(_unjudged_columns(p)[0], first)))
+    return first, unjudged.any(), fixed_point_sum(from_first)
 
 
 def _rbp_resid_whole(m: Metric, rows: Rows) -> list[pl.Expr]:
@@ -72,10 +80,10 @@ def _rbp_resid(m: Metric, rows: Rows) -> pl.Expr:
     # The rbp mass the judgments cannot settle: unjudged ranks plus everything past the list.
     p = m.number("p")
     names, aggregations = _unjudged_columns(p), _unjudged_aggregations(p, rows)
-    found, total = (rows.whole_query(n, a) for n, a in zip(names, aggregations, strict=True))
+    first, found, total = (rows.whole_query(n, a) for n, a in zip(names, aggregations, strict=True))
     beyond = power(p, num_retrieved(rows))
-    mass = beyond + (1.0 - p) * from_fixed_point(total)
-    return pl.when(found).then(mass).otherwise(0.0)
+    unjudged = from_fixed_point(total) * power(p, first.cast(pl.Int64) - 1)
+    return pl.when(found).then(beyond + (1.0 - p) * unjudged).otherwise(0.0)
 
 
 RBP_RESID = QuerySpec(

@@ -1,7 +1,7 @@
 """Where the exact sums stop being exact (issue 31, D9): the bounds evaluate's Notes document.
 
 A query's terms are integers at 2**-64, added exactly: exact for terms of
-2**-11 or more. RBP and ERR, whose terms can be as small as a double holds,
+2**-11 or more. RBP, rbp_resid and ERR, whose terms can be as small as a double holds,
 scale each query's terms by a power of two from its largest term. A mean
 over queries holds every value exactly in the 64-bit band of the group's
 largest |value| and the next. Either way tiny values keep their digits (to
@@ -68,6 +68,38 @@ def test_tiny_rbp_values_are_correct_per_query_and_in_the_mean(path: str, p: flo
     # The same bits on every path.
     assert per_query.equals(_PATHS["dataframe"](frame, [prm.rbp(p=p)], q=True)[name])
     assert mean == _PATHS["dataframe"](frame, [prm.rbp(p=p)], q=False).item()
+
+
+def _unjudged_from(first: int, length: int = 60, queries: int = 3) -> pl.DataFrame:
+    """`queries` lists of `length` items judged non-relevant down to rank `first`, unjudged from there."""
+    ids = range(1, length + 1)
+    one = pl.DataFrame(
+        {
+            "item": [f"d{i:03d}" for i in ids],
+            "score": [float(length - i) for i in ids],
+            "relevance": [0 if i < first else None for i in ids],
+        },
+        schema_overrides={"relevance": pl.Int64},
+    )
+    return pl.concat([one.with_columns(query=pl.lit(f"q{j}")) for j in range(queries)]).select(
+        "query", "item", "score", "relevance"
+    )
+
+
+@pytest.mark.parametrize("path", list(_PATHS))
+@pytest.mark.parametrize("p", [0.01, 0.05, 0.8])
+@pytest.mark.parametrize("first", [2, 15, 40])
+def test_rbp_resid_keeps_deep_unjudged_ranks(path: str, p: float, first: int) -> None:
+    """Unjudged ranks from `first` to 60: their rbp mass p**(first - 1) - p**60, plus p**60 past the list."""
+    frame = _unjudged_from(first)
+    q = Fraction(p)
+    true = (1 - q) * sum(q ** (r - 1) for r in range(first, 61)) + q**60  # 1e-28 at p=0.01, first 15
+    name = f"rbp_resid(p={p!r})"
+    per_query = _PATHS[path](frame, [prm.rbp_resid(p=p)], q=True)[name]
+    mean = _PATHS[path](frame, [prm.rbp_resid(p=p)], q=False).item()
+    assert all(_close(got, true) for got in per_query.to_list()), (per_query.to_list(), float(true))
+    assert _close(mean, true), (mean, float(true))
+    assert per_query.equals(_PATHS["dataframe"](frame, [prm.rbp_resid(p=p)], q=True)[name])
 
 
 @pytest.mark.parametrize("path", list(_PATHS))
