@@ -3,7 +3,8 @@
 The library sums a query's terms exactly; trec_eval adds them in doubles, in
 rank order: AP's precisions (m_map.c, m_map_cut.c), rbp's gains and
 rbp_resid's unjudged ranks times running powers of p (m_rbp.c,
-m_rbp_resid.c), bpref's fractions of preferences kept (m_bpref.c). The two
+m_rbp_resid.c), bpref's fractions of preferences kept (m_bpref.c), the
+interpolated precisions of 11pt_avg (m_11pt_avg.c). The two
 values differ in the last bits only, so they print the same fourth decimal
 unless the exact value lies on a tie at the fifth (an AP of 71/160 =
 0.44375): there trec_eval's rounding error decides. For such a value, and
@@ -27,10 +28,11 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from polars_rankmetrics.cli._measures import Line
+from polars_rankmetrics.cli._values import lround
 
 __all__ = ["Replay", "near_tie"]
 
-_REPLAYED = frozenset({"map", "map_cut", "rbp", "rbp_resid", "bpref"})
+_REPLAYED = frozenset({"map", "map_cut", "rbp", "rbp_resid", "bpref", "11pt_avg"})
 _TIE = 1e-9  # how close to a tie of the fourth decimal a value must be to be replayed
 
 
@@ -60,13 +62,7 @@ class Replay:
 
     def applies(self, line: Line) -> bool:
         """Whether the line is a measure replayed here, under trec_eval's conventions."""
-        return self._trec_conventions() and line.measure.name in {
-            "map",
-            "map_cut",
-            "rbp",
-            "rbp_resid",
-            "bpref",
-        }
+        return self._trec_conventions() and line.measure.name in _REPLAYED
 
     def undefined(self, line: Line, query: str) -> bool:
         """Whether trec_eval's value of the line for the query is 0/0 (``Rndcg`` without a positive gain)."""
@@ -120,6 +116,8 @@ class Replay:
         name = line.measure.name
         if name == "bpref":
             return _bpref(ranking, self._level())
+        if name == "11pt_avg":
+            return _eleven_point(ranking, self._level(), metric.numbers("recalls"))
         if name in {"rbp", "rbp_resid"}:
             p = metric.number("p")
             total, power, unjudged = 0.0, 1.0, False
@@ -167,6 +165,31 @@ def _bpref(ranking: _Ranking, level: int) -> float:
         else:
             bpref += 1.0
     return bpref / ranking.num_rel if ranking.num_rel else bpref
+
+
+def _eleven_point(ranking: _Ranking, level: int, recalls: tuple[float, ...]) -> float:
+    """m_11pt_avg.c: interpolated precision at each level's lround(x * R) relevant, added from the bottom."""
+    grades = ranking.grades
+    cutoffs = [lround(x * ranking.num_rel) for x in recalls]
+    num_ret, rel_so_far = len(grades), sum(1 for g in grades if g is not None and g >= level)
+    current = len(cutoffs) - 1
+    while current >= 0 and cutoffs[current] > rel_so_far:
+        current -= 1
+    int_precis = rel_so_far / num_ret if num_ret else math.nan  # C's 0.0 / 0.0
+    total = 0.0
+    for i in range(num_ret, 0, -1):
+        if rel_so_far == 0:
+            break
+        int_precis = max(int_precis, rel_so_far / i)  # C's `if (int_precis < precis)`: NaN stays
+        grade = grades[i - 1]
+        if grade is not None and grade >= level:
+            while current >= 0 and rel_so_far == cutoffs[current]:
+                total += int_precis
+                current -= 1
+            rel_so_far -= 1
+    for _ in range(current + 1):  # the levels above every relevant document retrieved
+        total += int_precis
+    return total / len(recalls)
 
 
 def _pairs(gains: object) -> list[tuple[float, float]]:

@@ -303,3 +303,80 @@ def test_bpref_mean_on_an_exact_tie_prints_trec_evals_digit(
     frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
     exact = prm.evaluate(frame, ["bpref"], relevance_level=2).item()
     assert f"{exact:.4f}" == "0.1438"  # the library's exact mean, 1.15 / 8
+
+
+_ELEVEN_QRELS = """\
+16619 0 10 -1
+16607 0 23 3
+16607 0 50 3
+16619 0 53 -1
+16619 0 57 0
+16607 0 14 1
+16619 0 21 0
+16619 0 9 -1
+16619 0 18 -1
+16619 0 50 -1
+16619 0 47 -1
+16619 0 48 -1
+16619 0 41 -1
+16619 0 12 0
+16701 0 32 3
+16702 0 24 0
+16702 0 59 1
+16701 0 25 -1
+16701 0 19 3
+16701 0 21 -1
+16701 0 23 0
+16701 0 14 1
+16701 0 55 0
+"""
+_ELEVEN_RUN = """\
+16607 Q0 32 7 2.5 r
+16619 Q0 41 8 5.664 r
+16619 Q0 21 2 0.708 r
+16607 Q0 21 4 2.5 r
+16619 Q0 47 4 -2.901 r
+16607 Q0 23 1 1.0 r
+16619 Q0 50 3 16.05 r
+16619 Q0 18 6 -3.881 r
+16607 Q0 50 3 2.0 r
+16607 Q0 7 6 1.0 r
+16619 Q0 56 9 6.103 r
+16607 Q0 55 8 2.5 r
+16607 Q0 30 2 2.0 r
+16619 Q0 23 1 -4.592 r
+16607 Q0 14 5 1.0 r
+16619 Q0 57 7 13.167 r
+16619 Q0 48 5 17.064 r
+16701 Q0 32 3 6.598 r
+16701 Q0 21 1 12.07 r
+16701 Q0 25 4 0.249 r
+16701 Q0 u0 10 -2.91 r
+16701 Q0 14 7 5.092 r
+16701 Q0 53 5 11.076 r
+16701 Q0 55 6 -4.904 r
+16701 Q0 23 8 6.708 r
+16702 Q0 u0 2 -2.139 r
+16701 Q0 19 2 -1.548 r
+16702 Q0 u1 3 11.765 r
+16701 Q0 u1 11 11.996 r
+16702 Q0 59 1 2.231 r
+16701 Q0 u2 12 -4.662 r
+16701 Q0 36 9 12.881 r
+16701 Q0 u3 13 1.156 r
+16702 Q0 u2 4 0.884 r
+"""
+
+
+def test_eleven_point_mean_on_an_exact_tie_prints_trec_evals_digit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """11pt_avg of 0.375, 0, 0.3 and 0.5 (mean 0.29375): trec_eval 10.0 prints 0.2937, its 0.3 = 3.3 / 11."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(_ELEVEN_QRELS)
+    run.write_text(_ELEVEN_RUN)
+    printed = _run(capsys, qrels, run, "-m", "11pt_avg")[1]
+    assert printed == "11pt_avg              \tall\t0.2937\n"  # trec_eval 10.0's own output
+    frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
+    exact = prm.evaluate(frame, ["11pt_avg"]).item()
+    assert f"{exact:.4f}" == "0.2938"  # the library's exact mean, 1.175 / 4
