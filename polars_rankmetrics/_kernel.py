@@ -42,15 +42,22 @@ def gain_key(gain: Gain) -> str:
 
 @dataclass(frozen=True)
 class GainColumns:
-    """The columns of one gain convention: the gain of each row and its ideal rank."""
+    """The columns of one gain convention: the gain of each row, its ideal rank, the query's gain scale.
+
+    `scale` (None when every non-zero gain is 2**-3 or more, so :func:`exact_sum`'s
+    grid holds the gain sums) names the column of the query's :func:`query_scale`
+    of its gains, which DCG's sums read (:meth:`Rows.gain_sum`).
+    """
 
     gain: str
     ideal_rank: str
+    scale: str | None = None
 
 
-def gain_columns(index: int) -> GainColumns:
-    """Column names for the `index`-th gain convention of an evaluation."""
-    return GainColumns(gain=f"__prm_gain_{index}", ideal_rank=f"__prm_ideal_rank_{index}")
+def gain_columns(index: int, *, fine: bool = False) -> GainColumns:
+    """Column names for the `index`-th gain convention of an evaluation (`fine`: gains below 2**-3 occur)."""
+    scale = f"__prm_gain_scale_{index}" if fine else None
+    return GainColumns(gain=f"__prm_gain_{index}", ideal_rank=f"__prm_ideal_rank_{index}", scale=scale)
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,10 @@ class Rows:
     ap_denominator
         What average precision at a cutoff divides by: ``"relevant"`` (R),
         ``"min_k_relevant"`` or ``"found"``; the conventions' ``ap_denominator``.
+    gain_scale
+        The query's scale of its gains (:func:`query_scale`'s factor): a
+        per-row column in the prepared view, an aggregation in a group view;
+        None where every non-zero gain is 2**-3 or more (the fixed grid).
     """
 
     rank: pl.Expr
@@ -113,6 +124,7 @@ class Rows:
     iprec_rule: str = "round"
     ap_denominator: str = "relevant"
     terms: dict[str, pl.Expr] | None = field(default=None, compare=False, repr=False)
+    gain_scale: pl.Expr | None = None
 
     @classmethod
     def prepared(
@@ -145,6 +157,7 @@ class Rows:
             iprec_rule=iprec_rule,
             ap_denominator=ap_denominator,
             terms=terms,
+            gain_scale=None if names.scale is None else pl.col(names.scale),
         )
 
     def in_rank_order(self, running: pl.Expr) -> pl.Expr:
@@ -218,6 +231,22 @@ class Rows:
             return from_scaled(total, window.first())
         masked = term if where is None else pl.when(where).then(term)
         return from_scaled(scaled_terms(masked, factor).sum(), factor)
+
+    def gain_sum(self, term: pl.Expr, where: pl.Expr | None = None) -> pl.Expr:
+        """The exact sum of gain terms (each at most its gain in size, DCG's), at the query's gain scale.
+
+        Where gains can be tiny (a ``{grade: gain}`` mapping of small gains, fractional
+        grades) the terms are scaled by :attr:`gain_scale`, the query's scale of its
+        largest |gain| over all its rows, so a query whose gains are all tiny keeps
+        its digits (``{1: 1e-30}``); else this is :meth:`exact_sum`, the same bits.
+        The scale is the query's, not the masked rows': a cutoff whose terms are all
+        below 2**-61 of the query's largest gain keeps only those bits.
+        """
+        if self.gain_scale is None:
+            return self.exact_sum(term, where)
+        scaled = self.term(scaled_terms(term, self.gain_scale))
+        total = (scaled if where is None else pl.when(where).then(scaled)).sum()
+        return from_scaled(total, self.gain_scale if self.keys is None else self.gain_scale.first())
 
     def whole_query(self, name: str, aggregation: pl.Expr) -> pl.Expr:
         """A per-query `aggregation` over every row of the query, even those the family does not keep.

@@ -132,14 +132,20 @@ def evaluate(  # noqa: PLR0913
     its size: ``rbp(p=0.01)`` with its one relevant item at rank 15 is
     9.9e-29, at rank 150 1e-298; ``rbp_resid`` sums its unjudged ranks'
     discounts as ``p ** (r - f)`` from the query's first unjudged rank f (the
-    largest term 1) and multiplies ``p ** (f - 1)`` back. A mean over queries holds every value
-    exactly in the 64-bit band of the group's largest |value| and the next
-    (values further down, below 2**-64 of the largest, are dropped), so it
+    largest term 1) and multiplies ``p ** (f - 1)`` back. DCG and nDCG
+    take the query's scale from its largest gain where gains can be below
+    2**-3 (fractional grades, a ``{grade: gain}`` mapping of small gains):
+    ``ndcg(gain={1: 1e-30})`` is what ``{1: 1}`` gives; a cutoff whose gains
+    all lie below 2**-61 of the query's largest keeps only those bits. A
+    mean over queries holds every value exactly in the 64-bit band of the
+    group's largest |value| and the next (values further down, below 2**-64
+    of the largest, are dropped), so it
     is correct to about n * 2**-64 of the largest value for n queries: the
     mean of ``precision@10**30`` is about 1e-30, not 0. Terms and values of
     2**63 or more, NaN or infinite raise :class:`InvalidDataError`.
-    ``gm_*``'s log sums, weighted means (``mpr``) and ``aggregate="std"`` (a
-    2**-32 grid) keep a fixed grid.
+    ``G``, ``ndcg_rel`` and ``Rndcg`` (running sums), ``gm_*``'s log sums,
+    weighted means (``mpr``) and ``aggregate="std"`` (a 2**-32 grid) keep a
+    fixed grid.
 
     Examples
     --------

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from polars_rankmetrics._engine import checks, intents
-from polars_rankmetrics._engine.prepare import Prepared, prepare
+from polars_rankmetrics._engine.prepare import Prepared, fine_gains, prepare
 from polars_rankmetrics._kernel import (
     NUM_JUDGED,
     NUM_LISTED,
@@ -23,7 +23,7 @@ from polars_rankmetrics._kernel import (
     gain_key,
 )
 from polars_rankmetrics._registry import SPECS, parse
-from polars_rankmetrics._schema import Columns, frame_schema, resolve_schema
+from polars_rankmetrics._schema import Columns, ResolvedSchema, frame_schema, resolve_schema
 from polars_rankmetrics._spec import CatalogSpec, Metric, QuerySpec, TableSpec
 from polars_rankmetrics.conventions import Conventions, Gain
 from polars_rankmetrics.exceptions import InvalidInputError, InvalidParameterError
@@ -81,16 +81,17 @@ class Plan:
 
 
 def _gain_columns(
-    metrics: Requested, conventions: Conventions
+    metrics: Requested, conventions: Conventions, schema: ResolvedSchema
 ) -> tuple[dict[str, tuple[Gain, GainColumns]], dict[str, GainColumns]]:
-    """One gain column (and ideal order) per distinct gain convention among the metrics."""
+    """One gain column (and ideal order, and scale where gains can be tiny) per distinct gain convention."""
     gains: dict[str, tuple[Gain, GainColumns]] = {}
     columns_of: dict[str, GainColumns] = {}
     for name, metric in metrics:
         spec: Gain = metric.gain() or conventions.gain
         key = gain_key(spec)
         if metric.spec.graded and key not in gains:
-            gains[key] = (spec, gain_columns(len(gains)))
+            fine = schema.has_relevance and fine_gains(spec, schema.relevance_dtype)
+            gains[key] = (spec, gain_columns(len(gains), fine=fine))
         columns_of[name] = gains[key][1] if metric.spec.graded else gain_columns(-1)
     return gains, columns_of
 
@@ -168,7 +169,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     schema = resolve_schema(frame_schema(lf), columns, by, need_relevance=judged)
     _refuse_key_names(metrics, (*by, columns.query))
     needs = set().union(*(m.needs for _, m in metrics)) | ({"item"} if catalogs else set())
-    gains, columns_of = _gain_columns(metrics, conventions)
+    gains, columns_of = _gain_columns(metrics, conventions, schema)
     keys = (*schema.by, columns.query)
     # Every metric reads the prepared frame through the same view: the columns prepare adds.
     terms: dict[str, pl.Expr] = {}  # the per-row terms the metrics share (Rows.term), each once

@@ -45,6 +45,7 @@ from polars_rankmetrics._kernel import (
     RANK,
     REL,
     GainColumns,
+    query_scale,
 )
 from polars_rankmetrics._schema import ResolvedSchema
 from polars_rankmetrics.conventions import Conventions, Gain
@@ -96,6 +97,23 @@ def gain_expr(grade: pl.Expr, gain: Gain, relevance_level: float = 1.0) -> pl.Ex
         for grade_value, mapped in reversed(list(gain.items())):
             value = pl.when(g == float(grade_value)).then(float(mapped)).otherwise(value)
     return pl.when(g >= 0).then(value).otherwise(0.0).fill_null(0.0)
+
+
+_EXACT_GAIN = 2.0**-3  # a gain sum whose largest term is this or more keeps exact_sum's 2**-64 grid
+
+
+def fine_gains(gain: Gain, relevance: pl.DataType) -> bool:
+    """Whether a non-zero gain can be below 2**-3 (then DCG's sums take the query's gain scale).
+
+    Integer or boolean grades give gains of 0 or at least 1 under ``"linear"``,
+    ``"exponential"`` and ``"binary"``; a ``{grade: gain}`` mapping gives its values
+    (and the grades it does not map, as ``"linear"``). Fractional grades (floats,
+    decimals) can be anything, except under ``"binary"``.
+    """
+    fractional = not (relevance.is_integer() or relevance == pl.Boolean)
+    if isinstance(gain, str):
+        return fractional and gain != "binary"
+    return fractional or any(v != 0 and abs(v) < _EXACT_GAIN for v in map(float, gain.values()))
 
 
 def relevance_classes(grade: pl.Expr, relevance_level: float) -> tuple[pl.Expr, pl.Expr]:
@@ -328,8 +346,7 @@ def _first_columns(  # noqa: PLR0913, PLR0917
         first.append(pl.col(cols.item).alias(ITEM))
     if "intents" in needs:  # one list per item (_engine/intents.py), read by the intent-aware metrics
         first.append(pl.col(INTENTS))
-    for gain, names in gains.values():
-        first.append(gain_expr(grade, gain, conventions.relevance_level).alias(names.gain))
+    first.extend(_gain_columns(gains, grade, conventions.relevance_level, keys))
     key = _descending(order, schema.order_dtype) if schema.order_is_rank else order
     if conventions.ties == "average":
         group_gains = [
@@ -340,6 +357,19 @@ def _first_columns(  # noqa: PLR0913, PLR0917
     elif "tie_start" in needs:  # the tie groups' first positions alone (rbo's ties="aware")
         first.append(ties.start(key, ranking.retrieved, keys))
     return first
+
+
+def _gain_columns(
+    gains: Mapping[str, tuple[Gain, GainColumns]], grade: pl.Expr, level: float, keys: tuple[str, ...]
+) -> list[pl.Expr]:
+    """Each gain convention's gain, and where gains can be tiny the query's scale of them (DCG's)."""
+    out: list[pl.Expr] = []
+    for gain, names in gains.values():
+        value = gain_expr(grade, gain, level)
+        out.append(value.alias(names.gain))
+        if names.scale is not None:  # the query's largest |gain| over all its rows
+            out.append(query_scale(value).over(keys).alias(names.scale))
+    return out
 
 
 def _kept(

@@ -27,7 +27,7 @@ import polars.selectors as cs
 from polars_rankmetrics import _errors
 from polars_rankmetrics._engine.plan import DTYPES
 from polars_rankmetrics._engine.prepare import gain_expr, ideal_order, relevance_classes
-from polars_rankmetrics._kernel import Rows
+from polars_rankmetrics._kernel import Rows, query_scale
 from polars_rankmetrics._spec import Metric, QuerySpec
 from polars_rankmetrics.conventions import Conventions, Gain
 from polars_rankmetrics.exceptions import InvalidParameterError
@@ -111,6 +111,8 @@ def group_rows(conventions: Conventions, gain: Gain) -> Rows:
         keys=None,
         iprec_rule=conventions.iprec_rule,
         ap_denominator=conventions.ap_denominator,
+        # The query's gain scale in place: 2**64, exact_sum's grid, unless every gain is below 2**-3.
+        gain_scale=query_scale(gains),
     )
 
 

@@ -19,13 +19,13 @@ def dcg_at(rows: Rows, k: int | None) -> pl.Expr:
     """DCG of the retrieved items within the top `k`."""
     # One term per retrieved item of non-zero gain, shared by every cutoff.
     term = pl.when(rows.rank.is_not_null() & (rows.gain != 0)).then(rows.gain / discount(rows.rank))
-    return rows.exact_sum(term, within(rows, k))
+    return rows.gain_sum(term, within(rows, k))
 
 
 def idcg_at(rows: Rows, k: int | None) -> pl.Expr:
     """Ideal DCG: every judged item of positive gain, best first, within the top `k`."""
     ideal = rows.ideal_rank
-    return rows.exact_sum(rows.gain / discount(ideal), None if k is None else ideal <= k)
+    return rows.gain_sum(rows.gain / discount(ideal), None if k is None else ideal <= k)
 
 
 def keep_gain(_m: Metric, rows: Rows) -> pl.Expr:

@@ -19,6 +19,7 @@ import polars as pl
 import pytest
 
 import polars_rankmetrics as prm
+from polars_rankmetrics import expr as rx
 
 RELATIVE = Fraction(1, 10**12)
 
@@ -100,6 +101,65 @@ def test_rbp_resid_keeps_deep_unjudged_ranks(path: str, p: float, first: int) ->
     assert all(_close(got, true) for got in per_query.to_list()), (per_query.to_list(), float(true))
     assert _close(mean, true), (mean, float(true))
     assert per_query.equals(_PATHS["dataframe"](frame, [prm.rbp_resid(p=p)], q=True)[name])
+
+
+_GRADES = [3, 0, 1, None, 2, 0, 1, 0, 0, 1]  # a query's grades in rank order; a fourth query unjudged
+
+
+def _graded(scale: float) -> pl.DataFrame:
+    """Three queries of ten items, grades `_GRADES` times `scale` (fractional grades), rotated per query."""
+    frames = []
+    for j in range(3):
+        grades = _GRADES[j:] + _GRADES[:j]
+        frames.append(
+            pl.DataFrame(
+                {
+                    "query": [f"q{j}"] * 10,
+                    "item": [f"d{i}" for i in range(10)],
+                    "score": [float(10 - i) for i in range(10)],
+                    "relevance": [None if g is None else g * scale for g in grades],
+                },
+                schema_overrides={"relevance": pl.Float64},
+            )
+        )
+    return pl.concat(frames)
+
+
+def _dcg(gains: list[float], k: int) -> float:
+    """DCG@k from the definition: sum of gain / log2(rank + 1), summed with math.fsum."""
+    return math.fsum(g / math.log2(r + 1) for r, g in enumerate(gains[:k], start=1))
+
+
+@pytest.mark.parametrize("path", list(_PATHS))
+@pytest.mark.parametrize("scale", [1e-30, 1e-300, 2.0**-40])
+def test_dcg_of_tiny_gains_keeps_its_digits(path: str, scale: float) -> None:
+    """Fractional grades as small as a double holds, linear gain: DCG and nDCG as at grades 1-3."""
+    frame = _graded(scale)
+    metrics = [prm.dcg(k=5), prm.ndcg(k=5), prm.ndcg()]
+    got = _PATHS[path](frame, metrics, q=True).sort("query")
+    for j, row in enumerate(got.iter_rows()):
+        gains = [0.0 if g is None else g * scale for g in _GRADES[j:] + _GRADES[:j]]
+        ideal = sorted(gains, reverse=True)
+        want = [_dcg(gains, 5), _dcg(gains, 5) / _dcg(ideal, 5), _dcg(gains, 10) / _dcg(ideal, 10)]
+        assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(row[1:], want, strict=True)), (row, want)
+    assert got.equals(_PATHS["dataframe"](frame, metrics, q=True).sort("query"))
+
+
+def test_a_gain_mapping_of_tiny_gains_keeps_its_digits_in_evaluate_and_the_builders() -> None:
+    """``ndcg(gain={1: 1e-30, 2: 3e-30, 3: 1e-29})``: the same value as the mapping times 10**30."""
+    frame = _graded(1.0).with_columns(pl.col("relevance").cast(pl.Int64))
+    tiny, plain = {1: 1e-30, 2: 3e-30, 3: 1e-29}, {1: 1.0, 2: 3.0, 3: 10.0}
+    got = prm.evaluate(frame, [prm.ndcg(k=5, gain=tiny), prm.dcg(k=5, gain=tiny)], per_query=True).sort(
+        "query"
+    )
+    want = prm.evaluate(frame, [prm.ndcg(k=5, gain=plain), prm.dcg(k=5, gain=plain)], per_query=True).sort(
+        "query"
+    )
+    for row, ref in zip(got.iter_rows(), want.iter_rows(), strict=True):
+        assert math.isclose(row[1], ref[1], rel_tol=1e-12)
+        assert math.isclose(row[2], ref[2] * 1e-30, rel_tol=1e-12)
+    built = frame.group_by("query").agg(rx.ndcg(k=5, gain=tiny).alias("v")).sort("query")
+    assert built["v"].to_list() == got[got.columns[1]].to_list()  # the builders: the same bits
 
 
 @pytest.mark.parametrize("path", list(_PATHS))
