@@ -250,9 +250,48 @@ def _per_query_means(values: dict[str, dict[str, float]], names: dict[str, str])
     return {ours: statistics.fmean(v[theirs] for v in values.values()) for ours, theirs in names.items()}
 
 
+def floor_plan(run: pl.LazyFrame, qrels: pl.LazyFrame, *, per_query: bool) -> pl.DataFrame:
+    """The floor: a bare Polars plan doing the work any evaluation of the five measures does.
+
+    The full join, the ranking window, the rank among relevant items (AP's window),
+    and one group_by of five float sums (a DCG@10, AP, reciprocal rank, hits@10 and
+    hits@100 over R), then the mean. No check, no exactness, no conventions: its
+    values are not the measures', only its work is theirs.
+    """
+    joined = run.join(qrels, on=["query", "item"], how="full", coalesce=True)
+    rel = pl.col("relevance").fill_null(0) > 0
+    rank = pl.col("__r")
+    ranked = joined.with_columns(pl.col("score").rank("ordinal", descending=True).over("query").alias("__r"))
+    hits = ranked.with_columns(pl.when(rel & rank.is_not_null()).then(rank).rank().over("query").alias("__h"))
+    top = rel & (rank <= 10)
+    per = hits.group_by("query").agg(
+        pl.when(top).then(1.0 / (rank + 1).log(2)).sum().alias("ndcg"),
+        (pl.col("__h") / rank).sum().truediv(rel.sum()).alias("map"),
+        pl.when(rel).then(1.0 / rank).max().alias("mrr"),
+        top.sum().truediv(10).alias("p10"),
+        (rel & (rank <= 100)).sum().truediv(rel.sum()).alias("recall"),
+    )
+    return per.collect() if per_query else per.drop("query").mean().collect()
+
+
 def trec_child(method: str, run_path: Path, qrels_path: Path) -> dict[str, Any]:
     """One TREC-files method: seconds, and the means (and the number of queries) to compare."""
     per_query = method.endswith("_pq")
+    if method.startswith("floor"):
+
+        def floor() -> pl.DataFrame:
+            text = {"column_0": pl.String, "column_2": pl.String}  # TREC ids are text
+            read = {"separator": " ", "has_header": False, "schema_overrides": text}
+            run = pl.read_csv(run_path, **read).select(  # type: ignore[arg-type]
+                query="column_0", item="column_2", score="column_4"
+            )
+            qrels = pl.read_csv(qrels_path, **read).select(  # type: ignore[arg-type]
+                query="column_0", item="column_2", relevance="column_3"
+            )
+            return floor_plan(run.lazy(), qrels.lazy(), per_query=per_query)
+
+        seconds, _ = _clock(floor)
+        return {"s": seconds, "values": {}}
     if method.startswith("ours"):
 
         def ours() -> pl.DataFrame:
@@ -369,6 +408,9 @@ def rec_child(method: str, run_path: Path, truth_path: Path) -> dict[str, Any]: 
         return {"s": seconds, "values": _means(out, names)}
     if method == "join_ours":
         seconds, _ = _clock(lambda: prm.join_run_qrels(run, truth))
+        return {"s": seconds}
+    if method == "floor":
+        seconds, _ = _clock(lambda: floor_plan(run.lazy(), truth.lazy(), per_query=False))
         return {"s": seconds}
     if method == "join_bare":
         seconds, _ = _clock(
@@ -583,6 +625,16 @@ def comparison(
     return lines, fine
 
 
+def floor_row(label: str, runs: dict[str, list[dict[str, Any]]], floor: str, peer: str) -> str:
+    """The floor's row: a bare Polars plan doing the same work, and the peer's time over it."""
+    base = min(r["s"] for r in runs[floor])
+    ratio = min(r["s"] for r in runs[peer]) / base
+    return (
+        f"| {label}: floor, a bare Polars plan (read, join, rank windows, one group_by) "
+        f"| {_stat([r['s'] for r in runs[floor]])} | pytrec_eval / floor {ratio:.2f} | | not the measures |"
+    )
+
+
 HEAD = ["| row | min s (median) | peer / ours | target | values |", "| --- | ---: | ---: | --- | --- |"]
 
 
@@ -597,7 +649,7 @@ def trec_section(root: Path, lines: int, repeat: int) -> tuple[list[str], bool]:
             sfx = "_pq" if table == "per-query" else ""
             jobs = {
                 f"{m}{sfx}": ("trec", f"{m}{sfx}", str(run_path), str(qrels_path))
-                for m in ("ours", "pytrec", "ranx")
+                for m in ("ours", "pytrec", "ranx", "floor")
             }
             print(f"TREC files, {shape}, {table} table", flush=True)
             runs = alternate(jobs, repeat)
@@ -610,7 +662,7 @@ def trec_section(root: Path, lines: int, repeat: int) -> tuple[list[str], bool]:
                     f"ranx{sfx}": "ranx (from_file, evaluate)",
                 },
             )
-            out += rows
+            out += [*rows, floor_row(f"{shape}, {table} table", runs, f"floor{sfx}", f"pytrec{sfx}")]
             fine &= same
     out += [
         "",
@@ -643,6 +695,7 @@ def rec_section(root: Path, users: int, repeat: int) -> tuple[list[str], bool]:
         jobs["ours_nocheck"] = ("rec", "ours_nocheck", str(run_path), str(truth_path))
         jobs["join_ours"] = ("rec", "join_ours", str(run_path), str(truth_path))
         jobs["join_bare"] = ("rec", "join_bare", str(run_path), str(truth_path))
+        jobs["floor"] = ("rec", "floor", str(run_path), str(truth_path))
         print(f"recommender frames, {shape}", flush=True)
         runs = alternate(jobs, repeat)
         for peer, label in peers.items():
@@ -651,6 +704,7 @@ def rec_section(root: Path, users: int, repeat: int) -> tuple[list[str], bool]:
             )
             out += rows
             fine &= same
+        out.append(floor_row(shape, runs, "floor", "pytrec"))
         mins = {name: min(r["s"] for r in rs) for name, rs in runs.items()}
         join_ratio = mins["join_ours"] / mins["join_bare"]
         check_ratio = mins["ours_pytrec"] / mins["ours_nocheck"]
