@@ -143,7 +143,7 @@ def evaluate(  # noqa: PLR0913
     is correct to about n * 2**-64 of the largest value for n queries: the
     mean of ``precision@10**30`` is about 1e-30, not 0. Terms and values of
     2**63 or more, NaN or infinite raise :class:`InvalidDataError`.
-    ``G``, ``ndcg_rel`` and ``Rndcg`` (running sums), ``gm_*``'s log sums,
+    ``G`` and ``ndcg_rel`` take the same gain scale. ``gm_*``'s log sums,
     weighted means (``mpr``) and ``aggregate="std"`` (a 2**-32 grid) keep a
     fixed grid.
 

@@ -20,7 +20,16 @@ from collections.abc import Mapping
 import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
-from polars_rankmetrics._kernel import NUM_REL, NUM_RET, RANK, VALUE, GainColumns, exact_sum
+from polars_rankmetrics._kernel import (
+    NUM_REL,
+    NUM_RET,
+    RANK,
+    VALUE,
+    GainColumns,
+    exact_sum,
+    from_scaled,
+    scaled_terms,
+)
 from polars_rankmetrics._spec import Metric, TableSpec, TieSupport
 from polars_rankmetrics.metrics._core import discount
 from polars_rankmetrics.metrics.graded import keep_gain
@@ -35,6 +44,15 @@ _POS, _KIND, _L, _N, _R = "__pos", "__kind", "__L", "__n", "__R"
 _GAIN, _IDEAL_GAIN, _NEXT_GAIN = "__gain", "__ideal_gain", "__next_gain"
 _GAIN_SUM, _DCG, _COST, _IDCG = "__gain_sum", "__dcg", "__cost", "__idcg"
 _LAST = "__last"
+_SCALE = "__scale"  # the query's gain scale, where gains can be tiny (GainColumns.scale)
+
+
+def _gain_sum(g: GainColumns, terms: pl.Expr) -> pl.Expr:
+    """The exact sum of gain terms: at the query's gain scale where gains can be tiny (Rows.gain_sum)."""
+    if g.scale is None:
+        return exact_sum(terms)
+    factor = pl.col(_SCALE)
+    return from_scaled(scaled_terms(terms, factor).sum(), factor.first())
 
 
 def _events(frame: pl.LazyFrame, keys: tuple[str, ...], g: GainColumns) -> pl.LazyFrame:
@@ -50,6 +68,8 @@ def _events(frame: pl.LazyFrame, keys: tuple[str, ...], g: GainColumns) -> pl.La
     base = frame.filter(gain != 0)
     zero = pl.lit(0.0)
     counts = (pl.col(NUM_RET).alias(_N), pl.col(NUM_REL).alias(_R))
+    if g.scale is not None:
+        counts = (*counts, pl.col(g.scale).alias(_SCALE))
     actual = base.filter(rank.is_not_null()).select(
         *keys,
         rank.cast(pl.UInt32).alias(_POS),
@@ -98,8 +118,8 @@ def _g_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, .
         _events(frame, keys, g)
         .group_by(keys)
         .agg(
-            exact_sum(pl.when(actual).then(term)).alias("__g"),
-            exact_sum(pl.col(_IDEAL_GAIN)).alias("__best"),
+            _gain_sum(g, pl.when(actual).then(term)).alias("__g"),
+            _gain_sum(g, pl.col(_IDEAL_GAIN)).alias("__best"),
         )
     )
     value = pl.when(pl.col("__best") > 0).then(pl.col("__g") / pl.col("__best"))
@@ -115,9 +135,11 @@ def _ndcg_rel_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple
         .agg(
             exact_sum(pl.when(positive).then(pl.col(_DCG) / pl.col(_IDCG))).alias("__sum"),
             positive.sum().alias("__found"),
-            exact_sum(pl.when(actual).then(pl.col(_GAIN) / discount(pl.col(_POS)))).alias("__dcg_all"),
+            _gain_sum(g, pl.when(actual).then(pl.col(_GAIN) / discount(pl.col(_POS)))).alias("__dcg_all"),
             pl.col(_L).first(),
-            exact_sum(pl.when(ideal).then(pl.col(_IDEAL_GAIN) / discount(pl.col(_POS)))).alias("__idcg_all"),
+            _gain_sum(g, pl.when(ideal).then(pl.col(_IDEAL_GAIN) / discount(pl.col(_POS)))).alias(
+                "__idcg_all"
+            ),
         )
     )
     # Relevant items never retrieved count at the final nDCG, as trec_eval does.

@@ -145,6 +145,16 @@ def test_dcg_of_tiny_gains_keeps_its_digits(path: str, scale: float) -> None:
     assert got.equals(_PATHS["dataframe"](frame, metrics, q=True).sort("query"))
 
 
+@pytest.mark.parametrize("path", list(_PATHS))
+def test_ndcg_rel_of_tiny_gains_is_what_the_gains_times_a_power_of_ten_give(path: str) -> None:
+    """ndcg_rel is a mean of DCG/IDCG ratios: gains times 1e-30 change nothing (it read 0/0 before)."""
+    tiny, plain = (_PATHS[path](_graded(s), ["ndcg_rel"], q=True).sort("query") for s in (1e-30, 1.0))
+    assert all(
+        math.isclose(a, b, rel_tol=1e-12) for a, b in zip(tiny["ndcg_rel"], plain["ndcg_rel"], strict=True)
+    )
+    assert min(plain["ndcg_rel"]) > 0
+
+
 def test_a_gain_mapping_of_tiny_gains_keeps_its_digits_in_evaluate_and_the_builders() -> None:
     """``ndcg(gain={1: 1e-30, 2: 3e-30, 3: 1e-29})``: the same value as the mapping times 10**30."""
     frame = _graded(1.0).with_columns(pl.col("relevance").cast(pl.Int64))
