@@ -67,7 +67,7 @@ def _events(frame: pl.LazyFrame, keys: tuple[str, ...], g: GainColumns) -> pl.La
     gain, ideal, rank = pl.col(g.gain), pl.col(g.ideal_rank), pl.col(RANK)
     base = frame.filter(gain != 0)
     zero = pl.lit(0.0)
-    counts = (pl.col(NUM_RET).alias(_N), pl.col(NUM_REL).alias(_R))
+    counts: tuple[pl.Expr, ...] = (pl.col(NUM_RET).alias(_N), pl.col(NUM_REL).alias(_R))
     if g.scale is not None:
         counts = (*counts, pl.col(g.scale).alias(_SCALE))
     actual = base.filter(rank.is_not_null()).select(
