@@ -134,13 +134,20 @@ def test_ranks_in_place_of_scores(spark: SparkSession) -> None:
 
 @pytest.mark.parametrize("by", [(), ("model",)])
 def test_tiny_values_are_bit_identical_to_evaluate(spark: SparkSession, by: tuple[str, ...]) -> None:
-    """RBP terms of 1e-28 to 1e-78 per query and the means of such values (issue 31, D9), over partitions."""
+    """RBP terms of 1e-28 to 1e-78 per query and the means of such values (issue 31, D9), over partitions.
+
+    Also rbp_resid's deep unjudged ranks (judged down to 5 past the relevant item) and DCG's tiny gains.
+    """
     rows = []
     for j, rank in enumerate([15, 40, 2, 15, 40, 150] * 3):
         model = "a" if j % 2 else "b"
-        rows += [(model, f"q{j:02d}", f"d{i:03d}", float(200 - i), int(i == rank)) for i in range(1, 161)]
+        rows += [
+            (model, f"q{j:02d}", f"d{i:03d}", float(200 - i), None if i > rank + 5 else int(i == rank))
+            for i in range(1, 161)
+        ]
     df = pl.DataFrame(rows, schema=["model", "query", "item", "score", "relevance"], orient="row")
     metrics = [prm.rbp(p=0.01), prm.rbp(p=0.05), prm.precision(10**30), prm.err(max_grade=200.0)]
+    metrics += [prm.rbp_resid(p=0.01), prm.ndcg(k=20, gain={1: 1e-30}), prm.dcg(gain={1: 1e-300})]
     sdf = spark.createDataFrame(df.to_arrow()).repartition(5)
     for per_query in (True, False):
         expected = prm.evaluate(df, metrics, by=by or None, per_query=per_query)
@@ -148,3 +155,5 @@ def test_tiny_values_are_bit_identical_to_evaluate(spark: SparkSession, by: tupl
         keys = [*by, "query"] if per_query else list(by)
         assert_frame_equal(got.sort(keys) if keys else got, expected, check_exact=True)
         assert (expected.select(pl.col("^rbp.*$")) > 0).to_series(0).all()  # no value lost to a grid
+        deep = expected.select(pl.col("^rbp_resid.*$", "^dcg.*$"))
+        assert all((deep[name] > 0).all() for name in deep.columns)
