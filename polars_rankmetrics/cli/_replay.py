@@ -104,11 +104,21 @@ class Replay:
             if self.args.judged_only:
                 grades = [g for g in grades if g is not None]
             num_nonrel = sum(1 for g in judged if g < level)
-            self._rankings[query] = _Ranking(grades, num_rel, num_nonrel, max(judged, default=-1))
+            top = max(judged, default=-1)
+            self._rankings[query] = _Ranking(grades, num_rel, num_nonrel, top, listed=bool(retrieved))
         return self._rankings[query]
 
-    def value(self, line: Line, query: str) -> float:
-        """The line's value for the query, computed as trec_eval computes it."""
+    def value(self, line: Line, query: str, library: object) -> object:
+        """The line's value for the query, computed as trec_eval computes it.
+
+        A query the run has no line for (``-c``) is not computed by trec_eval,
+        which prints its measures' zeros as the library does: `library` stays.
+        """
+        if not self._ranking(query).listed:
+            return library
+        return self._computed(line, query)
+
+    def _computed(self, line: Line, query: str) -> float:
         ranking = self._ranking(query)
         grades, num_rel, top = ranking.grades, ranking.num_rel, ranking.top
         metric = line.metric
@@ -148,6 +158,7 @@ class _Ranking:
     num_rel: int  # judged relevant (grade >= the relevance level)
     num_nonrel: int  # judged non-relevant (0 <= grade < the level), retrieved or not
     top: int  # the highest grade judged, -1 for none
+    listed: bool = True  # whether the run has a line for the query
 
 
 def _bpref(ranking: _Ranking, level: int) -> float:

@@ -115,9 +115,9 @@ def _replayed(line: Line, column: list[object], order: list[str], replay: Replay
     column = [math.nan if replay.undefined(line, q) else v for q, v in zip(order, column, strict=True)]
     if not replay.applies(line):
         return column
-    column = [replay.value(line, q) if near_tie(v) else v for q, v in zip(order, column, strict=True)]
+    column = [replay.value(line, q, v) if near_tie(v) else v for q, v in zip(order, column, strict=True)]
     if near_tie(summary_value(line, column, None)):  # the all line's mean: every query as trec_eval adds it
-        column = [replay.value(line, q) for q in order]
+        column = [replay.value(line, q, v) for q, v in zip(order, column, strict=True)]
     return column
 
 

@@ -380,3 +380,53 @@ def test_eleven_point_mean_on_an_exact_tie_prints_trec_evals_digit(
     frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
     exact = prm.evaluate(frame, ["11pt_avg"]).item()
     assert f"{exact:.4f}" == "0.2938"  # the library's exact mean, 1.175 / 4
+
+
+_MISSING_QRELS = """\
+q54_37 0 d34 0
+q54_37 0 d8 3
+q54_37 0 d56 -1
+q55_26 0 d7 0
+q55_26 0 d55 3
+q55_26 0 d47 0
+q55_26 0 d56 0
+q55_26 0 d57 -1
+z1 0 a 0
+z2 0 a 0
+z3 0 a 0
+z4 0 a 0
+z5 0 a 0
+z6 0 a 0
+"""
+_MISSING_RUN = """\
+q55_26 Q0 u3 10 -1.25 STANDARD
+q55_26 Q0 u0 7 2.0 STANDARD
+q55_26 Q0 d57 6 0.5 STANDARD
+q55_26 Q0 u2 9 1.0 STANDARD
+q55_26 Q0 d46 5 0.5 STANDARD
+q55_26 Q0 u1 8 1.0 STANDARD
+q55_26 Q0 d56 3 2.0 STANDARD
+q55_26 Q0 d55 2 2.0 STANDARD
+q55_26 Q0 d47 4 2.5 STANDARD
+q55_26 Q0 d24 1 0.5 STANDARD
+z1 Q0 a 1 1 r
+z2 Q0 a 1 1 r
+z3 Q0 a 1 1 r
+z4 Q0 a 1 1 r
+z5 Q0 a 1 1 r
+z6 Q0 a 1 1 r
+"""
+
+
+def test_a_query_the_run_lacks_keeps_its_zero_when_the_mean_is_replayed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-c: q54_37 has no run line; the all line's 0.25 / 8 is a tie, replayed; q54_37 stays 0 (not 0/0)."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(_MISSING_QRELS)
+    run.write_text(_MISSING_RUN)
+    printed = _run(capsys, qrels, run, "-q", "-c", "-m", "11pt_avg")[1].splitlines()
+    # trec_eval 10.0's own lines
+    assert printed[0] == "11pt_avg              \tq54_37\t0.0000"
+    assert printed[1] == "11pt_avg              \tq55_26\t0.2500"
+    assert printed[-1] == "11pt_avg              \tall\t0.0312"
