@@ -290,21 +290,6 @@ z5 Q0 a 1 1 r
 """
 
 
-def test_bpref_mean_on_an_exact_tie_prints_trec_evals_digit(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Bpref 0.5, 0.4, 0.25 and five zeros (-c -l 2): trec_eval 10.0 prints 0.1437, its 0.4 a running sum."""
-    qrels, run = tmp_path / "qrels", tmp_path / "run"
-    qrels.write_text(_BPREF_QRELS)
-    run.write_text(_BPREF_RUN)
-    assert (
-        _run(capsys, qrels, run, "-c", "-l", "2", "-m", "bpref")[1] == "bpref                 \tall\t0.1437\n"
-    )
-    frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
-    exact = prm.evaluate(frame, ["bpref"], relevance_level=2).item()
-    assert f"{exact:.4f}" == "0.1438"  # the library's exact mean, 1.15 / 8
-
-
 _ELEVEN_QRELS = """\
 16619 0 10 -1
 16607 0 23 3
@@ -368,18 +353,36 @@ _ELEVEN_RUN = """\
 """
 
 
-def test_eleven_point_mean_on_an_exact_tie_prints_trec_evals_digit(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("files", "flags", "digits"),
+    [
+        # bpref 0.5, 0.4, 0.25 and five zeros (-c -l 2), mean 1.15 / 8: trec_eval's 0.4 is a running sum.
+        ((_BPREF_QRELS, _BPREF_RUN), ("-c", "-l", "2", "-m", "bpref"), ("0.1437", "0.1438")),
+        # 11pt_avg of 0.375, 0, 0.3 and 0.5, mean 0.29375: trec_eval's 0.3 is 3.3 / 11.
+        ((_ELEVEN_QRELS, _ELEVEN_RUN), ("-m", "11pt_avg"), ("0.2937", "0.2938")),
+    ],
+    ids=["bpref", "11pt_avg"],
+)
+def test_a_mean_on_an_exact_tie_prints_trec_evals_digit(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    files: tuple[str, str],
+    flags: tuple[str, ...],
+    digits: tuple[str, str],
 ) -> None:
-    """11pt_avg of 0.375, 0, 0.3 and 0.5 (mean 0.29375): trec_eval 10.0 prints 0.2937, its 0.3 = 3.3 / 11."""
+    """The all line's exact mean lies on a tie of the fourth decimal: trec_eval 10.0's digit (its output).
+
+    `digits`: what trec_eval 10.0 prints, and the library's exact mean to four decimals.
+    """
+    printed, exact = digits
     qrels, run = tmp_path / "qrels", tmp_path / "run"
-    qrels.write_text(_ELEVEN_QRELS)
-    run.write_text(_ELEVEN_RUN)
-    printed = _run(capsys, qrels, run, "-m", "11pt_avg")[1]
-    assert printed == "11pt_avg              \tall\t0.2937\n"  # trec_eval 10.0's own output
+    qrels.write_text(files[0])
+    run.write_text(files[1])
+    assert _run(capsys, qrels, run, *flags)[1] == f"{flags[-1]:<22}\tall\t{printed}\n"
     frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
-    exact = prm.evaluate(frame, ["11pt_avg"]).item()
-    assert f"{exact:.4f}" == "0.2938"  # the library's exact mean, 1.175 / 4
+    level = int(flags[flags.index("-l") + 1]) if "-l" in flags else 1
+    value = prm.evaluate(frame, [flags[-1]], relevance_level=level).item()
+    assert f"{value:.4f}" == exact  # the library's exact mean
 
 
 _MISSING_QRELS = """\
