@@ -4,15 +4,16 @@ The library sums a query's terms exactly; trec_eval adds them in doubles, in
 rank order: AP's precisions (m_map.c, m_map_cut.c), rbp's gains and
 rbp_resid's unjudged ranks times running powers of p (m_rbp.c,
 m_rbp_resid.c), bpref's fractions of preferences kept (m_bpref.c), the
-interpolated precisions of 11pt_avg (m_11pt_avg.c). The two
-values differ in the last bits only, so they print the same fourth decimal
-unless the exact value lies on a tie at the fifth (an AP of 71/160 =
-0.44375): there trec_eval's rounding error decides. For such a value, and
-for an ``all`` line whose mean lies on a tie, the command recomputes the
-measure as trec_eval does, from the query's rows ranked as trec_eval ranks
-them (score, then docno, both descending; ``-M`` cuts, then ``-J`` drops the
-unjudged). Only under trec_eval's own conventions (``--ties text``, no other
-preset).
+interpolated precisions of 11pt_avg (m_11pt_avg.c), infAP's estimates
+(m_infap.c). The two values differ in the last bits only, so they print the
+same fourth decimal unless the exact value lies on a tie at the fifth (an AP
+of 71/160 = 0.44375): there trec_eval's rounding error decides. For such a
+value, and for an ``all`` line whose mean lies on a tie, the command
+recomputes the measure as trec_eval does, from the query's rows ranked as
+trec_eval ranks them (score, then docno, both descending; ``-M`` cuts, then
+``-J`` drops the unjudged). Only under trec_eval's own conventions (``--ties
+text``, no other preset); a query the run has no line for keeps the library's
+value (trec_eval computes nothing for it).
 
 It also gives trec_eval's 0/0 of ``Rndcg`` (m_Rndcg.c): a query with relevant
 documents (``-l 0`` counts grade 0) but no positive gain has no R level to
@@ -32,7 +33,8 @@ from polars_rankmetrics.cli._values import lround
 
 __all__ = ["Replay", "near_tie"]
 
-_REPLAYED = frozenset({"map", "map_cut", "rbp", "rbp_resid", "bpref", "11pt_avg"})
+_REPLAYED = frozenset({"map", "map_cut", "rbp", "rbp_resid", "bpref", "11pt_avg", "infAP"})
+_INFAP_EPSILON = 0.00001  # trec_eval.h
 _TIE = 1e-9  # how close to a tie of the fourth decimal a value must be to be replayed
 
 
@@ -100,12 +102,18 @@ class Replay:
             retrieved.sort(key=lambda r: (r[0], r[1].encode()), reverse=True)
             if self.args.depth is not None:
                 retrieved = retrieved[: self.args.depth]
-            grades = [None if g is None or g < 0 else int(g) for _, _, g in retrieved]
+            pool = [None if g is None else int(g) for _, _, g in retrieved]
             if self.args.judged_only:
-                grades = [g for g in grades if g is not None]
+                pool = [g for g in pool if g is not None and g >= 0]
             num_nonrel = sum(1 for g in judged if g < level)
-            top = max(judged, default=-1)
-            self._rankings[query] = _Ranking(grades, num_rel, num_nonrel, top, listed=bool(retrieved))
+            self._rankings[query] = _Ranking(
+                [None if g is None or g < 0 else g for g in pool],
+                num_rel,
+                num_nonrel,
+                max(judged, default=-1),
+                listed=bool(retrieved),
+                pool=pool,
+            )
         return self._rankings[query]
 
     def value(self, line: Line, query: str, library: object) -> object:
@@ -119,35 +127,44 @@ class Replay:
         return self._computed(line, query)
 
     def _computed(self, line: Line, query: str) -> float:
-        ranking = self._ranking(query)
-        grades, num_rel, top = ranking.grades, ranking.num_rel, ranking.top
-        metric = line.metric
+        ranking, level, metric = self._ranking(query), self._level(), line.metric
         assert metric is not None  # applies() holds
         name = line.measure.name
         if name == "bpref":
-            return _bpref(ranking, self._level())
+            return _bpref(ranking, level)
+        if name == "infAP":
+            return _inf_ap(ranking, level)
         if name == "11pt_avg":
-            return _eleven_point(ranking, self._level(), metric.numbers("recalls"))
+            return _eleven_point(ranking, level, metric.numbers("recalls"))
         if name in {"rbp", "rbp_resid"}:
-            p = metric.number("p")
-            total, power, unjudged = 0.0, 1.0, False
-            for grade in grades:
-                if name == "rbp_resid" and grade is None:
-                    unjudged = True
-                    total += power
-                if name == "rbp" and grade:  # a gain of 0 adds nothing; the grades scaled by the top one
-                    total += (grade / top if top > 1 else float(grade)) * power
-                power = power * p
-            if name == "rbp":
-                return (1.0 - p) * total
-            return power + (1 - p) * total if unjudged else 0.0
-        level, cutoff = self._level(), metric.k
-        total, hits = 0.0, 0
-        for rank, grade in enumerate(grades[:cutoff] if cutoff is not None else grades, start=1):
-            if grade is not None and grade >= level:
-                hits += 1
-                total += hits / rank
-        return total / num_rel if hits else 0.0
+            return _rbp(ranking, metric.number("p"), resid=name == "rbp_resid")
+        return _ap(ranking, level, metric.k)
+
+
+def _ap(ranking: _Ranking, level: int, cutoff: int | None) -> float:
+    """m_map.c, m_map_cut.c: precision at each relevant document within the cutoff, in rank order, over R."""
+    total, hits = 0.0, 0
+    grades = ranking.grades[:cutoff] if cutoff is not None else ranking.grades
+    for rank, grade in enumerate(grades, start=1):
+        if grade is not None and grade >= level:
+            hits += 1
+            total += hits / rank
+    return total / ranking.num_rel if hits else 0.0
+
+
+def _rbp(ranking: _Ranking, p: float, *, resid: bool) -> float:
+    """m_rbp.c, m_rbp_resid.c: gains (or unjudged ranks) times a running power of p, added in rank order."""
+    total, power, unjudged, top = 0.0, 1.0, False, ranking.top
+    for grade in ranking.grades:
+        if resid and grade is None:
+            unjudged = True
+            total += power
+        if not resid and grade:  # a gain of 0 adds nothing; the grades scaled by the top one
+            total += (grade / top if top > 1 else float(grade)) * power
+        power = power * p
+    if not resid:
+        return (1.0 - p) * total
+    return power + (1 - p) * total if unjudged else 0.0
 
 
 @dataclass(frozen=True)
@@ -159,6 +176,7 @@ class _Ranking:
     num_nonrel: int  # judged non-relevant (0 <= grade < the level), retrieved or not
     top: int  # the highest grade judged, -1 for none
     listed: bool = True  # whether the run has a line for the query
+    pool: list[int | None] = field(default_factory=list)  # the grades, negative (in the pool, unjudged) kept
 
 
 def _bpref(ranking: _Ranking, level: int) -> float:
@@ -176,6 +194,28 @@ def _bpref(ranking: _Ranking, level: int) -> float:
         else:
             bpref += 1.0
     return bpref / ranking.num_rel if ranking.num_rel else bpref
+
+
+def _inf_ap(ranking: _Ranking, level: int) -> float:
+    """m_infap.c: per relevant document, 1/(j+1) plus the judged share above it, in rank order, over R."""
+    inf_ap, rel, nonrel, unjudged = 0.0, 0, 0, 0
+    for j, grade in enumerate(ranking.pool):
+        if grade is None:  # not in the pool
+            continue
+        if grade < 0:  # in the pool, unjudged
+            unjudged += 1
+        elif grade < level:
+            nonrel += 1
+        else:
+            rel += 1
+            if j == 0:
+                inf_ap += 1.0
+                continue
+            fj = float(j)
+            above = (rel - 1 + nonrel + unjudged) / fj
+            share = (rel - 1 + _INFAP_EPSILON) / (rel - 1 + nonrel + 2 * _INFAP_EPSILON)
+            inf_ap += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * above * share
+    return inf_ap / ranking.num_rel if ranking.num_rel else inf_ap
 
 
 def _eleven_point(ranking: _Ranking, level: int, recalls: tuple[float, ...]) -> float:

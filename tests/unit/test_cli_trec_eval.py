@@ -433,3 +433,52 @@ def test_a_query_the_run_lacks_keeps_its_zero_when_the_mean_is_replayed(
     assert printed[0] == "11pt_avg              \tq54_37\t0.0000"
     assert printed[1] == "11pt_avg              \tq55_26\t0.2500"
     assert printed[-1] == "11pt_avg              \tall\t0.0312"
+
+
+_INFAP_QRELS = """\
+6129 0 39 0
+6129 0 37 3
+6129 0 32 3
+6129 0 13 -1
+6129 0 47 0
+6129 0 17 1
+6129 0 33 2
+6129 0 38 3
+6129 0 41 1
+6129 0 22 -1
+6129 0 19 2
+6129 0 10 0
+6129 0 56 2
+6129 0 18 -1
+6129 0 15 -1
+6129 0 44 0
+"""
+_INFAP_RUN = """\
+6129 Q0 55 5 17.42 STANDARD
+6129 Q0 26 1 6.08 STANDARD
+6129 Q0 39 6 16.745 STANDARD
+6129 Q0 u0 13 6.883 STANDARD
+6129 Q0 33 4 0.124 STANDARD
+6129 Q0 18 12 0.262 STANDARD
+6129 Q0 47 8 1.066 STANDARD
+6129 Q0 41 10 17.554 STANDARD
+6129 Q0 15 9 9.386 STANDARD
+6129 Q0 21 7 16.857 STANDARD
+6129 Q0 38 2 8.02 STANDARD
+6129 Q0 9 3 -4.754 STANDARD
+6129 Q0 40 11 5.322 STANDARD
+"""
+
+
+def test_infap_on_an_exact_tie_prints_trec_evals_digit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """InfAP = 0.21875 exactly for this query: trec_eval 10.0's arithmetic prints 0.2187 (its output)."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(_INFAP_QRELS)
+    run.write_text(_INFAP_RUN)
+    assert _run(capsys, qrels, run, "-q", "-m", "infAP")[1] == (
+        "infAP                 \t6129\t0.2187\ninfAP                 \tall\t0.2187\n"
+    )
+    frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
+    assert f"{prm.evaluate(frame, ['infAP']).item():.4f}" == "0.2188"  # the library's exact value
