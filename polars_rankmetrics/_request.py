@@ -17,6 +17,7 @@ from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike, Requested
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.conventions import ConventionOptions, Conventions, ReadingOptions
+from polars_rankmetrics.exceptions import InvalidInputError
 
 __all__ = ["OPTIONS", "EvaluateOptions", "MetricOptions", "Options", "Request", "request"]
 
@@ -134,6 +135,9 @@ def request(  # noqa: PLR0913
     (['ndcg@10', 'P_5'], ('model',), 5)
     """
     keys_by = normalise_by(by)
+    for flag, value in (("per_query", per_query), ("check", check)):
+        if not isinstance(value, bool):  # check="no" is truthy: refused, not read as True
+            raise InvalidInputError.from_type(flag, "True or False", value)
     resolved = Conventions.resolve(conventions, **dict(overrides or {}))
     requested = _engine.requested(metrics)
     if not catalog:
@@ -155,7 +159,7 @@ def request(  # noqa: PLR0913
         metrics=requested,
         by=keys_by,
         per_query=per_query,
-        columns=columns or Columns(),
+        columns=Columns.of(columns),
         conventions=resolved,
         check=check,
         aggregate=aggregate,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -84,6 +84,28 @@ class Columns:
             if name in seen:
                 raise InvalidParameterError.shared_column(name, seen[name], role)
             seen[name] = role
+
+    @classmethod
+    def of(cls, columns: object) -> Columns:
+        """`columns` as a function takes it: None (the defaults), a :class:`Columns` or a mapping of fields.
+
+        Examples
+        --------
+        >>> prm.Columns.of({"query": "user", "item": "movie"}).query
+        'user'
+        """
+        if columns is None:
+            return cls()
+        if isinstance(columns, Columns):
+            return columns
+        if isinstance(columns, Mapping):
+            fields = ("query", "item", "score", "rank", "relevance", "intent")
+            for key in columns:
+                if key not in fields:
+                    raise InvalidParameterError.unknown_option("prm.Columns", str(key), fields)
+            return cls(**columns)
+        expected = "a prm.Columns or a {role: column name} mapping"
+        raise InvalidInputError.from_type("columns", expected, columns)
 
 
 @dataclass(frozen=True)

@@ -74,7 +74,7 @@ def validate(
     polars_rankmetrics.exceptions.InvalidDataError: 1 duplicate (query, item) row(s): query=1, item='a' ...
     """
     lf = as_polars(frame).lazy()
-    cols, keys_by = columns or Columns(), normalise_by(by)
+    cols, keys_by = Columns.of(columns), normalise_by(by)
     ids, rules, flags, counts = _checks(lf, cols, keys_by)
     try:
         bad, dupes = pl.collect_all([flags, counts], engine="streaming")

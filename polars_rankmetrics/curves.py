@@ -98,7 +98,7 @@ def pr_curve(  # noqa: PLR0913
     """
     frame = as_polars(frame, "frame")
     chosen = cutoffs(ks)
-    keys: list[str] = list(normalise_by(by)) + ([(columns or Columns()).query] if per_query else [])
+    keys: list[str] = list(normalise_by(by)) + ([Columns.of(columns).query] if per_query else [])
     metrics = [m for k in chosen for m in (precision(k), recall(k))]
     wide = evaluate(
         frame, metrics, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,

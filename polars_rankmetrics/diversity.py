@@ -117,7 +117,7 @@ def join_intents(
     │ 1     ┆ d3   ┆ 1.0   ┆ null   ┆ null      │
     └───────┴──────┴───────┴────────┴───────────┘
     """
-    cols = columns or Columns()
+    cols = Columns.of(columns)
     if cols.intent not in qrels.columns:
         raise ColumnNotFoundError.from_missing_and_available(
             cols.intent, "intent", qrels.columns, where="the qrels"
@@ -209,7 +209,7 @@ def evaluate_diversity(  # noqa: PLR0913
     checked = alpha_param.check(alpha, "evaluate_diversity"), beta_param.check(beta, "evaluate_diversity")
     frame = as_polars(frame, "frame")
     names_in = frame.collect_schema().names()
-    intent = (columns or Columns()).intent
+    intent = Columns.of(columns).intent
     if intent not in names_in:  # evaluate reads a frame without one as one intent per query; this asks for it
         raise ColumnNotFoundError.from_missing_and_available(intent, "intent", names_in)
     chosen = {name: _with(parse(name), *checked) for name in names}  # type: ignore[arg-type]

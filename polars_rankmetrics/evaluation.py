@@ -287,7 +287,7 @@ def population(
     frame = as_polars(frame, "frame")
     keys_by = normalise_by(by)
     resolved = Conventions.resolve(conventions, **overrides)
-    per_q = _engine.build(frame.lazy(), columns or Columns(), keys_by, resolved, []).per_query
+    per_q = _engine.build(frame.lazy(), Columns.of(columns), keys_by, resolved, []).per_query
     counts = _engine.population_counts(per_q, resolved)
     out = per_q.group_by(keys_by).agg(counts).sort(keys_by) if keys_by else per_q.select(counts)
     return _engine.finish_frame(out, frame)

@@ -19,7 +19,7 @@ FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 def _run_columns(columns: Columns | None) -> list[pl.Expr]:
     """A run's output columns from its fields, named by `columns`."""
-    cols = columns or Columns()
+    cols = Columns.of(columns)
     return [
         pl.col("query").alias(cols.query),
         pl.col("item").alias(cols.item),
@@ -30,7 +30,7 @@ def _run_columns(columns: Columns | None) -> list[pl.Expr]:
 
 def _qrels_columns(columns: Columns | None, *, intents: bool = False) -> list[pl.Expr]:
     """The judgments' output columns from their fields, named by `columns` (`intents`: the 2nd field too)."""
-    cols = columns or Columns()
+    cols = Columns.of(columns)
     intent = [pl.col("iteration").alias(cols.intent)] if intents else []
     return [
         pl.col("query").alias(cols.query),
@@ -257,7 +257,7 @@ def join_run_qrels(
     │ q1    ┆ c    ┆ null  ┆ 2         │
     └───────┴──────┴───────┴───────────┘
     """
-    cols = columns or Columns()
+    cols = Columns.of(columns)
     keys_by = normalise_by(by)
     run, qrels = as_polars(run, "run"), as_polars(qrels, "qrels")
     run_lf, qrels_lf = run.lazy(), qrels.lazy()

@@ -277,3 +277,22 @@ def test_d7_an_unhashable_choice_is_a_parameter_error(kwargs: dict, name: str) -
     """A dict or a list where a name is chosen: the library's error naming the parameter, not a TypeError."""
     with pytest.raises(InvalidParameterError, match=rf"`{name}` must be one of"):
         prm.evaluate(FRAME, METRICS, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [({"per_query": "yes"}, "per_query"), ({"check": "no"}, "check"), ({"columns": "query"}, "columns")],
+)
+def test_d7_a_flag_or_columns_of_the_wrong_type(kwargs: dict, name: str) -> None:
+    """check='no' would read as True: refused, naming it; columns is a prm.Columns or a mapping."""
+    with pytest.raises(InvalidInputError, match=rf"`{name}` must be"):
+        prm.evaluate(FRAME, METRICS, **kwargs)
+
+
+def test_columns_as_a_mapping_of_roles() -> None:
+    """A {role: column} mapping reads as prm.Columns(**mapping); an unknown role is named."""
+    renamed = FRAME.rename({"query": "user"})
+    mapped = prm.evaluate(renamed, METRICS, columns={"query": "user"})
+    assert mapped.equals(prm.evaluate(renamed, METRICS, columns=prm.Columns(query="user")))
+    with pytest.raises(InvalidParameterError, match=r"prm\.Columns has no parameter 'users'"):
+        prm.evaluate(renamed, METRICS, columns={"users": "user"})
