@@ -14,7 +14,7 @@ from polars_rankmetrics._request import Request, request
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
-from polars_rankmetrics.exceptions import InvalidDataError
+from polars_rankmetrics.exceptions import InvalidDataError, InvalidInputError
 from polars_rankmetrics.io import join_run_qrels
 
 if TYPE_CHECKING:
@@ -327,4 +327,8 @@ def collect(lf: pl.LazyFrame, **kwargs: object) -> pl.DataFrame:
     ...
     polars_rankmetrics.exceptions.InvalidDataError: score column 'score' holds NaN or infinite scores ...
     """
+    if isinstance(lf, pl.DataFrame):  # evaluate's DataFrame result: collected already
+        return lf
+    if not isinstance(lf, pl.LazyFrame):
+        raise InvalidInputError.from_type("lf", "a Polars LazyFrame (or DataFrame)", lf)
     return _engine.collect(lf, **kwargs)

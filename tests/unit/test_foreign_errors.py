@@ -296,3 +296,11 @@ def test_columns_as_a_mapping_of_roles() -> None:
     assert mapped.equals(prm.evaluate(renamed, METRICS, columns=prm.Columns(query="user")))
     with pytest.raises(InvalidParameterError, match=r"prm\.Columns has no parameter 'users'"):
         prm.evaluate(renamed, METRICS, columns={"users": "user"})
+
+
+def test_collect_takes_a_lazyframe_or_a_collected_frame() -> None:
+    """prm.collect(DataFrame) returns it (evaluate's eager result); anything else is named."""
+    done = prm.evaluate(FRAME, METRICS)
+    assert prm.collect(done) is done
+    with pytest.raises(InvalidInputError, match="`lf` must be a Polars LazyFrame"):
+        prm.collect(None)  # type: ignore[arg-type]
