@@ -38,11 +38,24 @@ def _unique(values: list[float]) -> list[float]:
     return values
 
 
+_LONG_MAX = 2**63 - 1  # C's long: atol saturates there (glibc's strtol)
+
+
+def _long(text: str) -> int:
+    """Read a cutoff as C's atol does: the leading integer, saturated to a long; never garbage."""
+    match = _INT.match(text)
+    if match is None:
+        raise prm.UnknownMetricError.not_a_number(text, finite=False)
+    return max(-_LONG_MAX - 1, min(_LONG_MAX, int(match.group())))
+
+
 def _cutoffs(text: str) -> list[int]:
-    values = _unique(sorted(_number(p, _INT) for p in text.split(",")))
+    values = sorted(_long(p) for p in text.split(","))
+    if len(set(values)) < len(values):
+        raise prm.UnknownMetricError.bad_measure(None, "duplicate cutoffs")
     if values[0] <= 0:
         raise prm.UnknownMetricError.bad_measure(None, "cutoffs must be positive")
-    return [int(v) for v in values]
+    return values
 
 
 def _levels(text: str) -> list[float]:

@@ -482,3 +482,9 @@ def test_infap_on_an_exact_tie_prints_trec_evals_digit(
     )
     frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
     assert f"{prm.evaluate(frame, ['infAP']).item():.4f}" == "0.2188"  # the library's exact value
+
+
+def test_a_cutoff_past_a_long_saturates_as_atol_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """trec_eval reads cutoffs with atol: 10**23 is LONG_MAX (trec_eval 10.0 prints this line)."""
+    printed = _run(capsys, QRELS, RUN, "-m", "P.100000000000000000000000")[1]
+    assert printed == "P_9223372036854775807 \tall\t0.0000\n"
