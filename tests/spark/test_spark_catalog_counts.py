@@ -45,6 +45,7 @@ def _counted_metrics(df: pl.DataFrame) -> list[object]:
         prm.aplt(5, popularity=popularity, head_share=0.5),
         prm.aclt(3, interactions=interactions, head_share=0.3),
         prm.tail_percentage(5, popularity=popularity, tail=0.3),
+        prm.surprisal(5, interactions=interactions),
     ]
 
 
