@@ -77,11 +77,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--buckets", type=int, default=8, help="partitions of the repartition by query")
+    parser.add_argument(
+        "--buckets",
+        type=int,
+        default=8,
+        help="partitions of the repartition by query (spark.sql.shuffle.partitions too); 0: Spark's defaults",
+    )
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--table", choices=("floor", "peer", "both"), default="both")
     args = parser.parse_args()
+    if args.buckets == 0 and args.table != "peer":
+        parser.error("--buckets 0 (Spark's defaults) is for --table peer only")
     warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas")
 
     from pyspark.sql import SparkSession  # noqa: PLC0415  (after the warning filter)
@@ -90,14 +97,15 @@ def main() -> None:
     # RankingEvaluator's Python (none) need the same one.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
-    spark = (
+    builder = (
         SparkSession.builder.master(args.master)
         .config("spark.executorEnv.POLARS_MAX_THREADS", "1")
         .config("spark.driver.memory", "4g")
-        .config("spark.sql.shuffle.partitions", str(args.buckets))
         .config("spark.ui.showConsoleProgress", "false")
-        .getOrCreate()
     )
+    if args.buckets:  # else Spark's 200 shuffle partitions (adaptive execution coalesces them)
+        builder = builder.config("spark.sql.shuffle.partitions", str(args.buckets))
+    spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     tmp = Path(tempfile.mkdtemp(prefix="bench_spark_"))
     load = os.getloadavg()
@@ -114,7 +122,7 @@ def main() -> None:
         "",
     ]
     if args.table != "floor":
-        lines += peer_table(spark, tmp / "peer.parquet", args.rows, args.repeat, args.buckets)
+        lines += peer_table(spark, tmp / "peer.parquet", args.rows, args.repeat, args.buckets or None)
     if args.table != "peer":
         lines += floor_table(spark, tmp / "frame.parquet", args)
     load = os.getloadavg()

@@ -32,6 +32,7 @@ The values are checked equal (within 1e-12: Spark sums a double mean) before tim
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -83,16 +84,43 @@ def spark_values(cached: object) -> dict[str, float]:
     return out
 
 
-def _alternate(paths: dict[str, Callable[[], object]], times: dict[str, list[float]], repeat: int) -> None:
-    """Run every path in turn, `repeat` times, appending each wall time to `times`."""
+def tree_cpu() -> float:
+    """CPU seconds of this process and all its descendants (the JVM, Spark's Python workers), Linux /proc.
+
+    utime + stime + cutime + cstime of each: a reaped child's time moves into its parent's
+    cutime, so the sum only grows. On a loaded machine, CPU time is steadier than wall time.
+    """
+    ticks = os.sysconf("SC_CLK_TCK")
+    stats = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # gone meanwhile
+                continue
+            stats[int(entry.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]))
+    mine, grew = {os.getpid()}, True
+    while grew:
+        more = {pid for pid, (parent, _) in stats.items() if parent in mine} - mine
+        mine |= more
+        grew = bool(more)
+    total = sum(stats[pid][1] for pid in mine if pid in stats)
+    return total / ticks
+
+
+Times = dict[str, list[tuple[float, float]]]  # label -> (wall s, CPU s) per run
+
+
+def _alternate(paths: dict[str, Callable[[], object]], times: Times, repeat: int) -> None:
+    """Run every path in turn, `repeat` times, appending each (wall, CPU) time to `times`."""
     for _ in range(repeat):
         for label, run in paths.items():
-            start = time.perf_counter()
+            cpu, start = tree_cpu(), time.perf_counter()
             run()
-            times[label].append(time.perf_counter() - start)
+            times[label].append((time.perf_counter() - start, tree_cpu() - cpu))
 
 
-def peer_table(spark: object, path: Path, rows: int, repeat: int, buckets: int) -> list[str]:
+def peer_table(spark: object, path: Path, rows: int, repeat: int, buckets: int | None) -> list[str]:
     """Time the four paths on `rows` rows written to `path`; the table's Markdown lines."""
     frame(rows).write_parquet(path, row_group_size=250_000)
     sdf = spark.read.parquet(str(path))  # type: ignore[attr-defined]
@@ -112,7 +140,8 @@ def peer_table(spark: object, path: Path, rows: int, repeat: int, buckets: int) 
         yield from batches  # a local function: pickled by value (workers cannot import this module)
 
     def floor() -> None:
-        mapped = sdf.repartition(buckets, "query").mapInArrow(identity, sdf.schema)
+        moved = sdf.repartition(buckets, "query") if buckets else sdf.repartition("query")
+        mapped = moved.mapInArrow(identity, sdf.schema)
         mapped.write.format("noop").mode("overwrite").save()
 
     mine = "polars_rankmetrics.spark.evaluate (long frame -> collected means)"
@@ -128,37 +157,42 @@ def peer_table(spark: object, path: Path, rows: int, repeat: int, buckets: int) 
     for name in OURS:
         assert abs(got[name] - theirs[name]) <= 1e-12, (name, got[name], theirs[name])
     floor()  # warm-up
-    times: dict[str, list[float]] = {label: [] for label in [*first, from_cache]}
+    times: Times = {label: [] for label in [*first, from_cache]}
     _alternate(first, times, repeat)
     # Apart: Spark's cache matches plans, so the end-to-end path would reuse (and unpersist) these arrays.
     cached = arrays(sdf).cache()  # type: ignore[attr-defined]
     cached.count()
     _alternate({from_cache: lambda: spark_values(cached), mine: ours}, times, repeat)
     cached.unpersist(blocking=True)
-    best = {label: min(t) for label, t in times.items()}
+    best = {label: min(w for w, _ in t) for label, t in times.items()}
+    cpu = {label: min(c for _, c in t) for label, t in times.items()}
     for label, t in best.items():
-        runs = ", ".join(f"{x:.2f}" for x in times[label])
-        print(f"{label}: {t:.2f} s ({runs}), {t / best[mine]:.2f}x ours")
+        runs = ", ".join(f"{w:.2f}" for w, _ in times[label])
+        print(f"{label}: {t:.2f} s ({runs}), {t / best[mine]:.2f}x ours; CPU {cpu[label]:.2f} s")
     values = ", ".join(f"{n} {got[n]:.6f}" for n in OURS)
     return [
         "## Against Spark's own RankingEvaluator",
         "",
         (
             f"{rows:,} rows ({rows // 100:,} queries x 100, integer ids, unique scores, about 30% judged "
-            f"0-3, relevant = grade >= 1), one Parquet file, `buckets={buckets}`. Best of {repeat} "
+            f"0-3, relevant = grade >= 1), one Parquet file, `buckets={buckets}` (None: Spark's "
+            f"spark.sql.shuffle.partitions, 200 by default, coalesced by adaptive execution). Best of {repeat} "
             "alternating runs in one session: the adapter, RankingEvaluator end to end and the floor "
             f"alternate {repeat} times, then (apart, since Spark's cache matches plans) the cached "
             f"arrays' evaluates and the adapter another {repeat} times. Metrics: ndcg@10, map, map@10, "
             "P@10, recall@10 under `Conventions(gain='binary', ap_denominator='min_k_relevant')`; "
             "RankingEvaluator's ndcgAtK, meanAveragePrecision, meanAveragePrecisionAtK, precisionAtK, "
             f"recallAtK (k=10): checked equal within 1e-12 before timing ({values}); the adapter's "
-            "means equal `prm.evaluate`'s bit for bit."
+            "means equal `prm.evaluate`'s bit for bit. CPU: the least CPU seconds of one run, summed "
+            "over the driver, the JVM and Spark's Python workers (/proc), steadier than wall time "
+            "on a loaded machine."
         ),
         "",
-        "| path | best (s) | all runs (s) | RankingEvaluator or floor / ours |",
-        "| --- | ---: | --- | ---: |",
+        "| path | best wall (s) | all runs (s) | / ours (wall) | CPU (s) | / ours (CPU) |",
+        "| --- | ---: | --- | ---: | ---: | ---: |",
         *(
-            f"| {label} | {t:.2f} | {', '.join(f'{x:.2f}' for x in times[label])} | {t / best[mine]:.2f} |"
+            f"| {label} | {t:.2f} | {', '.join(f'{w:.2f}' for w, _ in times[label])} | "
+            f"{t / best[mine]:.2f} | {cpu[label]:.2f} | {cpu[label] / cpu[mine]:.2f} |"
             for label, t in best.items()
         ),
         "",
