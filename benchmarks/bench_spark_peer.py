@@ -25,7 +25,8 @@ within each repetition:
   (predictions sorted by score, labels = the relevant items), cached as a
   user would, then one ``evaluate`` per metric (its API takes one), unpersisted;
 - RankingEvaluator from the arrays already cached: the five ``evaluate`` calls;
-- Spark's floor on the same frame: repartition + identity ``mapInArrow``.
+- Spark's floor on the same frame: repartition + identity ``mapInArrow``, and the
+  repartition alone (written to the ``noop`` sink: no Python).
 
 The values are checked equal (within 1e-12: Spark sums a double mean) before timing.
 """
@@ -144,12 +145,17 @@ def peer_table(spark: object, path: Path, rows: int, repeat: int, buckets: int |
         mapped = moved.mapInArrow(identity, sdf.schema)
         mapped.write.format("noop").mode("overwrite").save()
 
+    def shuffle() -> None:
+        moved = sdf.repartition(buckets, "query") if buckets else sdf.repartition("query")
+        moved.write.format("noop").mode("overwrite").save()
+
     mine = "polars_rankmetrics.spark.evaluate (long frame -> collected means)"
     from_cache = "RankingEvaluator from cached arrays (5 evaluates)"
     first: dict[str, Callable[[], object]] = {
         mine: ours,
         "RankingEvaluator end to end (groupBy arrays, cache, 5 evaluates)": end_to_end,
         "Spark floor: repartition + identity mapInArrow": floor,
+        "Spark's repartition alone (no Python)": shuffle,
     }
     expected = prm.evaluate(pl.read_parquet(path), OURS, conventions=CONVENTIONS).row(0, named=True)
     got, theirs = ours(), end_to_end()
