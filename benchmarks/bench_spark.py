@@ -13,7 +13,12 @@ a noisy machine hurts all alike; the best time of each is reported:
 - the adapter aggregated (states summed by Spark, the Polars finish), collected.
 
 It also checks that the adapter's means equal evaluate's bit for bit, and
-reads the shuffle bytes Spark wrote (its status store)::
+reads the shuffle bytes Spark wrote (its status store).
+
+``--table peer`` times the adapter against Spark's own
+``pyspark.ml.evaluation.RankingEvaluator`` on one integer-id frame
+(:mod:`bench_spark_peer`); ``--table both`` (the default) runs both tables
+in one session::
 
     python benchmarks/bench_spark.py                    # 1M rows -> results/spark.md
     python benchmarks/bench_spark.py --rows 10000000    # the optional large run
@@ -38,6 +43,7 @@ import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_core import make_frame
+from bench_spark_peer import peer_table
 
 import polars_rankmetrics as prm
 from polars_rankmetrics import spark as prm_spark
@@ -71,27 +77,68 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--buckets", type=int, default=8, help="partitions of the repartition by query")
+    parser.add_argument(
+        "--buckets",
+        type=int,
+        default=8,
+        help="partitions of the repartition by query (spark.sql.shuffle.partitions too); 0: Spark's defaults",
+    )
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--table", choices=("floor", "peer", "both"), default="both")
     args = parser.parse_args()
+    if args.buckets == 0 and args.table != "peer":
+        parser.error("--buckets 0 (Spark's defaults) is for --table peer only")
     warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas")
 
     from pyspark.sql import SparkSession  # noqa: PLC0415  (after the warning filter)
 
-    spark = (
+    # The adapter's plans run the driver's interpreter on a local master; the floor's and
+    # RankingEvaluator's Python (none) need the same one.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+
+    builder = (
         SparkSession.builder.master(args.master)
         .config("spark.executorEnv.POLARS_MAX_THREADS", "1")
         .config("spark.driver.memory", "4g")
-        .config("spark.sql.shuffle.partitions", str(args.buckets))
         .config("spark.ui.showConsoleProgress", "false")
-        .getOrCreate()
     )
+    if args.buckets:  # else Spark's 200 shuffle partitions (adaptive execution coalesces them)
+        builder = builder.config("spark.sql.shuffle.partitions", str(args.buckets))
+    spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     tmp = Path(tempfile.mkdtemp(prefix="bench_spark_"))
-    path = str(tmp / "frame.parquet")
+    load = os.getloadavg()
+    lines = [
+        "# The Spark adapter: against Spark's RankingEvaluator, evaluate and Spark's own floor",
+        "",
+        (
+            f"`python benchmarks/bench_spark.py --rows {args.rows} --repeat {args.repeat} "
+            f"--buckets {args.buckets} --table {args.table}`: master {args.master}, "
+            f"POLARS_MAX_THREADS=1 in the workers; pyspark {spark.version}, polars {pl.__version__}, "
+            f"Python {platform.python_version()}, {os.cpu_count()} cores shared with other work "
+            f"(load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the start)."
+        ),
+        "",
+    ]
+    if args.table != "floor":
+        lines += peer_table(spark, tmp / "peer.parquet", args.rows, args.repeat, args.buckets or None)
+    if args.table != "peer":
+        lines += floor_table(spark, tmp / "frame.parquet", args)
+    load = os.getloadavg()
+    lines.append(f"Load average at the end: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}.")
+    lines.append("")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(lines))
+    print(f"wrote {args.out}")
+    spark.stop()
+
+
+def floor_table(spark: object, file: Path, args: argparse.Namespace) -> list[str]:
+    """The adapter against evaluate and Spark's floor (string ids): the table's Markdown lines."""
+    path = str(file)
     make_frame(args.rows).write_parquet(path, row_group_size=250_000)
-    sdf = spark.read.parquet(path)
+    sdf = spark.read.parquet(path)  # type: ignore[attr-defined]
 
     def floor() -> None:
         sdf.repartition(args.buckets, "query").mapInArrow(identity, sdf.schema).write.format("noop").mode(
@@ -131,17 +178,13 @@ def main() -> None:
     floor_s = best["Spark floor: repartition + identity mapInArrow"]
     for label, t in best.items():
         print(f"{label}: {t:.2f} s, {t / floor_s:.2f}x floor, shuffle {shuffle[label] / args.rows:.1f} B/row")
-    lines = [
-        "# The Spark adapter: against evaluate and against Spark's own floor",
+    return [
+        "## Against evaluate and Spark's own floor",
         "",
         (
-            f"`python benchmarks/bench_spark.py --rows {args.rows} --repeat {args.repeat} "
-            f"--buckets {args.buckets}`: {args.rows:,} rows ({args.rows // 100:,} queries x 100, "
-            f"string ids) in one Parquet file, metrics {', '.join(METRICS)}; master {args.master}, "
-            f"POLARS_MAX_THREADS=1 in the workers; pyspark {spark.version}, polars {pl.__version__}, "
-            f"Python {platform.python_version()}, {os.cpu_count()} cores shared with other work "
-            f"(best of {args.repeat} alternating runs: timings are noisy). The adapter's means "
-            "were checked equal to evaluate's, bit for bit."
+            f"{args.rows:,} rows ({args.rows // 100:,} queries x 100, string ids) in one Parquet file, "
+            f"metrics {', '.join(METRICS)}; best of {args.repeat} alternating runs. The adapter's "
+            "means were checked equal to evaluate's, bit for bit."
         ),
         "",
         "| path | best (s) | / Spark floor | shuffle write (bytes/row) |",
@@ -152,10 +195,6 @@ def main() -> None:
         ),
         "",
     ]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines))
-    print(f"wrote {args.out}")
-    spark.stop()
 
 
 if __name__ == "__main__":

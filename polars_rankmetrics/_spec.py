@@ -306,6 +306,30 @@ class TableSpec(MetricSpec):
     table: Table
 
 
+COUNTED = "__prm_counted"  # the Int64 count column of a CountState's table
+CountFrame = Callable[["Metric", pl.LazyFrame, tuple[str, ...]], pl.LazyFrame]
+
+
+@dataclass(frozen=True)
+class CountState:
+    """A catalog family's value from a table of counts that add up over any split of the lists.
+
+    `table` turns ranked lists into one row per (by..., item, list length)
+    with the number of lists (or slots) there, as :data:`COUNTED` (Int64);
+    the tables of disjoint sets of whole lists, summed per key, are the table
+    of all of them (a Spark ``groupBy().sum()``): bounded by the distinct
+    items, not by the lists. `value` turns the summed table into the family's
+    (by..., VALUE) frame, the bits of :meth:`catalog`, which evaluate runs.
+    """
+
+    table: CountFrame
+    value: CountFrame
+
+    def catalog(self, metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
+        """The family's value from the ranked lists: `value` of `table`."""
+        return self.value(metric, self.table(metric, lists, by), by)
+
+
 @dataclass(frozen=True, kw_only=True)
 class CatalogSpec(MetricSpec):
     """A catalog-scope metric: a frame of (by..., VALUE) from every ranked list.
@@ -314,10 +338,13 @@ class CatalogSpec(MetricSpec):
     query column's name. `saturates`: with its ``catalog`` parameter unset or
     ``"group"`` (the catalog taken from the lists), the value is 1.0 by
     construction once `k` covers every list (coverage): evaluate warns.
+    `counts`: the family's mergeable state, when it has one (`catalog` is
+    then ``counts.catalog``), which the Spark adapter sums across partitions.
     """
 
     catalog: CatalogFrame
     saturates: bool = False
+    counts: CountState | None = None
     scope: ClassVar[Scope] = "catalog"
 
 

@@ -10,6 +10,9 @@ the names below and nothing else:
   :func:`states`, :func:`merge` and :func:`finish` are its three steps, for
   evaluations split across chunks or machines (each query alone gives the
   same states, so any split gives the same bits);
+- :func:`counted`, :func:`catalog_counts` and :func:`counted_value` split a
+  catalog metric with a mergeable state into count tables (per part of the
+  lists) and its value from their sums, for the Spark adapter;
 - :func:`population_counts` counts the queries of each population case;
 - :func:`collect` and :func:`finish_frame` collect a plan, turning in-plan
   data errors into the library's :class:`InvalidDataError`.
@@ -40,8 +43,11 @@ from polars_rankmetrics._engine.plan import (
     Plan,
     Requested,
     build,
+    catalog_counts,
     catalog_names,
     catalog_value,
+    counted,
+    counted_value,
     evaluated,
     refuse_catalog,
     requested,
@@ -57,10 +63,13 @@ __all__ = [
     "Requested",
     "aggregated",
     "build",
+    "catalog_counts",
     "catalog_names",
     "catalog_value",
     "check_aggregate",
     "collect",
+    "counted",
+    "counted_value",
     "evaluated",
     "finish",
     "finish_frame",

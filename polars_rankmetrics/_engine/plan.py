@@ -24,7 +24,7 @@ from polars_rankmetrics._kernel import (
 )
 from polars_rankmetrics._registry import SPECS, parse
 from polars_rankmetrics._schema import Columns, ResolvedSchema, frame_schema, resolve_schema
-from polars_rankmetrics._spec import CatalogSpec, Metric, QuerySpec, TableSpec
+from polars_rankmetrics._spec import CatalogSpec, CountState, Metric, QuerySpec, TableSpec
 from polars_rankmetrics.conventions import Conventions, Gain
 from polars_rankmetrics.exceptions import InvalidInputError, InvalidParameterError
 from polars_rankmetrics.metrics import _ties
@@ -316,6 +316,26 @@ def catalog_value(
     assert isinstance(metric.spec, CatalogSpec)
     frame = lists if metric.spec.unretrieved else lists.filter(pl.col(RANK).is_not_null())
     return metric.spec.catalog(metric, frame, by, query).select(*by, pl.col(VALUE).alias(name))
+
+
+def counted(metric: Metric) -> CountState | None:
+    """The mergeable state of a catalog metric's family (:class:`CountState`), or None."""
+    return metric.spec.counts if isinstance(metric.spec, CatalogSpec) else None
+
+
+def catalog_counts(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    """A counted catalog metric's count table from the plan's lists (rows as :func:`catalog_value` reads)."""
+    state = counted(metric)
+    assert state is not None
+    frame = lists if metric.spec.unretrieved else lists.filter(pl.col(RANK).is_not_null())
+    return state.table(metric, frame, by)
+
+
+def counted_value(name: str, metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    """A counted catalog metric's frame of (by..., `name`) from its summed count tables."""
+    state = counted(metric)
+    assert state is not None
+    return state.value(metric, table, by).select(*by, pl.col(VALUE).alias(name))
 
 
 def evaluated(conventions: Conventions) -> pl.Expr:

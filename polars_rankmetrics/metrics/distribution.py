@@ -13,9 +13,10 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, exact_sum
-from polars_rankmetrics._spec import CatalogSpec, Metric
+from polars_rankmetrics._spec import CatalogSpec, CountState, Metric
 from polars_rankmetrics.exceptions import InvalidParameterError
-from polars_rankmetrics.metrics._core import PREPARED, keep_retrieved, keep_top, within
+from polars_rankmetrics.metrics._core import keep_retrieved, keep_top
+from polars_rankmetrics.metrics._counts import COUNTED, ranked_counts, top_counts
 from polars_rankmetrics.metrics._side import (
     BAD,
     COUNT,
@@ -57,16 +58,17 @@ def _catalog_items(catalog: pl.LazyFrame, lists: pl.LazyFrame) -> pl.LazyFrame:
     return catalog.select(ids, pl.lit(value=True).alias("__prm_in_catalog"))
 
 
-def _item_counts(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...]) -> tuple[pl.LazyFrame, list[str]]:
+def _item_counts(metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> tuple[pl.LazyFrame, list[str]]:
     """Per (group, ranked item): how many top-k lists hold it (0 if ranked only below k).
 
-    With a catalog frame, recommended items outside it are flagged in `BAD`.
+    From the summed :func:`ranked_counts` table; with a catalog frame, recommended items
+    outside it are flagged in `BAD`.
     """
-    frame, keys = keyed(lists, by)
-    counts = frame.group_by(*keys, ITEM).agg(within(PREPARED, metric.k).sum().alias(COUNT))
+    frame, keys = keyed(table, by)
+    counts = frame.select(*keys, ITEM, pl.col(COUNTED).alias(COUNT))
     catalog = _catalog(metric.side("catalog"))
     if isinstance(catalog, pl.LazyFrame):
-        counts = counts.join(_catalog_items(catalog, lists), on=ITEM, how="left")
+        counts = counts.join(_catalog_items(catalog, table), on=ITEM, how="left")
         outside = (pl.col(COUNT) > 0) & pl.col("__prm_in_catalog").is_null()
         bad = pl.when(outside).then(pl.format("item {} is recommended but not in `catalog`", item_text()))
         counts = counts.with_columns(bad.alias(BAD)).drop("__prm_in_catalog")
@@ -103,20 +105,20 @@ def _catalog_size(
     return per_group.join(size, how="cross"), pl.col("__prm_catalog")
 
 
-def _coverage(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
-    counts, keys = _item_counts(metric, lists, by)
+def _coverage(metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    counts, keys = _item_counts(metric, table, by)
     per_group = counts.group_by(keys).agg(
         (pl.col(COUNT) > 0).sum().alias("__prm_recommended"),
         pl.len().alias("__prm_ranked"),
         pl.col(BAD).min(),
     )
-    per_group, n = _catalog_size(metric, per_group, lists)
+    per_group, n = _catalog_size(metric, per_group, table)
     value = pl.col("__prm_recommended").cast(pl.Float64) / n.cast(pl.Float64)
     return finish(per_group, by, value, BAD)
 
 
-def _gini(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
-    counts, keys = _item_counts(metric, lists, by)
+def _gini(metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    counts, keys = _item_counts(metric, table, by)
     # Twice the (average) rank of each count among the group's ranked items, ascending: an integer.
     twice_rank = (pl.col(COUNT).rank("average").over(keys) * 2).cast(pl.Int128)
     counts = counts.with_columns(twice_rank.alias("__prm_twice_rank"))  # a window outside the agg streams
@@ -127,7 +129,7 @@ def _gini(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str)
         pl.len().alias("__prm_ranked"),
         pl.col(BAD).min(),
     )
-    per_group, n = _catalog_size(metric, per_group, lists)
+    per_group, n = _catalog_size(metric, per_group, table)
     # Sorted ascending c_1 <= ... <= c_n over the catalog: G = sum (2i - n - 1) c_i / (n sum c).
     # Catalog items never ranked count 0 and sit below every ranked item: shift ranks by their number.
     n = n.cast(pl.Int128)
@@ -138,10 +140,10 @@ def _gini(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str)
     return finish(per_group, by, value, BAD)
 
 
-def _entropy(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
-    frame, keys = keyed(lists, by)
-    top = frame.filter(within(PREPARED, metric.k)) if metric.k is not None else frame
-    counts = top.group_by(*keys, ITEM).agg(pl.len().cast(pl.Float64).alias(COUNT))
+def _entropy(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    # From the summed top_counts table: an item's top-k slots, over every list length.
+    frame, keys = keyed(table, by)
+    counts = frame.group_by(*keys, ITEM).agg(pl.col(COUNTED).sum().cast(pl.Float64).alias(COUNT))
     c = pl.col(COUNT)
     per_group = counts.group_by(keys).agg(
         c.sum().alias("__prm_total"), exact_sum(c * c.log(2)).alias("__prm_clogc")
@@ -152,9 +154,21 @@ def _entropy(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: s
     return finish(per_group, by, value)
 
 
-COVERAGE = CatalogSpec(name="coverage", catalog=_coverage, keep=keep_retrieved, saturates=True)
-GINI = CatalogSpec(name="gini", aliases=("gini_index",), catalog=_gini, keep=keep_retrieved)
-ENTROPY = CatalogSpec(name="entropy", aliases=("shannon_entropy",), catalog=_entropy, keep=keep_top)
+# Each from a count table that Spark sums across partitions (CountState).
+_COVERAGE, _GINI, _ENTROPY = (
+    CountState(ranked_counts, _coverage),
+    CountState(ranked_counts, _gini),
+    CountState(top_counts, _entropy),
+)
+COVERAGE = CatalogSpec(
+    name="coverage", catalog=_COVERAGE.catalog, counts=_COVERAGE, keep=keep_retrieved, saturates=True
+)
+GINI = CatalogSpec(
+    name="gini", aliases=("gini_index",), catalog=_GINI.catalog, counts=_GINI, keep=keep_retrieved
+)
+ENTROPY = CatalogSpec(
+    name="entropy", aliases=("shannon_entropy",), catalog=_ENTROPY.catalog, counts=_ENTROPY, keep=keep_top
+)
 
 Catalog = pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | int | Literal["group"] | None
 

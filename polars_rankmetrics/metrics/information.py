@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 import polars as pl
 
 from polars_rankmetrics._declare import SIDE, constructor, spec_of
-from polars_rankmetrics._kernel import ITEM, exact_sum
-from polars_rankmetrics._spec import CatalogSpec, Metric
+from polars_rankmetrics._kernel import ITEM
+from polars_rankmetrics._spec import CatalogSpec, CountState, Metric
 from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
@@ -16,6 +16,7 @@ from polars_rankmetrics.exceptions import (
     InvalidParameterError,
 )
 from polars_rankmetrics.metrics._core import keep_top
+from polars_rankmetrics.metrics._counts import COUNTED, top_counts, weighted_sum
 from polars_rankmetrics.metrics._popularity_side import popularity_columns
 from polars_rankmetrics.metrics._side import (
     BAD,
@@ -28,7 +29,6 @@ from polars_rankmetrics.metrics._side import (
     item_text,
     keyed,
     same_dtype,
-    top_rows,
 )
 
 __all__ = ["novelty"]
@@ -105,10 +105,11 @@ def _popularity(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
     )
 
 
-def _novelty(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
-    table = _popularity(metric, lists.collect_schema()[ITEM])
-    frame, keys = keyed(lists, by)
-    joined = top_rows(frame, keys, metric.k).join(table, on=ITEM, how="left")
+def _novelty(metric: Metric, counts: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    # From the summed top_counts table: a sum over the top-k rows is a weighted_sum over its rows.
+    table = _popularity(metric, counts.collect_schema()[ITEM])
+    frame, keys = keyed(counts, by)
+    joined = frame.join(table, on=ITEM, how="left")
     source = "`popularity`" if metric.side("popularity") is not None else "`interactions`"
     missing = pl.when(pl.col(DUP).is_null()).then(
         pl.format(
@@ -124,9 +125,9 @@ def _novelty(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: s
     # per="item": the mean over every recommended item (Microsoft Recommenders).
     if metric.side("per") == "list":
         size = pl.col(SIZE).cast(pl.Float64)
-        total, count = exact_sum(pl.col(INFO) / size), exact_sum(1.0 / size).round()
+        total, count = weighted_sum(pl.col(INFO) / size), weighted_sum(1.0 / size).round()
     else:
-        total, count = exact_sum(pl.col(INFO)), pl.len().cast(pl.Float64)
+        total, count = weighted_sum(pl.col(INFO)), pl.col(COUNTED).sum().cast(pl.Float64)
     per_group = joined.group_by(keys).agg(
         total.alias("__prm_sum"),
         count.alias("__prm_lists"),
@@ -136,8 +137,9 @@ def _novelty(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: s
     return finish(per_group, by, value, BAD)
 
 
+_NOVELTY = CountState(top_counts, _novelty)  # Spark sums the table across partitions
 NOVELTY = CatalogSpec(
-    name="novelty", catalog=_novelty, keep=keep_top,
+    name="novelty", catalog=_NOVELTY.catalog, counts=_NOVELTY, keep=keep_top,
 )  # fmt: skip
 
 

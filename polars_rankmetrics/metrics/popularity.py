@@ -13,9 +13,10 @@ from typing import Annotated
 import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
-from polars_rankmetrics._kernel import ITEM, exact_sum
-from polars_rankmetrics._spec import POSITIVE, CatalogFrame, CatalogSpec, Interval, Metric
+from polars_rankmetrics._kernel import ITEM
+from polars_rankmetrics._spec import POSITIVE, CatalogSpec, CountState, Interval, Metric
 from polars_rankmetrics.metrics._core import keep_top
+from polars_rankmetrics.metrics._counts import top_counts, weighted_sum
 from polars_rankmetrics.metrics._popularity_side import (
     BAD_ROW,
     DUPLICATED,
@@ -26,7 +27,7 @@ from polars_rankmetrics.metrics._popularity_side import (
     joined,
     popularity,
 )
-from polars_rankmetrics.metrics._side import BAD, DUP, SIZE, finish, item_text, keyed, top_rows
+from polars_rankmetrics.metrics._side import BAD, DUP, SIZE, finish, item_text, keyed
 
 __all__ = ["aclt", "aplt", "arp", "tail_percentage"]
 
@@ -36,26 +37,27 @@ Flags = Callable[[Metric, pl.LazyFrame], pl.LazyFrame]
 TAIL = "__prm_tail"  # the item is in RecBole's tail
 
 
-def _mean_over_lists(term: Term, flags: Flags, *, per_item: bool) -> CatalogFrame:
-    """A catalog function: the mean over lists of the list's sum of `term` (over its length if `per_item`).
+def _mean_over_lists(term: Term, flags: Flags, *, per_item: bool) -> CountState:
+    """A family's state: the mean over lists of the list's sum of `term` (over its length if `per_item`).
 
-    `flags` adds the item's popularity columns to the top-k rows.
+    `flags` adds the item's popularity columns to the rows of the summed top_counts table (one
+    per group, item and list length): a sum over the top-k rows is a weighted_sum over them.
     """
 
-    def catalog(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
+    def value(metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
         _checked(metric)  # a metric parsed from its name has no side input yet
-        frame, keys = keyed(lists, by)
-        rows = flags(metric, top_rows(frame, keys, metric.k))
+        frame, keys = keyed(table, by)
+        rows = flags(metric, frame)
         size = pl.col(SIZE).cast(pl.Float64)
-        value = term(metric).cast(pl.Float64)
+        terms = term(metric).cast(pl.Float64)
         per_group = rows.group_by(keys).agg(
-            exact_sum(value / size if per_item else value).alias("__prm_sum"),
-            exact_sum(1.0 / size).round().alias("__prm_lists"),
+            weighted_sum(terms / size if per_item else terms).alias("__prm_sum"),
+            weighted_sum(1.0 / size).round().alias("__prm_lists"),
             pl.col(BAD_ROW).min().alias(BAD),
         )
         return finish(per_group, by, pl.col("__prm_sum") / pl.col("__prm_lists"), BAD)
 
-    return catalog
+    return CountState(top_counts, value)
 
 
 def _with_tail(metric: Metric, rows: pl.LazyFrame) -> pl.LazyFrame:
@@ -85,21 +87,25 @@ def _headed(metric: Metric, rows: pl.LazyFrame) -> pl.LazyFrame:
     return joined(metric, rows, need_popularity=False)
 
 
+_ARP = _mean_over_lists(lambda _m: pl.col(POP), _popular, per_item=True)
 ARP = CatalogSpec(
     name="arp", aliases=("ARP",), keep=keep_top,
-    catalog=_mean_over_lists(lambda _m: pl.col(POP), _popular, per_item=True),
+    catalog=_ARP.catalog, counts=_ARP,
 )  # fmt: skip
+_APLT = _mean_over_lists(lambda _m: ~pl.col(HEAD), _headed, per_item=True)
 APLT = CatalogSpec(
     name="aplt", aliases=("APLT",), keep=keep_top,
-    catalog=_mean_over_lists(lambda _m: ~pl.col(HEAD), _headed, per_item=True),
+    catalog=_APLT.catalog, counts=_APLT,
 )  # fmt: skip
+_ACLT = _mean_over_lists(lambda _m: ~pl.col(HEAD), _headed, per_item=False)
 ACLT = CatalogSpec(
     name="aclt", aliases=("ACLT",), keep=keep_top,
-    catalog=_mean_over_lists(lambda _m: ~pl.col(HEAD), _headed, per_item=False),
+    catalog=_ACLT.catalog, counts=_ACLT,
 )  # fmt: skip
+_TAIL_PERCENTAGE = _mean_over_lists(lambda _m: pl.col(TAIL), _with_tail, per_item=True)
 TAIL_PERCENTAGE = CatalogSpec(
     name="tail_percentage", aliases=("TailPercentage",), keep=keep_top,
-    catalog=_mean_over_lists(lambda _m: pl.col(TAIL), _with_tail, per_item=True),
+    catalog=_TAIL_PERCENTAGE.catalog, counts=_TAIL_PERCENTAGE,
 )  # fmt: skip
 
 

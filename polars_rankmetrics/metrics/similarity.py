@@ -12,8 +12,8 @@ from functools import reduce
 import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
-from polars_rankmetrics._kernel import ITEM, exact_sum, exact_sum_horizontal, fixed_point, from_fixed_point
-from polars_rankmetrics._spec import CatalogSpec, Metric
+from polars_rankmetrics._kernel import ITEM, exact_sum, exact_sum_horizontal
+from polars_rankmetrics._spec import CatalogSpec, CountState, Metric
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
@@ -21,6 +21,7 @@ from polars_rankmetrics.exceptions import (
     InvalidParameterError,
 )
 from polars_rankmetrics.metrics._core import PREPARED, keep_top, within
+from polars_rankmetrics.metrics._counts import top_counts, weighted_sum
 from polars_rankmetrics.metrics._side import (
     BAD,
     DUP,
@@ -32,30 +33,21 @@ from polars_rankmetrics.metrics._side import (
     item_text,
     keyed,
     same_dtype,
-    top_rows,
 )
 
 __all__ = ["intra_list_similarity", "personalization"]
 
 
-def _personalization(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
-    frame, keys = keyed(lists, by)
+def _personalization(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    frame, keys = keyed(table, by)
     size = pl.col(SIZE).cast(pl.Float64)
     # Per item i: a_i = sum over lists holding i of |L|^-1/2, b_i = sum of |L|^-1. Then the sum over
     # pairs u < v of |Lu & Lv| / sqrt(|Lu| |Lv|) is sum_i (a_i^2 - b_i) / 2, and sum_i b_i counts lists.
-    # Lists of one length share their terms: count the lists per (item, length), then add
-    # count x (the term's fixed-point value), the same integers as a sum over every row.
-    count = pl.col("__prm_lists_of_size").cast(pl.Int128)
-
-    def total(term: pl.Expr) -> pl.Expr:
-        return from_fixed_point((count * fixed_point(term)).sum())
-
-    per_item = (
-        top_rows(frame, keys, metric.k)
-        .group_by(*keys, ITEM, SIZE)
-        .agg(pl.len().alias("__prm_lists_of_size"))
-        .group_by(*keys, ITEM)
-        .agg(total(size.pow(-0.5)).alias("__prm_a"), total(1.0 / size).alias("__prm_b"))
+    # Lists of one length share their terms: the summed top_counts table counts the lists per
+    # (item, length), and weighted_sum adds count x (the term's fixed-point value), the same
+    # integers as a sum over every row.
+    per_item = frame.group_by(*keys, ITEM).agg(
+        weighted_sum(size.pow(-0.5)).alias("__prm_a"), weighted_sum(1.0 / size).alias("__prm_b")
     )
     a, b = pl.col("__prm_a"), pl.col("__prm_b")
     per_group = per_item.group_by(keys).agg(
@@ -185,7 +177,10 @@ def _intra_list_similarity(
 # --- novelty ---------------------------------------------------------------------------------------
 
 
-PERSONALIZATION = CatalogSpec(name="personalization", catalog=_personalization, keep=keep_top)
+_PERSONALIZATION = CountState(top_counts, _personalization)  # Spark sums the table across partitions
+PERSONALIZATION = CatalogSpec(
+    name="personalization", catalog=_PERSONALIZATION.catalog, counts=_PERSONALIZATION, keep=keep_top
+)
 INTRA_LIST_SIMILARITY = CatalogSpec(
     name="intra_list_similarity", aliases=("ils",),
     catalog=_intra_list_similarity, keep=keep_top,

@@ -9,10 +9,11 @@ from __future__ import annotations
 import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
-from polars_rankmetrics._kernel import ITEM, exact_sum
-from polars_rankmetrics._spec import CatalogSpec, Metric
+from polars_rankmetrics._kernel import ITEM
+from polars_rankmetrics._spec import CatalogSpec, CountState, Metric
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.metrics._core import keep_top
+from polars_rankmetrics.metrics._counts import top_counts, weighted_sum
 from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame, user_ids
 from polars_rankmetrics.metrics._side import (
     BAD,
@@ -52,10 +53,10 @@ def _item_weights(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFram
     )
 
 
-def _surprisal(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
-    weights = _item_weights(metric, lists.collect_schema()[ITEM])
-    frame, keys = keyed(lists, by)
-    rows = top_rows(frame, keys, metric.k)
+def _surprisal(metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    # From the summed top_counts table: a sum over the top-k rows is a weighted_sum over its rows.
+    weights = _item_weights(metric, table.collect_schema()[ITEM])
+    rows, keys = keyed(table, by)
     users = weights.select(pl.col("__prm_users").first())
     # Cold items weigh 1 (as if one user had them); one user in all gives 0 / 0: undefined.
     joined = rows.join(weights.drop("__prm_users"), on=ITEM, how="left").join(users, how="cross")
@@ -64,8 +65,8 @@ def _surprisal(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query:
     )
     joined = joined.with_columns(pl.col(WEIGHT).fill_null(1.0), single.alias(BAD))
     per_group = joined.group_by(keys).agg(
-        exact_sum(pl.col(WEIGHT)).alias("__prm_sum"),
-        exact_sum(1.0 / pl.col(SIZE).cast(pl.Float64)).round().alias("__prm_lists"),
+        weighted_sum(pl.col(WEIGHT)).alias("__prm_sum"),
+        weighted_sum(1.0 / pl.col(SIZE).cast(pl.Float64)).round().alias("__prm_lists"),
         pl.col(BAD).min(),
     )
     k = float(metric.k or 1)
@@ -125,8 +126,9 @@ def _unexpectedness(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], qu
     return finish(per_group, by, (based - shared / k) / pl.col("__prm_lists").cast(pl.Float64))
 
 
+_SURPRISAL = CountState(top_counts, _surprisal)  # Spark sums the table across partitions
 SURPRISAL = CatalogSpec(
-    name="surprisal", aliases=("Surprisal",), keep=keep_top, catalog=_surprisal,
+    name="surprisal", aliases=("Surprisal",), keep=keep_top, catalog=_SURPRISAL.catalog, counts=_SURPRISAL,
     )  # fmt: skip
 UNEXPECTEDNESS = CatalogSpec(
     name="unexpectedness", aliases=("Unexpectedness",), keep=keep_top, catalog=_unexpectedness,

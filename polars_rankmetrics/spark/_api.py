@@ -57,9 +57,13 @@ def evaluate(  # noqa: PLR0913
         Only the columns the evaluation reads are shuffled.
     metrics
         Names or :class:`Metric` objects, as for :func:`polars_rankmetrics.evaluate`.
-        Catalog metrics (coverage, gini, entropy, personalization, novelty,
-        intra-list similarity) are computed from every partition's ranked
-        top-k rows in one last Polars call, so those rows must fit one task.
+        Catalog metrics with a mergeable state (coverage, gini, entropy,
+        personalization, novelty, surprisal, arp, aplt, aclt,
+        tail_percentage) come from count tables per (by..., item, list
+        length) that each partition writes and Spark sums, bounded by the
+        distinct items; the other catalog metrics (intra-list similarity,
+        ...) from every partition's ranked top-k rows in one last Polars
+        call, so those rows must fit one task.
     by, per_query, columns, conventions, **overrides
         As for :func:`polars_rankmetrics.evaluate`.
     check

@@ -6,7 +6,7 @@ import contextlib
 import dataclasses
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -19,11 +19,12 @@ from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike
 from polars_rankmetrics._request import request
 from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._spec import COUNTED
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.spark._arrow import polars_schema, positional, spark_schema
 from polars_rankmetrics.spark._join import joined
-from polars_rankmetrics.spark._worker import CatalogFinish, Finish, Partition, exact_columns
+from polars_rankmetrics.spark._worker import CatalogFinish, CountsFinish, Finish, Partition, exact_columns
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -70,8 +71,11 @@ def run(  # noqa: PLR0913
     cols, keys_by, resolved, requested = req.columns, req.by, req.conventions, req.metrics
     if req.qrels is not None:
         sdf = joined(sdf, req.qrels, cols, keys_by)
-    catalogs = [(n, m) for n, m in requested if n in _engine.catalog_names(requested)]
-    scoped = [(n, m) for n, m in requested if n not in _engine.catalog_names(requested)]
+    catalogs = _engine.catalog_names(requested)
+    scoped = [(n, m) for n, m in requested if n not in catalogs]
+    # Catalog metrics with a mergeable state: count tables Spark sums; the others: the lists, in one task.
+    counted = [(n, m) for n, m in requested if n in catalogs and _engine.counted(m) is not None]
+    gathered = [(n, m) for n, m in requested if n in catalogs and _engine.counted(m) is None]
     sdf = sdf.select(*(col(name) for name in _needed(sdf, cols, keys_by)))
     schema_in = polars_schema(sdf.schema)
     # The dry runs come first: a bad request fails here, before Spark sees a plan.
@@ -80,20 +84,31 @@ def run(  # noqa: PLR0913
         workers.append(
             _dry_run(Partition(scoped, cols, keys_by, resolved, per_query, check, schema_in, how=aggregate))
         )
-    if catalogs:
-        lists = Partition(catalogs, cols, keys_by, resolved, False, check, schema_in, lists=True)  # noqa: FBT003
-        workers.append(_dry_run(lists))
+    for some, counts in ((counted, True), (gathered, False)):
+        if some:
+            part = Partition(
+                some, cols, keys_by, resolved, per_query, check, schema_in, lists=True, counts=counts
+            )
+            workers.append(_dry_run(part))
     keys = [col(name) for name in (*keys_by, cols.query)]
     parts = positional(sdf.repartition(buckets, *keys) if buckets else sdf.repartition(*keys))
     with _driver_python(sdf):
-        results = [(_catalog if w.lists else _scoped)(parts, w, schema) for w, schema in workers]
+        results = [_route(w)(parts, w, schema) for w, schema in workers]
     out = results[0]
-    if len(results) > 1:
+    for other in results[1:]:
         # Catalog metrics cover every ranked list, so a group may lack query-scope results.
-        out = out.join(results[1], on=list(keys_by), how="full") if keys_by else out.crossJoin(results[1])
+        out = out.join(other, on=list(keys_by), how="full") if keys_by else out.crossJoin(other)
+    if len(results) > 1:
         out = out.select(*(col(name) for name in (*keys_by, *(name for name, _ in requested))))
         out = out.orderBy(*(col(name) for name in keys_by)) if keys_by else out
     return out
+
+
+def _route(worker: Partition) -> Callable[[DataFrame, Partition, StructType], DataFrame]:
+    """How a worker's output becomes the metrics: summed states, summed count tables, or gathered lists."""
+    if worker.counts:
+        return _counted
+    return _catalog if worker.lists else _scoped
 
 
 @contextlib.contextmanager
@@ -155,3 +170,22 @@ def _catalog(parts: DataFrame, worker: Partition, lists_schema: StructType) -> D
     finish = dataclasses.replace(finish, schema_out=to_arrow_schema(final_schema))
     # repartition(1), not coalesce(1): a coalesce would pull the workers' ranking into that one task too.
     return positional(mapped.repartition(1)).mapInArrow(finish, final_schema)
+
+
+def _counted(parts: DataFrame, worker: Partition, tables_schema: StructType) -> DataFrame:
+    """The counted catalog metrics per `by` group: count tables per partition, summed by Spark, then Polars.
+
+    Spark's groupBy sums the partitions' tables per (metric, by..., item, list length): its
+    shuffle and the last task carry those keys, bounded by the distinct items, never the lists.
+    """
+    tables = worker.count_tables(pl.DataFrame(schema=worker.schema_in))  # Polars' own types
+    mapped = parts.mapInArrow(worker, tables_schema)
+    key_names = [name for name in mapped.columns if name != COUNTED]
+    summed = mapped.groupBy(*(col(name) for name in key_names)).agg(F.sum(col(COUNTED)).alias(COUNTED))
+    finish = CountsFinish(worker.requested, worker.by, tables.schema)
+    final_schema = spark_schema(finish.compute(tables))
+    finish = dataclasses.replace(finish, schema_out=to_arrow_schema(final_schema))
+    # The sums, few, in one partition: repartition(1), as the other finishes.
+    return positional(summed.select(*(col(name) for name in tables.columns)).repartition(1)).mapInArrow(
+        finish, final_schema
+    )

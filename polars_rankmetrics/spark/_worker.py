@@ -24,7 +24,9 @@ from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError
 from polars_rankmetrics.spark._arrow import EXACT, arrow_batches, polars_frame, spark_frame
 
-__all__ = ["CatalogFinish", "Finish", "Partition", "exact_columns"]
+__all__ = ["METRIC", "CatalogFinish", "CountsFinish", "Finish", "Partition", "exact_columns"]
+
+METRIC = "__prm_metric"  # which counted catalog metric a count table's row belongs to
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class Partition:
     schema_out: pa.Schema | None = None  # the Arrow schema Spark was told (set once derived)
     lists: bool = False
     how: str = "mean"  # evaluate's aggregate=: the statistic the states are for
+    counts: bool = False  # with `lists`: the count tables of counted catalog metrics, not the lists
 
     def compute(self, df: pl.DataFrame) -> pl.DataFrame:
         """The partition's output frame, in Spark's types; the library's errors on bad data."""
@@ -66,7 +69,24 @@ class Partition:
         assert plan.lists is not None
         return _engine.collect(plan.lists)
 
+    def count_tables(self, df: pl.DataFrame) -> pl.DataFrame:
+        """Each counted catalog metric's count table on this partition's lists, tagged by its position.
+
+        Rows (METRIC, by..., item, list length, count): Spark sums them per key across
+        partitions (every list lies whole in one partition), bounded by the distinct items.
+        """
+        lists = self.lists_frame(df).lazy()
+        tables = [
+            _engine.catalog_counts(metric, lists, self.by).select(
+                pl.lit(i, dtype=pl.Int32).alias(METRIC), pl.all()
+            )
+            for i, (_, metric) in enumerate(self.requested)
+        ]
+        return _engine.collect(pl.concat(tables, how="vertical"))
+
     def _compute(self, df: pl.DataFrame, *, check: bool) -> pl.DataFrame:
+        if self.counts:
+            return self.count_tables(df)
         if self.lists:
             return self.lists_frame(df)
         plan = _engine.build(df.lazy(), self.columns, self.by, self.conventions, self.requested, check=check)
@@ -132,6 +152,33 @@ class CatalogFinish:
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         """Spark's side: every ranked list in (one partition), the catalog metrics out."""
+        assert self.schema_out is not None
+        return arrow_batches(self.compute(polars_frame(batches, self.schema_in)), self.schema_out)
+
+
+@dataclass(frozen=True)
+class CountsFinish:
+    """The counted catalog metrics from their count tables summed by Spark, in one last Polars call.
+
+    Its input is bounded by the distinct (by..., item, list length) of each metric, not by the lists.
+    """
+
+    requested: _engine.Requested  # counted catalog metrics only, in the order of their METRIC tag
+    by: tuple[str, ...]
+    schema_in: pl.Schema  # the tables' Polars types (Spark carries unsigned integers as Int64)
+    schema_out: pa.Schema | None = None
+
+    def compute(self, summed: pl.DataFrame) -> pl.DataFrame:
+        """One row per `by` group: the counted catalog metrics, as evaluate computes them."""
+        table = summed.cast(dict(self.schema_in)).lazy()  # type: ignore[arg-type]
+        parts = [
+            _engine.counted_value(name, metric, table.filter(pl.col(METRIC) == i).drop(METRIC), self.by)
+            for i, (name, metric) in enumerate(self.requested)
+        ]
+        return spark_frame(_engine.collect(_engine.aggregated(table, self.requested, self.by, parts)))
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        """Spark's side: every summed count in (one partition), the metrics out."""
         assert self.schema_out is not None
         return arrow_batches(self.compute(polars_frame(batches, self.schema_in)), self.schema_out)
 
