@@ -43,11 +43,23 @@ from polars_rankmetrics.fusion._normalize import (
     densified,
 )
 
-__all__ = ["MIN_ODD", "RUNS", "TERM", "WEIGHT", "combined", "listed", "terms"]
+__all__ = [
+    "BITS_OR",
+    "BITS_SUM",
+    "MIN_ODD",
+    "RUNS",
+    "TERM",
+    "WEIGHT",
+    "combined",
+    "listed",
+    "run_bits",
+    "terms",
+]
 
 TERM = "__fuse_term"  # one run's value for the item
 WEIGHT = "__fuse_weight"  # the run's weight
 RUNS = "__fuse_runs"  # the number of runs
+BITS_SUM, BITS_OR = "__fuse_bits_sum", "__fuse_bits_or"  # run_bits()
 MIN_ODD = -6.906754778648554  # log(0.001 / 0.999): bayesfuse's log odds for an item a run misses
 
 _PER_RANK = {"rrf", "isr", "log_isr", "logn_isr", "rbc"}
@@ -90,10 +102,27 @@ def _middle(item_keys: list[str]) -> pl.Expr:
     return ((pos == (count + 1) // 2) | (pos == count // 2 + 1)).cast(pl.Float64)
 
 
-def combined(
-    lf: pl.LazyFrame, method: str, params: Mapping[str, pl.Expr], lay: Layout, keys: Sequence[str] = ()
+def run_bits(names: pl.Series) -> list[pl.Expr]:
+    """Aggregations that tell whether a run lists the item twice: BITS_SUM differs from BITS_OR.
+
+    Run j is the bit 2**j; summed over the item's rows the bits equal their
+    bitwise or only when each run appears once. At most 63 runs (`names`,
+    the distinct values of the runs' column).
+    """
+    bit = pl.col(RUN).replace_strict(names, [1 << j for j in range(len(names))], return_dtype=pl.UInt64)
+    return [bit.sum().alias(BITS_SUM), bit.bitwise_or().alias(BITS_OR)]
+
+
+def combined(  # noqa: PLR0913
+    lf: pl.LazyFrame,
+    method: str,
+    params: Mapping[str, pl.Expr],
+    lay: Layout,
+    keys: Sequence[str] = (),
+    *,
+    checks: Sequence[pl.Expr] = (),
 ) -> pl.LazyFrame:
-    """One row per (keys..., query, item) with the fused score under the name VALUE."""
+    """One row per (keys..., query, item) with the fused score under the name VALUE (and `checks`)."""
     item_keys = [*keys, lay.query, lay.item]
     if method in {"max", "min", "bayesfuse"}:  # they read the number of runs
         runs = pl.col(RUN).n_unique()
@@ -119,4 +148,4 @@ def combined(
         "med": (pl.col(TERM) * pl.col(_POS)).sum() / pl.col(_POS).sum(),
         "bayesfuse": s + (n - c) * MIN_ODD,
     }.get(method, s)
-    return lf.group_by(item_keys).agg(score.cast(pl.Float64).alias(VALUE))
+    return lf.group_by(item_keys).agg(score.cast(pl.Float64).alias(VALUE), *checks)
