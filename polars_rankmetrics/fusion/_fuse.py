@@ -158,13 +158,16 @@ def fuse(  # noqa: PLR0913
             _check_runs_named(frame, by, checked)
         table = weights_frame(checked, base.collect_schema()[RUN])
     exprs = {name: pl.lit(value) for name, value in req.params.items()}
-    bits: list[pl.Expr] = run_bits(names) if names is not None else []
-    out = fused(prepared(base, req), req, exprs, weights=table, qrels=judged, checks=bits)
+    bits = run_bits(names) if names is not None else None
+    out = fused(prepared(base, req), req, exprs, weights=table, qrels=judged, bits=bits)
     out = out.select(
-        cols.query, cols.item, pl.col(VALUE).alias(cols.score), *(b.meta.output_name() for b in bits)
+        cols.query,
+        cols.item,
+        pl.col(VALUE).alias(cols.score),
+        *([BITS_SUM, BITS_OR] if bits is not None else []),
     )
     result = finish_frame(out, frame)
-    if isinstance(result, pl.DataFrame) and bits:
+    if isinstance(result, pl.DataFrame) and bits is not None:
         if result.select((pl.col(BITS_SUM) != pl.col(BITS_OR)).any()).item():
             _validate(frame, req)  # a run lists an item twice: validate words it
         result = result.drop(BITS_SUM, BITS_OR)

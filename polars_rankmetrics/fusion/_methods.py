@@ -60,6 +60,7 @@ TERM = "__fuse_term"  # one run's value for the item
 WEIGHT = "__fuse_weight"  # the run's weight
 RUNS = "__fuse_runs"  # the number of runs
 BITS_SUM, BITS_OR = "__fuse_bits_sum", "__fuse_bits_or"  # run_bits()
+_BIT = "__fuse_bit"
 MIN_ODD = -6.906754778648554  # log(0.001 / 0.999): bayesfuse's log odds for an item a run misses
 
 _PER_RANK = {"rrf", "isr", "log_isr", "logn_isr", "rbc"}
@@ -102,15 +103,14 @@ def _middle(item_keys: list[str]) -> pl.Expr:
     return ((pos == (count + 1) // 2) | (pos == count // 2 + 1)).cast(pl.Float64)
 
 
-def run_bits(names: pl.Series) -> list[pl.Expr]:
-    """Aggregations that tell whether a run lists the item twice: BITS_SUM differs from BITS_OR.
+def run_bits(names: pl.Series) -> pl.Expr:
+    """Each row's run as a bit, 2**j for run j of `names` (the runs' distinct names, at most 63).
 
-    Run j is the bit 2**j; summed over the item's rows the bits equal their
-    bitwise or only when each run appears once. At most 63 runs (`names`,
-    the distinct values of the runs' column).
+    :func:`combined` sums the item's bits (BITS_SUM) and takes their bitwise
+    or (BITS_OR): the two differ only when a run lists the item twice.
     """
-    bit = pl.col(RUN).replace_strict(names, [1 << j for j in range(len(names))], return_dtype=pl.UInt64)
-    return [bit.sum().alias(BITS_SUM), bit.bitwise_or().alias(BITS_OR)]
+    bits = [1 << j for j in range(len(names))]
+    return pl.col(RUN).replace_strict(names, bits, return_dtype=pl.UInt64).alias(_BIT)
 
 
 def combined(  # noqa: PLR0913
@@ -120,9 +120,12 @@ def combined(  # noqa: PLR0913
     lay: Layout,
     keys: Sequence[str] = (),
     *,
-    checks: Sequence[pl.Expr] = (),
+    bits: pl.Expr | None = None,
 ) -> pl.LazyFrame:
-    """One row per (keys..., query, item) with the fused score under the name VALUE (and `checks`)."""
+    """One row per (keys..., query, item) with the fused score under the name VALUE.
+
+    With `bits` (:func:`run_bits`), also BITS_SUM and BITS_OR.
+    """
     item_keys = [*keys, lay.query, lay.item]
     if method in {"max", "min", "bayesfuse"}:  # they read the number of runs
         runs = pl.col(RUN).n_unique()
@@ -148,4 +151,8 @@ def combined(  # noqa: PLR0913
         "med": (pl.col(TERM) * pl.col(_POS)).sum() / pl.col(_POS).sum(),
         "bayesfuse": s + (n - c) * MIN_ODD,
     }.get(method, s)
+    checks = []
+    if bits is not None:  # a column first: an expression inside the aggregation runs group by group
+        lf = lf.with_columns(bits)
+        checks = [pl.col(_BIT).sum().alias(BITS_SUM), pl.col(_BIT).bitwise_or().alias(BITS_OR)]
     return lf.group_by(item_keys).agg(score.cast(pl.Float64).alias(VALUE), *checks)

@@ -150,12 +150,12 @@ def fused(  # noqa: PLR0913
     qrels: pl.LazyFrame | None = None,
     keys: Sequence[str] = (),
     train: pl.LazyFrame | None = None,
-    checks: Sequence[pl.Expr] = (),
+    bits: pl.Expr | None = None,
 ) -> pl.LazyFrame:
     """One row per (keys..., query, item) with the fused score VALUE, from :func:`prepared` rows.
 
-    `checks`: aggregations over the item's rows added as columns (not for
-    condorcet, whose aggregation is its own).
+    `bits`: each row's run as a bit (:func:`run_bits`), summed and or-ed per
+    item (not for condorcet, whose aggregation is its own).
     """
     name, lay = req.method.name, req.layout
     if weights is not None:
@@ -175,4 +175,4 @@ def fused(  # noqa: PLR0913
         )
     else:
         valued = terms(ready, name, params)
-    return combined(valued, name, params, lay, keys, checks=checks)
+    return combined(valued, name, params, lay, keys, bits=bits)
