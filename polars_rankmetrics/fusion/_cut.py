@@ -167,5 +167,23 @@ def evaluate_cut(  # noqa: PLR0913
     )
     run = collect(long.explode(i, cols.rank))
     frame = join_run_qrels(run, judged, by=CANDIDATE, columns=cols).lazy()
+    read = _read_past_cut(Conventions.resolve(conventions), cols, wide.get_column(q).unique())
+    if read is not None:
+        frame = frame.filter(pl.col(cols.rank).is_not_null() | read)
     # The frame is built here: ids non-null and unique per candidate, ranks 1..k per list.
     return collect(evaluate(frame, metric, by=CANDIDATE, columns=cols, conventions=conventions, check=False))
+
+
+def _read_past_cut(conv: Conventions, cols: Columns, listed: pl.Series) -> pl.Expr | None:
+    """The judged rows past the cut that a family of :data:`CUT_FAMILIES` reads; None: every one.
+
+    Past the cut a judgment counts only when it is relevant (R) or has a
+    gain (the ideal ranking): a grade ``>= relevance_level`` or above 0
+    (a non-positive grade gains 0, unless a gain mapping says otherwise:
+    then every row stays). The rows of a query no run lists all stay: they
+    make it a judged query, which the `missing` convention counts.
+    """
+    if isinstance(conv.gain, Mapping):
+        return None
+    grade = pl.col(cols.relevance)
+    return (grade >= conv.relevance_level) | (grade > 0) | ~pl.col(cols.query).is_in(listed.implode())

@@ -34,7 +34,8 @@ def _qrels(frame: pl.DataFrame, seed: int) -> pl.DataFrame:
         items = sorted(set(frame.filter(pl.col("query") == q)["item"]), key=str)
         rows += [(q, i, rng.choice([-1, 0, 1, 1, 2, 3])) for i in items if rng.random() < 0.6]
         rows.append((q, 999 if int_ids else "unlisted", rng.choice([0, 2])))
-    rows.append((10**6 if int_ids else "judged only", 5 if int_ids else "d5", 1))
+    for n, grade in enumerate([1, 0, -1]):  # judged queries no run lists
+        rows.append((10**6 + n if int_ids else f"judged only {n}", 5 if int_ids else "d5", grade))
     schema = {"query": dtypes["query"], "item": dtypes["item"], "relevance": pl.Int64}
     return pl.DataFrame(rows, schema=schema, orient="row")
 
@@ -58,10 +59,20 @@ def _oracle(
     return float(value)
 
 
+CONVENTIONS: list[object] = [
+    "ranx",
+    "trec_eval",
+    prm.Conventions(relevance_level=2, missing="zero"),
+    prm.Conventions(relevance_level=0, missing="zero"),
+    prm.Conventions(gain={0: 0.5, 2: 3.0}, missing="zero"),
+    prm.Conventions(gain="exponential", ap_denominator="min_k_relevant", no_relevant="skip"),
+]
+
+
 @pytest.mark.parametrize("metric", METRICS)
 @pytest.mark.parametrize("method", sorted(WIDE_METHODS))
 def test_every_candidate_is_fuse_then_evaluate(method: str, metric: str) -> None:
-    conventions = "ranx" if len(metric) % 2 else "trec_eval"
+    conventions = CONVENTIONS[(METRICS.index(metric) + len(method)) % len(CONVENTIONS)]
     assert cutoff(method, metric, conventions) is not None  # the cut plan is the one tested
     for seed in range(2):
         frame = generate(seed + 70, ties=True, int_ids=seed == 1, n_runs=2 + seed, n_queries=7)
