@@ -10,7 +10,11 @@ the same exact sum). Each candidate's list is cut at k: the top k items of
 each query by (score descending, item id text descending), evaluate's own
 order, ranked 1..k, the rest of the list dropped. The judgments are joined
 once per candidate to those rows, so every judged item past k arrives as a
-judged item the run did not retrieve.
+judged item the run did not retrieve; of those, the ones no cut family
+reads (neither relevant nor of positive gain) are left out. (``wmnz``'s
+sum of the weights of the runs listing an item is a float sum, runs in
+name order: with three runs or more its last bit may differ from
+:func:`fuse`'s, whose sum follows the rows' order.)
 
 Why the cut keeps the value: the families in :data:`CUT_FAMILIES` at a
 cutoff k read the grades of the first k retrieved items, the number of
