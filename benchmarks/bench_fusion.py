@@ -125,7 +125,8 @@ def _ranx_optimize(runs: pl.DataFrame, qrels: pl.DataFrame, built: list[float]) 
 def _row(label: str, ours: list[float], theirs: list[float], built: list[float]) -> str:
     o, t = min(ours), min(theirs)
     core = min(x - b for x, b in zip(theirs, built, strict=True))
-    return f"| {label} | {o:.2f} | {t:.2f} | {core:.2f} | {t / o:.1f}x | {core / o:.1f}x |"
+    load = os.getloadavg()[0]
+    return f"| {label} | {o:.2f} | {t:.2f} | {core:.2f} | {t / o:.1f}x | {core / o:.1f}x | {load:.1f} |"
 
 
 def main() -> None:
@@ -136,6 +137,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
     warnings.simplefilter("ignore")  # numba's type-safety warnings
+    load_before = os.getloadavg()[0]
 
     small, small_qrels = make_runs(2_000, 5, seed=1)
     for method in ("rrf", "sum"):  # warm-up: numba compiles ranx's functions once
@@ -170,13 +172,13 @@ def main() -> None:
         ),
         (
             f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, load average "
-            f"{os.getloadavg()[0]:.1f} at the end (shared with other jobs: timings are noisy, ratios are "
-            "within one run). ranx's time includes building its Runs and Qrels from the frames; "
-            "'ranx core' leaves that out."
+            f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} at the end (the 'load' column: at the end of "
+            "each row; shared with other jobs: timings are noisy, ratios are within one run). ranx's time "
+            "includes building its Runs and Qrels from the frames; 'ranx core' leaves that out."
         ),
         "",
-        "| task | polars-rankmetrics | ranx | ranx core | ratio | ratio (core) |",
-        "|---|---|---|---|---|---|",
+        "| task | polars-rankmetrics | ranx | ranx core | ratio | ratio (core) | load |",
+        "|---|---|---|---|---|---|---|",
     ]
     args.out.write_text("\n".join([*header, *lines, ""]))
 

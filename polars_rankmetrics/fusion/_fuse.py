@@ -12,7 +12,7 @@ from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.exceptions import InvalidParameterError
-from polars_rankmetrics.fusion._methods import WEIGHT
+from polars_rankmetrics.fusion._methods import BITS_OR, BITS_SUM, WEIGHT, run_bits
 from polars_rankmetrics.fusion._names import check_params, method_spec, norm_name
 from polars_rankmetrics.fusion._normalize import RUN, VALUE
 from polars_rankmetrics.fusion._plan import (
@@ -91,7 +91,9 @@ def fuse(  # noqa: PLR0913
         For a DataFrame, check the runs first (:func:`validate`): null ids,
         NaN or infinite scores, duplicate (run, query, item) rows raise
         :class:`InvalidDataError`. A LazyFrame is not checked (call
-        :func:`validate` on it).
+        :func:`validate` on it). Null ids and scores cost a scan; duplicate
+        rows are found by the fusion's own aggregation per item, so the
+        check costs a fraction of a :func:`validate` pass.
     **params
         The method's own parameters (``k=60``, ``phi=0.8``, ...).
 
@@ -149,14 +151,54 @@ def fuse(  # noqa: PLR0913
     checked = check_weights(weights, spec)
     judged = check_qrels(qrels, spec, cols)
     base = base_frame(frame.lazy(), req)
-    if check and isinstance(frame, pl.DataFrame):
-        validate(frame.select(by, cols.query, cols.item, cols.score), columns=cols, by=by)
+    names = _checked(frame, req) if check and isinstance(frame, pl.DataFrame) else None
     table = None
     if checked is not None:
         if isinstance(frame, pl.DataFrame):
             _check_runs_named(frame, by, checked)
         table = weights_frame(checked, base.collect_schema()[RUN])
     exprs = {name: pl.lit(value) for name, value in req.params.items()}
-    out = fused(prepared(base, req), req, exprs, weights=table, qrels=judged)
-    out = out.select(cols.query, cols.item, pl.col(VALUE).alias(cols.score))
-    return finish_frame(out, frame)
+    bits = run_bits(names) if names is not None else None
+    out = fused(prepared(base, req), req, exprs, weights=table, qrels=judged, bits=bits)
+    out = out.select(
+        cols.query,
+        cols.item,
+        pl.col(VALUE).alias(cols.score),
+        *([BITS_SUM, BITS_OR] if bits is not None else []),
+    )
+    result = finish_frame(out, frame)
+    if isinstance(result, pl.DataFrame) and bits is not None:
+        if result.select((pl.col(BITS_SUM) != pl.col(BITS_OR)).any()).item():
+            _validate(frame, req)  # a run lists an item twice: validate words it
+        result = result.drop(BITS_SUM, BITS_OR)
+    return result
+
+
+_MAX_BITS = 63  # run_bits() gives each run a bit of a UInt64
+
+
+def _validate(frame: pl.DataFrame | pl.LazyFrame, req: FusionRequest) -> None:
+    cols = req.columns
+    validate(frame.select(req.by, cols.query, cols.item, cols.score), columns=cols, by=req.by)
+
+
+def _checked(frame: pl.DataFrame, req: FusionRequest) -> pl.Series | None:
+    """The DataFrame's runs checked as :func:`validate` checks them, the duplicates left to the plan.
+
+    Null ids and NaN or infinite scores cost a scan; where one is found,
+    :func:`validate` runs and words it. A run listing an item twice is
+    found by the plan's own aggregation per item (:func:`run_bits`):
+    the run names are returned for it. None when :func:`validate` ran in
+    full instead (condorcet, whose aggregation is its own; over 63 runs).
+    """
+    cols = req.columns
+    ids = [req.by, cols.query, cols.item]
+    flags = frame.select(
+        pl.any_horizontal(pl.col(c).has_nulls() for c in ids).alias("nulls"),
+        pl.col(cols.score).cast(pl.Float64).is_finite().all().alias("finite"),
+    ).row(0)
+    names = frame.get_column(req.by).unique()
+    if flags[0] or not flags[1] or len(names) > _MAX_BITS or req.method.name in {"condorcet", "w_condorcet"}:
+        _validate(frame, req)
+        return None
+    return names

@@ -43,11 +43,24 @@ from polars_rankmetrics.fusion._normalize import (
     densified,
 )
 
-__all__ = ["MIN_ODD", "RUNS", "TERM", "WEIGHT", "combined", "listed", "terms"]
+__all__ = [
+    "BITS_OR",
+    "BITS_SUM",
+    "MIN_ODD",
+    "RUNS",
+    "TERM",
+    "WEIGHT",
+    "combined",
+    "listed",
+    "run_bits",
+    "terms",
+]
 
 TERM = "__fuse_term"  # one run's value for the item
 WEIGHT = "__fuse_weight"  # the run's weight
 RUNS = "__fuse_runs"  # the number of runs
+BITS_SUM, BITS_OR = "__fuse_bits_sum", "__fuse_bits_or"  # run_bits()
+_BIT = "__fuse_bit"
 MIN_ODD = -6.906754778648554  # log(0.001 / 0.999): bayesfuse's log odds for an item a run misses
 
 _PER_RANK = {"rrf", "isr", "log_isr", "logn_isr", "rbc"}
@@ -90,10 +103,29 @@ def _middle(item_keys: list[str]) -> pl.Expr:
     return ((pos == (count + 1) // 2) | (pos == count // 2 + 1)).cast(pl.Float64)
 
 
-def combined(
-    lf: pl.LazyFrame, method: str, params: Mapping[str, pl.Expr], lay: Layout, keys: Sequence[str] = ()
+def run_bits(names: pl.Series) -> pl.Expr:
+    """Each row's run as a bit, 2**j for run j of `names` (the runs' distinct names, at most 63).
+
+    :func:`combined` sums the item's bits (BITS_SUM) and takes their bitwise
+    or (BITS_OR): the two differ only when a run lists the item twice.
+    """
+    bits = [1 << j for j in range(len(names))]
+    return pl.col(RUN).replace_strict(names, bits, return_dtype=pl.UInt64).alias(_BIT)
+
+
+def combined(  # noqa: PLR0913
+    lf: pl.LazyFrame,
+    method: str,
+    params: Mapping[str, pl.Expr],
+    lay: Layout,
+    keys: Sequence[str] = (),
+    *,
+    bits: pl.Expr | None = None,
 ) -> pl.LazyFrame:
-    """One row per (keys..., query, item) with the fused score under the name VALUE."""
+    """One row per (keys..., query, item) with the fused score under the name VALUE.
+
+    With `bits` (:func:`run_bits`), also BITS_SUM and BITS_OR.
+    """
     item_keys = [*keys, lay.query, lay.item]
     if method in {"max", "min", "bayesfuse"}:  # they read the number of runs
         runs = pl.col(RUN).n_unique()
@@ -119,4 +151,8 @@ def combined(
         "med": (pl.col(TERM) * pl.col(_POS)).sum() / pl.col(_POS).sum(),
         "bayesfuse": s + (n - c) * MIN_ODD,
     }.get(method, s)
-    return lf.group_by(item_keys).agg(score.cast(pl.Float64).alias(VALUE))
+    checks = []
+    if bits is not None:  # a column first: an expression inside the aggregation runs group by group
+        lf = lf.with_columns(bits)
+        checks = [pl.col(_BIT).sum().alias(BITS_SUM), pl.col(_BIT).bitwise_or().alias(BITS_OR)]
+    return lf.group_by(item_keys).agg(score.cast(pl.Float64).alias(VALUE), *checks)

@@ -1,9 +1,12 @@
 """optimize_fusion(): a grid search over a method's weights or parameter, candidates evaluated together.
 
-The runs are normalised and ranked once; a batch of candidates is a table
-of weights (or parameter values) joined to those rows, fused per candidate
-and evaluated by :func:`evaluate` with the candidate as its `by` key: one
-plan per batch.
+The runs are normalised and ranked once; a batch of candidates is
+evaluated by :func:`evaluate` with the candidate as its `by` key: one plan
+per batch. For a metric at a cutoff k and a method that sums a value per
+run (``wsum``, ``wmnz``, ``mixed``, ``rrf``), each candidate is a column of
+one wide frame of the runs and its list is cut at k (``_cut``); otherwise a
+table of weights (or parameter values) is joined to the runs' rows, fused
+per candidate, and every fused list evaluated whole.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.fusion._cut import CANDIDATE, coded, cutoff, evaluate_cut, wide_runs
 from polars_rankmetrics.fusion._methods import WEIGHT
 from polars_rankmetrics.fusion._names import FusionMethod, check_params, method_spec, norm_name
 from polars_rankmetrics.fusion._normalize import RUN, VALUE
@@ -29,7 +33,6 @@ from polars_rankmetrics.io import join_run_qrels
 
 __all__ = ["FusionSearch", "optimize_fusion"]
 
-CANDIDATE = "candidate"
 _SEARCHED = {
     "rrf": "k",
     "gmnz": "gamma",
@@ -91,6 +94,14 @@ def _as_weights(value: object, names: list[object], method: str) -> dict[object,
             "grid", f"weights naming every run ({missing[0]!r} is missing)", value, method=method
         )
     return {run: check_weight(weights[run], run, method) for run in names}
+
+
+def _candidate(spec: FusionMethod, value: object, names: list[object]) -> dict[object, float] | float:
+    """One candidate, checked: {run: weight}, or the searched parameter's value."""
+    if spec.weighted:
+        return _as_weights(value, names, spec.name)
+    name = _SEARCHED[spec.name]
+    return check_params(spec, {name: value})[name]
 
 
 def _candidates(
@@ -157,6 +168,10 @@ def optimize_fusion(  # noqa: PLR0913
     and ``probfuse`` (n_segments) 1, 2, ..., 100. `grid` gives the
     candidates instead. The runs are normalised and ranked once; each
     batch of `batch_size` candidates is fused and evaluated in one plan.
+    For a metric at a cutoff k (``ndcg@10``, ``map@10``, ``recall@20``...;
+    families whose value reads the first k items and the judgments) and
+    ``wsum``, ``wmnz``, ``mixed`` or ``rrf``, only each candidate's top k
+    are ranked and evaluated, with the same values as whole lists.
     The best is the last candidate in grid order with the highest metric
     (ranx's rule).
 
@@ -222,40 +237,43 @@ def optimize_fusion(  # noqa: PLR0913
         )
     cols = columns or Columns()
     req = FusionRequest(spec, norm_name(norm), check_params(spec, {}, optional=True), by, cols)
-    base = base_frame(as_polars(runs, "runs").lazy(), req)
+    source = as_polars(runs, "runs").lazy()
+    base = base_frame(source, req)
     names = sorted(collect(base.select(pl.col(RUN).unique()))[RUN].to_list())
     values = _grid(spec, step, grid, len(names))
     judged = as_polars(qrels, "qrels").lazy()
-    ready, judged = _coded(prepared(base, req), judged, cols)
-    ready = ready.collect().lazy()  # ranked once, shared by every batch
-    dtype = base.collect_schema()[RUN]
-    batches = [
-        _candidates(spec, values[lo : lo + batch_size], names, dtype, lo)
-        for lo in range(0, len(values), batch_size)
-    ]
-    scores = [_evaluate_batch(ready, req, b, qrels=judged, evaluation=(metric, conventions)) for b in batches]
+    evaluation = (metric, conventions)
+    k = cutoff(spec.name, metric, conventions)
+    if k is not None:  # candidates as columns of one wide frame, each list cut at k
+        cut = [(c, _candidate(spec, v, names)) for c, v in enumerate(values)]
+        wide, coded_qrels = wide_runs(source, req, names, judged)
+        scores = [
+            evaluate_cut(wide, coded_qrels, req, cut[lo : lo + batch_size], names, k=k, evaluation=evaluation)
+            for lo in range(0, len(cut), batch_size)
+        ]
+    else:
+        scores = _whole_lists(base, judged, req, (values, names, batch_size), evaluation)
     table = _table(spec, values, names, pl.concat(scores), metric)
     return FusionSearch(table=table, best=_best(spec, table, names, metric))
 
 
-_CODE_BASE = 10**12  # codes of one width: their decimal text sorts as their numbers do
-
-
-def _coded(ready: pl.LazyFrame, qrels: pl.LazyFrame, cols: Columns) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-    """The ranked runs and the qrels with query and item ids replaced by Int64 codes.
-
-    Every candidate's rows are grouped, joined and evaluated on these ids;
-    an item's code follows the order of its id as text (byte order), so the
-    evaluation breaks tied scores as it would on the ids themselves.
-    """
-    for name in (cols.query, cols.item):
-        ids = pl.concat([ready.select(name), qrels.select(name)]).unique()
-        order = ids.sort(pl.col(name).cast(pl.String)).with_row_index("__fuse_code")
-        code = (pl.col("__fuse_code").cast(pl.Int64) + _CODE_BASE).alias(name)
-        mapping = order.select(name, code.alias("__fuse_id"))
-        ready = ready.join(mapping, on=name).drop(name).rename({"__fuse_id": name})
-        qrels = qrels.join(mapping, on=name).drop(name).rename({"__fuse_id": name})
-    return ready, qrels
+def _whole_lists(
+    base: pl.LazyFrame,
+    judged: pl.LazyFrame,
+    req: FusionRequest,
+    grid: tuple[list[object], list[object], int],
+    evaluation: tuple[str, Conventions | str | None],
+) -> list[pl.DataFrame]:
+    """Each batch's (CANDIDATE, metric): every candidate's fused run evaluated whole, one plan per batch."""
+    values, names, batch_size = grid
+    ready, judged = coded(prepared(base, req), judged, req.columns)
+    ready = ready.collect().lazy()  # ranked once, shared by every batch
+    dtype = base.collect_schema()[RUN]
+    batches = [
+        _candidates(req.method, values[lo : lo + batch_size], names, dtype, lo)
+        for lo in range(0, len(values), batch_size)
+    ]
+    return [_evaluate_batch(ready, req, b, qrels=judged, evaluation=evaluation) for b in batches]
 
 
 def _evaluate_batch(

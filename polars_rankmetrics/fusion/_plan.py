@@ -150,8 +150,13 @@ def fused(  # noqa: PLR0913
     qrels: pl.LazyFrame | None = None,
     keys: Sequence[str] = (),
     train: pl.LazyFrame | None = None,
+    bits: pl.Expr | None = None,
 ) -> pl.LazyFrame:
-    """One row per (keys..., query, item) with the fused score VALUE, from :func:`prepared` rows."""
+    """One row per (keys..., query, item) with the fused score VALUE, from :func:`prepared` rows.
+
+    `bits`: each row's run as a bit (:func:`run_bits`), summed and or-ed per
+    item (not for condorcet, whose aggregation is its own).
+    """
     name, lay = req.method.name, req.layout
     if weights is not None:
         ready = with_weights(ready, weights)
@@ -170,4 +175,4 @@ def fused(  # noqa: PLR0913
         )
     else:
         valued = terms(ready, name, params)
-    return combined(valued, name, params, lay, keys)
+    return combined(valued, name, params, lay, keys, bits=bits)

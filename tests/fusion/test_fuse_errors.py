@@ -6,6 +6,7 @@ import polars as pl
 import pytest
 
 import polars_rankmetrics as prm
+from polars_rankmetrics.fusion._names import METHODS
 
 RUNS = pl.DataFrame(
     {
@@ -123,3 +124,32 @@ def test_bad_data_in_a_dataframe_raises_unless_unchecked() -> None:
             "sum",
         )
     assert prm.fuse(duplicated, "sum", check=False).height == 3
+
+
+@pytest.mark.parametrize("method", sorted(METHODS))
+def test_a_run_listing_an_item_twice_raises_for_every_method(method: str) -> None:
+    """The duplicate is found by the fusion's own aggregation (condorcet: by validate), named alike."""
+    params = {
+        "gmnz": {"gamma": 0.5},
+        "rbc": {"phi": 0.8},
+        "probfuse": {"n_segments": 3},
+        "slidefuse": {"w": 2},
+    }
+    kwargs: dict[str, object] = dict(params.get(method, {}))
+    if METHODS[method].weighted:
+        kwargs["weights"] = {"a": 0.4, "b": 0.6}
+    if METHODS[method].supervised:
+        kwargs["qrels"] = QRELS
+    again = RUNS.filter(pl.col("item") == "y").with_columns(pl.lit(-3.0).alias("score"))  # listed last
+    with pytest.raises(
+        prm.InvalidDataError, match=r"duplicate \(run, query, item\) row.*run='a', query='q1', item='y'"
+    ):
+        prm.fuse(pl.concat([again, RUNS]), method, **kwargs)  # type: ignore[arg-type]
+    assert prm.fuse(RUNS, method, **kwargs).height == 3  # type: ignore[arg-type]
+
+
+def test_an_infinite_score_or_a_null_run_name_raises() -> None:
+    with pytest.raises(prm.InvalidDataError, match=r"infinite|NaN"):
+        prm.fuse(RUNS.with_columns(pl.col("score").replace(0.5, float("inf"))), "rrf")
+    with pytest.raises(prm.InvalidDataError, match=r"null"):
+        prm.fuse(RUNS.with_columns(pl.col("run").replace("b", None)), "rrf")
