@@ -145,7 +145,7 @@ def fuse(  # noqa: PLR0913
     └───────┴──────┴───────┘
     """
     frame = as_polars(runs, "runs")
-    cols = columns or Columns()
+    cols = Columns.of(columns)
     spec = method_spec(method)
     req = FusionRequest(spec, norm_name(norm), check_params(spec, params), by, cols)
     checked = check_weights(weights, spec)

@@ -235,7 +235,7 @@ def optimize_fusion(  # noqa: PLR0913
         raise InvalidParameterError.out_of_domain(
             "batch_size", "a positive integer", batch_size, method=spec.name
         )
-    cols = columns or Columns()
+    cols = Columns.of(columns)
     req = FusionRequest(spec, norm_name(norm), check_params(spec, {}, optional=True), by, cols)
     source = as_polars(runs, "runs").lazy()
     base = base_frame(source, req)
