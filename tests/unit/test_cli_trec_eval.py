@@ -190,6 +190,14 @@ def test_near_tie(value: float, want: bool) -> None:
     assert near_tie(value) is want
 
 
+def _written(tmp_path: Path, qrels_text: str, run_text: str) -> tuple[Path, Path]:
+    """The qrels and run files of a test, written under `tmp_path`."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(qrels_text)
+    run.write_text(run_text)
+    return qrels, run
+
+
 def _files(tmp_path: Path) -> tuple[Path, Path]:
     """q: grade 1 of top grade 2 at rank 4 (rbp at p=0.5 is 0.5 * 0.5 ** 4 = 1/32); r: every grade 0."""
     qrels, run = tmp_path / "qrels", tmp_path / "run"
@@ -375,9 +383,7 @@ def test_a_mean_on_an_exact_tie_prints_trec_evals_digit(
     `digits`: what trec_eval 10.0 prints, and the library's exact mean to four decimals.
     """
     printed, exact = digits
-    qrels, run = tmp_path / "qrels", tmp_path / "run"
-    qrels.write_text(files[0])
-    run.write_text(files[1])
+    qrels, run = _written(tmp_path, *files)
     assert _run(capsys, qrels, run, *flags)[1] == f"{flags[-1]:<22}\tall\t{printed}\n"
     frame = prm.join_run_qrels(prm.read_trec_run(run).drop("run"), prm.read_trec_qrels(qrels))
     level = int(flags[flags.index("-l") + 1]) if "-l" in flags else 1
@@ -425,9 +431,7 @@ def test_a_query_the_run_lacks_keeps_its_zero_when_the_mean_is_replayed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """-c: q54_37 has no run line; the all line's 0.25 / 8 is a tie, replayed; q54_37 stays 0 (not 0/0)."""
-    qrels, run = tmp_path / "qrels", tmp_path / "run"
-    qrels.write_text(_MISSING_QRELS)
-    run.write_text(_MISSING_RUN)
+    qrels, run = _written(tmp_path, _MISSING_QRELS, _MISSING_RUN)
     printed = _run(capsys, qrels, run, "-q", "-c", "-m", "11pt_avg")[1].splitlines()
     # trec_eval 10.0's own lines
     assert printed[0] == "11pt_avg              \tq54_37\t0.0000"
@@ -474,9 +478,7 @@ def test_infap_on_an_exact_tie_prints_trec_evals_digit(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """InfAP = 0.21875 exactly for this query: trec_eval 10.0's arithmetic prints 0.2187 (its output)."""
-    qrels, run = tmp_path / "qrels", tmp_path / "run"
-    qrels.write_text(_INFAP_QRELS)
-    run.write_text(_INFAP_RUN)
+    qrels, run = _written(tmp_path, _INFAP_QRELS, _INFAP_RUN)
     assert _run(capsys, qrels, run, "-q", "-m", "infAP")[1] == (
         "infAP                 \t6129\t0.2187\ninfAP                 \tall\t0.2187\n"
     )
