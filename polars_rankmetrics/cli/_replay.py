@@ -107,12 +107,7 @@ class Replay:
                 pool = [g for g in pool if g is not None and g >= 0]
             num_nonrel = sum(1 for g in judged if g < level)
             self._rankings[query] = _Ranking(
-                [None if g is None or g < 0 else g for g in pool],
-                num_rel,
-                num_nonrel,
-                max(judged, default=-1),
-                listed=bool(retrieved),
-                pool=pool,
+                pool, num_rel, num_nonrel, max(judged, default=-1), bool(retrieved)
             )
         return self._rankings[query]
 
@@ -169,14 +164,18 @@ def _rbp(ranking: _Ranking, p: float, *, resid: bool) -> float:
 
 @dataclass(frozen=True)
 class _Ranking:
-    """A query as trec_eval reads it: grades in rank order (None: unjudged), counts, top grade."""
+    """A query as trec_eval reads it: grades in rank order, counts, top grade."""
 
-    grades: list[int | None]
+    pool: list[int | None]  # the grades in rank order: None not in the pool, negative in it but unjudged
     num_rel: int  # judged relevant (grade >= the relevance level)
     num_nonrel: int  # judged non-relevant (0 <= grade < the level), retrieved or not
     top: int  # the highest grade judged, -1 for none
-    listed: bool = True  # whether the run has a line for the query
-    pool: list[int | None] = field(default_factory=list)  # the grades, negative (in the pool, unjudged) kept
+    listed: bool  # whether the run has a line for the query
+
+    @property
+    def grades(self) -> list[int | None]:
+        """The judged grades in rank order, None for every unjudged document (in the pool or not)."""
+        return [None if g is None or g < 0 else g for g in self.pool]
 
 
 def _bpref(ranking: _Ranking, level: int) -> float:
