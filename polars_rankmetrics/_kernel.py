@@ -319,6 +319,7 @@ def exact_sum(terms: pl.Expr) -> pl.Expr:
 # to even, at least 64 (exact_sum's own grid) and at most 1136 (the smallest subnormal, 2**-1074, to
 # 2**62). A double holds powers of two up to 2**1023 only: the scale is one factor, 2**(s / 2), applied twice.
 _SCALE_LOW, _SCALE_HIGH = 32.0, 568.0
+GRID_LARGEST = 2.0 ** (61 - 2 * _SCALE_LOW)  # 2**-3: a largest |term| this or more scales as exact_sum does
 
 
 def query_scale(terms: pl.Expr) -> pl.Expr:

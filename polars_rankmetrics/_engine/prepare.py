@@ -32,6 +32,7 @@ from polars_rankmetrics._engine import order as order_key
 from polars_rankmetrics._engine import ties
 from polars_rankmetrics._kernel import (
     GRADE,
+    GRID_LARGEST,
     HIT_RANK,
     INTENTS,
     ITEM,
@@ -99,9 +100,6 @@ def gain_expr(grade: pl.Expr, gain: Gain, relevance_level: float = 1.0) -> pl.Ex
     return pl.when(g >= 0).then(value).otherwise(0.0).fill_null(0.0)
 
 
-_EXACT_GAIN = 2.0**-3  # a gain sum whose largest term is this or more keeps exact_sum's 2**-64 grid
-
-
 def fine_gains(gain: Gain, relevance: pl.DataType) -> bool:
     """Whether a non-zero gain can be below 2**-3 (then DCG's sums take the query's gain scale).
 
@@ -113,7 +111,7 @@ def fine_gains(gain: Gain, relevance: pl.DataType) -> bool:
     fractional = not (relevance.is_integer() or relevance == pl.Boolean)
     if isinstance(gain, str):
         return fractional and gain != "binary"
-    return fractional or any(v != 0 and abs(v) < _EXACT_GAIN for v in map(float, gain.values()))
+    return fractional or any(v != 0 and abs(v) < GRID_LARGEST for v in map(float, gain.values()))
 
 
 def relevance_classes(grade: pl.Expr, relevance_level: float) -> tuple[pl.Expr, pl.Expr]:
