@@ -8,13 +8,17 @@ that count falls short of the rows, on the few rows concerned:
 - DataFrames: the count is taken first; with integer ids whose ranges allow
   it, query and item are packed into one exact ``UInt64`` key, whose count is
   the check and on which the join runs faster than on two columns (the ids
-  are unpacked after, bit for bit);
+  are unpacked after, bit for bit); other ids (text, wide integers) join on
+  a 64-bit hash of the pair, counted as the check, every matched row's ids
+  compared after (a collision falls back to the join on the ids themselves);
 - LazyFrames: the same count inside the plan, the message built from the rows
   it keeps (none when nothing repeats), failing at ``collect()``.
 """
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Mapping
 
 import polars as pl
@@ -29,6 +33,9 @@ _MESSAGE = "__prm_duplicate_judgments"
 _TEXT = (pl.String, pl.Categorical, pl.Enum)
 # Integer ids this far from zero subtract without overflow in Int64, so a packed key never wraps.
 _SAFE = 2**62
+_SEEDS = (0x9E3779B9, 0x85EBCA6B, 0xC2B2AE35)  # one per id column hashed (query, item, intent)
+_HASHED = (pl.String, pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32, pl.UInt64)
+_THEIRS = ("__prm_query", "__prm_item")
 
 
 def _shown(values: pl.Expr, dtype: pl.DataType) -> pl.Expr:
@@ -60,13 +67,23 @@ def duplicate_message(ids: list[str], schema: pl.Schema, note: str) -> pl.Expr:
     return pl.when(repeated.any()).then(message)
 
 
+def _pair_hash(ids: list[str]) -> pl.Expr:
+    """A 64-bit hash of the pair: the columns' own hashes, each under its seed, combined.
+
+    Equal pairs hash equal; distinct pairs may collide, so a hash only ever
+    proves pairs distinct (cheaper than a struct's hash: no row is assembled).
+    """
+    hashes = [pl.col(k).hash(seed) for seed, k in zip(_SEEDS, ids, strict=False)]
+    return functools.reduce(operator.xor, hashes)
+
+
 def _pairs_repeat(ids: list[str]) -> pl.Expr:
     """True when some pair is on several rows: fewer distinct pair hashes than rows.
 
     Distinct hashes prove distinct pairs; a shortfall is confirmed exactly by
     :func:`duplicate_message` on the rows it concerns.
     """
-    return pl.struct(ids).hash().n_unique() < pl.len()
+    return _pair_hash(ids).n_unique() < pl.len()
 
 
 def checked_lazy(judged: pl.LazyFrame, ids: list[str], relevance: str, note: str) -> pl.LazyFrame:
@@ -137,9 +154,7 @@ def packed_join(
     judged_packed = judged.select(key.alias(_KEY), pl.exclude(ids))
     if judged_packed.get_column(_KEY).n_unique() < judged_packed.height:
         check_frame(judged, ids, note)
-    right = judged_packed.lazy()
-    if keys_by:
-        right = run.lazy().select(keys_by).unique().join(right, how="cross")
+    right = _by_runs(run, judged_packed.lazy(), keys_by)
     left = run.lazy().with_columns(key.alias(_KEY)).drop(ids)
     unpacked = [
         ((pl.col(_KEY) // width).cast(pl.Int64) + q_low).cast(run.schema[query]).alias(query),
@@ -148,6 +163,44 @@ def packed_join(
     names = [*run.columns, *(c for c in judged.columns if c not in ids)]
     out = left.join(right, on=[*keys_by, _KEY], how="full", coalesce=True)
     return out.with_columns(unpacked).select(names).collect()
+
+
+def _by_runs(run: pl.DataFrame | pl.LazyFrame, right: pl.LazyFrame, keys_by: list[str]) -> pl.LazyFrame:
+    """The judgments once per `keys_by` run of `run` (unchanged without `keys_by`)."""
+    return run.lazy().select(keys_by).unique().join(right, how="cross") if keys_by else right
+
+
+def hashed_join(
+    run: pl.DataFrame, judged: pl.DataFrame, ids: list[str], keys_by: list[str], note: str
+) -> pl.DataFrame | None:
+    """The full join on a 64-bit hash of the (query, item) pair, checked; None to join on the ids.
+
+    The judgments' distinct hash count is the duplicate check (a shortfall is
+    confirmed exactly on the rows concerned). Every row the hash matches has
+    its ids compared with the judgment's: a collision of two distinct pairs
+    returns None, as do null ids (a join does not match nulls; a hash would)
+    and id types outside integers and text.
+    """
+    frames = [run, judged]
+    if not all(f.schema[k] in _HASHED for f in frames for k in ids) or any(
+        f.get_column(k).null_count() for f in frames for k in ids
+    ):
+        return None
+    query, item = ids
+    theirs = [pl.col(k).alias(t) for k, t in zip(ids, _THEIRS, strict=True)]
+    right = judged.select(_pair_hash(ids).alias(_KEY), *theirs, pl.exclude(ids))
+    if right.get_column(_KEY).n_unique() < right.height:
+        check_frame(judged, ids, note)
+        return None  # a collision, no duplicate: the ids join
+    left = run.lazy().with_columns(_pair_hash(ids).alias(_KEY))
+    out = left.join(_by_runs(run, right.lazy(), keys_by), on=[*keys_by, _KEY], how="full", coalesce=True)
+    differ = (pl.col(query) != pl.col(_THEIRS[0])) | (pl.col(item) != pl.col(_THEIRS[1]))
+    names = [*run.columns, *(c for c in judged.columns if c not in ids)]
+    mine = [pl.coalesce(k, t).alias(k) for k, t in zip(ids, _THEIRS, strict=True)]
+    whole = out.collect()
+    if whole.select(differ.any()).item():
+        return None
+    return whole.lazy().with_columns(mine).select(names).collect()
 
 
 def full_join(  # noqa: PLR0913  (the intent qrels check their own ids)
@@ -167,16 +220,17 @@ def full_join(  # noqa: PLR0913  (the intent qrels check their own ids)
     """
     checked = unique or ids
     if isinstance(run, pl.DataFrame) and isinstance(judged, pl.DataFrame):
-        packed = packed_join(run, judged, ids, keys_by, note) if unique is None else None
-        if packed is not None:
-            return packed
+        if unique is None:
+            fast = packed_join(run, judged, ids, keys_by, note)
+            fast = hashed_join(run, judged, ids, keys_by, note) if fast is None else fast
+            if fast is not None:
+                return fast
         check_frame(judged, checked, note)
         right = judged.lazy()
     else:
         relevance = next(c for c in judged.collect_schema().names() if c not in checked)
         right = checked_lazy(judged.lazy(), checked, relevance, note)
-    if keys_by:
-        right = run.lazy().select(keys_by).unique().join(right, how="cross")
+    right = _by_runs(run, right, keys_by)
     out = run.lazy().join(right, on=[*keys_by, *ids], how="full", coalesce=True)
     return out.collect() if isinstance(run, pl.DataFrame) and isinstance(judged, pl.DataFrame) else out
 

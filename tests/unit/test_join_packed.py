@@ -1,4 +1,4 @@
-"""join_run_qrels against Polars' own full join, whichever way it joins (packed integer key or not)."""
+"""join_run_qrels against Polars' own full join, whichever way it joins (packed key, hashed pair, the ids)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import polars_rankmetrics as prm
+from polars_rankmetrics import _join
 
 IDS = ["query", "item"]
 
@@ -27,18 +28,20 @@ def _sorted(frame: pl.DataFrame) -> pl.DataFrame:
 REGIMES = {
     "small": st.integers(-3, 3),  # packed
     "wide": st.integers(2**61 - 2, 2**61),  # packed when the two ranges fit 64 bits together
-    "beyond": st.sampled_from([-(2**62) - 1, 2**62, 2**63 - 1, 0]),  # past the safe range: the plain join
+    "beyond": st.sampled_from([-(2**62) - 1, 2**62, 2**63 - 1, 0]),  # past the safe range: hashed
 }
 
 
 @st.composite
 def frames(draw: st.DrawFn) -> tuple[pl.DataFrame, pl.DataFrame, list[str]]:
-    dtype = draw(st.sampled_from([pl.Int64, pl.Int32, pl.Int16, pl.UInt32]))
+    dtype = draw(st.sampled_from([pl.Int64, pl.Int32, pl.Int16, pl.UInt32, pl.String]))
     low = 0 if dtype == pl.UInt32 else None
     regime = draw(st.sampled_from(["small", "small", "wide", "beyond"]))
     values = REGIMES[regime].filter(
-        lambda v: (low is None or v >= 0) and (dtype == pl.Int64 or abs(v) < 2**15)
+        lambda v: (low is None or v >= 0) and (dtype in (pl.Int64, pl.String) or abs(v) < 2**15)
     )
+    if dtype == pl.String:  # hashed: text ids, the empty string and a prefix among them
+        values = values.map(lambda v: "" if v == 0 else f"d{v}")
     pairs = st.tuples(values, values)
     run_pairs = draw(st.lists(st.tuples(st.sampled_from(["a", "b"]), pairs), max_size=8, unique=True))
     judged = draw(st.lists(pairs, max_size=6, unique=True))
@@ -103,3 +106,16 @@ def test_a_lazy_join_fails_under_a_projection_and_on_the_streaming_engine() -> N
         prm.collect(joined.select("item"))
     with pytest.raises(pl.exceptions.InvalidOperationError, match="query=1, item=2"):
         joined.collect(engine="streaming")
+
+
+@pytest.mark.parametrize("judged", [["a"], ["a", "b", "c"]], ids=["matched-ids-differ", "judgments-collide"])
+def test_a_hash_collision_falls_back_to_the_join_on_the_ids(
+    monkeypatch: pytest.MonkeyPatch, judged: list[str]
+) -> None:
+    """Every pair hashing alike: the judgments' count falls short, or a row matches another pair."""
+    monkeypatch.setattr(_join, "_pair_hash", lambda _ids: pl.lit(7, dtype=pl.UInt64))
+    run = pl.DataFrame({"query": ["q", "q", "r"], "item": ["a", "b", "a"], "score": [1.0, 2.0, 3.0]})
+    qrels = pl.DataFrame({"query": ["q"] * len(judged), "item": judged, "relevance": range(len(judged))})
+    assert _join.hashed_join(run, qrels, IDS, [], "") is None
+    expected = _sorted(_oracle(run, qrels, []))
+    assert _sorted(prm.join_run_qrels(run, qrels)).equals(expected)
