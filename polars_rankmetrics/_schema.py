@@ -121,6 +121,7 @@ class ResolvedSchema:
     has_relevance: bool = True
     item_dtype: pl.DataType = field(default_factory=pl.String)
     order_dtype: pl.DataType = field(default_factory=pl.Float64)
+    item_digits: int | None = None  # the widest integer item's decimal digits, when the data is in memory
 
 
 _NESTED = (pl.List, pl.Array, pl.Struct, pl.Object)

@@ -195,7 +195,10 @@ def _evaluated(frame: FrameT, req: Request) -> FrameT:
     cols, keys_by, resolved, requested = req.columns, req.by, req.conventions, req.metrics
     check, per_query, aggregate = req.check, req.per_query, req.aggregate
     eager = isinstance(frame, pl.DataFrame)  # only an eager evaluation can warn (diagnose.py)
-    plan = _engine.build(frame.lazy(), cols, keys_by, resolved, requested, check=check, diagnose=eager)
+    digits = _engine.item_digits(frame, cols)
+    plan = _engine.build(
+        frame.lazy(), cols, keys_by, resolved, requested, check=check, diagnose=eager, item_digits=digits
+    )
     per_q = plan.per_query.filter(_engine.evaluated(resolved))
     carried = eager and diagnose.JUDGED_RETRIEVED in per_q.collect_schema()
     scoped = req.scoped

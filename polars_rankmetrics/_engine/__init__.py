@@ -6,6 +6,8 @@ the names below and nothing else:
 - :func:`requested` parses what the user asked for;
 - :func:`build` ranks once and returns a :class:`Plan` (per-query values
   and catalog frames), :func:`evaluated` says which per-query rows count;
+  :func:`item_digits` reads what the ranking's packed key needs of a frame
+  in memory;
 - :func:`aggregated` combines per-query rows into one row per `by` group;
   :func:`states`, :func:`merge` and :func:`finish` are its three steps, for
   evaluations split across chunks or machines (each query alone gives the
@@ -35,6 +37,7 @@ from polars_rankmetrics._engine.aggregate import (
     merge,
     states,
 )
+from polars_rankmetrics._engine.order import widest_digits
 from polars_rankmetrics._engine.plan import (
     N_JUDGED,
     N_RELEVANT,
@@ -52,6 +55,7 @@ from polars_rankmetrics._engine.plan import (
     refuse_catalog,
     requested,
 )
+from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.conventions import Conventions
 
 __all__ = [
@@ -73,6 +77,7 @@ __all__ = [
     "evaluated",
     "finish",
     "finish_frame",
+    "item_digits",
     "merge",
     "population_counts",
     "refuse_catalog",
@@ -81,6 +86,16 @@ __all__ = [
 ]
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+
+def item_digits(frame: pl.DataFrame | pl.LazyFrame, columns: Columns) -> int | None:
+    """The decimal digits of a frame's widest integer item, for :func:`build`; None unless in memory.
+
+    One min and max of the column: a LazyFrame's would cost a pass over its source.
+    """
+    if not isinstance(frame, pl.DataFrame) or columns.item not in frame.columns:
+        return None
+    return widest_digits(frame.get_column(columns.item))
 
 
 def population_counts(_per_query: pl.LazyFrame, conventions: Conventions) -> list[pl.Expr]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -146,13 +147,16 @@ def build(  # noqa: PLR0913  (the request's parts)
     *,
     check: bool = False,
     diagnose: bool = False,
+    item_digits: int | None = None,
 ) -> Plan:
     """Rank once, then build every metric's computation over the one prepared frame.
 
     With `check`, the plan also checks the data (:mod:`_engine.checks`) and fails at
     collect() on the first query that breaks the frame contract. With `diagnose`,
     the per-query frame also counts each query's judged retrieved items
-    (:data:`checks.JUDGED_RETRIEVED`), which the degenerate-result warnings read.
+    (:data:`checks.JUDGED_RETRIEVED`), which the degenerate-result warnings read. `item_digits`
+    bounds the decimal digits of every integer item, when the caller has the frame in memory
+    (``_engine.item_digits``): the ranking's packed key may then fit where the dtype's widest would not.
 
     The stages: the schema and the shared view of the prepared columns; the rows each family
     reads (`keep`) and the per-row columns it adds; the one ranking (:func:`prepare`); the query
@@ -167,6 +171,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
     judged = bool(queries) or not catalogs or any(m.spec.unretrieved for _, m in catalogs)
     schema = resolve_schema(frame_schema(lf), columns, by, need_relevance=judged)
+    schema = dataclasses.replace(schema, item_digits=item_digits)
     _refuse_key_names(metrics, (*by, columns.query))
     needs = set().union(*(m.needs for _, m in metrics)) | ({"item"} if catalogs else set())
     gains, columns_of = _gain_columns(metrics, conventions, schema)

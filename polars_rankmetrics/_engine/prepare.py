@@ -234,15 +234,17 @@ def _order_key(
 ) -> tuple[pl.LazyFrame, pl.Expr, bool]:
     """The frame (with the packed key, when one is used), the order expression and its direction.
 
-    A struct ranked descending: higher score first, then higher item text; a given rank with an
-    integer item packs into one Int128 ranked ascending (the same order, an integer window).
+    A struct ranked descending: higher score first, then higher item text; a score or a given
+    rank with an integer item packs into one Int128 where it fits (the same order, an integer window).
     """
     cols = schema.columns
     order = pl.col(schema.order_column)
-    if schema.order_is_rank and not breaks:
-        packed = order_key.packed(order, schema.order_dtype, pl.col(cols.item), schema.item_dtype)
-        if packed is not None:
-            return lf.with_columns(packed.alias(ORDER_KEY)), pl.col(ORDER_KEY), False
+    if not breaks:
+        pack = order_key.packed if schema.order_is_rank else order_key.scored
+        found = pack(order, schema.order_dtype, pl.col(cols.item), schema.item_dtype, schema.item_digits)
+        if found is not None:
+            # A rank ascending, a score descending: the same directions as the struct's.
+            return lf.with_columns(found.alias(ORDER_KEY)), pl.col(ORDER_KEY), not schema.order_is_rank
     key = _descending(order, schema.order_dtype) if schema.order_is_rank else order
     item_text = pl.col(cols.item) if schema.item_is_string else pl.col(cols.item).cast(pl.String)
     return lf, pl.struct(key.alias("k"), *breaks, item_text.alias("i")), True
