@@ -114,8 +114,9 @@ def test_no_task_holds_the_lists(no_adaptive: SparkSession, by: bool) -> None:
     (written,) = _written_into_one_task(result)
     assert 0 < written <= len(metrics) * groups * ITEMS * 3
     assert written < len(df) / 4
-    # The same measure sees a family that gathers its lists: every list's top 5 rows go into one task.
+    # A family whose state is a sum per group (intra-list similarity, which used to gather every
+    # list's top 5 rows, QUERIES * groups * 5, into that task): one row per group.
     features = pl.DataFrame({"item": range(ITEMS), "f": [float(i % 4) for i in range(ITEMS)]})
-    gathered = prm_spark.evaluate(sdf, [prm.intra_list_similarity(5, features=features)], by=key, buckets=3)
-    prm_spark.collect(gathered)
-    assert _written_into_one_task(gathered) == [QUERIES * groups * 5]
+    summed = prm_spark.evaluate(sdf, [prm.intra_list_similarity(5, features=features)], by=key, buckets=3)
+    prm_spark.collect(summed)
+    assert _written_into_one_task(summed) == [groups]
