@@ -21,6 +21,8 @@ from pyspark.sql import DataFrame, SparkSession
 
 import polars_rankmetrics as prm
 from polars_rankmetrics import spark as prm_spark
+from polars_rankmetrics._registry import SPECS
+from polars_rankmetrics._spec import CatalogSpec
 from polars_rankmetrics.exceptions import InvalidDataError
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
@@ -214,3 +216,11 @@ def test_no_task_holds_the_lists(no_adaptive: SparkSession, by: bool) -> None:
     summed = prm_spark.evaluate(sdf, [prm.intra_list_similarity(5, features=features)], by=key, buckets=3)
     prm_spark.collect(summed)
     assert _written_into_one_task(summed) == [groups]
+
+
+def test_every_catalog_family_has_a_mergeable_state() -> None:
+    # The Spark adapter merges every catalog metric's table: a family without one could not run there.
+    catalog = [spec for spec in SPECS if isinstance(spec, CatalogSpec)]
+    assert len(catalog) > 20
+    stateless = [spec.name for spec in catalog if spec.counts is None or spec.catalog != spec.counts.catalog]
+    assert stateless == []
