@@ -74,7 +74,7 @@ def run(  # noqa: PLR0913
     catalogs = _engine.catalog_names(requested)
     scoped = [(n, m) for n, m in requested if n not in catalogs]
     # Catalog metrics: every family has a mergeable state, tables of sums Spark merges.
-    counted = [(n, m) for n, m in requested if n in catalogs]
+    catalog = [(n, m) for n, m in requested if n in catalogs]
     sdf = sdf.select(*(col(name) for name in _needed(sdf, cols, keys_by)))
     schema_in = polars_schema(sdf.schema)
     # The dry runs come first: a bad request fails here, before Spark sees a plan.
@@ -83,8 +83,8 @@ def run(  # noqa: PLR0913
         workers.append(
             _dry_run(Partition(scoped, cols, keys_by, resolved, per_query, check, schema_in, how=aggregate))
         )
-    if counted:
-        part = Partition(counted, cols, keys_by, resolved, per_query, check, schema_in, counts=True)
+    if catalog:
+        part = Partition(catalog, cols, keys_by, resolved, per_query, check, schema_in, counts=True)
         workers.append(_dry_run(part))
     keys = [col(name) for name in (*keys_by, cols.query)]
     parts = positional(sdf.repartition(buckets, *keys) if buckets else sdf.repartition(*keys))

@@ -26,7 +26,7 @@ from polars_rankmetrics.spark._arrow import EXACT, arrow_batches, polars_frame, 
 
 __all__ = ["METRIC", "CountsFinish", "Finish", "Partition", "exact_columns"]
 
-METRIC = "__prm_metric"  # which counted catalog metric a count table's row belongs to
+METRIC = "__prm_metric"  # which catalog metric a table row belongs to
 
 
 @dataclass(frozen=True)
