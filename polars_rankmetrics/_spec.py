@@ -307,27 +307,40 @@ class TableSpec(MetricSpec):
 
 
 COUNTED = "__prm_counted"  # the Int64 count column of a CountState's table
+SUMMED = "__prm_summed"  # prefix of the other columns of a table that add up: Int64 counts, Int128 exact sums
+LEAST = "__prm_bad"  # prefix of a table's text columns merged by their minimum: the first offending item
 CountFrame = Callable[["Metric", pl.LazyFrame, tuple[str, ...]], pl.LazyFrame]
+
+
+def merged_as(column: str) -> Literal["sum", "min", "key"]:
+    """How a column of a :class:`CountState` table merges across tables: summed, least, or a key."""
+    if column == COUNTED or column.startswith(SUMMED):
+        return "sum"
+    return "min" if column.startswith(LEAST) else "key"
 
 
 @dataclass(frozen=True)
 class CountState:
-    """A catalog family's value from a table of counts that add up over any split of the lists.
+    """A catalog family's value from a table of sums that add up over any split of the lists.
 
-    `table` turns ranked lists into one row per (by..., item, list length)
-    with the number of lists (or slots) there, as :data:`COUNTED` (Int64);
-    the tables of disjoint sets of whole lists, summed per key, are the table
-    of all of them (a Spark ``groupBy().sum()``): bounded by the distinct
-    items, not by the lists. `value` turns the summed table into the family's
-    (by..., VALUE) frame, the bits of :meth:`catalog`, which evaluate runs.
+    `table` turns ranked lists into a few rows per `by` group: keys (the
+    group, and maybe an item and list length, an item group, a row kind),
+    sums (:data:`COUNTED` or named :data:`SUMMED`...: Int64 counts, Int128
+    fixed-point sums of floats, :func:`polars_rankmetrics._kernel.fixed_point_sum`)
+    and error texts (named :data:`LEAST`..., merged by their minimum). The
+    tables of disjoint sets of whole lists, merged per key (:func:`merged_as`:
+    a Spark ``groupBy`` with sum and min), are the table of all of them:
+    bounded by the groups and distinct items, never by the lists. `value`
+    turns the merged table into the family's (by..., VALUE) frame, the bits
+    of :meth:`catalog`, which evaluate runs.
     """
 
-    table: CountFrame
+    table: CatalogFrame
     value: CountFrame
 
-    def catalog(self, metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
+    def catalog(self, metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
         """The family's value from the ranked lists: `value` of `table`."""
-        return self.value(metric, self.table(metric, lists, by), by)
+        return self.value(metric, self.table(metric, lists, by, query), by)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -13,8 +13,8 @@ the names below and nothing else:
   evaluations split across chunks or machines (each query alone gives the
   same states, so any split gives the same bits);
 - :func:`counted`, :func:`catalog_counts` and :func:`counted_value` split a
-  catalog metric with a mergeable state into count tables (per part of the
-  lists) and its value from their sums, for the Spark adapter;
+  catalog metric into tables of sums (per part of the lists) and its value
+  from their merged table, for the Spark adapter;
 - :func:`population_counts` counts the queries of each population case;
 - :func:`collect` and :func:`finish_frame` collect a plan, turning in-plan
   data errors into the library's :class:`InvalidDataError`.

@@ -328,12 +328,12 @@ def counted(metric: Metric) -> CountState | None:
     return metric.spec.counts if isinstance(metric.spec, CatalogSpec) else None
 
 
-def catalog_counts(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
-    """A counted catalog metric's count table from the plan's lists (rows as :func:`catalog_value` reads)."""
+def catalog_counts(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    """A catalog metric's table of sums from the plan's lists (the rows :func:`catalog_value` reads)."""
     state = counted(metric)
     assert state is not None
     frame = lists if metric.spec.unretrieved else lists.filter(pl.col(RANK).is_not_null())
-    return state.table(metric, frame, by)
+    return state.table(metric, frame, by, query)
 
 
 def counted_value(name: str, metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:

@@ -11,7 +11,16 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._kernel import ITEM, NUM_RET, RANK, REL, exact_sum, power
+from polars_rankmetrics._kernel import (
+    ITEM,
+    NUM_RET,
+    RANK,
+    REL,
+    exact_sum,
+    fixed_point_sum,
+    from_fixed_point,
+    power,
+)
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.exceptions import (
     ColumnTypeError,
@@ -20,16 +29,39 @@ from polars_rankmetrics.exceptions import (
 )
 from polars_rankmetrics.metrics._core import PREPARED, within
 from polars_rankmetrics.metrics._popularity_side import USER
-from polars_rankmetrics.metrics._side import BAD, LABEL, SHARE, as_lazy, item_text, keyed, memberships
+from polars_rankmetrics.metrics._side import BAD, LABEL, SHARE, as_lazy, finish, item_text, keyed, memberships
 
-__all__ = ["ATTENTION", "GROUP", "MEMBER", "RBP", "TARGET", "attention_rows", "check_groups", "check_target",
-           "groups", "missing", "relevance_targets", "targets"]  # fmt: skip
+__all__ = [
+    "ALL",
+    "ATTENTION",
+    "BAD_TARGET",
+    "GROUP",
+    "IN",
+    "MEMBER",
+    "RBP",
+    "TARGET",
+    "attention_rows",
+    "check_groups",
+    "check_target",
+    "finish_ratio",
+    "given",
+    "group_shares",
+    "groups",
+    "missing",
+    "relevance_sums",
+    "relevance_targets",
+    "targets",
+    "with_totals",
+]  # fmt: skip
 
 GROUP = LABEL  # a group label, as text
 MEMBER = SHARE  # the item's share of one of its groups: 1 / its number of groups
 ATTENTION = "__prm_attention"  # w(rank) of a row
 TARGET = "__prm_target"  # a group's target share
 RBP = "_rbp"  # the suffix of the families with the rbp browsing model
+ALL = "__prm_all"  # the attention of every top-k row of a group key (or of a list)
+IN = "__prm_in"  # the attention a group receives
+BAD_TARGET = BAD + "_target"  # the text of a bad row of `target`, or null
 
 
 def check_groups(value: object, item_dtype: pl.DataType | None) -> pl.LazyFrame:
@@ -136,10 +168,10 @@ def missing(
     return absent.group_by(keys).agg(text)
 
 
-def relevance_targets(
-    lists: pl.LazyFrame, members: pl.LazyFrame, by: tuple[str, ...]
+def relevance_sums(
+    lists: pl.LazyFrame, members: pl.LazyFrame, by: tuple[str, ...], summed: str
 ) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-    """Per (keys..., GROUP): the group's share of the relevant items of the lists' users, as TARGET.
+    """Per (keys..., GROUP): the fixed-point sum `summed` of the group's shares of the relevant items.
 
     Each relevant (user, item) pair, retrieved or not, of a user with a list counts once,
     shared among the item's groups. Also the per-key text of a relevant item without a group.
@@ -149,10 +181,55 @@ def relevance_targets(
     per_group = (
         relevant.join(members, on=ITEM, how="inner")
         .group_by(*keys, GROUP)
-        .agg(exact_sum(pl.col(MEMBER)).alias("__prm_r"))
+        .agg(fixed_point_sum(pl.col(MEMBER)).alias(summed))
     )
+    return per_group, missing(relevant, members, keys, "relevant items")
+
+
+def relevance_targets(sums: pl.LazyFrame, keys: list[str], summed: str) -> pl.LazyFrame:
+    """Per (keys..., GROUP): the group's share of the relevant items (:func:`relevance_sums`), as TARGET."""
+    per_group = sums.select(*keys, GROUP, from_fixed_point(pl.col(summed)).alias("__prm_r"))
     total = per_group.group_by(keys).agg(exact_sum(pl.col("__prm_r")).alias("__prm_r_total"))
-    table = per_group.join(total, on=keys, how="inner").select(
+    return per_group.join(total, on=keys, how="inner").select(
         *keys, GROUP, (pl.col("__prm_r") / pl.col("__prm_r_total")).alias(TARGET)
     )
-    return table, missing(relevant, members, keys, "relevant items")
+
+
+def group_shares(
+    total: pl.LazyFrame, received: pl.LazyFrame, targets: pl.LazyFrame, on: list[str]
+) -> pl.LazyFrame:
+    """Per (keys..., GROUP) of `received`: the share "__prm_a" of the attention, and the TARGET.
+
+    `total` holds ALL per key (or list), `received` IN per key and GROUP, `targets` TARGET per `on`.
+    """
+    at = [name for name in total.collect_schema().names() if name != ALL]
+    return (
+        received.join(total, on=at, how="inner")
+        .join(targets.select(*on, TARGET), on=on, how="left")
+        .select(*at, GROUP, (pl.col(IN) / pl.col(ALL)).alias("__prm_a"), pl.col(TARGET).fill_null(0.0))
+    )
+
+
+def given(metric: Metric, members: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """The `target` (or the catalog's) shares per GROUP; their total and bad-row text, in one row."""
+    tables = targets(metric, members)
+    return tables, tables.select(
+        exact_sum(pl.col(TARGET)).alias("__prm_t_total"), pl.col(BAD).min().alias(BAD_TARGET)
+    )
+
+
+def finish_ratio(
+    per_key: pl.LazyFrame, bad: pl.LazyFrame, keys: list[str], by: tuple[str, ...]
+) -> pl.LazyFrame:
+    """(by..., VALUE) of "__prm_sum" / "__prm_count" per key, failing on a missing item or a bad target."""
+    out = per_key.join(bad, on=keys, how="left")
+    if BAD_TARGET in out.collect_schema().names():
+        out = out.with_columns(pl.coalesce(BAD, BAD_TARGET).alias(BAD))
+    return finish(out, by, pl.col("__prm_sum") / pl.col("__prm_count").cast(pl.Float64), BAD)
+
+
+def with_totals(per_key: pl.LazyFrame, totals: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """`per_key` with the targets' total: one for every key, or per key (null without a target)."""
+    if keys and all(k in totals.collect_schema().names() for k in keys):
+        return per_key.join(totals, on=keys, how="left")
+    return per_key.join(totals, how="cross")

@@ -9,11 +9,12 @@ from __future__ import annotations
 import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
-from polars_rankmetrics._kernel import ITEM, RANK, exact_sum
-from polars_rankmetrics._spec import CatalogSpec, Interval, Metric, Param
+from polars_rankmetrics._kernel import ITEM, RANK, exact_sum, fixed_point_sum
+from polars_rankmetrics._spec import SUMMED, CatalogSpec, CountState, Interval, Metric, Param
 from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics._core import PREPARED, keep_top, within
+from polars_rankmetrics.metrics._counts import exact, state
 from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame, user_ids
 from polars_rankmetrics.metrics._side import (
     BAD,
@@ -63,7 +64,14 @@ def _missing(rows: pl.LazyFrame, categories: pl.LazyFrame, keys: list[str], wher
     return absent.group_by(keys).agg(text) if keys else absent.select(text)
 
 
-def _category_diversity(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+_DISTINCT = SUMMED + "_distinct"  # the lists' numbers of distinct categories, summed
+_LISTS = SUMMED + "_lists"  # the group's lists (category diversity), or those with a history (miscalibration)
+_KL = SUMMED + "_kl"  # the fixed-point sum of the lists' divergences
+_BAD_HISTORY = BAD + "_history"  # the text of a history item without categories
+
+
+def _diversity_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    """Per group: the lists' distinct categories, summed, and the lists."""
     categories = _categories(metric, lists.collect_schema()[ITEM])
     rows, keys = _ranked(metric, lists, by, query)
     per_list = (
@@ -71,18 +79,20 @@ def _category_diversity(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...]
         .group_by(*keys, USER)
         .agg(pl.col(CAT).n_unique().alias("__prm_distinct"))
     )
-    lists_of = rows.group_by(keys).agg(pl.col(USER).n_unique().alias("__prm_lists"))
+    lists_of = rows.group_by(keys).agg(pl.col(USER).n_unique().cast(pl.Int64).alias(_LISTS))
     per_group = (
         per_list.group_by(keys)
-        .agg(pl.col("__prm_distinct").sum())
+        .agg(pl.col("__prm_distinct").sum().cast(pl.Int64).alias(_DISTINCT))
         .join(lists_of, on=keys, how="right")
         .join(_missing(rows, categories, keys, "ranked lists"), on=keys, how="left")
     )
+    return state(per_group, by, keys)
+
+
+def _category_diversity(metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
     k = float(metric.k or 1)
-    value = (
-        pl.col("__prm_distinct").fill_null(0).cast(pl.Float64) / k / pl.col("__prm_lists").cast(pl.Float64)
-    )
-    return finish(per_group, by, value, BAD)
+    value = pl.col(_DISTINCT).fill_null(0).cast(pl.Float64) / k / pl.col(_LISTS).cast(pl.Float64)
+    return finish(table, by, value, BAD)
 
 
 def _history(
@@ -110,7 +120,10 @@ def _history(
     return p, _missing(pairs, categories, [], "history")
 
 
-def _miscalibration(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+def _miscalibration_sums(
+    metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str
+) -> pl.LazyFrame:
+    """Per group: the fixed-point sum of the lists' divergences, the lists with a history."""
     schema = lists.collect_schema()
     categories = _categories(metric, schema[ITEM])
     p, history_missing = _history(metric, schema[query], categories)
@@ -140,16 +153,21 @@ def _miscalibration(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], qu
     )
     per_group = (
         per_list.group_by(keys)
-        .agg(exact_sum(pl.col("__prm_kl")).alias("__prm_sum"), pl.len().alias("__prm_lists"))
+        .agg(fixed_point_sum(pl.col("__prm_kl")).alias(_KL), pl.len().cast(pl.Int64).alias(_LISTS))
         .join(rows.select(keys).unique(), on=keys, how="right")
         .join(_missing(rows, categories, keys, "ranked lists"), on=keys, how="left")
-        .join(history_missing.rename({BAD: "__prm_bad_history"}), how="cross")
-        .with_columns(pl.coalesce(BAD, "__prm_bad_history").alias(BAD))
+        .join(history_missing.rename({BAD: _BAD_HISTORY}), how="cross")
     )
-    value = pl.col("__prm_sum") / pl.col("__prm_lists").cast(pl.Float64)
-    return finish(per_group, by, value, BAD)
+    return state(per_group, by, keys)
 
 
+def _miscalibration(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    value = exact(_KL) / pl.col(_LISTS).cast(pl.Float64)
+    return finish(table.with_columns(pl.coalesce(BAD, _BAD_HISTORY).alias(BAD)), by, value, BAD)
+
+
+_DIVERSITY = CountState(_diversity_sums, _category_diversity)
+_CALIBRATED = CountState(_miscalibration_sums, _miscalibration)
 _CATEGORIES = Param("categories", None, "side")
 _CALIBRATION = (
     Param("history", None, "side"),
@@ -158,13 +176,13 @@ _CALIBRATION = (
 )
 CATEGORY_DIVERSITY = CatalogSpec(
     name="category_diversity", aliases=("CategoricalDiversity",), keep=keep_top,
-    catalog=_category_diversity )  # fmt: skip
+    catalog=_DIVERSITY.catalog, counts=_DIVERSITY)  # fmt: skip
 MISCALIBRATION = CatalogSpec(
-    name="miscalibration", keep=keep_top, catalog=_miscalibration, params=_CALIBRATION
+    name="miscalibration", keep=keep_top, catalog=_CALIBRATED.catalog, counts=_CALIBRATED, params=_CALIBRATION
 )  # fmt: skip
 MISCALIBRATION_RANK = CatalogSpec(
-    name="miscalibration_rank", function="miscalibration", keep=keep_top, catalog=_miscalibration,
-    params=_CALIBRATION, needs=frozenset({"rank"}),
+    name="miscalibration_rank", function="miscalibration", keep=keep_top, catalog=_CALIBRATED.catalog,
+    counts=_CALIBRATED, params=_CALIBRATION, needs=frozenset({"rank"}),
 )  # fmt: skip
 
 

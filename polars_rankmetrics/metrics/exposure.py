@@ -11,124 +11,144 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._kernel import ITEM, Rows, exact_sum
+from polars_rankmetrics._kernel import ITEM, Rows, exact_sum, fixed_point_sum
 from polars_rankmetrics._quote import shown
-from polars_rankmetrics._spec import OPEN_UNIT, CatalogFrame, CatalogSpec, Metric, Param
+from polars_rankmetrics._spec import OPEN_UNIT, SUMMED, CatalogSpec, CountState, Metric, Param
 from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics._core import keep_top, keep_within
+from polars_rankmetrics.metrics._counts import exact, state
 from polars_rankmetrics.metrics._exposure_side import (
+    ALL,
     ATTENTION,
+    BAD_TARGET,
     GROUP,
+    IN,
     MEMBER,
     RBP,
     TARGET,
     attention_rows,
     check_groups,
     check_target,
+    finish_ratio,
+    given,
+    group_shares,
     groups,
     missing,
+    relevance_sums,
     relevance_targets,
-    targets,
+    with_totals,
 )
 from polars_rankmetrics.metrics._popularity_side import USER
-from polars_rankmetrics.metrics._side import BAD, finish
+from polars_rankmetrics.metrics._side import BAD, finish, keyed
 
 __all__ = ["awrf", "exposure_disparity", "exposure_share"]
 
-_ALL = "__prm_all"  # the attention of every top-k row of a group key (or of a list)
-_IN = "__prm_in"  # the attention a group receives
-_BAD_TARGET = "__prm_bad_target"  # the text of a bad row of `target`, or null
+_BAD_REL = BAD + "_rel"  # the text of a relevant item without a group, or null
+_BAD_UNKNOWN = BAD + "_unknown"  # exposure_share's group is no group of `groups`
 _BY_RELEVANCE = "exposure_disparity_rel"  # the families whose target is the groups' share of relevance
+# The mergeable state (CountState): fixed-point sums per key, or per (key, item group) rows.
+_ATTENTION = SUMMED + "_attention"  # the attention of the key's top-k rows
+_RECEIVED = SUMMED + "_received"  # the attention the (item) group receives
+_RELEVANT = SUMMED + "_relevant"  # the group's share of the relevant items (exposure_disparity_rel)
+_JSD, _LISTS = SUMMED + "_jsd", SUMMED + "_lists"  # awrf: the lists' divergences, and the lists
+_PER_GROUP = "__prm_per_group"  # a key: the row is per (key, item group), not per key
 
 
-def _exposure_share(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+def _share_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    """Per key: the attention of the top-k rows, and the part the group receives (fixed-point sums)."""
     members = groups(metric, lists.collect_schema()[ITEM])
     rows, keys = attention_rows(metric, lists, by, query)
     name = str(metric.side("group"))
     mine = members.filter(pl.col(GROUP) == name)
-    total = rows.group_by(keys).agg(exact_sum(pl.col(ATTENTION)).alias(_ALL))
+    total = rows.group_by(keys).agg(fixed_point_sum(pl.col(ATTENTION)).alias(_ATTENTION))
     received = (
         rows.join(mine, on=ITEM, how="inner")
         .group_by(keys)
-        .agg(exact_sum(pl.col(ATTENTION) * pl.col(MEMBER)).alias(_IN))
+        .agg(fixed_point_sum(pl.col(ATTENTION) * pl.col(MEMBER)).alias(_RECEIVED))
     )
-    known = mine.select(pl.len().alias("__prm_known"))
-    unknown = pl.when(pl.col("__prm_known") == 0).then(pl.lit(f"group {name!r} is not a group of `groups`"))
-    per_group = (
+    unknown = pl.when(pl.len() == 0).then(pl.lit(f"group {name!r} is not a group of `groups`"))
+    per_key = (
         total.join(received, on=keys, how="left")
         .join(missing(rows, members, keys), on=keys, how="left")
-        .join(known, how="cross")
-        .with_columns(pl.coalesce(unknown, BAD).alias(BAD))
+        .join(mine.select(unknown.alias(_BAD_UNKNOWN)), how="cross")
     )
-    return finish(per_group, by, pl.col(_IN).fill_null(0.0) / pl.col(_ALL), BAD)
+    return state(per_key, by, keys)
 
 
-def _shares(
-    metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str, per: list[str]
-) -> tuple[pl.LazyFrame, pl.LazyFrame, pl.LazyFrame, list[str]]:
-    """Per (keys..., `per`..., GROUP): the share "__prm_a" of the attention, with the group's TARGET.
+def _exposure_share(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    out = table.with_columns(pl.coalesce(_BAD_UNKNOWN, BAD).alias(BAD))
+    return finish(out, by, exact(_RECEIVED).fill_null(0.0) / exact(_ATTENTION), BAD)
 
-    Also the targets' total per key ("__prm_t_total"), the per-key error texts, and the keys.
+
+def _disparity_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    """Per key: the top-k rows' attention; per (key, GROUP): the attention received, the relevant share.
+
+    Fixed-point sums; an ITEM column of nulls keeps the item dtype for the groups' ids.
     """
-    members = groups(metric, lists.collect_schema()[ITEM])
+    item = lists.collect_schema()[ITEM]
+    members = groups(metric, item)
     rows, keys = attention_rows(metric, lists, by, query)
-    bad = missing(rows, members, keys)
-    if metric.name.startswith(_BY_RELEVANCE):
-        tables, unknown = relevance_targets(lists, members, by)
-        on = [*keys, GROUP]
-        bad = bad.join(unknown.rename({BAD: "__prm_bad_rel"}), on=keys, how="full", coalesce=True)
-        bad = bad.select(*keys, pl.coalesce(BAD, "__prm_bad_rel").alias(BAD))
-        totals = tables.group_by(keys).agg(exact_sum(pl.col(TARGET)).alias("__prm_t_total"))
-    else:
-        tables, on = targets(metric, members), [GROUP]
-        whole = exact_sum(pl.col(TARGET)).alias("__prm_t_total")
-        totals = tables.select(whole, pl.col(BAD).min().alias(_BAD_TARGET))
-    at = [*keys, *per]
-    total = rows.group_by(at).agg(exact_sum(pl.col(ATTENTION)).alias(_ALL))
-    shares = (
+    total = rows.group_by(keys).agg(fixed_point_sum(pl.col(ATTENTION)).alias(_ATTENTION))
+    per_key = total.join(missing(rows, members, keys), on=keys, how="left")
+    received = (
         rows.join(members, on=ITEM, how="inner")
-        .group_by(*at, GROUP)
-        .agg(exact_sum(pl.col(ATTENTION) * pl.col(MEMBER)).alias(_IN))
-        .join(total, on=at, how="inner")
-        .join(tables.select(*on, TARGET), on=on, how="left")
-        .select(*at, GROUP, (pl.col(_IN) / pl.col(_ALL)).alias("__prm_a"), pl.col(TARGET).fill_null(0.0))
+        .group_by(*keys, GROUP)
+        .agg(fixed_point_sum(pl.col(ATTENTION) * pl.col(MEMBER)).alias(_RECEIVED))
     )
-    return shares, totals, bad, keys
+    if metric.name.startswith(_BY_RELEVANCE):
+        relevant, unknown = relevance_sums(lists, members, by, _RELEVANT)
+        received = received.join(relevant, on=[*keys, GROUP], how="full", coalesce=True)
+        per_key = per_key.join(unknown.rename({BAD: _BAD_REL}), on=keys, how="full", coalesce=True)
+    parts = [
+        state(per_key, by, keys).with_columns(pl.lit(value=False).alias(_PER_GROUP)),
+        state(received, by, keys).with_columns(pl.lit(value=True).alias(_PER_GROUP)),
+    ]
+    return pl.concat(parts, how="diagonal").with_columns(pl.lit(None, dtype=item).alias(ITEM))
 
 
-def _finish(per_key: pl.LazyFrame, bad: pl.LazyFrame, keys: list[str], by: tuple[str, ...]) -> pl.LazyFrame:
-    """(by..., VALUE) of "__prm_sum" / "__prm_count" per key, failing on a missing item or a bad target."""
-    out = per_key.join(bad, on=keys, how="left")
-    if _BAD_TARGET in out.collect_schema().names():
-        out = out.with_columns(pl.coalesce(BAD, _BAD_TARGET).alias(BAD))
-    return finish(out, by, pl.col("__prm_sum") / pl.col("__prm_count").cast(pl.Float64), BAD)
-
-
-def _with_totals(per_key: pl.LazyFrame, totals: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-    """`per_key` with the targets' total: one for every key, or per key (null without a target)."""
-    if keys and all(k in totals.collect_schema().names() for k in keys):
-        return per_key.join(totals, on=keys, how="left")
-    return per_key.join(totals, how="cross")
-
-
-def _exposure_disparity(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
-    shares, totals, bad, keys = _shares(metric, lists, by, query, [])
+def _exposure_disparity(metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    members = groups(metric, table.collect_schema()[ITEM])
+    frame, keys = keyed(table, by)
+    per_key, per_group = frame.filter(~pl.col(_PER_GROUP)), frame.filter(pl.col(_PER_GROUP))
+    total = per_key.filter(pl.col(_ATTENTION).is_not_null()).select(*keys, exact(_ATTENTION).alias(ALL))
+    received = per_group.filter(pl.col(_RECEIVED).is_not_null()).select(
+        *keys, GROUP, exact(_RECEIVED).alias(IN)
+    )
+    if metric.name.startswith(_BY_RELEVANCE):
+        tables = relevance_targets(per_group.filter(pl.col(_RELEVANT).is_not_null()), keys, _RELEVANT)
+        totals = tables.group_by(keys).agg(exact_sum(pl.col(TARGET)).alias("__prm_t_total"))
+        shares = group_shares(total, received, tables, [*keys, GROUP])
+        bad = per_key.select(*keys, pl.coalesce(BAD, _BAD_REL).alias(BAD))
+    else:
+        tables, totals = given(metric, members)
+        shares, bad = group_shares(total, received, tables, [GROUP]), per_key.select(*keys, BAD)
     a, t = pl.col("__prm_a"), pl.col(TARGET)
     # 1/2 sum_g |a_g - t_g| over every group: the groups without exposure add their t_g, so the sum is
     # sum over the exposed groups of (|a_g - t_g| - t_g), plus the target's total.
     gaps = shares.group_by(keys).agg(exact_sum((a - t).abs() - t).alias("__prm_gap"))
-    per_key = _with_totals(gaps, totals, keys).select(
+    per_key_value = with_totals(gaps, totals, keys).select(
         *keys,
-        *([_BAD_TARGET] if _BAD_TARGET in totals.collect_schema().names() else []),
+        *([BAD_TARGET] if BAD_TARGET in totals.collect_schema().names() else []),
         (0.5 * (pl.col("__prm_gap") + pl.col("__prm_t_total"))).alias("__prm_sum"),
         pl.lit(1, dtype=pl.UInt32).alias("__prm_count"),
     )
-    return _finish(per_key, bad, keys, by)
+    return finish_ratio(per_key_value, bad, keys, by)
 
 
-def _awrf(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
-    shares, totals, bad, keys = _shares(metric, lists, by, query, [USER])
+def _awrf_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    """Per key: the fixed-point sum of the lists' divergences from the target, and the lists."""
+    members = groups(metric, lists.collect_schema()[ITEM])
+    rows, keys = attention_rows(metric, lists, by, query)
+    tables, totals = given(metric, members)
+    at = [*keys, USER]
+    total = rows.group_by(at).agg(exact_sum(pl.col(ATTENTION)).alias(ALL))
+    received = (
+        rows.join(members, on=ITEM, how="inner")
+        .group_by(*at, GROUP)
+        .agg(exact_sum(pl.col(ATTENTION) * pl.col(MEMBER)).alias(IN))
+    )
+    shares = group_shares(total, received, tables, [GROUP])
     a, t = pl.col("__prm_a"), pl.col(TARGET)
     m = (a + t) / 2.0
     # JSD_2(a, t) = 1/2 sum_g a_g log2(a_g / m_g) + t_g log2(t_g / m_g), m = (a + t) / 2; a group absent
@@ -137,15 +157,21 @@ def _awrf(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) 
     own = pl.when(a > 0).then(a * (a / m).log(2)).otherwise(0.0)
     other = pl.when(t > 0).then(t * (t / m).log(2)).otherwise(0.0)
     parts = shares.group_by(*keys, USER).agg(exact_sum(0.5 * (own + other - t)).alias("__prm_part"))
-    per_list = _with_totals(parts, totals, keys).with_columns(
+    per_list = parts.join(totals, how="cross").with_columns(
         (pl.col("__prm_part") + 0.5 * pl.col("__prm_t_total")).alias("__prm_jsd")
     )
     per_key = per_list.group_by(keys).agg(
-        exact_sum(pl.col("__prm_jsd")).alias("__prm_sum"),
-        pl.len().alias("__prm_count"),
-        *([pl.col(_BAD_TARGET).min()] if _BAD_TARGET in totals.collect_schema().names() else []),
+        fixed_point_sum(pl.col("__prm_jsd")).alias(_JSD),
+        pl.len().cast(pl.Int64).alias(_LISTS),
+        pl.col(BAD_TARGET).min(),
     )
-    return _finish(per_key, bad, keys, by)
+    return state(per_key.join(missing(rows, members, keys), on=keys, how="full", coalesce=True), by, keys)
+
+
+def _awrf(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    # The keys with a list holding a grouped item; the others name their missing item in the table.
+    out = table.filter(pl.col(_LISTS).is_not_null()).with_columns(pl.coalesce(BAD, BAD_TARGET).alias(BAD))
+    return finish(out, by, exact(_JSD) / pl.col(_LISTS).cast(pl.Float64), BAD)
 
 
 _NEEDS = frozenset({"rank"})
@@ -160,7 +186,7 @@ def _keep_relevant_too(metric: Metric, rows: Rows) -> pl.Expr:
 
 
 def _specs(
-    name: str, catalog: CatalogFrame, params: tuple[Param, ...], *, relevance: bool = False
+    name: str, counts: CountState, params: tuple[Param, ...], *, relevance: bool = False
 ) -> tuple[CatalogSpec, CatalogSpec]:
     """The family under the log2 browsing model and under the rbp one (`name` + "_rbp", with `p`).
 
@@ -169,23 +195,22 @@ def _specs(
     keep = _keep_relevant_too if relevance else keep_top
     function = name.removesuffix("_rel")
     return (
-        CatalogSpec(name=name, function=function, keep=keep, needs=_NEEDS, catalog=catalog, params=params,
-                    unretrieved=relevance),
-        CatalogSpec(name=name + RBP, function=function, keep=keep, needs=_NEEDS, catalog=catalog,
-                    params=(_P, *params), unretrieved=relevance),
+        CatalogSpec(name=name, function=function, keep=keep, needs=_NEEDS, catalog=counts.catalog,
+                    counts=counts, params=params, unretrieved=relevance),
+        CatalogSpec(name=name + RBP, function=function, keep=keep, needs=_NEEDS, catalog=counts.catalog,
+                    counts=counts, params=(_P, *params), unretrieved=relevance),
     )  # fmt: skip
 
 
+_DISPARITY = CountState(_disparity_sums, _exposure_disparity)
 EXPOSURE_SHARE, EXPOSURE_SHARE_RBP = _specs(
-    "exposure_share", _exposure_share, (_GROUPS, Param("group", None, "side"))
+    "exposure_share", CountState(_share_sums, _exposure_share), (_GROUPS, Param("group", None, "side"))
 )
-EXPOSURE_DISPARITY, EXPOSURE_DISPARITY_RBP = _specs(
-    "exposure_disparity", _exposure_disparity, (_GROUPS, _TARGET)
-)
+EXPOSURE_DISPARITY, EXPOSURE_DISPARITY_RBP = _specs("exposure_disparity", _DISPARITY, (_GROUPS, _TARGET))
 EXPOSURE_DISPARITY_REL, EXPOSURE_DISPARITY_REL_RBP = _specs(
-    _BY_RELEVANCE, _exposure_disparity, (_GROUPS,), relevance=True
+    _BY_RELEVANCE, _DISPARITY, (_GROUPS,), relevance=True
 )
-AWRF, AWRF_RBP = _specs("awrf", _awrf, (_GROUPS, _TARGET))
+AWRF, AWRF_RBP = _specs("awrf", CountState(_awrf_sums, _awrf), (_GROUPS, _TARGET))
 SPECS = (
     EXPOSURE_SHARE,
     EXPOSURE_SHARE_RBP,

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics._kernel import ITEM, REL, exact_sum, exact_sum_horizontal
-from polars_rankmetrics._spec import CatalogSpec, Metric, Param
+from polars_rankmetrics._kernel import ITEM, REL, exact_sum, exact_sum_horizontal, fixed_point_sum
+from polars_rankmetrics._spec import SUMMED, CatalogSpec, CountState, Metric, Param
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics._core import PREPARED, keep_top, within
+from polars_rankmetrics.metrics._counts import exact, state
 from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame, user_ids
 from polars_rankmetrics.metrics._side import BAD, DUP, FEATURE, NONZERO, finish, item_text, keyed, same_dtype
 from polars_rankmetrics.metrics.similarity import _feature_vectors, _unit_features
@@ -89,7 +90,12 @@ def _by_features(metric: Metric, rows: pl.LazyFrame, history: pl.LazyFrame, keys
                          pl.coalesce(bad, "__prm_bad_history").alias(BAD))  # fmt: skip
 
 
-def _serendipity(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+_SUM = SUMMED + "_serendipity"  # the fixed-point sum of the users' serendipity
+_USERS = SUMMED + "_users"  # the users with a history
+
+
+def _serendipity_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    """Per group: the fixed-point sum of each user's serendipity, the users with a history."""
     schema = lists.collect_schema()
     history = _history(metric, schema[query], schema[ITEM])
     frame, keys = keyed(lists, by)
@@ -107,19 +113,27 @@ def _serendipity(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query
         (exact_sum(value) / pl.len().cast(pl.Float64)).alias("__prm_per_user"), pl.col(BAD).min()
     )
     per_group = per_user.group_by(keys).agg(
-        exact_sum(pl.col("__prm_per_user")).alias("__prm_sum"),
-        pl.len().alias("__prm_users"),
+        fixed_point_sum(pl.col("__prm_per_user")).alias(_SUM),
+        pl.len().cast(pl.Int64).alias(_USERS),
         pl.col(BAD).min(),
     )
-    per_group = per_group.join(rows.select(keys).unique(), on=keys, how="right")
-    return finish(per_group, by, pl.col("__prm_sum") / pl.col("__prm_users").cast(pl.Float64), BAD)
+    return state(per_group.join(rows.select(keys).unique(), on=keys, how="right"), by, keys)
 
 
+def _serendipity(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    # From the summed table: a group whose lists have no user with a history has no value.
+    return finish(table, by, exact(_SUM) / pl.col(_USERS).cast(pl.Float64), BAD)
+
+
+_SERENDIPITY = CountState(_serendipity_sums, _serendipity)
 _PARAMS = (Param("history", None, "side"), Param("features", None, "side"))
-SERENDIPITY = CatalogSpec(name="serendipity", keep=keep_top, catalog=_serendipity, params=_PARAMS)
-SERENDIPITY_UNWEIGHTED = CatalogSpec(
-    name="serendipity_unweighted", function="serendipity", keep=keep_top, catalog=_serendipity, params=_PARAMS
+SERENDIPITY = CatalogSpec(
+    name="serendipity", keep=keep_top, catalog=_SERENDIPITY.catalog, counts=_SERENDIPITY, params=_PARAMS
 )
+SERENDIPITY_UNWEIGHTED = CatalogSpec(
+    name="serendipity_unweighted", function="serendipity", keep=keep_top, catalog=_SERENDIPITY.catalog,
+    counts=_SERENDIPITY, params=_PARAMS,
+)  # fmt: skip
 SPECS = (SERENDIPITY, SERENDIPITY_UNWEIGHTED)
 
 

@@ -15,9 +15,10 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, NUM_RET, REL, Rows
-from polars_rankmetrics._spec import CatalogSpec, Interval, Metric
+from polars_rankmetrics._spec import SUMMED, CatalogSpec, CountState, Interval, Metric
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics._core import PREPARED, keep_retrieved, keep_within, within
+from polars_rankmetrics.metrics._counts import state
 from polars_rankmetrics.metrics._popularity_side import (
     BAD_ROW,
     HEAD,
@@ -42,13 +43,15 @@ def _training(metric: Metric, query_dtype: pl.DataType, item_dtype: pl.DataType)
     return frame.select(users.alias(USER), items.alias(ITEM)).unique()
 
 
+def _heads(metric: Metric, item_dtype: pl.DataType) -> pl.LazyFrame:
+    """The head items (ITEM)."""
+    return flagged(metric, item_dtype).filter(pl.col(HEAD)).select(ITEM)
+
+
 def _universe(metric: Metric, lists: pl.LazyFrame, training: pl.LazyFrame) -> pl.LazyFrame:
-    """One row: the number of items (training, ranked anywhere, head) and of head items."""
-    head = flagged(metric, lists.collect_schema()[ITEM]).filter(pl.col(HEAD)).select(ITEM)
-    items = pl.concat([training.select(ITEM), lists.select(ITEM), head]).unique()
-    return items.select(pl.len().alias("__prm_items")).join(
-        head.unique().select(pl.len().alias("__prm_heads")), how="cross"
-    )
+    """The items of the training, ranked anywhere in `lists`, or in the head: each once."""
+    head = _heads(metric, lists.collect_schema()[ITEM])
+    return pl.concat([training.select(ITEM), lists.select(ITEM), head]).unique()
 
 
 def _checked(metric: Metric) -> Metric:
@@ -59,7 +62,15 @@ def _checked(metric: Metric) -> Metric:
     return metric
 
 
-def _pop_rsp(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+_ITEMS = "__prm_item_row"  # a key: the row names an item ranked in a list (Pop-RSP's universe), not a group
+_H, _T = SUMMED + "_h", SUMMED + "_t"  # head and tail items recommended (Pop-REO: relevant ones)
+_USERS = SUMMED + "_users"
+_H_SEEN, _T_SEEN = SUMMED + "_h_seen", SUMMED + "_t_seen"  # the users' head and tail training items
+_H_DEN, _T_DEN = SUMMED + "_h_den", SUMMED + "_t_den"  # relevant head and tail items outside the training
+
+
+def _rsp_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    """Per group: the sums of Pop-RSP's rates; and its universe's items (:func:`_universe`), each once."""
     _checked(metric)  # a metric parsed from its name has no side input yet
     schema = lists.collect_schema()
     training = _training(metric, schema[query], schema[ITEM])
@@ -80,20 +91,28 @@ def _pop_rsp(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: st
     )
     h_train, t_train = pl.col("__prm_h_train"), pl.col("__prm_train") - pl.col("__prm_h_train")
     per_group = per_list.group_by(keys).agg(
-        pl.col("__prm_h").sum(),
-        pl.col("__prm_t").sum(),
-        pl.len().alias("__prm_users"),
-        h_train.sum().alias("__prm_h_seen"),
-        t_train.sum().alias("__prm_t_seen"),
+        pl.col("__prm_h").sum().cast(pl.Int64).alias(_H),
+        pl.col("__prm_t").sum().cast(pl.Int64).alias(_T),
+        pl.len().cast(pl.Int64).alias(_USERS),
+        h_train.sum().cast(pl.Int64).alias(_H_SEEN),
+        t_train.sum().cast(pl.Int64).alias(_T_SEEN),
         pl.col(BAD_ROW).min().alias(BAD),
     )
-    sizes = _universe(metric, lists, training)
-    users, n_head = pl.col("__prm_users"), pl.col("__prm_heads")
+    items = _universe(metric, lists, training).with_columns(pl.lit(value=True).alias(_ITEMS))
+    groups = state(per_group, by, keys).with_columns(pl.lit(value=False).alias(_ITEMS))
+    return pl.concat([groups, items], how="diagonal")
+
+
+def _pop_rsp(metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    heads = _heads(metric, table.collect_schema()[ITEM]).unique().select(pl.len().alias("__prm_heads"))
+    sizes = table.filter(pl.col(_ITEMS)).select(pl.len().alias("__prm_items")).join(heads, how="cross")
+    per_group = table.filter(~pl.col(_ITEMS)).join(sizes, how="cross")
+    users, n_head = pl.col(_USERS), pl.col("__prm_heads")
     n_tail = pl.col("__prm_items") - n_head
     # P(R@k | g) = recommended items of g / the items of g outside each user's training items.
-    p_head = pl.col("__prm_h") / (users * n_head - pl.col("__prm_h_seen"))
-    p_tail = pl.col("__prm_t") / (users * n_tail - pl.col("__prm_t_seen"))
-    return finish(per_group.join(sizes, how="cross"), by, _spread(p_head, p_tail), BAD)
+    p_head = pl.col(_H) / (users * n_head - pl.col(_H_SEEN))
+    p_tail = pl.col(_T) / (users * n_tail - pl.col(_T_SEEN))
+    return finish(per_group, by, _spread(p_head, p_tail), BAD)
 
 
 def _spread(p_head: pl.Expr, p_tail: pl.Expr) -> pl.Expr:
@@ -103,7 +122,8 @@ def _spread(p_head: pl.Expr, p_tail: pl.Expr) -> pl.Expr:
     )
 
 
-def _pop_reo(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+def _reo_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    """Per group with a list: the sums of Pop-REO's rates (null when no user of it has a relevant item)."""
     _checked(metric)
     schema = lists.collect_schema()
     training = _training(metric, schema[query], schema[ITEM]).with_columns(
@@ -126,18 +146,21 @@ def _pop_reo(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: st
     )
     top, head, unseen = pl.col("__prm_top"), pl.col(HEAD), ~pl.col("__prm_seen")
     per_group = rows.group_by(keys).agg(
-        (top & head).sum().alias("__prm_h"),
-        (top & ~head).sum().alias("__prm_t"),
-        (head & unseen).sum().alias("__prm_h_den"),
-        (~head & unseen).sum().alias("__prm_t_den"),
+        (top & head).sum().cast(pl.Int64).alias(_H),
+        (top & ~head).sum().cast(pl.Int64).alias(_T),
+        (head & unseen).sum().cast(pl.Int64).alias(_H_DEN),
+        (~head & unseen).sum().cast(pl.Int64).alias(_T_DEN),
     )
     # Every group with a list has a row: null when no user of it has a relevant item.
     listed = frame.filter(pl.col(NUM_RET) > 0).select(keys).unique()
-    per_group = per_group.join(listed, on=keys, how="right")
+    return state(per_group.join(listed, on=keys, how="right"), by, keys)
+
+
+def _pop_reo(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
     # P(R@k | g, y=1) = relevant items of g in the top k / relevant items of g outside the training.
-    p_head = pl.col("__prm_h") / pl.col("__prm_h_den")
-    p_tail = pl.col("__prm_t") / pl.col("__prm_t_den")
-    return finish(per_group, by, _spread(p_head, p_tail))
+    p_head = pl.col(_H) / pl.col(_H_DEN)
+    p_tail = pl.col(_T) / pl.col(_T_DEN)
+    return finish(table, by, _spread(p_head, p_tail))
 
 
 def _keep_reo(metric: Metric, rows: Rows) -> pl.Expr:
@@ -146,11 +169,13 @@ def _keep_reo(metric: Metric, rows: Rows) -> pl.Expr:
 
 
 # keep_retrieved: the items ranked in any list, past the cutoff too, are part of the tail's size.
+_RSP = CountState(_rsp_sums, _pop_rsp)
+_REO = CountState(_reo_sums, _pop_reo)
 POP_RSP = CatalogSpec(
-    name="pop_rsp", aliases=("PopRSP",), keep=keep_retrieved, catalog=_pop_rsp,
+    name="pop_rsp", aliases=("PopRSP",), keep=keep_retrieved, catalog=_RSP.catalog, counts=_RSP,
     )  # fmt: skip
 POP_REO = CatalogSpec(
-    name="pop_reo", aliases=("PopREO",), keep=_keep_reo, catalog=_pop_reo, unretrieved=True,
+    name="pop_reo", aliases=("PopREO",), keep=_keep_reo, catalog=_REO.catalog, counts=_REO, unretrieved=True,
     )  # fmt: skip
 
 

@@ -12,8 +12,8 @@ from functools import reduce
 import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
-from polars_rankmetrics._kernel import ITEM, exact_sum, exact_sum_horizontal
-from polars_rankmetrics._spec import CatalogSpec, CountState, Metric
+from polars_rankmetrics._kernel import ITEM, exact_sum, exact_sum_horizontal, fixed_point_sum
+from polars_rankmetrics._spec import SUMMED, CatalogSpec, CountState, Metric
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
@@ -21,7 +21,7 @@ from polars_rankmetrics.exceptions import (
     InvalidParameterError,
 )
 from polars_rankmetrics.metrics._core import PREPARED, keep_top, within
-from polars_rankmetrics.metrics._counts import top_counts, weighted_sum
+from polars_rankmetrics.metrics._counts import exact, state, top_counts, weighted_sum
 from polars_rankmetrics.metrics._side import (
     BAD,
     DUP,
@@ -135,9 +135,12 @@ def _unit_features(value: object, item_dtype: pl.DataType) -> tuple[pl.LazyFrame
     return out, len(vectors)
 
 
-def _intra_list_similarity(
-    metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str
-) -> pl.LazyFrame:
+_SIMILARITY = SUMMED + "_similarity"  # the fixed-point sum of the lists' similarities
+_PAIRED = SUMMED + "_paired"  # the lists with at least two items
+
+
+def _similarity_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    """Per group: the fixed-point sum of the lists' mean pairwise similarities, the lists with a pair."""
     value = metric.side("features")
     if value is None:
         remedy = "use prm.intra_list_similarity(k, features=frame)"
@@ -165,13 +168,18 @@ def _intra_list_similarity(
     n = pl.col(SIZE).cast(pl.Float64)
     similarity = pl.when(n >= 2).then((squared - pl.col(NONZERO)) / (n * (n - 1.0)))  # sum / (n(n-1)/2) / 2
     per_group = per_list.group_by(keys).agg(
-        exact_sum(similarity).alias("__prm_sum"),
-        (pl.col(SIZE) >= 2).sum().alias("__prm_lists"),
+        fixed_point_sum(similarity).alias(_SIMILARITY),
+        (pl.col(SIZE) >= 2).sum().cast(pl.Int64).alias(_PAIRED),
         pl.col(BAD).min(),
     )
-    lists_with_pairs = pl.col("__prm_lists")
-    value_expr = pl.when(lists_with_pairs > 0).then(pl.col("__prm_sum") / lists_with_pairs.cast(pl.Float64))
-    return finish(per_group, by, value_expr, BAD)
+    return state(per_group, by, keys)
+
+
+def _intra_list_similarity(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    # From the summed table: the mean over the lists with a pair.
+    paired = pl.col(_PAIRED)
+    value = pl.when(paired > 0).then(exact(_SIMILARITY) / paired.cast(pl.Float64))
+    return finish(table, by, value, BAD)
 
 
 # --- novelty ---------------------------------------------------------------------------------------
@@ -181,9 +189,10 @@ _PERSONALIZATION = CountState(top_counts, _personalization)  # Spark sums the ta
 PERSONALIZATION = CatalogSpec(
     name="personalization", catalog=_PERSONALIZATION.catalog, counts=_PERSONALIZATION, keep=keep_top
 )
+_INTRA_LIST_SIMILARITY = CountState(_similarity_sums, _intra_list_similarity)
 INTRA_LIST_SIMILARITY = CatalogSpec(
     name="intra_list_similarity", aliases=("ils",),
-    catalog=_intra_list_similarity, keep=keep_top,
+    catalog=_INTRA_LIST_SIMILARITY.catalog, counts=_INTRA_LIST_SIMILARITY, keep=keep_top,
 )  # fmt: skip
 
 

@@ -10,10 +10,10 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM
-from polars_rankmetrics._spec import CatalogSpec, CountState, Metric
+from polars_rankmetrics._spec import SUMMED, CatalogSpec, CountState, Metric
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.metrics._core import keep_top
-from polars_rankmetrics.metrics._counts import top_counts, weighted_sum
+from polars_rankmetrics.metrics._counts import state, top_counts, weighted_sum
 from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame, user_ids
 from polars_rankmetrics.metrics._side import (
     BAD,
@@ -103,7 +103,13 @@ def _baseline(
     return base.filter(position <= metric.k).select(USER, ITEM, pl.lit(value=True).alias("__prm_in_base"))
 
 
-def _unexpectedness(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+_BASED = SUMMED + "_based"  # the lists whose user has a baseline
+_SHARED = SUMMED + "_shared"  # the top-k items the lists share with their baseline, summed
+_LISTS = SUMMED + "_lists"  # the group's lists
+
+
+def _overlap_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    """Per group: the lists with a baseline, the items they share with it, the lists."""
     schema = lists.collect_schema()
     base = _baseline(metric, schema[query], schema[ITEM])
     has_base = base.select(USER).unique().with_columns(pl.lit(value=True).alias("__prm_has_base"))
@@ -116,23 +122,28 @@ def _unexpectedness(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], qu
         .join(has_base, on=USER, how="left")
     )
     per_group = per_list.group_by(keys).agg(
-        pl.col("__prm_has_base").count().alias("__prm_based"),
-        pl.col("__prm_shared").sum(),
-        pl.len().alias("__prm_lists"),
+        pl.col("__prm_has_base").count().cast(pl.Int64).alias(_BASED),
+        pl.col("__prm_shared").sum().cast(pl.Int64).alias(_SHARED),
+        pl.len().cast(pl.Int64).alias(_LISTS),
     )
+    return state(per_group, by, keys)
+
+
+def _unexpectedness(metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
     # The mean over lists of 1 - |L_k & B_k| / k, a user without baseline scoring 0 (RePlay).
     k = float(metric.k or 1)
-    based, shared = pl.col("__prm_based").cast(pl.Float64), pl.col("__prm_shared").cast(pl.Float64)
-    return finish(per_group, by, (based - shared / k) / pl.col("__prm_lists").cast(pl.Float64))
+    based, shared = pl.col(_BASED).cast(pl.Float64), pl.col(_SHARED).cast(pl.Float64)
+    return finish(table, by, (based - shared / k) / pl.col(_LISTS).cast(pl.Float64))
 
 
 _SURPRISAL = CountState(top_counts, _surprisal)  # Spark sums the table across partitions
+_UNEXPECTEDNESS = CountState(_overlap_sums, _unexpectedness)
 SURPRISAL = CatalogSpec(
     name="surprisal", aliases=("Surprisal",), keep=keep_top, catalog=_SURPRISAL.catalog, counts=_SURPRISAL,
     )  # fmt: skip
 UNEXPECTEDNESS = CatalogSpec(
-    name="unexpectedness", aliases=("Unexpectedness",), keep=keep_top, catalog=_unexpectedness,
-    )  # fmt: skip
+    name="unexpectedness", aliases=("Unexpectedness",), keep=keep_top, catalog=_UNEXPECTEDNESS.catalog,
+    counts=_UNEXPECTEDNESS)  # fmt: skip
 
 
 @constructor(SURPRISAL, check=lambda metric: _item_weights(metric, None))

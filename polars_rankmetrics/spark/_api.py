@@ -57,13 +57,12 @@ def evaluate(  # noqa: PLR0913
         Only the columns the evaluation reads are shuffled.
     metrics
         Names or :class:`Metric` objects, as for :func:`polars_rankmetrics.evaluate`.
-        Catalog metrics with a mergeable state (coverage, gini, entropy,
-        personalization, novelty, surprisal, arp, aplt, aclt,
-        tail_percentage) come from count tables per (by..., item, list
-        length) that each partition writes and Spark sums, bounded by the
-        distinct items; the other catalog metrics (intra-list similarity,
-        ...) from every partition's ranked top-k rows in one last Polars
-        call, so those rows must fit one task.
+        Catalog metrics come from small tables of sums (counts per item
+        and list length, or fixed-point and integer sums per `by` group)
+        that each partition writes and Spark merges, bounded by the groups
+        and the distinct items, never by the lists; one last Polars call
+        computes the metrics from them, as :func:`polars_rankmetrics.evaluate`
+        does (the same bits).
     by, per_query, columns, conventions, **overrides
         As for :func:`polars_rankmetrics.evaluate`.
     check

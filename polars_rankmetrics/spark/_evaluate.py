@@ -19,12 +19,12 @@ from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike
 from polars_rankmetrics._request import request
 from polars_rankmetrics._schema import Columns
-from polars_rankmetrics._spec import COUNTED
+from polars_rankmetrics._spec import merged_as
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.spark._arrow import polars_schema, positional, spark_schema
 from polars_rankmetrics.spark._join import joined
-from polars_rankmetrics.spark._worker import CatalogFinish, CountsFinish, Finish, Partition, exact_columns
+from polars_rankmetrics.spark._worker import CountsFinish, Finish, Partition, exact_columns
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -73,9 +73,8 @@ def run(  # noqa: PLR0913
         sdf = joined(sdf, req.qrels, cols, keys_by)
     catalogs = _engine.catalog_names(requested)
     scoped = [(n, m) for n, m in requested if n not in catalogs]
-    # Catalog metrics with a mergeable state: count tables Spark sums; the others: the lists, in one task.
-    counted = [(n, m) for n, m in requested if n in catalogs and _engine.counted(m) is not None]
-    gathered = [(n, m) for n, m in requested if n in catalogs and _engine.counted(m) is None]
+    # Catalog metrics: every family has a mergeable state, tables of sums Spark merges.
+    catalog = [(n, m) for n, m in requested if n in catalogs]
     sdf = sdf.select(*(col(name) for name in _needed(sdf, cols, keys_by)))
     schema_in = polars_schema(sdf.schema)
     # The dry runs come first: a bad request fails here, before Spark sees a plan.
@@ -84,12 +83,9 @@ def run(  # noqa: PLR0913
         workers.append(
             _dry_run(Partition(scoped, cols, keys_by, resolved, per_query, check, schema_in, how=aggregate))
         )
-    for some, counts in ((counted, True), (gathered, False)):
-        if some:
-            part = Partition(
-                some, cols, keys_by, resolved, per_query, check, schema_in, lists=True, counts=counts
-            )
-            workers.append(_dry_run(part))
+    if catalog:
+        part = Partition(catalog, cols, keys_by, resolved, per_query, check, schema_in, counts=True)
+        workers.append(_dry_run(part))
     keys = [col(name) for name in (*keys_by, cols.query)]
     parts = positional(sdf.repartition(buckets, *keys) if buckets else sdf.repartition(*keys))
     with _driver_python(sdf):
@@ -105,10 +101,8 @@ def run(  # noqa: PLR0913
 
 
 def _route(worker: Partition) -> Callable[[DataFrame, Partition, StructType], DataFrame]:
-    """How a worker's output becomes the metrics: summed states, summed count tables, or gathered lists."""
-    if worker.counts:
-        return _counted
-    return _catalog if worker.lists else _scoped
+    """How a worker's output becomes the metrics: merged states, or merged tables of sums."""
+    return _counted if worker.counts else _scoped
 
 
 @contextlib.contextmanager
@@ -161,28 +155,20 @@ def _scoped(parts: DataFrame, worker: Partition, out_schema: StructType) -> Data
     return positional(mapped.repartition(1)).mapInArrow(finish, final_schema)
 
 
-def _catalog(parts: DataFrame, worker: Partition, lists_schema: StructType) -> DataFrame:
-    """The catalog metrics per `by` group: ranked lists from the workers, one Polars call over them all."""
-    lists = worker.lists_frame(pl.DataFrame(schema=worker.schema_in))  # Polars' own types
-    mapped = parts.mapInArrow(worker, lists_schema)
-    finish = CatalogFinish(worker.requested, worker.by, worker.columns.query, lists.schema)
-    final_schema = spark_schema(finish.compute(lists))
-    finish = dataclasses.replace(finish, schema_out=to_arrow_schema(final_schema))
-    # repartition(1), not coalesce(1): a coalesce would pull the workers' ranking into that one task too.
-    return positional(mapped.repartition(1)).mapInArrow(finish, final_schema)
-
-
 def _counted(parts: DataFrame, worker: Partition, tables_schema: StructType) -> DataFrame:
-    """The counted catalog metrics per `by` group: count tables per partition, summed by Spark, then Polars.
+    """The catalog metrics per `by` group: tables of sums per partition, merged by Spark, then Polars.
 
-    Spark's groupBy sums the partitions' tables per (metric, by..., item, list length): its
-    shuffle and the last task carry those keys, bounded by the distinct items, never the lists.
+    Spark's groupBy merges the partitions' tables per (metric, keys...): sums, and the least
+    error text (:func:`merged_as`). Its shuffle and the last task carry those keys, bounded by
+    the groups and distinct items, never the lists.
     """
     tables = worker.count_tables(pl.DataFrame(schema=worker.schema_in))  # Polars' own types
     mapped = parts.mapInArrow(worker, tables_schema)
-    key_names = [name for name in mapped.columns if name != COUNTED]
-    summed = mapped.groupBy(*(col(name) for name in key_names)).agg(F.sum(col(COUNTED)).alias(COUNTED))
-    finish = CountsFinish(worker.requested, worker.by, tables.schema)
+    merged = {"sum": F.sum, "min": F.min}
+    keys = [name for name in mapped.columns if merged_as(name) == "key"]
+    rest = [merged[merged_as(name)](col(name)).alias(name) for name in mapped.columns if name not in keys]
+    summed = mapped.groupBy(*(col(name) for name in keys)).agg(*rest)
+    finish = CountsFinish(worker.requested, worker.by, worker.table_columns(), tables.schema)
     final_schema = spark_schema(finish.compute(tables))
     finish = dataclasses.replace(finish, schema_out=to_arrow_schema(final_schema))
     # The sums, few, in one partition: repartition(1), as the other finishes.

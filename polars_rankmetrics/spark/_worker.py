@@ -24,17 +24,18 @@ from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError
 from polars_rankmetrics.spark._arrow import EXACT, arrow_batches, polars_frame, spark_frame
 
-__all__ = ["METRIC", "CatalogFinish", "CountsFinish", "Finish", "Partition", "exact_columns"]
+__all__ = ["METRIC", "CountsFinish", "Finish", "Partition", "exact_columns"]
 
-METRIC = "__prm_metric"  # which counted catalog metric a count table's row belongs to
+METRIC = "__prm_metric"  # which catalog metric a table row belongs to
 
 
 @dataclass(frozen=True)
 class Partition:
-    """One partition's per-query rows (`per_query`), its mergeable states per `by` group, or its ranked lists.
+    """One partition's per-query rows (`per_query`), its mergeable states per `by` group, or its tables.
 
-    With `lists`, `requested` holds catalog metrics only and the output is the ranked rows they
-    read (each query ranks alone, so every partition's lists are those of the whole frame).
+    With `counts`, `requested` holds catalog metrics only and the output is their tables of sums
+    over the partition's ranked lists (each query ranks alone, so every partition's lists are
+    those of the whole frame).
     """
 
     requested: _engine.Requested
@@ -45,9 +46,8 @@ class Partition:
     check: bool
     schema_in: pl.Schema  # the Polars schema of the rows Spark sends
     schema_out: pa.Schema | None = None  # the Arrow schema Spark was told (set once derived)
-    lists: bool = False
     how: str = "mean"  # evaluate's aggregate=: the statistic the states are for
-    counts: bool = False  # with `lists`: the count tables of counted catalog metrics, not the lists
+    counts: bool = False  # the catalog metrics' tables of sums
 
     def compute(self, df: pl.DataFrame) -> pl.DataFrame:
         """The partition's output frame, in Spark's types; the library's errors on bad data."""
@@ -70,25 +70,32 @@ class Partition:
         return _engine.collect(plan.lists)
 
     def count_tables(self, df: pl.DataFrame) -> pl.DataFrame:
-        """Each counted catalog metric's count table on this partition's lists, tagged by its position.
+        """Each counted catalog metric's table of sums on this partition's lists, tagged by its position.
 
-        Rows (METRIC, by..., item, list length, count): Spark sums them per key across
-        partitions (every list lies whole in one partition), bounded by the distinct items.
+        Rows (METRIC, by..., keys..., sums..., texts...): Spark merges them per key across
+        partitions (every list lies whole in one partition), bounded by the groups and the
+        distinct items. The metrics' tables stack diagonally: a column a table lacks is null.
         """
         lists = self.lists_frame(df).lazy()
         tables = [
-            _engine.catalog_counts(metric, lists, self.by).select(
+            _engine.catalog_counts(metric, lists, self.by, self.columns.query).select(
                 pl.lit(i, dtype=pl.Int32).alias(METRIC), pl.all()
             )
             for i, (_, metric) in enumerate(self.requested)
         ]
-        return _engine.collect(pl.concat(tables, how="vertical"))
+        return _engine.collect(pl.concat(tables, how="diagonal"))
+
+    def table_columns(self) -> tuple[tuple[str, ...], ...]:
+        """Each counted catalog metric's table columns (no METRIC), in the order of its tag."""
+        lists = self.lists_frame(pl.DataFrame(schema=self.schema_in)).lazy()
+        return tuple(
+            tuple(_engine.catalog_counts(m, lists, self.by, self.columns.query).collect_schema().names())
+            for _, m in self.requested
+        )
 
     def _compute(self, df: pl.DataFrame, *, check: bool) -> pl.DataFrame:
         if self.counts:
             return self.count_tables(df)
-        if self.lists:
-            return self.lists_frame(df)
         plan = _engine.build(df.lazy(), self.columns, self.by, self.conventions, self.requested, check=check)
         per_q = plan.per_query.filter(_engine.evaluated(self.conventions))
         if self.per_query:
@@ -135,36 +142,15 @@ class Finish:
 
 
 @dataclass(frozen=True)
-class CatalogFinish:
-    """The catalog metrics from every partition's ranked lists, in one last Polars call."""
-
-    requested: _engine.Requested  # catalog metrics only
-    by: tuple[str, ...]
-    query: str
-    schema_in: pl.Schema  # the lists' Polars types (Spark carries unsigned counts as Int64)
-    schema_out: pa.Schema | None = None
-
-    def compute(self, lists: pl.DataFrame) -> pl.DataFrame:
-        """One row per `by` group: the catalog metrics, as evaluate computes them."""
-        frame = lists.cast(dict(self.schema_in)).lazy()  # type: ignore[arg-type]
-        parts = [_engine.catalog_value(name, m, frame, self.by, self.query) for name, m in self.requested]
-        return spark_frame(_engine.collect(_engine.aggregated(frame, self.requested, self.by, parts)))
-
-    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        """Spark's side: every ranked list in (one partition), the catalog metrics out."""
-        assert self.schema_out is not None
-        return arrow_batches(self.compute(polars_frame(batches, self.schema_in)), self.schema_out)
-
-
-@dataclass(frozen=True)
 class CountsFinish:
-    """The counted catalog metrics from their count tables summed by Spark, in one last Polars call.
+    """The catalog metrics from their tables of sums merged by Spark, in one last Polars call.
 
-    Its input is bounded by the distinct (by..., item, list length) of each metric, not by the lists.
+    Its input is bounded by each metric's keys (groups, distinct items and list lengths), not by the lists.
     """
 
     requested: _engine.Requested  # counted catalog metrics only, in the order of their METRIC tag
     by: tuple[str, ...]
+    columns: tuple[tuple[str, ...], ...]  # each metric's table columns (Partition.table_columns)
     schema_in: pl.Schema  # the tables' Polars types (Spark carries unsigned integers as Int64)
     schema_out: pa.Schema | None = None
 
@@ -172,8 +158,8 @@ class CountsFinish:
         """One row per `by` group: the counted catalog metrics, as evaluate computes them."""
         table = summed.cast(dict(self.schema_in)).lazy()  # type: ignore[arg-type]
         parts = [
-            _engine.counted_value(name, metric, table.filter(pl.col(METRIC) == i).drop(METRIC), self.by)
-            for i, (name, metric) in enumerate(self.requested)
+            _engine.counted_value(name, metric, table.filter(pl.col(METRIC) == i).select(columns), self.by)
+            for i, ((name, metric), columns) in enumerate(zip(self.requested, self.columns, strict=True))
         ]
         return spark_frame(_engine.collect(_engine.aggregated(table, self.requested, self.by, parts)))
 
