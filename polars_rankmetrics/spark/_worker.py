@@ -65,7 +65,10 @@ class Partition:
         """The ranked rows the catalog metrics read, in Polars' types (checked like the rest)."""
         if self.check and not df.is_empty():
             validate(df, columns=self.columns, by=self.by)
-        plan = _engine.build(df.lazy(), self.columns, self.by, self.conventions, self.requested)
+        digits = _engine.item_digits(df, self.columns)
+        plan = _engine.build(
+            df.lazy(), self.columns, self.by, self.conventions, self.requested, item_digits=digits
+        )
         assert plan.lists is not None
         return _engine.collect(plan.lists)
 
@@ -96,7 +99,9 @@ class Partition:
     def _compute(self, df: pl.DataFrame, *, check: bool) -> pl.DataFrame:
         if self.counts:
             return self.count_tables(df)
-        plan = _engine.build(df.lazy(), self.columns, self.by, self.conventions, self.requested, check=check)
+        digits = _engine.item_digits(df, self.columns)  # the partition's widest item: a narrower key
+        request = (self.columns, self.by, self.conventions, self.requested)
+        plan = _engine.build(df.lazy(), *request, check=check, item_digits=digits)
         per_q = plan.per_query.filter(_engine.evaluated(self.conventions))
         if self.per_query:
             out = per_q.select(*plan.keys, *(name for name, _ in self.requested))
