@@ -160,15 +160,19 @@ def normalise_by(by: str | Sequence[str] | None) -> tuple[str, ...]:
     return tuple(keys)
 
 
-def resolve_schema(  # noqa: C901  (one check per contract column)
+def resolve_schema(  # noqa: C901, PLR0913  (one check per contract column; the frame in memory)
     schema: pl.Schema,
     columns: Columns,
     by: tuple[str, ...],
     *,
     need_relevance: bool = True,
     need_order: bool = True,
+    item_digits: int | None = None,
 ) -> ResolvedSchema:
-    """Check `schema` against the frame contract; read nothing but the schema."""
+    """Check `schema` against the frame contract; read nothing but the schema.
+
+    `item_digits`, the widest integer item's digits when the caller read them, is carried along.
+    """
     for key in by:
         _check_key(key, "by", schema)
         if key in (columns.query, columns.item):
@@ -212,4 +216,5 @@ def resolve_schema(  # noqa: C901  (one check per contract column)
         has_relevance=has_relevance,
         item_dtype=schema[columns.item],
         order_dtype=schema[order_column] if order_column in schema else pl.Float64(),
+        item_digits=item_digits,
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -170,8 +169,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
     judged = bool(queries) or not catalogs or any(m.spec.unretrieved for _, m in catalogs)
-    schema = resolve_schema(frame_schema(lf), columns, by, need_relevance=judged)
-    schema = dataclasses.replace(schema, item_digits=item_digits)
+    schema = resolve_schema(frame_schema(lf), columns, by, need_relevance=judged, item_digits=item_digits)
     _refuse_key_names(metrics, (*by, columns.query))
     needs = set().union(*(m.needs for _, m in metrics)) | ({"item"} if catalogs else set())
     gains, columns_of = _gain_columns(metrics, conventions, schema)
