@@ -5,12 +5,14 @@ row, so the join refuses it. The check costs one hash of the judgments'
 pairs (a distinct count); the message naming the pairs is built only when
 that count falls short of the rows, on the few rows concerned:
 
-- DataFrames: the count is taken first; with integer ids whose ranges allow
-  it, query and item are packed into one exact ``UInt64`` key, whose count is
-  the check and on which the join runs faster than on two columns (the ids
-  are unpacked after, bit for bit); other ids (text, wide integers) join on
-  a 64-bit hash of the pair, counted as the check, every matched row's ids
-  compared after (a collision falls back to the join on the ids themselves);
+- DataFrames: the join is a lookup. With integer ids whose ranges allow it,
+  query and item are packed into one exact ``UInt64`` key; other ids (text,
+  wide integers) take a 64-bit hash of the pair, every matched row's ids
+  compared with the judgment's (a collision falls back to the join on the
+  ids themselves). The key's distinct count is the check; an inner join of
+  the run's keys finds each retrieved judgment, whose grade is set beside the
+  run's own columns (not copied, as a full join's output would copy them),
+  and the judgments no run row matched are appended;
 - LazyFrames: the same count inside the plan, the message built from the rows
   it keeps (none when nothing repeats), failing at ``collect()``.
 """
@@ -35,7 +37,8 @@ _TEXT = (pl.String, pl.Categorical, pl.Enum)
 _SAFE = 2**62
 _SEEDS = (0x9E3779B9, 0x85EBCA6B, 0xC2B2AE35)  # one per id column hashed (query, item, intent)
 _HASHED = (pl.String, pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32, pl.UInt64)
-_THEIRS = ("__prm_query", "__prm_item")
+_ROW = "__prm_judgment"  # a judgment's row number
+_AT = "__prm_at"  # a run row's number
 
 
 def _shown(values: pl.Expr, dtype: pl.DataType) -> pl.Expr:
@@ -135,7 +138,7 @@ def packed_join(
     Query ``q`` and item ``i`` become ``(q - q_min) * span + (i - i_min)``
     with ``span = i_max - i_min + 1``: exact and collision-free when the
     product of the two ranges fits in 64 bits, and null-free ids, which is
-    checked here; the ids come back by division, in their own dtype.
+    checked here.
     """
     query, item = ids
     frames = [run, judged]
@@ -151,18 +154,7 @@ def packed_join(
     key = (pl.col(query).cast(pl.Int64) - q_low).cast(pl.UInt64) * width + (
         pl.col(item).cast(pl.Int64) - i_low
     ).cast(pl.UInt64)
-    judged_packed = judged.select(key.alias(_KEY), pl.exclude(ids))
-    if judged_packed.get_column(_KEY).n_unique() < judged_packed.height:
-        check_frame(judged, ids, note)
-    right = _by_runs(run, judged_packed.lazy(), keys_by)
-    left = run.lazy().with_columns(key.alias(_KEY)).drop(ids)
-    unpacked = [
-        ((pl.col(_KEY) // width).cast(pl.Int64) + q_low).cast(run.schema[query]).alias(query),
-        ((pl.col(_KEY) % width).cast(pl.Int64) + i_low).cast(run.schema[item]).alias(item),
-    ]
-    names = [*run.columns, *(c for c in judged.columns if c not in ids)]
-    out = left.join(right, on=[*keys_by, _KEY], how="full", coalesce=True)
-    return out.with_columns(unpacked).select(names).collect()
+    return _looked_up(run, judged, ids, keys_by, note=note, key=key, exact=True)
 
 
 def _by_runs(run: pl.DataFrame | pl.LazyFrame, right: pl.LazyFrame, keys_by: list[str]) -> pl.LazyFrame:
@@ -175,32 +167,68 @@ def hashed_join(
 ) -> pl.DataFrame | None:
     """The full join on a 64-bit hash of the (query, item) pair, checked; None to join on the ids.
 
-    The judgments' distinct hash count is the duplicate check (a shortfall is
-    confirmed exactly on the rows concerned). Every row the hash matches has
-    its ids compared with the judgment's: a collision of two distinct pairs
-    returns None, as do null ids (a join does not match nulls; a hash would)
-    and id types outside integers and text.
+    Every run row the hash matches to a judgment has its ids compared with
+    the judgment's: a collision of two distinct pairs returns None, as do null
+    ids (a join does not match nulls; a hash would) and id types outside
+    integers and text.
     """
     frames = [run, judged]
     if not all(f.schema[k] in _HASHED for f in frames for k in ids) or any(
         f.get_column(k).null_count() for f in frames for k in ids
     ):
         return None
-    query, item = ids
-    theirs = [pl.col(k).alias(t) for k, t in zip(ids, _THEIRS, strict=True)]
-    right = judged.select(_pair_hash(ids).alias(_KEY), *theirs, pl.exclude(ids))
-    if right.get_column(_KEY).n_unique() < right.height:
+    return _looked_up(run, judged, ids, keys_by, note=note, key=_pair_hash(ids), exact=False)
+
+
+def _looked_up(  # noqa: PLR0913  (the join's parts)
+    run: pl.DataFrame,
+    judged: pl.DataFrame,
+    ids: list[str],
+    keys_by: list[str],
+    *,
+    note: str,
+    key: pl.Expr,
+    exact: bool,
+) -> pl.DataFrame | None:
+    """The full join as a lookup of each run row's judgment by `key`: the run's columns are not copied.
+
+    The judgments' distinct key count is the duplicate check (a shortfall is
+    confirmed exactly on the rows concerned). An inner join of the keys finds
+    each run row's judgment (one at most: the keys are distinct in each `by`
+    group); its grades are gathered beside the run's own columns, and the
+    judgments no run row matched are appended: the rows of a full join, in no
+    particular order. A key that is not `exact` (a hash) has every match's ids
+    compared: None when two distinct pairs share a key, to join on the ids.
+    """
+    if judged.select(key.n_unique()).item() < judged.height:
         check_frame(judged, ids, note)
-        return None  # a collision, no duplicate: the ids join
-    left = run.lazy().with_columns(_pair_hash(ids).alias(_KEY))
-    out = left.join(_by_runs(run, right.lazy(), keys_by), on=[*keys_by, _KEY], how="full", coalesce=True)
-    differ = (pl.col(query) != pl.col(_THEIRS[0])) | (pl.col(item) != pl.col(_THEIRS[1]))
-    names = [*run.columns, *(c for c in judged.columns if c not in ids)]
-    mine = [pl.coalesce(k, t).alias(k) for k, t in zip(ids, _THEIRS, strict=True)]
-    whole = out.collect()
-    if whole.select(differ.any()).item():
+        return None  # no duplicate: two distinct pairs share a hash
+    right = _by_runs(run, judged.lazy(), keys_by).with_row_index(_ROW).collect()
+    left = run.lazy().with_row_index(_AT).select(_AT, *keys_by, key.alias(_KEY))
+    on = [*keys_by, _KEY]
+    pairs = left.join(right.lazy().select(_ROW, *keys_by, key.alias(_KEY)), on=on, how="inner")
+    found = pairs.select(_AT, _ROW).collect()
+    if not exact and _collide(run, right, found.sort(_AT), ids):
         return None
-    return whole.lazy().with_columns(mine).select(names).collect()
+    rows = _scattered(run.height, found.get_column(_AT), found.get_column(_ROW))
+    grades = [right.get_column(c).gather(rows) for c in judged.columns if c not in ids]
+    hit = pl.repeat(value=True, n=found.height, eager=True)
+    missed = right.filter(_scattered(right.height, found.get_column(_ROW), hit).is_null()).drop(_ROW)
+    whole = pl.concat([run.hstack(grades), missed], how="diagonal")
+    names = [*run.columns, *(c for c in judged.columns if c not in ids)]
+    return pl.DataFrame([whole.get_column(c) for c in names])  # in order, not copied
+
+
+def _scattered(height: int, at: pl.Series, values: pl.Series) -> pl.Series:
+    """A column of `height` nulls with `values` at the positions `at`."""
+    empty = pl.select(pl.repeat(None, height, dtype=values.dtype)).to_series()
+    return empty.scatter(at, values)
+
+
+def _collide(run: pl.DataFrame, right: pl.DataFrame, found: pl.DataFrame, ids: list[str]) -> bool:
+    """Whether a matched run row's ids differ from its judgment's (two pairs sharing a hash)."""
+    at, row = found.get_column(_AT), found.get_column(_ROW)
+    return any(bool((run.get_column(k).gather(at) != right.get_column(k).gather(row)).any()) for k in ids)
 
 
 def full_join(  # noqa: PLR0913  (the intent qrels check their own ids)
