@@ -207,6 +207,29 @@ def test_duplicate_query_item_rows(df: pl.DataFrame) -> None:
         prm.evaluate(frame, ["map"])
 
 
+@pytest.mark.parametrize(
+    ("dtype", "items"),
+    [
+        (pl.Int8, [-128, 127, 0]),
+        (pl.UInt64, [2**64 - 1, 0, 2**63]),
+        (pl.Int64, [-(2**63), 2**63 - 1, -1]),
+        (pl.String, ["", "a", "A"]),
+    ],
+)
+def test_the_plan_counts_duplicate_items_of_every_id_type(
+    dtype: type[pl.DataType], items: list[object]
+) -> None:
+    """The in-plan check (a LazyFrame's): integer ids counted as they are, others hashed."""
+    distinct = pl.DataFrame(
+        {"query": [1, 1, 1], "item": items, "score": [0.3, 0.2, 0.1], "relevance": [1, 0, 1]},
+        schema_overrides={"item": dtype},
+    )
+    assert prm.collect(prm.evaluate(distinct.lazy(), ["map"])).item() == pytest.approx((1 + 2 / 3) / 2)
+    repeated = distinct.with_columns(pl.col("item").gather([0, 1, 0]))
+    with pytest.raises(prm.InvalidDataError, match=r"1 duplicate \(query, item\) row\(s\) in query=1"):
+        prm.collect(prm.evaluate(repeated.lazy(), ["map"]))
+
+
 def test_duplicates_are_per_run(df: pl.DataFrame) -> None:
     two_runs = pl.concat([df.with_columns(model=pl.lit("x")), df.with_columns(model=pl.lit("y"))])
     prm.evaluate(two_runs, ["map"], by="model")  # the same (query, item) in two runs is fine
