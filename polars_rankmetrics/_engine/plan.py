@@ -152,8 +152,9 @@ def build(  # noqa: PLR0913  (the request's parts)
 
     With `check`, the plan also checks the data (:mod:`_engine.checks`) and fails at
     collect() on the first query that breaks the frame contract. With `diagnose`,
-    the per-query frame also counts each query's judged retrieved items
-    (:data:`checks.JUDGED_RETRIEVED`), which the degenerate-result warnings read. `item_digits`
+    the per-query frame also says whether each query retrieved a judged item and whether
+    it has a partial row (:data:`checks.DIAGNOSTICS`), which the degenerate-result warnings
+    read. `item_digits`
     bounds the decimal digits of every integer item, when the caller has the frame in memory
     (``_engine.item_digits``): the ranking's packed key may then fit where the dtype's widest would not.
 
@@ -184,8 +185,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     names = frame_schema(lf)
 
     def row_checks(keys: tuple[str, ...]) -> list[pl.Expr]:
-        found = checks.window_columns(schema, names, keys) if check else []
-        return found + (checks.diagnostic_columns(schema, keys) if diagnose else [])
+        return checks.window_columns(schema, names, keys, check=check, diagnose=diagnose)
 
     unordered = _unordered_up_to(queries, catalogs, conventions)
     keep = _kept_rows(metrics, view)
@@ -205,7 +205,7 @@ def build(  # noqa: PLR0913  (the request's parts)
         pl.col(NUM_REL).first().alias(N_RELEVANT),
         *values,
         *([checks.message(schema, names, prepared.keys)] if check else []),
-        *([pl.col(c).first() for c in checks.DIAGNOSTICS] if diagnose and schema.has_relevance else []),
+        *(checks.diagnostics() if diagnose and schema.has_relevance else []),
     )
     if check:
         per_query = checks.guard(per_query, N_JUDGED, N_RETRIEVED)
