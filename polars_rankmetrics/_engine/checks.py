@@ -51,8 +51,10 @@ def _rules(schema: ResolvedSchema, names: pl.Schema) -> dict[str, tuple[pl.Expr,
 
 
 CODE = PREFIX + "code"  # per query: the bits its rows set (below), OR-ed in one window
-_DIAGNOSTIC_BITS = 2  # bit 0: a row unjudged or not retrieved; bit 1: a judged retrieved row
-_RULES = 1 << _DIAGNOSTIC_BITS  # the rules' bits lie above the diagnostics'
+# Bit 0: a row unjudged or not retrieved; bit 1: a judged retrieved row (the warnings' diagnostics);
+# bit 2: a row with a grade (the population rules' judged query); the rules' bits above them.
+_JUDGED_BIT = 2
+_RULES = 1 << (_JUDGED_BIT + 1)
 
 JUDGED_RETRIEVED = (
     "__prm_judged_retrieved"  # per query: 1 when it retrieved an item with a judgment (grade >= 0)
@@ -63,20 +65,27 @@ PARTIAL = (
 DIAGNOSTICS = (JUDGED_RETRIEVED, PARTIAL)
 
 
-def window_columns(
-    schema: ResolvedSchema, names: pl.Schema, keys: tuple[str, ...], *, check: bool, diagnose: bool
+def window_columns(  # noqa: PLR0913  (the flags' parts)
+    schema: ResolvedSchema,
+    names: pl.Schema,
+    keys: tuple[str, ...],
+    graded: pl.Expr,
+    *,
+    check: bool,
+    diagnose: bool,
 ) -> list[pl.Expr]:
     """Per-row window columns, per query: the bits its rows set and, with `check`, its distinct items.
 
-    With `check`, each row's broken rules are bits of the code, the first rule
-    the highest bit, so the query's OR of codes has the first rule any row
+    Whether a query has a `graded` row (a judged query, :func:`judged`) is one
+    bit. With `check`, each row's broken rules are bits of the code, the first
+    rule the highest bit, so the query's OR of codes has the first rule any row
     breaks as its highest bit; with `diagnose`, the two low bits say whether a
     row is partial (unjudged or not retrieved) and whether one is judged and
     retrieved, which the warnings of a degenerate evaluation read. One window
     for all of them (each window sum costs about as much as the ranking's
     counts: two sums 0.105 s against 0.052 s for the OR at 2.5M rows).
     """
-    bits: list[tuple[pl.Expr, int]] = []
+    bits: list[tuple[pl.Expr, int]] = [(graded, _JUDGED_BIT)]
     if diagnose and schema.has_relevance:
         grade = pl.col(schema.columns.relevance)
         if schema.relevance_dtype.is_float():  # fill_nan is for floats only (a Decimal grade has no NaN)
@@ -85,19 +94,22 @@ def window_columns(
         partial = pl.col(schema.columns.relevance).is_null() | ~retrieved
         bits += [(partial, 0), ((grade >= 0) & retrieved, 1)]
     rules = list(_rules(schema, names).values()) if check else []
-    bits += [(pred, _DIAGNOSTIC_BITS + len(rules) - 1 - i) for i, (pred, _) in enumerate(rules)]
-    out = []
-    if bits:
-        code = pl.lit(0, dtype=pl.UInt8)
-        for pred, bit in bits:
-            code = code | (pred.fill_null(value=False).cast(pl.UInt8) * (1 << bit))
-        out.append(code.bitwise_or().over(keys).alias(CODE))
+    bits += [(pred, _JUDGED_BIT + len(rules) - i) for i, (pred, _) in enumerate(rules)]
+    code = pl.lit(0, dtype=pl.UInt8)
+    for pred, bit in bits:
+        code = code | (pred.fill_null(value=False).cast(pl.UInt8) * (1 << bit))
+    out = [code.bitwise_or().over(keys).alias(CODE)]
     if check:
         item = pl.col(schema.columns.item)
         # Integer ids are counted as they are (exact, and a quarter cheaper than hashing them first).
         distinct = (item if schema.item_dtype.is_integer() else item.hash()).n_unique().over(keys)
         out.append((pl.len().over(keys) - distinct).cast(pl.UInt32).alias(PREFIX + "duplicates"))
     return out
+
+
+def judged() -> pl.Expr:
+    """Per query (an aggregation): 1 when a row has a grade, else 0."""
+    return ((pl.col(CODE).first() // (1 << _JUDGED_BIT)) % 2).cast(pl.UInt32)
 
 
 def diagnostics() -> list[pl.Expr]:

@@ -10,7 +10,6 @@ import polars as pl
 from polars_rankmetrics._engine import checks, intents
 from polars_rankmetrics._engine.prepare import Prepared, fine_gains, prepare
 from polars_rankmetrics._kernel import (
-    NUM_JUDGED,
     NUM_LISTED,
     NUM_REL,
     NUM_RET,
@@ -184,12 +183,12 @@ def build(  # noqa: PLR0913  (the request's parts)
     rows, whole = _row_columns(metrics, view)
     names = frame_schema(lf)
 
-    def row_checks(keys: tuple[str, ...]) -> list[pl.Expr]:
-        return checks.window_columns(schema, names, keys, check=check, diagnose=diagnose)
+    def flags(keys: tuple[str, ...], graded: pl.Expr) -> list[pl.Expr]:
+        return checks.window_columns(schema, names, keys, graded, check=check, diagnose=diagnose)
 
     unordered = _unordered_up_to(queries, catalogs, conventions)
     keep = _kept_rows(metrics, view)
-    prepared = prepare(lf, schema, conventions, needs, gains, rows, keep, row_checks, whole, unordered)
+    prepared = prepare(lf, schema, conventions, needs, gains, rows, keep, flags, whole, unordered)
     if catalogs or any(isinstance(m.spec, TableSpec) for _, m in queries):
         # The per-query stage and catalog or table metrics all read the prepared frame: compute
         # it once (10M rows, four catalog metrics: 51 -> 34 CPU-s in memory, 31 -> 19 streaming;
@@ -200,7 +199,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     values = _query_values(queries, view, conventions)
     rows_read = _with_terms(prepared.frame, terms)
     per_query = rows_read.group_by(prepared.keys).agg(
-        pl.col(NUM_JUDGED).first().alias(N_JUDGED),
+        checks.judged().alias(N_JUDGED),
         pl.col(NUM_LISTED if conventions.judged_only else NUM_RET).first().alias(N_RETRIEVED),
         pl.col(NUM_REL).first().alias(N_RELEVANT),
         *values,

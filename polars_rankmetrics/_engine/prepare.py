@@ -147,7 +147,7 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
     gains: Mapping[str, tuple[Gain, GainColumns]] | None = None,
     rows: Sequence[pl.Expr] = (),
     keep: pl.Expr | None = None,
-    checks: Callable[[tuple[str, ...]], list[pl.Expr]] | None = None,
+    flags: Callable[[tuple[str, ...], pl.Expr], list[pl.Expr]] | None = None,
     whole: Sequence[pl.Expr] = (),
     unordered_up_to: int | None = None,
 ) -> Prepared:
@@ -156,8 +156,10 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
     `gains` maps each gain convention's key to the convention and its
     columns; `rows` are extra per-row columns that read the ranks (windows
     over the query's keys); `keep` selects the rows the metrics read (None keeps
-    every row); `checks` builds, from the window keys, the data checks'
-    per-row window columns (computed before any row is dropped); `whole` are
+    every row); `flags` builds, from the window keys and whether each row has a
+    grade, the per-query flags' window columns (whether a query has a judged row,
+    the data checks, the warnings' diagnostics: :func:`checks.window_columns`),
+    computed before any row is dropped; `whole` are
     per-query windows over every row that read the ranks, also added before
     rows are dropped. With `unordered_up_to` (only cutoffs read the positions, none
     below it: catalog metrics alone), a query retrieving at most that many items
@@ -168,7 +170,7 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
 
     The stages, each below: the grade; the short lists split off; the order key; the ranking
     window with the depth cut; the first window's columns (ranks, flags, per-query counts, gains,
-    tie groups, checks); the kept rows; the second window (ranks among subsets, ideal order).
+    tie groups, flags); the kept rows; the second window (ranks among subsets, ideal order).
     """
     gains = gains or {}
     keys = (*schema.by, schema.columns.query)
@@ -177,9 +179,9 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
     lf, short = _split_short_lists(lf, schema, conventions, keys, unordered_up_to)
     lf, in_order, descending = _order_key(lf, schema, breaks)
     ranking = _ranking(schema, conventions, grade, keys, in_order, descending, counted=short is not None)
-    first = _first_columns(schema, conventions, needs, gains, keys, grade, ranking)
-    if checks is not None:
-        first.extend(checks(keys))
+    first = _first_columns(schema, conventions, needs, gains, keys, grade, ranking, flagged=flags is not None)
+    if flags is not None:
+        first.extend(flags(keys, grade.is_not_null()))
     out = lf.select(*keys, *first)
     if short is not None:
         # Position 1 for every retrieved row: within any cutoff, and no ordering window.
@@ -322,8 +324,13 @@ def _first_columns(  # noqa: PLR0913, PLR0917
     keys: tuple[str, ...],
     grade: pl.Expr,
     ranking: _Ranking,
+    *,
+    flagged: bool,
 ) -> list[pl.Expr]:
-    """The first window's columns: rank, relevant flag, per-query counts, grades, gains, tie groups."""
+    """The first window's columns: rank, relevant flag, per-query counts, grades, gains, tie groups.
+
+    `flagged`: the flags' window says whether a query has a judged row (no count of them here).
+    """
     cols, order, relevant = schema.columns, pl.col(schema.order_column), ranking.relevant
     # trec_eval -J evaluates a query that retrieved only unjudged items (with num_ret 0):
     # whether a query retrieved anything is decided before unjudged items are dropped.
@@ -332,10 +339,12 @@ def _first_columns(  # noqa: PLR0913, PLR0917
         relevant.alias(REL),
         ranking.num_ret.cast(pl.UInt32).alias(NUM_RET),
         relevant.sum().over(keys).cast(pl.UInt32).alias(NUM_REL),
-        grade.is_not_null().sum().over(keys).cast(pl.UInt32).alias(NUM_JUDGED),
     ]
+    if not flagged:  # without the flags' window, the judged rows are a count of their own
+        first.append(grade.is_not_null().sum().over(keys).cast(pl.UInt32).alias(NUM_JUDGED))
     if not schema.has_relevance:  # no judgments (catalog metrics): nothing to count per query
-        first[3:5] = [pl.lit(0, dtype=pl.UInt32).alias(NUM_REL), pl.lit(0, dtype=pl.UInt32).alias(NUM_JUDGED)]
+        first[3:] = [pl.lit(0, dtype=pl.UInt32).alias(NUM_REL)]
+        first += [] if flagged else [pl.lit(0, dtype=pl.UInt32).alias(NUM_JUDGED)]
     if conventions.judged_only:  # otherwise NUM_LISTED is NUM_RET: no column of its own (4 bytes a row)
         first.append(order.is_not_null().sum().over(keys).cast(pl.UInt32).alias(NUM_LISTED))
     if needs & {"grade", "judged_rank", "pool_rank"}:
