@@ -4,8 +4,9 @@ The checks ride on the ranking stage's windows (the same partition by
 (by..., query) that the per-query counts use), so a LazyFrame, a scan, a
 chunk and a DataFrame are all checked by the plan that evaluates them:
 
-- per row, counted per query: null item ids, NaN or infinite scores, ranks
-  below 1, NaN grades;
+- per row, a bit each, OR-ed per query in one window with the bits the
+  population rules and the warnings read: null item ids, NaN or infinite
+  scores, ranks below 1, NaN grades;
 - duplicate (by..., query, item) rows: the query's row count against the
   number of its distinct item ids (integer ids as they are; other ids by a
   64-bit hash: two different ids of one query would have to collide, about
