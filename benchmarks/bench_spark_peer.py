@@ -26,7 +26,10 @@ within each repetition:
   user would, then one ``evaluate`` per metric (its API takes one), unpersisted;
 - RankingEvaluator from the arrays already cached: the five ``evaluate`` calls;
 - Spark's floor on the same frame: repartition + identity ``mapInArrow``, and the
-  repartition alone (written to the ``noop`` sink: no Python).
+  repartition alone (written to the ``noop`` sink: no Python);
+- Spark's own SQL computing the five numbers with no Python at all (:func:`sql_values`): one
+  window by query (trec_eval's order: score, then the item's text, descending) and one
+  ``groupBy``, the least any evaluation of the long frame does on Spark.
 
 The values are checked equal (within 1e-12: Spark sums a double mean) before timing.
 """
@@ -83,6 +86,51 @@ def spark_values(cached: object) -> dict[str, float]:
         evaluator = RankingEvaluator(predictionCol="prediction", labelCol="label", metricName=theirs, k=K)
         out[ours] = evaluator.evaluate(cached)  # type: ignore[arg-type]
     return out
+
+
+def sql_values(sdf: object) -> dict[str, float]:
+    """The five numbers in Spark's own SQL, no Python worker: one ranking window, one groupBy, the mean.
+
+    Not exact as ours is (double sums in Spark's order): a floor, checked within 1e-12.
+    """
+    from pyspark.sql import Window  # noqa: PLC0415
+    from pyspark.sql import functions as F  # noqa: N812, PLC0415
+
+    order = Window.partitionBy("query").orderBy(
+        F.col("score").desc_nulls_last(), F.col("item").cast("string").desc()
+    )
+    relevant = (F.coalesce(F.col("relevance"), F.lit(-1)) >= 1).cast("int")
+    rank = F.col("rank")
+    ranked = (
+        sdf.select("query", "score", "item", relevant.alias("rel"))  # type: ignore[attr-defined]
+        .withColumn("rank", F.when(F.col("score").isNotNull(), F.row_number().over(order)))
+        .withColumn(
+            "hits", F.sum("rel").over(order.rowsBetween(Window.unboundedPreceding, Window.currentRow))
+        )
+    )
+    hit, top = (F.col("rel") == 1) & rank.isNotNull(), (F.col("rel") == 1) & (rank <= K)
+    ideal = f"aggregate(sequence(1, greatest(least(sum(rel), {K}), 1)), 0D, (a, i) -> a + 1D / log2(i + 1D))"
+    per_query = ranked.groupBy("query").agg(
+        F.sum("rel").alias("R"),
+        F.sum(F.when(top, 1.0 / F.log2(rank + 1.0))).alias("dcg"),
+        F.expr(ideal).alias("idcg"),
+        F.sum(F.when(hit, F.col("hits") / rank)).alias("ap"),
+        F.sum(F.when(top, F.col("hits") / rank)).alias("ap_k"),
+        F.sum(top.cast("int")).alias("hits_k"),
+    )
+    n_rel, judged = F.col("R"), F.col("R") > 0
+
+    def share(total: str, of: object) -> object:
+        return F.when(judged, F.coalesce(F.col(total), F.lit(0.0)) / of).otherwise(0.0)
+
+    values = per_query.select(
+        share("dcg", F.col("idcg")).alias("ndcg@10"),
+        share("ap", n_rel).alias("map"),
+        share("ap_k", F.least(n_rel, F.lit(K))).alias("map@10"),
+        (F.col("hits_k") / float(K)).alias("P@10"),
+        share("hits_k", n_rel).alias("recall@10"),
+    )
+    return values.agg(*(F.avg(name).alias(name) for name in OURS)).collect()[0].asDict()
 
 
 def tree_cpu() -> float:
@@ -156,12 +204,15 @@ def peer_table(spark: object, path: Path, rows: int, repeat: int, buckets: int |
         "RankingEvaluator end to end (groupBy arrays, cache, 5 evaluates)": end_to_end,
         "Spark floor: repartition + identity mapInArrow": floor,
         "Spark's repartition alone (no Python)": shuffle,
+        "Spark's own SQL, no Python: one ranking window + one groupBy (a floor)": lambda: sql_values(sdf),
     }
     expected = prm.evaluate(pl.read_parquet(path), OURS, conventions=CONVENTIONS).row(0, named=True)
     got, theirs = ours(), end_to_end()
     assert got == expected, (got, expected)  # the adapter's means: evaluate's bits
+    floor_values = sql_values(sdf)
     for name in OURS:
         assert abs(got[name] - theirs[name]) <= 1e-12, (name, got[name], theirs[name])
+        assert abs(got[name] - floor_values[name]) <= 1e-12, (name, got[name], floor_values[name])
     floor()  # warm-up
     times: Times = {label: [] for label in [*first, from_cache]}
     _alternate(first, times, repeat)
