@@ -112,22 +112,29 @@ def check_frame(qrels: pl.DataFrame, ids: list[str], note: str) -> None:
         raise InvalidDataError.from_worded(found)
 
 
-def _span(frames: list[pl.DataFrame], name: str) -> tuple[int, int] | None:
-    """The (min, max) of an integer id column over the frames, or None when it cannot be packed."""
-    lows: list[int] = []
-    highs: list[int] = []
-    for frame in frames:
-        column = frame.get_column(name)
-        if column.null_count():
-            return None
-        low, high = column.min(), column.max()
-        if isinstance(low, int) and isinstance(high, int):
-            lows.append(low)
-            highs.append(high)
-    if not lows:
-        return None
-    low, high = min(lows), max(highs)
-    return (low, high) if low >= -_SAFE and high < _SAFE else None
+def _spans(frames: list[pl.DataFrame], ids: list[str]) -> list[tuple[int, int] | None]:
+    """Each integer id column's (min, max) over the frames; None for one that cannot be packed.
+
+    One pass per frame reads every id column's bounds and nulls at once.
+    """
+    stats = [
+        frame.select(
+            *(pl.col(k).min().cast(pl.Int128).alias(f"lo{i}") for i, k in enumerate(ids)),
+            *(pl.col(k).max().cast(pl.Int128).alias(f"hi{i}") for i, k in enumerate(ids)),
+            *(pl.col(k).null_count().alias(f"nulls{i}") for i, k in enumerate(ids)),
+        ).row(0, named=True)
+        for frame in frames
+    ]
+    spans: list[tuple[int, int] | None] = []
+    for i in range(len(ids)):
+        if any(row[f"nulls{i}"] for row in stats):
+            spans.append(None)
+            continue
+        lows = [row[f"lo{i}"] for row in stats if row[f"lo{i}"] is not None]  # None: an empty frame
+        highs = [row[f"hi{i}"] for row in stats if row[f"hi{i}"] is not None]
+        low, high = (min(lows), max(highs)) if lows else (0, -1)
+        spans.append((low, high) if lows and low >= -_SAFE and high < _SAFE else None)
+    return spans
 
 
 def packed_join(
@@ -144,7 +151,7 @@ def packed_join(
     frames = [run, judged]
     if not all(f.schema[k].is_integer() for f in frames for k in ids):
         return None
-    spans = [_span(frames, k) for k in ids]
+    spans = _spans(frames, ids)
     if spans[0] is None or spans[1] is None:
         return None
     (q_low, q_high), (i_low, i_high) = spans[0], spans[1]

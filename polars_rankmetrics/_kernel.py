@@ -27,7 +27,6 @@ POOL_RANK = "__prm_pool_rank"  # rank of a retrieved pooled (non-null grade) ite
 NUM_REL = "__prm_num_rel"  # the query's number of relevant items, on every row
 NUM_NONREL = "__prm_num_nonrel"  # the query's number of judged non-relevant items, on every row
 NUM_RET = "__prm_num_ret"  # the query's number of retrieved items (within depth), on every row
-NUM_JUDGED = "__prm_num_judged"  # the query's number of rows with a grade, on every row
 NUM_LISTED = "__prm_num_listed"  # the query's number of retrieved items before -J: who counts as retrieved
 ITEM = "__prm_item"  # the item id, for catalog metrics
 INTENTS = "__prm_intents"  # a relevant item's intents (List[String]), for the intent-aware metrics

@@ -188,7 +188,7 @@ def build(  # noqa: PLR0913  (the request's parts)
 
     unordered = _unordered_up_to(queries, catalogs, conventions)
     keep = _kept_rows(metrics, view)
-    prepared = prepare(lf, schema, conventions, needs, gains, rows, keep, flags, whole, unordered)
+    prepared = prepare(lf, schema, conventions, needs, flags, gains, rows, keep, whole, unordered)
     if catalogs or any(isinstance(m.spec, TableSpec) for _, m in queries):
         # The per-query stage and catalog or table metrics all read the prepared frame: compute
         # it once (10M rows, four catalog metrics: 51 -> 34 CPU-s in memory, 31 -> 19 streaming;

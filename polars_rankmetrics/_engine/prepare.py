@@ -37,7 +37,6 @@ from polars_rankmetrics._kernel import (
     INTENTS,
     ITEM,
     JUDGED_RANK,
-    NUM_JUDGED,
     NUM_LISTED,
     NUM_NONREL,
     NUM_REL,
@@ -144,10 +143,10 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
     schema: ResolvedSchema,
     conventions: Conventions,
     needs: AbstractSet[str],
+    flags: Callable[[tuple[str, ...], pl.Expr], list[pl.Expr]],
     gains: Mapping[str, tuple[Gain, GainColumns]] | None = None,
     rows: Sequence[pl.Expr] = (),
     keep: pl.Expr | None = None,
-    flags: Callable[[tuple[str, ...], pl.Expr], list[pl.Expr]] | None = None,
     whole: Sequence[pl.Expr] = (),
     unordered_up_to: int | None = None,
 ) -> Prepared:
@@ -169,8 +168,8 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
     reaches the per-query aggregation with its counts.
 
     The stages, each below: the grade; the short lists split off; the order key; the ranking
-    window with the depth cut; the first window's columns (ranks, flags, per-query counts, gains,
-    tie groups, flags); the kept rows; the second window (ranks among subsets, ideal order).
+    window with the depth cut; the first window's columns (ranks, per-query counts, gains, tie
+    groups, the flags); the kept rows; the second window (ranks among subsets, ideal order).
     """
     gains = gains or {}
     keys = (*schema.by, schema.columns.query)
@@ -179,9 +178,8 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
     lf, short = _split_short_lists(lf, schema, conventions, keys, unordered_up_to)
     lf, in_order, descending = _order_key(lf, schema, breaks)
     ranking = _ranking(schema, conventions, grade, keys, in_order, descending, counted=short is not None)
-    first = _first_columns(schema, conventions, needs, gains, keys, grade, ranking, flagged=flags is not None)
-    if flags is not None:
-        first.extend(flags(keys, grade.is_not_null()))
+    first = _first_columns(schema, conventions, needs, gains, keys, grade, ranking)
+    first.extend(flags(keys, grade.is_not_null()))
     out = lf.select(*keys, *first)
     if short is not None:
         # Position 1 for every retrieved row: within any cutoff, and no ordering window.
@@ -324,12 +322,10 @@ def _first_columns(  # noqa: PLR0913, PLR0917
     keys: tuple[str, ...],
     grade: pl.Expr,
     ranking: _Ranking,
-    *,
-    flagged: bool,
 ) -> list[pl.Expr]:
     """The first window's columns: rank, relevant flag, per-query counts, grades, gains, tie groups.
 
-    `flagged`: the flags' window says whether a query has a judged row (no count of them here).
+    Whether a query has a judged row is a bit of the flags' window (``prepare``'s `flags`), not a count.
     """
     cols, order, relevant = schema.columns, pl.col(schema.order_column), ranking.relevant
     # trec_eval -J evaluates a query that retrieved only unjudged items (with num_ret 0):
@@ -340,11 +336,8 @@ def _first_columns(  # noqa: PLR0913, PLR0917
         ranking.num_ret.cast(pl.UInt32).alias(NUM_RET),
         relevant.sum().over(keys).cast(pl.UInt32).alias(NUM_REL),
     ]
-    if not flagged:  # without the flags' window, the judged rows are a count of their own
-        first.append(grade.is_not_null().sum().over(keys).cast(pl.UInt32).alias(NUM_JUDGED))
     if not schema.has_relevance:  # no judgments (catalog metrics): nothing to count per query
         first[3:] = [pl.lit(0, dtype=pl.UInt32).alias(NUM_REL)]
-        first += [] if flagged else [pl.lit(0, dtype=pl.UInt32).alias(NUM_JUDGED)]
     if conventions.judged_only:  # otherwise NUM_LISTED is NUM_RET: no column of its own (4 bytes a row)
         first.append(order.is_not_null().sum().over(keys).cast(pl.UInt32).alias(NUM_LISTED))
     if needs & {"grade", "judged_rank", "pool_rank"}:
