@@ -250,18 +250,30 @@ def _per_query_means(values: dict[str, dict[str, float]], names: dict[str, str])
     return {ours: statistics.fmean(v[theirs] for v in values.values()) for ours, theirs in names.items()}
 
 
-def floor_plan(run: pl.LazyFrame, qrels: pl.LazyFrame, *, per_query: bool) -> pl.DataFrame:
+def floor_plan(
+    run: pl.LazyFrame, qrels: pl.LazyFrame, *, per_query: bool, tie_order: bool = False
+) -> pl.DataFrame:
     """The floor: a bare Polars plan doing the work any evaluation of the five measures does.
 
     The full join, the ranking window, the rank among relevant items (AP's window),
     and one group_by of five float sums (a DCG@10, AP, reciprocal rank, hits@10 and
     hits@100 over R), then the mean. No check, no exactness, no conventions: its
-    values are not the measures', only its work is theirs.
+    values are not the measures', only its work is theirs. The ranking is by score
+    alone (a tie in the rows' order, which is no library's), or with `tie_order` by
+    the score then the item's text, descending: trec_eval's order, which pytrec_eval
+    sorts by and ours ranks by (as a Polars struct, the plain way to write it).
     """
     joined = run.join(qrels, on=["query", "item"], how="full", coalesce=True)
     rel = pl.col("relevance").fill_null(0) > 0
     rank = pl.col("__r")
-    ranked = joined.with_columns(pl.col("score").rank("ordinal", descending=True).over("query").alias("__r"))
+    order = pl.struct("score", pl.col("item").cast(pl.String)) if tie_order else pl.col("score")
+    ranked = joined.with_columns(
+        pl.when(pl.col("score").is_not_null())
+        .then(order)
+        .rank("ordinal", descending=True)
+        .over("query")
+        .alias("__r")
+    )
     hits = ranked.with_columns(pl.when(rel & rank.is_not_null()).then(rank).rank().over("query").alias("__h"))
     top = rel & (rank <= 10)
     per = hits.group_by("query").agg(
@@ -296,7 +308,7 @@ def trec_child(method: str, run_path: Path, qrels_path: Path) -> dict[str, Any]:
             qrels = pl.read_csv(qrels_path, **read).select(  # type: ignore[arg-type]
                 query="column_0", item="column_2", relevance="column_3"
             )
-            return floor_plan(run.lazy(), qrels.lazy(), per_query=per_query)
+            return floor_plan(run.lazy(), qrels.lazy(), per_query=per_query, tie_order="ties" in method)
 
         seconds, _ = _clock(floor)
         return {"s": seconds, "values": {}}
@@ -417,8 +429,11 @@ def rec_child(method: str, run_path: Path, truth_path: Path) -> dict[str, Any]: 
     if method == "join_ours":
         seconds, _ = _clock(lambda: prm.join_run_qrels(run, truth))
         return {"s": seconds}
-    if method == "floor":
-        seconds, _ = _clock(lambda: floor_plan(run.lazy(), truth.lazy(), per_query=False))
+    if method in {"floor", "floor_ties"}:
+        tie_order = method == "floor_ties"
+        seconds, _ = _clock(
+            lambda: floor_plan(run.lazy(), truth.lazy(), per_query=False, tie_order=tie_order)
+        )
         return {"s": seconds}
     if method == "join_floor":  # the bare join and the least exact duplicate check: a distinct count
 
@@ -641,14 +656,29 @@ def comparison(
     return lines, fine
 
 
-def floor_row(label: str, runs: dict[str, list[dict[str, Any]]], floor: str, peer: str) -> str:
-    """The floor's row: a bare Polars plan doing the same work, and the peer's time over it."""
-    base = min(r["s"] for r in runs[floor])
-    ratio = min(r["s"] for r in runs[peer]) / base
-    return (
-        f"| {label}: floor, a bare Polars plan (read, join, rank windows, one group_by) "
-        f"| {_stat([r['s'] for r in runs[floor]])} | pytrec_eval / floor {ratio:.2f} | | not the measures |"
-    )
+def floor_rows(
+    label: str, runs: dict[str, list[dict[str, Any]]], sfx: str, peer: str, ours: str
+) -> list[str]:
+    """Two bare Polars plans doing the same work (methods floor and floor_ties, then `sfx`).
+
+    The floor ranks by the score alone (a tie in the rows' order: no library's
+    order); the second is the same plan in trec_eval's order, written the
+    plain way (a struct of the score and the item's text), which pytrec_eval
+    sorts by and ours ranks by. Each row: the peer's time over the plan's, and ours.
+    """
+    out = []
+    for name, what in (
+        (f"floor{sfx}", "floor, a bare Polars plan (read, join, rank windows by score alone, one group_by)"),
+        (f"floor_ties{sfx}", "the same bare plan in trec_eval's order (a struct of score and item text)"),
+    ):
+        base = min(r["s"] for r in runs[name])
+        ratio = min(r["s"] for r in runs[peer]) / base
+        mine = min(r["s"] for r in runs[ours]) / base
+        out.append(
+            f"| {label}: {what} | {_stat([r['s'] for r in runs[name]])} "
+            f"| pytrec_eval / plan {ratio:.2f}; ours / plan {mine:.2f} | | not the measures |"
+        )
+    return out
 
 
 HEAD = ["| row | min s (median) | peer / ours | target | values |", "| --- | ---: | ---: | --- | --- |"]
@@ -678,7 +708,7 @@ def trec_section(root: Path, lines: int, repeat: int) -> tuple[list[str], bool]:
             sfx = "_pq" if table == "per-query" else ""
             jobs = {
                 f"{m}{sfx}": ("trec", f"{m}{sfx}", str(run_path), str(qrels_path))
-                for m in ("ours", "pytrec", "ranx", "floor")
+                for m in ("ours", "pytrec", "ranx", "floor", "floor_ties")
             }
             print(f"TREC files, {shape}, {table} table", flush=True)
             runs = alternate(jobs, repeat)
@@ -691,7 +721,7 @@ def trec_section(root: Path, lines: int, repeat: int) -> tuple[list[str], bool]:
                     f"ranx{sfx}": "ranx (from_file, evaluate)",
                 },
             )
-            out += [*rows, floor_row(f"{shape}, {table} table", runs, f"floor{sfx}", f"pytrec{sfx}")]
+            out += [*rows, *floor_rows(f"{shape}, {table} table", runs, sfx, f"pytrec{sfx}", f"ours{sfx}")]
             fine &= same
     out += [
         "",
@@ -726,6 +756,7 @@ def rec_section(root: Path, users: int, repeat: int) -> tuple[list[str], bool]:
         jobs["join_ours"] = ("rec", "join_ours", str(run_path), str(truth_path))
         jobs["join_bare"] = ("rec", "join_bare", str(run_path), str(truth_path))
         jobs["floor"] = ("rec", "floor", str(run_path), str(truth_path))
+        jobs["floor_ties"] = ("rec", "floor_ties", str(run_path), str(truth_path))
         jobs["join_floor"] = ("rec", "join_floor", str(run_path), str(truth_path))
         print(f"recommender frames, {shape}", flush=True)
         runs = alternate(jobs, repeat)
@@ -735,7 +766,7 @@ def rec_section(root: Path, users: int, repeat: int) -> tuple[list[str], bool]:
             )
             out += rows
             fine &= same
-        out.append(floor_row(shape, runs, "floor", "pytrec"))
+        out += floor_rows(shape, runs, "", "pytrec", "ours_pytrec")
         mins = {name: min(r["s"] for r in rs) for name, rs in runs.items()}
         join_ratio = mins["join_ours"] / mins["join_bare"]
         check_ratio = mins["ours_pytrec"] / mins["ours_nocheck"]
