@@ -127,13 +127,11 @@ def _spans(frames: list[pl.DataFrame], ids: list[str]) -> list[tuple[int, int] |
     ]
     spans: list[tuple[int, int] | None] = []
     for i in range(len(ids)):
-        if any(row[f"nulls{i}"] for row in stats):
-            spans.append(None)
-            continue
         lows = [row[f"lo{i}"] for row in stats if row[f"lo{i}"] is not None]  # None: an empty frame
         highs = [row[f"hi{i}"] for row in stats if row[f"hi{i}"] is not None]
-        low, high = (min(lows), max(highs)) if lows else (0, -1)
-        spans.append((low, high) if lows and low >= -_SAFE and high < _SAFE else None)
+        nulls = any(row[f"nulls{i}"] for row in stats)
+        fits = bool(lows) and not nulls and min(lows) >= -_SAFE and max(highs) < _SAFE
+        spans.append((min(lows), max(highs)) if fits else None)
     return spans
 
 
