@@ -25,9 +25,9 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidDataError
+from polars_rankmetrics.exceptions import _plan as _errors
 
 _LISTED = 3  # duplicate judgments named in a message
 _KEY = "__prm_pair"

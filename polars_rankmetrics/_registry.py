@@ -19,10 +19,10 @@ import functools
 import re
 from collections.abc import Mapping
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._spec import Metric, MetricSpec, Param, ParamValue, check_cutoff
 from polars_rankmetrics._spellings import SPELLINGS, dotted
 from polars_rankmetrics.exceptions import InvalidParameterError, UnknownMetricError
+from polars_rankmetrics.exceptions import _plan as _errors
 from polars_rankmetrics.metrics import FAMILIES
 
 __all__ = ["SPECS", "parse", "specs", "valid_names"]

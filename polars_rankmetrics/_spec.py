@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 import polars as pl
 
 from polars_rankmetrics._kernel import GainColumns, Rows
-from polars_rankmetrics._validation import check_gain, check_k
 from polars_rankmetrics.exceptions import InvalidParameterError, RankMetricsError
+from polars_rankmetrics.exceptions._parameters import check_gain, check_k
 
 if TYPE_CHECKING:
     from polars_rankmetrics.conventions import Conventions

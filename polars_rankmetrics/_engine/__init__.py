@@ -26,7 +26,6 @@ from typing import TypeVar
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._engine.aggregate import (
     AGGREGATIONS,
     QUERIES,
@@ -57,6 +56,7 @@ from polars_rankmetrics._engine.plan import (
 )
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.exceptions import _plan as _errors
 
 __all__ = [
     "AGGREGATIONS",

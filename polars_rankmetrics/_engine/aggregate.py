@@ -28,7 +28,6 @@ from typing import Literal, get_args
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._engine.plan import DTYPES, WEIGHT, Requested
 from polars_rankmetrics._kernel import (
     band_factor,
@@ -40,6 +39,7 @@ from polars_rankmetrics._kernel import (
 )
 from polars_rankmetrics._spec import CatalogSpec
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions import _plan as _errors
 
 Aggregation = Literal["mean", "median", "min", "max", "std"]
 AGGREGATIONS: tuple[str, ...] = get_args(Aggregation)

@@ -26,8 +26,8 @@ from pathlib import Path
 import polars as pl
 
 from polars_rankmetrics import _quote
-from polars_rankmetrics._engine.checks import DIAGNOSTICS, JUDGED_RETRIEVED, PARTIAL
 from polars_rankmetrics._engine.plan import Requested
+from polars_rankmetrics._engine.plan_checks import DIAGNOSTICS, JUDGED_RETRIEVED, PARTIAL
 from polars_rankmetrics._spec import CatalogSpec
 from polars_rankmetrics.exceptions import InnerJoinWarning, RankMetricsWarning
 

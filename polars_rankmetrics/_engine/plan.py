@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from polars_rankmetrics._engine import checks, intents
+from polars_rankmetrics._engine import intents, plan_checks
 from polars_rankmetrics._engine.prepare import Prepared, fine_gains, prepare
 from polars_rankmetrics._kernel import (
     NUM_LISTED,
@@ -149,10 +149,10 @@ def build(  # noqa: PLR0913  (the request's parts)
 ) -> Plan:
     """Rank once, then build every metric's computation over the one prepared frame.
 
-    With `check`, the plan also checks the data (:mod:`_engine.checks`) and fails at
+    With `check`, the plan also checks the data (:mod:`_engine.plan_checks`) and fails at
     collect() on the first query that breaks the frame contract. With `diagnose`,
     the per-query frame also says whether each query retrieved a judged item and whether
-    it has a partial row (:data:`checks.DIAGNOSTICS`), which the degenerate-result warnings
+    it has a partial row (:data:`plan_checks.DIAGNOSTICS`), which the degenerate-result warnings
     read. `item_digits`
     bounds the decimal digits of every integer item, when the caller has the frame in memory
     (``_engine.item_digits``): the ranking's packed key may then fit where the dtype's widest would not.
@@ -184,7 +184,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     names = frame_schema(lf)
 
     def flags(keys: tuple[str, ...], graded: pl.Expr) -> list[pl.Expr]:
-        return checks.window_columns(schema, names, keys, graded, check=check, diagnose=diagnose)
+        return plan_checks.window_columns(schema, names, keys, graded, check=check, diagnose=diagnose)
 
     unordered = _unordered_up_to(queries, catalogs, conventions)
     keep = _kept_rows(metrics, view)
@@ -199,15 +199,15 @@ def build(  # noqa: PLR0913  (the request's parts)
     values = _query_values(queries, view, conventions)
     rows_read = _with_terms(prepared.frame, terms)
     per_query = rows_read.group_by(prepared.keys).agg(
-        checks.judged().alias(N_JUDGED),
+        plan_checks.judged().alias(N_JUDGED),
         pl.col(NUM_LISTED if conventions.judged_only else NUM_RET).first().alias(N_RETRIEVED),
         pl.col(NUM_REL).first().alias(N_RELEVANT),
         *values,
-        *([checks.message(schema, names, prepared.keys)] if check else []),
-        *(checks.diagnostics() if diagnose and schema.has_relevance else []),
+        *([plan_checks.message(schema, names, prepared.keys)] if check else []),
+        *(plan_checks.diagnostics() if diagnose and schema.has_relevance else []),
     )
     if check:
-        per_query = checks.guard(per_query, N_JUDGED, N_RETRIEVED)
+        per_query = plan_checks.guard(per_query, N_JUDGED, N_RETRIEVED)
     for name, table in tables:
         # Tables cover the queries with an ideal list; every other query scores 0.
         per_query = per_query.join(table, on=list(prepared.keys), how="left")

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._kernel import INTENTS, ITEM, RANK, REL, exact_sum, power
+from polars_rankmetrics.exceptions import _plan as _errors
 
 Q, D, J, R, GAIN, C = "__q", "__item", "__intent", "__rank", "__gain", "__c"
 

@@ -8,9 +8,9 @@ import sys
 import pytest
 
 import polars_rankmetrics as prm
-from compare.compare_data import frame
 from polars_rankmetrics import plots
 from polars_rankmetrics.cli import main
+from significance.compare_data import frame
 
 DF = frame({"a": [0.5, 0.25, 0.75], "b": [0.75, 0.5, 1.0]})
 
