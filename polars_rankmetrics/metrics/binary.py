@@ -6,7 +6,17 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import ORDER_FREE, Metric, Param, QuerySpec, TieSupport
+from polars_rankmetrics._spec import (
+    ORDER_FREE,
+    TREC_CUTOFFS,
+    Metric,
+    Param,
+    QuerySpec,
+    Spellings,
+    TieSupport,
+    TrecMeasure,
+)
+from polars_rankmetrics.exceptions import UnknownMetricError
 from polars_rankmetrics.metrics._core import hits, keep_relevant, num_relevant, num_retrieved, within
 from polars_rankmetrics.metrics._ties import TIE_FIRST, TIE_REL, expected_hits, room
 
@@ -26,6 +36,9 @@ def _precision(m: Metric, rows: Rows) -> pl.Expr:
 
 PRECISION = QuerySpec(
     name="precision",
+    measures=(TrecMeasure("P", 11, "cutoffs", TREC_CUTOFFS), TrecMeasure("set_P", 29)),
+    spellings=Spellings(ir_measures=("SetP",), torchmetrics=("RetrievalPrecision",)),
+    top_k_only=True,
     aliases=("P", "p"),
     trec=("P_{k}", "set_P"),
     keep=keep_relevant,
@@ -44,6 +57,9 @@ def _recall(m: Metric, rows: Rows) -> pl.Expr:
 
 RECALL = QuerySpec(
     name="recall",
+    measures=(TrecMeasure("recall", 13, "cutoffs", TREC_CUTOFFS), TrecMeasure("set_recall", 31)),
+    spellings=Spellings(ir_measures=("R", "SetR"), torchmetrics=("RetrievalRecall",)),
+    top_k_only=True,
     unretrieved=True,
     trec=("recall_{k}", "set_recall"),
     keep=keep_relevant,
@@ -66,6 +82,8 @@ def _expected_f1(m: Metric, rows: Rows) -> pl.Expr:
 
 F1 = QuerySpec(
     name="f1",
+    spellings=Spellings(ir_measures=("SetF",)),
+    top_k_only=True,
     unretrieved=True,
     aliases=("F1",),
     trec=("set_F",),
@@ -86,6 +104,9 @@ def _hit_rate(m: Metric, rows: Rows) -> pl.Expr:
 
 HIT_RATE = QuerySpec(
     name="hit_rate",
+    measures=(TrecMeasure("success", 28, "cutoffs", (1, 5, 10)),),
+    spellings=Spellings(ir_measures=("Success",), ranx=("hit-rate",), torchmetrics=("RetrievalHitRate",)),
+    top_k_only=True,
     aliases=("success",),
     trec=("success_{k}",),
     keep=keep_relevant,
@@ -106,6 +127,7 @@ def _relative_precision(m: Metric, rows: Rows) -> pl.Expr:
 
 RELATIVE_PRECISION = QuerySpec(
     name="relative_precision",
+    measures=(TrecMeasure("relative_P", 27, "cutoffs", TREC_CUTOFFS), TrecMeasure("set_relative_P", 30)),
     unretrieved=True,
     aliases=("relative_P",),
     trec=("relative_P_{k}", "set_relative_P"),
@@ -124,6 +146,7 @@ def _set_map(_m: Metric, rows: Rows) -> pl.Expr:
 
 SET_MAP = QuerySpec(
     name="set_map",
+    measures=(TrecMeasure("set_map", 32),),
     unretrieved=True,
     trec=("set_map",),
     keep=keep_relevant,
@@ -141,9 +164,17 @@ def _utility(m: Metric, rows: Rows) -> pl.Expr:
     return a * found + b * (n - found) + c * (r - found) + d * (found - n - r)
 
 
+def _utility_measure(numbers: tuple[float, ...]) -> Metric:
+    """trec_eval's ``utility.a,b,c,d``: exactly four coefficients."""
+    if len(numbers) != 4:
+        raise UnknownMetricError.bad_measure(None, f"utility takes 4 coefficients, got {len(numbers)}")
+    return utility(*numbers)
+
+
 _UTILITY_TIES = "its coefficients say whether relevant items first raise or lower it"
 UTILITY = QuerySpec(
     name="utility",
+    measures=(TrecMeasure("utility", 17, "numbers", (1, -1, 0, 0), build=_utility_measure),),
     k="none",
     trec=("utility",),
     params=(Param("coefficients", (1.0, -1.0, 0.0, 0.0), "floats", length=4),),
@@ -165,6 +196,10 @@ def _expected_r_precision(_m: Metric, rows: Rows) -> pl.Expr:
 
 R_PRECISION = QuerySpec(
     name="r_precision",
+    measures=(TrecMeasure("Rprec", 7),),
+    spellings=Spellings(
+        ir_measures=("Rprec",), ranx=("r-precision", "r_precision"), torchmetrics=("RetrievalRPrecision",)
+    ),
     unretrieved=True,
     needs=frozenset({"num_rel"}),
     aliases=("rprec",),

@@ -15,7 +15,16 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import POSITIVE, UNIT, Interval, Metric, QuerySpec, TieSupport
+from polars_rankmetrics._spec import (
+    POSITIVE,
+    UNIT,
+    Interval,
+    Metric,
+    QuerySpec,
+    Spellings,
+    TieSupport,
+    TrecMeasure,
+)
 from polars_rankmetrics.metrics._core import (
     hits,
     keep_grade,
@@ -75,8 +84,14 @@ def _expected_set_f(m: Metric, rows: Rows) -> pl.Expr:
     return ratio(expected, x * num_relevant(rows).cast(pl.Float64) + num_retrieved(rows))
 
 
+def _set_f_measure(numbers: tuple[float, ...]) -> Metric:
+    """trec_eval's ``set_F.beta``: beta weighs recall unsquared, (1 + b) P R / (b P + R) (not f_beta)."""
+    return set_f(beta=numbers[0])
+
+
 SET_F = QuerySpec(
     name="set_f",
+    measures=(TrecMeasure("set_F", 33, "numbers", (1,), build=_set_f_measure),),
     keep=keep_relevant,
     value=_set_f,
     ties=TieSupport(extremal=True, average=_expected_set_f),
@@ -99,6 +114,7 @@ _FALLOUT_TIES = (
 )
 FALLOUT = QuerySpec(
     name="fallout",
+    spellings=Spellings(torchmetrics=("RetrievalFallOut",)),
     unretrieved=True,
     aliases=("FallOut", "fall_out"),
     needs=frozenset({"grade", "num_nonrel"}),
@@ -153,6 +169,7 @@ def _partial_auroc(
 
 AUROC = QuerySpec(
     name="auroc",
+    spellings=Spellings(torchmetrics=("RetrievalAUROC", "AUROC"), sklearn=("roc_auc",)),
     unretrieved=True,
     needs=frozenset({"grade", "num_nonrel", "hit_rank", "judged_rank"}),
     keep=keep_grade(lambda grade: grade >= 0),
@@ -176,6 +193,7 @@ def _recall_at_precision(m: Metric, rows: Rows) -> pl.Expr:
 
 RECALL_AT_PRECISION = QuerySpec(
     name="recall_at_precision",
+    spellings=Spellings(torchmetrics=("RetrievalRecallAtFixedPrecision",)),
     unretrieved=True,
     needs=frozenset({"hit_rank"}),
     keep=keep_relevant,

@@ -30,7 +30,7 @@ from polars_rankmetrics._kernel import (
     from_scaled,
     scaled_terms,
 )
-from polars_rankmetrics._spec import Metric, TableSpec, TieSupport
+from polars_rankmetrics._spec import Metric, TableSpec, TieSupport, TrecMeasure
 from polars_rankmetrics.metrics._core import discount
 from polars_rankmetrics.metrics.graded import keep_gain
 
@@ -177,6 +177,7 @@ def _rndcg_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[st
 
 G = TableSpec(
     name="g",
+    measures=(TrecMeasure("G", 20, "pairs"),),
     unretrieved=True,
     aliases=("G",),
     needs=_NEEDS,
@@ -189,6 +190,7 @@ G = TableSpec(
 )
 NDCG_REL = TableSpec(
     name="ndcg_rel",
+    measures=(TrecMeasure("ndcg_rel", 23, "pairs"),),
     unretrieved=True,
     needs=_NEEDS,
     trec=("ndcg_rel",),
@@ -198,6 +200,7 @@ NDCG_REL = TableSpec(
 )
 RNDCG = TableSpec(
     name="rndcg",
+    measures=(TrecMeasure("Rndcg", 24, "pairs"),),
     unretrieved=True,
     aliases=("Rndcg",),
     needs=_NEEDS,

@@ -6,7 +6,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import Metric, QuerySpec, TieSupport
+from polars_rankmetrics._spec import TREC_CUTOFFS, Metric, QuerySpec, Spellings, TieSupport, TrecMeasure
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.metrics._core import ap_denominator, keep_relevant, num_relevant, within
 from polars_rankmetrics.metrics._ties import TIE_BEFORE, TIE_FIRST, TIE_REL, TIE_SIZE, TIE_START
@@ -25,6 +25,9 @@ def _expected_mrr(m: Metric, rows: Rows) -> pl.Expr:
 
 MRR = QuerySpec(
     name="mrr",
+    measures=(TrecMeasure("recip_rank", 9),),
+    spellings=Spellings(ir_measures=("RR",), torchmetrics=("RetrievalMRR",)),
+    top_k_only=True,
     aliases=("reciprocal_rank",),
     trec=("recip_rank",),
     keep=keep_relevant,
@@ -77,6 +80,9 @@ def _map_refuses(m: Metric, conventions: Conventions) -> str | None:
 
 MAP = QuerySpec(
     name="map",
+    measures=(TrecMeasure("map", 5), TrecMeasure("map_cut", 26, "cutoffs", TREC_CUTOFFS)),
+    spellings=Spellings(ir_measures=("AP",), torchmetrics=("RetrievalMAP",)),
+    top_k_only=True,
     unretrieved=True,
     aliases=("ap", "average_precision"),
     needs=frozenset({"hit_rank"}),
@@ -94,6 +100,7 @@ def _gm_map(_m: Metric, rows: Rows) -> pl.Expr:
 
 GM_MAP = QuerySpec(
     name="gm_map",
+    measures=(TrecMeasure("gm_map", 6, per_query=False, average="gm"),),
     unretrieved=True,
     aggregate="gmean",
     needs=frozenset({"hit_rank"}),
@@ -113,6 +120,7 @@ def _bing(_m: Metric, rows: Rows) -> pl.Expr:
 
 BING = QuerySpec(
     name="bing",
+    measures=(TrecMeasure("binG", 19),),
     aliases=("binG",),
     needs=frozenset({"hit_rank"}),
     trec=("binG",),
