@@ -1,4 +1,4 @@
-"""Write polars_rankmetrics/expr/_builders/: one expression builder per query-scope metric.
+"""Write polars_rankmetrics/expr/_builders/: a builder per query-scope metric, a module per family.
 
 The registry is the source: every :class:`QuerySpec`'s constructor
 (``prm.<name>``) gets a builder ``rx.<name>`` with the constructor's own
@@ -97,8 +97,6 @@ SCOPE_NOTE = (
     " ``select``) taken as one query: evaluate's per-query value; aggregating"
     " over queries is evaluate's."
 )
-
-MAX_PER_MODULE = 5  # builders per generated module: each stays well under 500 lines
 
 _EXTRA = {"recsys": "from polars_rankmetrics.metrics.recsys import MissingItems\n"}
 
@@ -289,18 +287,15 @@ def render() -> dict[str, str]:
     every: list[str] = []
     imports: list[str] = []
     for family, all_specs in sorted(families().items()):
-        ordered = sorted(all_specs, key=lambda s: s.python_name)
-        for part in range(0, len(ordered), MAX_PER_MODULE):
-            specs = ordered[part : part + MAX_PER_MODULE]
-            module = family if part == 0 else f"{family}_{part // MAX_PER_MODULE + 1}"
-            names = [s.python_name for s in specs]
-            every += names
-            imports.append(f"from polars_rankmetrics.expr._builders.{module} import {', '.join(names)}")
-            header = HEADER.format(
-                family=family, extra=_EXTRA.get(family, ""), names=", ".join(f'"{n}"' for n in names)
-            )
-            body = header + "".join(_builder(s) for s in specs) + "\n"
-            files[f"{module}.py"] = _format(body, f"{module}.py")
+        specs = sorted(all_specs, key=lambda s: s.python_name)  # one module per family, whatever its length
+        names = [s.python_name for s in specs]
+        every += names
+        imports.append(f"from polars_rankmetrics.expr._builders.{family} import {', '.join(names)}")
+        header = HEADER.format(
+            family=family, extra=_EXTRA.get(family, ""), names=", ".join(f'"{n}"' for n in names)
+        )
+        body = header + "".join(_builder(s) for s in specs) + "\n"
+        files[f"{family}.py"] = _format(body, f"{family}.py")
     init = INIT.format(imports="\n".join(imports), names=", ".join(f'"{n}"' for n in sorted(every)))
     files["__init__.py"] = _format(init, "__init__.py")
     return files

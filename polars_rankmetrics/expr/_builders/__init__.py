@@ -6,8 +6,16 @@ a test checks it is up to date.
 
 from __future__ import annotations
 
-from polars_rankmetrics.expr._builders.binary import f1, hit_rate, precision, r_precision, recall
-from polars_rankmetrics.expr._builders.binary_2 import relative_precision, set_map, utility
+from polars_rankmetrics.expr._builders.binary import (
+    f1,
+    hit_rate,
+    precision,
+    r_precision,
+    recall,
+    relative_precision,
+    set_map,
+    utility,
+)
 from polars_rankmetrics.expr._builders.classification import (
     auroc,
     f_beta,
