@@ -17,7 +17,13 @@ from polars_rankmetrics._spec import (
     TrecMeasure,
 )
 from polars_rankmetrics.exceptions import UnknownMetricError
-from polars_rankmetrics.metrics._core import hits, keep_relevant, num_relevant, num_retrieved, within
+from polars_rankmetrics.metrics._core import (
+    keep_relevant,
+    num_relevant,
+    num_retrieved,
+    relevant_within,
+    within,
+)
 from polars_rankmetrics.metrics._ties import TIE_FIRST, TIE_REL, expected_hits, room
 
 __all__ = ["f1", "hit_rate", "precision", "r_precision", "recall", "relative_precision", "set_map", "utility"]
@@ -31,7 +37,7 @@ def _precision(m: Metric, rows: Rows) -> pl.Expr:
     k = m.k
     # trec_eval P_k divides by k even when fewer than k items were retrieved.
     denominator = num_retrieved(rows) if k is None else pl.lit(k)
-    return ratio(hits(rows, k), denominator)
+    return ratio(relevant_within(rows, k), denominator)
 
 
 PRECISION = QuerySpec(
@@ -52,7 +58,7 @@ def _expected_recall(m: Metric, rows: Rows) -> pl.Expr:
 
 
 def _recall(m: Metric, rows: Rows) -> pl.Expr:
-    return ratio(hits(rows, m.k), num_relevant(rows))
+    return ratio(relevant_within(rows, m.k), num_relevant(rows))
 
 
 RECALL = QuerySpec(
@@ -72,7 +78,7 @@ def _f1(m: Metric, rows: Rows) -> pl.Expr:
     k = m.k
     # 2PR / (P + R) with P = h/n and R = h/R simplifies to 2h / (n + R).
     n = num_retrieved(rows) if k is None else pl.lit(k)
-    return ratio(2 * hits(rows, k), n + num_relevant(rows))
+    return ratio(2 * relevant_within(rows, k), n + num_relevant(rows))
 
 
 def _expected_f1(m: Metric, rows: Rows) -> pl.Expr:
@@ -99,7 +105,7 @@ def _expected_hit_rate(m: Metric, rows: Rows) -> pl.Expr:
 
 
 def _hit_rate(m: Metric, rows: Rows) -> pl.Expr:
-    return (hits(rows, m.k) > 0).cast(pl.Float64)
+    return (relevant_within(rows, m.k) > 0).cast(pl.Float64)
 
 
 HIT_RATE = QuerySpec(
@@ -122,7 +128,7 @@ def _expected_relative_precision(m: Metric, rows: Rows) -> pl.Expr:
 def _relative_precision(m: Metric, rows: Rows) -> pl.Expr:
     # hits@k over the most relevant items k positions could hold: min(k, R).
     k = m.k
-    return ratio(hits(rows, k), pl.min_horizontal(room(rows, k), num_relevant(rows)))
+    return ratio(relevant_within(rows, k), pl.min_horizontal(room(rows, k), num_relevant(rows)))
 
 
 RELATIVE_PRECISION = QuerySpec(
@@ -139,7 +145,7 @@ RELATIVE_PRECISION = QuerySpec(
 
 def _set_map(_m: Metric, rows: Rows) -> pl.Expr:
     # set precision x set recall: num_rel_ret^2 / (num_ret * R)
-    found = hits(rows, None).cast(pl.Float64)
+    found = relevant_within(rows, None).cast(pl.Float64)
     n, r = num_retrieved(rows).cast(pl.Float64), num_relevant(rows).cast(pl.Float64)
     return ratio(found * found, n * r)
 
@@ -159,7 +165,7 @@ def _utility(m: Metric, rows: Rows) -> pl.Expr:
     # a*rel_ret + b*nonrel_ret + c*rel_missed + d*nonrel_missed, with trec_eval's
     # collection size left at 0 (its -N default).
     a, b, c, d = m.numbers("coefficients")
-    found = hits(rows, None).cast(pl.Float64)
+    found = relevant_within(rows, None).cast(pl.Float64)
     n, r = num_retrieved(rows).cast(pl.Float64), num_relevant(rows).cast(pl.Float64)
     return a * found + b * (n - found) + c * (r - found) + d * (found - n - r)
 

@@ -26,11 +26,11 @@ from polars_rankmetrics._spec import (
     TrecMeasure,
 )
 from polars_rankmetrics.metrics._core import (
-    hits,
     keep_grade,
     keep_relevant,
     num_relevant,
     num_retrieved,
+    relevant_within,
     within,
 )
 from polars_rankmetrics.metrics._ties import expected_hits
@@ -46,7 +46,9 @@ def _f_beta(m: Metric, rows: Rows) -> pl.Expr:
     # (1 + b^2) P R / (b^2 P + R) with P = h/n and R = h/R_q simplifies to (1 + b^2) h / (b^2 R_q + n).
     b2 = m.number("beta") ** 2
     n = num_retrieved(rows) if m.k is None else pl.lit(m.k)
-    return ratio((1.0 + b2) * hits(rows, m.k).cast(pl.Float64), b2 * num_relevant(rows).cast(pl.Float64) + n)
+    return ratio(
+        (1.0 + b2) * relevant_within(rows, m.k).cast(pl.Float64), b2 * num_relevant(rows).cast(pl.Float64) + n
+    )
 
 
 def _expected_f_beta(m: Metric, rows: Rows) -> pl.Expr:
@@ -70,7 +72,7 @@ def _set_f(m: Metric, rows: Rows) -> pl.Expr:
     # trec_eval's arithmetic (m_set_F.c), operation for operation so that the bits agree:
     # P = h/n, R = h/R_q, (x + 1) P R / (x P + R); 0 when nothing relevant is retrieved.
     x = m.number("beta")
-    h = hits(rows, None).cast(pl.Float64)
+    h = relevant_within(rows, None).cast(pl.Float64)
     precision = h / num_retrieved(rows).cast(pl.Float64)
     recall = h / num_relevant(rows).cast(pl.Float64)
     value = pl.lit(x + 1.0) * precision * recall / (pl.lit(x) * precision + recall)

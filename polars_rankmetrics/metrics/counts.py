@@ -7,8 +7,13 @@ import polars as pl
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows
 from polars_rankmetrics._spec import ORDER_FREE, Metric, QuerySpec, Spellings, TieSupport, TrecMeasure
-from polars_rankmetrics.metrics._core import hits as found
-from polars_rankmetrics.metrics._core import keep_none, keep_relevant, num_relevant, num_retrieved
+from polars_rankmetrics.metrics._core import (
+    keep_none,
+    keep_relevant,
+    num_relevant,
+    num_retrieved,
+    relevant_within,
+)
 from polars_rankmetrics.metrics._ties import expected_hits
 
 __all__ = ["hits", "num_q", "num_rel", "num_rel_ret", "num_ret"]
@@ -50,7 +55,7 @@ NUM_REL = QuerySpec(
 
 
 def _num_rel_ret(_m: Metric, rows: Rows) -> pl.Expr:
-    return found(rows, None)
+    return relevant_within(rows, None)
 
 
 NUM_REL_RET = QuerySpec(
@@ -84,7 +89,7 @@ NUM_Q = QuerySpec(
 
 
 def _hits(m: Metric, rows: Rows) -> pl.Expr:
-    return found(rows, m.k).cast(pl.Float64)
+    return relevant_within(rows, m.k).cast(pl.Float64)
 
 
 def _expected(m: Metric, rows: Rows) -> pl.Expr:
