@@ -15,7 +15,6 @@ from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.curves import pr_curve
-from polars_rankmetrics.diversity import evaluate_diversity, join_intents, read_ndeval_qrels
 from polars_rankmetrics.evaluation import collect, evaluate, population
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
@@ -149,10 +148,8 @@ __all__ = [  # noqa: PLE0604 (the families' names, read at run time)
     "discriminative_power",
     "evaluate",
     "evaluate_chunked",
-    "evaluate_diversity",
     "expr",
     "fuse",
-    "join_intents",
     "join_run_qrels",
     "optimize_fusion",
     "parse",
@@ -161,7 +158,6 @@ __all__ = [  # noqa: PLE0604 (the families' names, read at run time)
     "power",
     "pr_curve",
     "rank_correlation",
-    "read_ndeval_qrels",
     "read_trec_qrels",
     "read_trec_run",
     "scan_trec_qrels",

@@ -41,7 +41,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "demo_path",
     ),
     "Metrics, names and conventions": ("Metric", "parse", "valid_names", "Columns", "Conventions"),
-    "Curves and diversity": ("pr_curve", "evaluate_diversity", "join_intents", "read_ndeval_qrels"),
+    "Curves": ("pr_curve",),
     "Comparing systems": ("compare", "table", "table_markdown"),
     "Errors and warnings": (
         "RankMetricsError",

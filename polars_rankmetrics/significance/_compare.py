@@ -193,7 +193,7 @@ def compare(  # noqa: PLR0913
         query) rows, or NaN, infinite or null values.
     ModuleNotFoundError
         numpy (every test) or scipy (``"t"``, ``"wilcoxon"``) is not
-        installed: ``pip install "polars-rankmetrics[compare]"``.
+        installed: ``pip install "polars-rankmetrics[significance]"``.
 
     Notes
     -----

@@ -164,7 +164,7 @@ def summarize(  # noqa: PLR0913
         out of its domain, null ids, duplicate rows, NaN or null values,
         unequal replicate counts.
     ModuleNotFoundError
-        numpy or scipy is not installed: ``pip install "polars-rankmetrics[compare]"``.
+        numpy or scipy is not installed: ``pip install "polars-rankmetrics[significance]"``.
 
     References
     ----------
