@@ -6,6 +6,8 @@ LazyFrame.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from polars_rankmetrics import expr, metrics, plots
 from polars_rankmetrics._demo import demo_path
 from polars_rankmetrics._registry import parse, valid_names
@@ -37,78 +39,6 @@ from polars_rankmetrics.io import (
     scan_trec_qrels,
     scan_trec_run,
 )
-from polars_rankmetrics.metrics import aclt as aclt
-from polars_rankmetrics.metrics import alpha_ndcg as alpha_ndcg
-from polars_rankmetrics.metrics import aplt as aplt
-from polars_rankmetrics.metrics import arp as arp
-from polars_rankmetrics.metrics import auroc as auroc
-from polars_rankmetrics.metrics import average_precision as average_precision
-from polars_rankmetrics.metrics import awrf as awrf
-from polars_rankmetrics.metrics import bing as bing
-from polars_rankmetrics.metrics import bpref as bpref
-from polars_rankmetrics.metrics import category_diversity as category_diversity
-from polars_rankmetrics.metrics import compat as compat
-from polars_rankmetrics.metrics import coverage as coverage
-from polars_rankmetrics.metrics import dcg as dcg
-from polars_rankmetrics.metrics import eleven_point_average as eleven_point_average
-from polars_rankmetrics.metrics import entropy as entropy
-from polars_rankmetrics.metrics import err as err
-from polars_rankmetrics.metrics import err_ia as err_ia
-from polars_rankmetrics.metrics import exposure_disparity as exposure_disparity
-from polars_rankmetrics.metrics import exposure_share as exposure_share
-from polars_rankmetrics.metrics import f1 as f1
-from polars_rankmetrics.metrics import f_beta as f_beta
-from polars_rankmetrics.metrics import fallout as fallout
-from polars_rankmetrics.metrics import g as g
-from polars_rankmetrics.metrics import gini as gini
-from polars_rankmetrics.metrics import gm_bpref as gm_bpref
-from polars_rankmetrics.metrics import gm_map as gm_map
-from polars_rankmetrics.metrics import hit_rate as hit_rate
-from polars_rankmetrics.metrics import hits as hits
-from polars_rankmetrics.metrics import infap as infap
-from polars_rankmetrics.metrics import intra_list_similarity as intra_list_similarity
-from polars_rankmetrics.metrics import iprec_at_recall as iprec_at_recall
-from polars_rankmetrics.metrics import map_capped as map_capped
-from polars_rankmetrics.metrics import map_ia as map_ia
-from polars_rankmetrics.metrics import mar as mar
-from polars_rankmetrics.metrics import miscalibration as miscalibration
-from polars_rankmetrics.metrics import mpr as mpr
-from polars_rankmetrics.metrics import ndcg as ndcg
-from polars_rankmetrics.metrics import ndcg_rel as ndcg_rel
-from polars_rankmetrics.metrics import nerr_ia as nerr_ia
-from polars_rankmetrics.metrics import nnrbp as nnrbp
-from polars_rankmetrics.metrics import novelty as novelty
-from polars_rankmetrics.metrics import nrbp as nrbp
-from polars_rankmetrics.metrics import num_nonrel_judged_ret as num_nonrel_judged_ret
-from polars_rankmetrics.metrics import num_q as num_q
-from polars_rankmetrics.metrics import num_rel as num_rel
-from polars_rankmetrics.metrics import num_rel_ret as num_rel_ret
-from polars_rankmetrics.metrics import num_ret as num_ret
-from polars_rankmetrics.metrics import p_ia as p_ia
-from polars_rankmetrics.metrics import personalization as personalization
-from polars_rankmetrics.metrics import pop_reo as pop_reo
-from polars_rankmetrics.metrics import pop_rsp as pop_rsp
-from polars_rankmetrics.metrics import precision as precision
-from polars_rankmetrics.metrics import r_precision as r_precision
-from polars_rankmetrics.metrics import rbo as rbo
-from polars_rankmetrics.metrics import rbp as rbp
-from polars_rankmetrics.metrics import rbp_resid as rbp_resid
-from polars_rankmetrics.metrics import recall as recall
-from polars_rankmetrics.metrics import recall_at_precision as recall_at_precision
-from polars_rankmetrics.metrics import reciprocal_rank as reciprocal_rank
-from polars_rankmetrics.metrics import relative_precision as relative_precision
-from polars_rankmetrics.metrics import relstring as relstring
-from polars_rankmetrics.metrics import rndcg as rndcg
-from polars_rankmetrics.metrics import rprec_mult as rprec_mult
-from polars_rankmetrics.metrics import serendipity as serendipity
-from polars_rankmetrics.metrics import set_f as set_f
-from polars_rankmetrics.metrics import set_map as set_map
-from polars_rankmetrics.metrics import strec as strec
-from polars_rankmetrics.metrics import surprisal as surprisal
-from polars_rankmetrics.metrics import tail_percentage as tail_percentage
-from polars_rankmetrics.metrics import unexpectedness as unexpectedness
-from polars_rankmetrics.metrics import unjudged as unjudged
-from polars_rankmetrics.metrics import utility as utility
 from polars_rankmetrics.namespace import RankFrame
 from polars_rankmetrics.significance import (
     compare,
@@ -120,8 +50,82 @@ from polars_rankmetrics.significance import (
     table_markdown,
 )
 
-# The metric constructors at run time, whether or not the generated lines above are current.
+# The metric constructors at run time, from the family modules (metrics.FAMILIES).
 globals().update({name: getattr(metrics, name) for name in metrics.__all__})
+
+if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tools/gen_namespace.py)
+    from polars_rankmetrics.metrics import aclt as aclt
+    from polars_rankmetrics.metrics import alpha_ndcg as alpha_ndcg
+    from polars_rankmetrics.metrics import aplt as aplt
+    from polars_rankmetrics.metrics import arp as arp
+    from polars_rankmetrics.metrics import auroc as auroc
+    from polars_rankmetrics.metrics import average_precision as average_precision
+    from polars_rankmetrics.metrics import awrf as awrf
+    from polars_rankmetrics.metrics import binary_cost_gain as binary_cost_gain
+    from polars_rankmetrics.metrics import bpref as bpref
+    from polars_rankmetrics.metrics import category_diversity as category_diversity
+    from polars_rankmetrics.metrics import compat as compat
+    from polars_rankmetrics.metrics import cost_gain as cost_gain
+    from polars_rankmetrics.metrics import coverage as coverage
+    from polars_rankmetrics.metrics import dcg as dcg
+    from polars_rankmetrics.metrics import eleven_point_average as eleven_point_average
+    from polars_rankmetrics.metrics import entropy as entropy
+    from polars_rankmetrics.metrics import err as err
+    from polars_rankmetrics.metrics import err_ia as err_ia
+    from polars_rankmetrics.metrics import exposure_disparity as exposure_disparity
+    from polars_rankmetrics.metrics import exposure_share as exposure_share
+    from polars_rankmetrics.metrics import f1 as f1
+    from polars_rankmetrics.metrics import f_beta as f_beta
+    from polars_rankmetrics.metrics import fallout as fallout
+    from polars_rankmetrics.metrics import gini as gini
+    from polars_rankmetrics.metrics import gm_bpref as gm_bpref
+    from polars_rankmetrics.metrics import gm_map as gm_map
+    from polars_rankmetrics.metrics import hit_rate as hit_rate
+    from polars_rankmetrics.metrics import hits as hits
+    from polars_rankmetrics.metrics import infap as infap
+    from polars_rankmetrics.metrics import intra_list_similarity as intra_list_similarity
+    from polars_rankmetrics.metrics import iprec_at_recall as iprec_at_recall
+    from polars_rankmetrics.metrics import map_capped as map_capped
+    from polars_rankmetrics.metrics import map_ia as map_ia
+    from polars_rankmetrics.metrics import mar as mar
+    from polars_rankmetrics.metrics import miscalibration as miscalibration
+    from polars_rankmetrics.metrics import mpr as mpr
+    from polars_rankmetrics.metrics import ndcg as ndcg
+    from polars_rankmetrics.metrics import ndcg_rel as ndcg_rel
+    from polars_rankmetrics.metrics import nerr_ia as nerr_ia
+    from polars_rankmetrics.metrics import nnrbp as nnrbp
+    from polars_rankmetrics.metrics import novelty as novelty
+    from polars_rankmetrics.metrics import nrbp as nrbp
+    from polars_rankmetrics.metrics import num_nonrel_judged_ret as num_nonrel_judged_ret
+    from polars_rankmetrics.metrics import num_q as num_q
+    from polars_rankmetrics.metrics import num_rel as num_rel
+    from polars_rankmetrics.metrics import num_rel_ret as num_rel_ret
+    from polars_rankmetrics.metrics import num_ret as num_ret
+    from polars_rankmetrics.metrics import p_ia as p_ia
+    from polars_rankmetrics.metrics import personalization as personalization
+    from polars_rankmetrics.metrics import pop_reo as pop_reo
+    from polars_rankmetrics.metrics import pop_rsp as pop_rsp
+    from polars_rankmetrics.metrics import precision as precision
+    from polars_rankmetrics.metrics import r_precision as r_precision
+    from polars_rankmetrics.metrics import rbo as rbo
+    from polars_rankmetrics.metrics import rbp as rbp
+    from polars_rankmetrics.metrics import rbp_resid as rbp_resid
+    from polars_rankmetrics.metrics import recall as recall
+    from polars_rankmetrics.metrics import recall_at_precision as recall_at_precision
+    from polars_rankmetrics.metrics import reciprocal_rank as reciprocal_rank
+    from polars_rankmetrics.metrics import relative_precision as relative_precision
+    from polars_rankmetrics.metrics import relstring as relstring
+    from polars_rankmetrics.metrics import rndcg as rndcg
+    from polars_rankmetrics.metrics import rprec_mult as rprec_mult
+    from polars_rankmetrics.metrics import serendipity as serendipity
+    from polars_rankmetrics.metrics import set_f as set_f
+    from polars_rankmetrics.metrics import set_map as set_map
+    from polars_rankmetrics.metrics import strec as strec
+    from polars_rankmetrics.metrics import surprisal as surprisal
+    from polars_rankmetrics.metrics import tail_percentage as tail_percentage
+    from polars_rankmetrics.metrics import unexpectedness as unexpectedness
+    from polars_rankmetrics.metrics import unjudged as unjudged
+    from polars_rankmetrics.metrics import utility as utility
 
 __version__ = "0.1.0"
 

@@ -6,9 +6,11 @@
   IDEs cannot see those, so this stub spells each one out: the constructor's
   own parameters, then ``**options`` typed by the request's TypedDicts.
 - the re-export lines of ``polars_rankmetrics/metrics/__init__.py`` and
-  ``polars_rankmetrics/__init__.py`` (``from ... import ndcg as ndcg``): the
-  packages re-export every family module's ``__all__`` at run time from
-  ``metrics.FAMILIES``; these lines name them for type checkers.
+  ``polars_rankmetrics/__init__.py`` (``from ... import ndcg as ndcg`` under
+  ``if TYPE_CHECKING:``): the packages re-export every family module's
+  ``__all__`` at run time from ``metrics.FAMILIES``; these lines name them for
+  type checkers, and nothing imports them at run time (so a stale line never
+  breaks the import, nor this generator).
 
     python tools/gen_namespace.py           # rewrite them
     python tools/gen_namespace.py --check   # exit 1 if any is out of date (CI runs this)
@@ -33,7 +35,7 @@ TARGET = ROOT / "polars_rankmetrics" / "_namespace.pyi"
 METRICS_INIT = ROOT / "polars_rankmetrics" / "metrics" / "__init__.py"
 PACKAGE_INIT = ROOT / "polars_rankmetrics" / "__init__.py"
 # A generated re-export line: `from polars_rankmetrics.metrics[.family] import name as name`.
-_EXPORT = re.compile(r"^from polars_rankmetrics\.metrics(?:\.\w+)? import (\w+) as \1\n", re.MULTILINE)
+_EXPORT = re.compile(r"^    from polars_rankmetrics\.metrics(?:\.\w+)? import (\w+) as \1\n", re.MULTILINE)
 
 HEADER = """# Static signatures of the ``.rank`` metric methods (made at run time by ``_namespace.py``).
 #
@@ -105,7 +107,7 @@ def exported(path: Path, source: str) -> str:
         msg = f"{path} has no line `from polars_rankmetrics.metrics... import name as name` to replace"
         raise SystemExit(msg)
     lines = "".join(
-        f"from {source.format(family=family.__name__.rsplit('.', 1)[-1])} import {name} as {name}\n"
+        f"    from {source.format(family=family.__name__.rsplit('.', 1)[-1])} import {name} as {name}\n"
         for family in metrics.FAMILIES
         for name in family.__all__
     )

@@ -11,7 +11,7 @@ from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.metrics._core import ap_denominator, keep_relevant, num_relevant, within
 from polars_rankmetrics.metrics._ties import TIE_BEFORE, TIE_FIRST, TIE_REL, TIE_SIZE, TIE_START
 
-__all__ = ["average_precision", "bing", "gm_map", "reciprocal_rank"]
+__all__ = ["average_precision", "binary_cost_gain", "gm_map", "reciprocal_rank"]
 
 
 def _mrr(m: Metric, rows: Rows) -> pl.Expr:
@@ -119,9 +119,9 @@ def _bing(_m: Metric, rows: Rows) -> pl.Expr:
 
 
 BING = QuerySpec(
-    name="bing",
+    name="binary_cost_gain",
     measures=(TrecMeasure("binG", 19),),
-    aliases=("binG",),
+    aliases=("bing", "binG"),
     needs=frozenset({"hit_rank"}),
     trec=("binG",),
     keep=keep_relevant,
@@ -225,7 +225,7 @@ def gm_map() -> Metric:
 
 
 @constructor(BING)
-def bing() -> Metric:
+def binary_cost_gain() -> Metric:
     """trec_eval's ``binG``: per relevant retrieved item ``1 / log2(2 + non-relevant above)``.
 
     Summed over the relevant retrieved items and divided by R.
@@ -233,22 +233,22 @@ def bing() -> Metric:
     Returns
     -------
     Metric
-        ``bing``, averaged over queries; trec_eval name ``binG``.
+        ``binary_cost_gain``, averaged over queries; trec_eval name ``binG`` (``bing`` parses too).
 
     Examples
     --------
     >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
     ...     "score": [0.9, 0.5, None], "relevance": [0, 1, 1]})
-    >>> prm.evaluate(df, [prm.bing()]).with_columns(pl.col("bing").round(4))
+    >>> prm.evaluate(df, [prm.binary_cost_gain()]).with_columns(pl.all().round(4))
     shape: (1, 1)
-    ┌────────┐
-    │ bing   │
-    │ ---    │
-    │ f64    │
-    ╞════════╡
-    │ 0.3155 │
-    └────────┘
+    ┌──────────────────┐
+    │ binary_cost_gain │
+    │ ---              │
+    │ f64              │
+    ╞══════════════════╡
+    │ 0.3155           │
+    └──────────────────┘
     """
 
 
-SPECS = (spec_of(reciprocal_rank), spec_of(average_precision), spec_of(gm_map), spec_of(bing))
+SPECS = (spec_of(reciprocal_rank), spec_of(average_precision), spec_of(gm_map), spec_of(binary_cost_gain))
