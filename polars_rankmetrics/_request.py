@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TypedDict
 import polars as pl
 
 from polars_rankmetrics import _engine
-from polars_rankmetrics._engine import Aggregation, MetricLike, Requested
+from polars_rankmetrics._engine import Aggregation, MetricLike, NamedMetrics
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.conventions import ConventionOptions, Conventions, ReadingOptions
@@ -82,7 +82,7 @@ class Request:
         given one (Spark's frames stay Spark's).
     """
 
-    metrics: Requested
+    metrics: NamedMetrics
     by: tuple[str, ...]
     per_query: bool
     columns: Columns
@@ -160,7 +160,7 @@ def request(
         if not isinstance(value, bool):  # check="no" is truthy: refused, not read as True
             raise InvalidInputError.from_type(flag, "True or False", value)
     resolved = Conventions.resolve(conventions, **overrides)
-    requested = _engine.requested(metrics)
+    requested = _engine.named_metrics(metrics)
     if not catalog:
         _engine.refuse_catalog(
             requested,
