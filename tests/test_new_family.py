@@ -5,7 +5,7 @@ The package is copied, a new family module written into the copy's
 two generators run, and the copy then has the family under every name: the
 constructor (``prm.toy_hits``, ``polars_rankmetrics.metrics.toy_hits``, both
 ``__all__``), its canonical, other-library and trec_eval spellings, the
-``.rank`` method and its typed stub, the expression builder, the CLI's
+``.rank`` method and its typed stub, the expression builder (and its typed re-export), the CLI's
 measure, and a docs page. Nothing but the new module and generated files
 differs from the original.
 """
@@ -147,6 +147,7 @@ def test_a_family_added_in_one_module_appears_everywhere(tmp_path: Path) -> None
         "metrics/__init__.py",
         "__init__.py",
         "_namespace.pyi",
+        "expr/__init__.py",
         "expr/_builders/__init__.py",
         "expr/_builders/toy_family.py",
     }

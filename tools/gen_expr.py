@@ -301,10 +301,37 @@ def render() -> dict[str, str]:
     return files
 
 
+EXPR_INIT = TARGET.parent / "__init__.py"
+# A re-export line of expr/__init__.py, under `if TYPE_CHECKING:`: `from ..._builders import name as name`.
+_EXPORT = re.compile(r"^    from polars_rankmetrics\.expr\._builders import (\w+) as \1\n", re.MULTILINE)
+
+
+def exported(names: list[str]) -> str:
+    """expr/__init__.py with its re-export lines those of `names`, where the first of them is."""
+    text = EXPR_INIT.read_text()
+    first = _EXPORT.search(text)
+    if first is None:
+        msg = f"{EXPR_INIT} has no line `from polars_rankmetrics.expr._builders import name as name`"
+        raise SystemExit(msg)
+    lines = "".join(f"    from polars_rankmetrics.expr._builders import {n} as {n}\n" for n in names)
+    text = text[: first.start()] + lines + _EXPORT.sub("", text[first.start() :])
+    for command in (["format"], ["check", "--fix", "--exit-zero", "--quiet"], ["format"]):
+        text = subprocess.run(  # noqa: S603  (our own interpreter and text)
+            [sys.executable, "-m", "ruff", *command, "--stdin-filename", str(EXPR_INIT), "-"],
+            input=text, capture_output=True, text=True, check=True, cwd=ROOT,
+        ).stdout  # fmt: skip
+    return text
+
+
 def main(argv: list[str]) -> int:
     """Rewrite the modules, or with ``--check`` report whether they are current."""
     files = render()
+    names = sorted(s.python_name for specs in families().values() for s in specs)
+    init = exported(names)
     if "--check" in argv:
+        if EXPR_INIT.read_text() != init:
+            print(f"{EXPR_INIT} is out of date: run python tools/gen_expr.py", file=sys.stderr)
+            return 1
         stale = [
             n for n, text in files.items() if not (TARGET / n).exists() or (TARGET / n).read_text() != text
         ]
@@ -322,6 +349,7 @@ def main(argv: list[str]) -> int:
             p.unlink()
     for name, text in files.items():
         (TARGET / name).write_text(text)
+    EXPR_INIT.write_text(init)
     return 0
 
 
