@@ -2,7 +2,7 @@
 
 The checks (null ids, NaN or infinite scores, ranks below 1, NaN grades,
 duplicate (query, item) rows) are part of the evaluation's own plan
-(``_engine/checks.py``), so they share its ranking window and its per-query
+(``_engine/plan_checks.py``), so they share its ranking window and its per-query
 aggregation. This script times both settings on the same frame for three
 paths, alternating the two settings within each repetition so that a noisy
 machine hurts both alike, and reports the best time of each and their ratio

@@ -1,4 +1,4 @@
-"""The diversity suite: prm.evaluate_diversity against pyndeval (ndeval.c inside), same data, same run.
+"""The diversity suite: prm.evaluate of the intent-aware measures against pyndeval (ndeval.c inside), same data, same run.
 
 Generates intent qrels (``--queries`` queries, 6 intents, 200 judged items
 each, about a third relevant to some intent) and a run of 1000 items per
@@ -50,10 +50,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     run, qrels = data(args.queries)
-    frame = prm.join_intents(run, qrels)
+    frame = prm.join_run_qrels(run, qrels)
     judged = list(qrels.iter_rows())
     scored = list(run.iter_rows())
-    ours = prm.evaluate_diversity(frame, MEASURES, per_query=True)
+    ours = prm.evaluate(frame, MEASURES, per_query=True)
     theirs = pyndeval.ndeval(judged, scored, measures=THEIRS)
     for row in ours.iter_rows(named=True):
         for mine, other in zip(MEASURES, THEIRS, strict=True):
@@ -61,7 +61,7 @@ def main() -> None:
     best = {"prm": math.inf, "pyndeval": math.inf}
     for _ in range(args.repeat):
         start = time.perf_counter()
-        prm.evaluate_diversity(frame, MEASURES, per_query=True)
+        prm.evaluate(frame, MEASURES, per_query=True)
         best["prm"] = min(best["prm"], time.perf_counter() - start)
         start = time.perf_counter()
         pyndeval.ndeval(judged, scored, measures=THEIRS)

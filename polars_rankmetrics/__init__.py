@@ -6,7 +6,9 @@ LazyFrame.
 
 from __future__ import annotations
 
-from polars_rankmetrics import expr, plots
+from typing import TYPE_CHECKING
+
+from polars_rankmetrics import expr, metrics, plots
 from polars_rankmetrics._demo import demo_path
 from polars_rankmetrics._registry import parse, valid_names
 from polars_rankmetrics._schema import Columns
@@ -15,7 +17,6 @@ from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.curves import pr_curve
-from polars_rankmetrics.diversity import evaluate_diversity, join_intents, read_ndeval_qrels
 from polars_rankmetrics.evaluation import collect, evaluate, population
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
@@ -38,50 +39,6 @@ from polars_rankmetrics.io import (
     scan_trec_qrels,
     scan_trec_run,
 )
-from polars_rankmetrics.metrics import binary as _binary
-from polars_rankmetrics.metrics import calibration as _calibration
-from polars_rankmetrics.metrics import classification as _classification
-from polars_rankmetrics.metrics import counts as _counts
-from polars_rankmetrics.metrics import cumulative as _cumulative
-from polars_rankmetrics.metrics import distribution as _distribution
-from polars_rankmetrics.metrics import diversity as _diversity
-from polars_rankmetrics.metrics import exposure as _exposure
-from polars_rankmetrics.metrics import graded as _graded
-from polars_rankmetrics.metrics import history_similarity as _history_similarity
-from polars_rankmetrics.metrics import information as _information
-from polars_rankmetrics.metrics import interpolated as _interpolated
-from polars_rankmetrics.metrics import judged as _judged
-from polars_rankmetrics.metrics import overlap as _overlap
-from polars_rankmetrics.metrics import parity as _parity
-from polars_rankmetrics.metrics import popularity as _popularity
-from polars_rankmetrics.metrics import rank as _rank
-from polars_rankmetrics.metrics import recsys as _recsys
-from polars_rankmetrics.metrics import similarity as _similarity
-from polars_rankmetrics.metrics import surprise as _surprise
-from polars_rankmetrics.metrics import text as _text
-from polars_rankmetrics.metrics import user as _user
-from polars_rankmetrics.metrics.binary import *  # noqa: F403
-from polars_rankmetrics.metrics.calibration import *  # noqa: F403
-from polars_rankmetrics.metrics.classification import *  # noqa: F403
-from polars_rankmetrics.metrics.counts import *  # noqa: F403
-from polars_rankmetrics.metrics.cumulative import *  # noqa: F403
-from polars_rankmetrics.metrics.distribution import *  # noqa: F403
-from polars_rankmetrics.metrics.diversity import *  # noqa: F403
-from polars_rankmetrics.metrics.exposure import *  # noqa: F403
-from polars_rankmetrics.metrics.graded import *  # noqa: F403
-from polars_rankmetrics.metrics.history_similarity import *  # noqa: F403
-from polars_rankmetrics.metrics.information import *  # noqa: F403
-from polars_rankmetrics.metrics.interpolated import *  # noqa: F403
-from polars_rankmetrics.metrics.judged import *  # noqa: F403
-from polars_rankmetrics.metrics.overlap import *  # noqa: F403
-from polars_rankmetrics.metrics.parity import *  # noqa: F403
-from polars_rankmetrics.metrics.popularity import *  # noqa: F403
-from polars_rankmetrics.metrics.rank import *  # noqa: F403
-from polars_rankmetrics.metrics.recsys import *  # noqa: F403
-from polars_rankmetrics.metrics.similarity import *  # noqa: F403
-from polars_rankmetrics.metrics.surprise import *  # noqa: F403
-from polars_rankmetrics.metrics.text import *  # noqa: F403
-from polars_rankmetrics.metrics.user import *  # noqa: F403
 from polars_rankmetrics.namespace import RankFrame
 from polars_rankmetrics.significance import (
     compare,
@@ -93,9 +50,86 @@ from polars_rankmetrics.significance import (
     table_markdown,
 )
 
+# The metric constructors at run time, from the family modules (metrics.FAMILIES).
+globals().update({name: getattr(metrics, name) for name in metrics.__all__})
+
+if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tools/gen_namespace.py)
+    from polars_rankmetrics.metrics import aclt as aclt
+    from polars_rankmetrics.metrics import alpha_ndcg as alpha_ndcg
+    from polars_rankmetrics.metrics import aplt as aplt
+    from polars_rankmetrics.metrics import arp as arp
+    from polars_rankmetrics.metrics import auroc as auroc
+    from polars_rankmetrics.metrics import average_precision as average_precision
+    from polars_rankmetrics.metrics import awrf as awrf
+    from polars_rankmetrics.metrics import binary_cost_gain as binary_cost_gain
+    from polars_rankmetrics.metrics import bpref as bpref
+    from polars_rankmetrics.metrics import category_diversity as category_diversity
+    from polars_rankmetrics.metrics import compat as compat
+    from polars_rankmetrics.metrics import cost_gain as cost_gain
+    from polars_rankmetrics.metrics import coverage as coverage
+    from polars_rankmetrics.metrics import dcg as dcg
+    from polars_rankmetrics.metrics import eleven_point_average as eleven_point_average
+    from polars_rankmetrics.metrics import entropy as entropy
+    from polars_rankmetrics.metrics import err as err
+    from polars_rankmetrics.metrics import err_ia as err_ia
+    from polars_rankmetrics.metrics import exposure_disparity as exposure_disparity
+    from polars_rankmetrics.metrics import exposure_share as exposure_share
+    from polars_rankmetrics.metrics import f1 as f1
+    from polars_rankmetrics.metrics import f_beta as f_beta
+    from polars_rankmetrics.metrics import fallout as fallout
+    from polars_rankmetrics.metrics import gini as gini
+    from polars_rankmetrics.metrics import gm_bpref as gm_bpref
+    from polars_rankmetrics.metrics import gm_map as gm_map
+    from polars_rankmetrics.metrics import hit_rate as hit_rate
+    from polars_rankmetrics.metrics import hits as hits
+    from polars_rankmetrics.metrics import infap as infap
+    from polars_rankmetrics.metrics import intra_list_similarity as intra_list_similarity
+    from polars_rankmetrics.metrics import iprec_at_recall as iprec_at_recall
+    from polars_rankmetrics.metrics import map_capped as map_capped
+    from polars_rankmetrics.metrics import map_ia as map_ia
+    from polars_rankmetrics.metrics import mar as mar
+    from polars_rankmetrics.metrics import miscalibration as miscalibration
+    from polars_rankmetrics.metrics import mpr as mpr
+    from polars_rankmetrics.metrics import ndcg as ndcg
+    from polars_rankmetrics.metrics import ndcg_rel as ndcg_rel
+    from polars_rankmetrics.metrics import nerr_ia as nerr_ia
+    from polars_rankmetrics.metrics import nnrbp as nnrbp
+    from polars_rankmetrics.metrics import novelty as novelty
+    from polars_rankmetrics.metrics import nrbp as nrbp
+    from polars_rankmetrics.metrics import num_nonrel_judged_ret as num_nonrel_judged_ret
+    from polars_rankmetrics.metrics import num_q as num_q
+    from polars_rankmetrics.metrics import num_rel as num_rel
+    from polars_rankmetrics.metrics import num_rel_ret as num_rel_ret
+    from polars_rankmetrics.metrics import num_ret as num_ret
+    from polars_rankmetrics.metrics import p_ia as p_ia
+    from polars_rankmetrics.metrics import personalization as personalization
+    from polars_rankmetrics.metrics import pop_reo as pop_reo
+    from polars_rankmetrics.metrics import pop_rsp as pop_rsp
+    from polars_rankmetrics.metrics import precision as precision
+    from polars_rankmetrics.metrics import r_precision as r_precision
+    from polars_rankmetrics.metrics import rbo as rbo
+    from polars_rankmetrics.metrics import rbp as rbp
+    from polars_rankmetrics.metrics import rbp_resid as rbp_resid
+    from polars_rankmetrics.metrics import recall as recall
+    from polars_rankmetrics.metrics import recall_at_precision as recall_at_precision
+    from polars_rankmetrics.metrics import reciprocal_rank as reciprocal_rank
+    from polars_rankmetrics.metrics import relative_precision as relative_precision
+    from polars_rankmetrics.metrics import relstring as relstring
+    from polars_rankmetrics.metrics import rndcg as rndcg
+    from polars_rankmetrics.metrics import rprec_mult as rprec_mult
+    from polars_rankmetrics.metrics import serendipity as serendipity
+    from polars_rankmetrics.metrics import set_f as set_f
+    from polars_rankmetrics.metrics import set_map as set_map
+    from polars_rankmetrics.metrics import strec as strec
+    from polars_rankmetrics.metrics import surprisal as surprisal
+    from polars_rankmetrics.metrics import tail_percentage as tail_percentage
+    from polars_rankmetrics.metrics import unexpectedness as unexpectedness
+    from polars_rankmetrics.metrics import unjudged as unjudged
+    from polars_rankmetrics.metrics import utility as utility
+
 __version__ = "0.1.0"
 
-__all__ = [
+__all__ = [  # noqa: PLE0604 (the families' names, read at run time)
     "ColumnNotFoundError",
     "ColumnTypeError",
     "Columns",
@@ -118,10 +152,8 @@ __all__ = [
     "discriminative_power",
     "evaluate",
     "evaluate_chunked",
-    "evaluate_diversity",
     "expr",
     "fuse",
-    "join_intents",
     "join_run_qrels",
     "optimize_fusion",
     "parse",
@@ -130,7 +162,6 @@ __all__ = [
     "power",
     "pr_curve",
     "rank_correlation",
-    "read_ndeval_qrels",
     "read_trec_qrels",
     "read_trec_run",
     "scan_trec_qrels",
@@ -140,27 +171,5 @@ __all__ = [
     "table_markdown",
     "valid_names",
     "validate",
+    *metrics.__all__,  # the metric constructors (prm.ndcg, prm.rbp...): each family module's __all__
 ]
-# The metric constructors (prm.ndcg, prm.rbp...): each family module's own __all__.
-__all__ += _binary.__all__
-__all__ += _calibration.__all__
-__all__ += _classification.__all__
-__all__ += _counts.__all__
-__all__ += _cumulative.__all__
-__all__ += _distribution.__all__
-__all__ += _diversity.__all__
-__all__ += _exposure.__all__
-__all__ += _graded.__all__
-__all__ += _history_similarity.__all__
-__all__ += _information.__all__
-__all__ += _interpolated.__all__
-__all__ += _judged.__all__
-__all__ += _overlap.__all__
-__all__ += _parity.__all__
-__all__ += _popularity.__all__
-__all__ += _rank.__all__
-__all__ += _recsys.__all__
-__all__ += _similarity.__all__
-__all__ += _surprise.__all__
-__all__ += _text.__all__
-__all__ += _user.__all__

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from polars_rankmetrics._validation import check_choice
+from polars_rankmetrics.exceptions._parameters import check_choice
 
 DEMO_FILES = ("qrels.test", "qrels.rel_level", "results.test", "results.trunc")
 

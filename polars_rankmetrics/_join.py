@@ -25,9 +25,9 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidDataError
+from polars_rankmetrics.exceptions import _plan as _errors
 
 _LISTED = 3  # duplicate judgments named in a message
 _KEY = "__prm_pair"
@@ -291,3 +291,30 @@ def check_columns(
             )
     if cols.relevance in run:
         raise ColumnTypeError.taken(cols.relevance, "relevance", "the run")
+
+
+def join_frames(
+    run: pl.DataFrame | pl.LazyFrame,
+    qrels: pl.DataFrame | pl.LazyFrame,
+    cols: Columns,
+    keys_by: tuple[str, ...],
+) -> pl.DataFrame | pl.LazyFrame:
+    """:func:`join_run_qrels` of Polars frames, with the columns and `by` keys normalised already.
+
+    What an entry point that converted and normalised its inputs once (the
+    evaluate request) calls: nothing is converted or normalised again.
+    """
+    run_lf, qrels_lf = run.lazy(), qrels.lazy()
+    run_schema, qrels_schema = run_lf.collect_schema(), qrels_lf.collect_schema()
+    check_columns(dict(run_schema), dict(qrels_schema), cols, keys_by)
+    ids = [cols.query, cols.item]
+    ignored = [k for k in keys_by if k in qrels_schema]
+    note = (
+        f" (the qrels' {', '.join(map(repr, ignored))} is ignored: every run is judged against all the qrels)"
+        if ignored
+        else ""
+    )
+    if cols.intent in qrels_schema:  # intent qrels: a row per (query, item, intent), one judgment each
+        judged = qrels.select(*ids, cols.intent, cols.relevance)
+        return full_join(run, judged, ids, list(keys_by), note, unique=[*ids, cols.intent])
+    return full_join(run, qrels.select(*ids, cols.relevance), ids, list(keys_by), note)

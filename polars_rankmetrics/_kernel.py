@@ -302,7 +302,7 @@ def exact_sum(terms: pl.Expr) -> pl.Expr:
     53 bits lie above 2**-64); smaller terms lose the bits below 2**-64 and
     terms below 2**-64 vanish, so n terms are low by up to n * 2**-64 in
     total; terms of 2**63 or more (and NaN, infinities) fail the Int128 cast,
-    which :func:`polars_rankmetrics._errors.from_polars` words. Tiny terms
+    which :func:`polars_rankmetrics.exceptions._plan.from_polars` words. Tiny terms
     need a scale from the group's largest term: :meth:`Rows.scaled_sum` for a
     query's terms (a window: a group_by aggregation that reads its own maximum
     falls back from the streaming engine to the in-memory one, Polars 2.1),

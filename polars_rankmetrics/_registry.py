@@ -5,8 +5,11 @@ Its canonical name is ``family(name=value,...)@k`` with parameters left out
 when they hold their defaults: ``ndcg@10``, ``rbp(p=0.8)``,
 ``iprec_at_recall(recall=0.1)``, ``ndcg(1=3,2=9)@10`` (a gain mapping is
 written as grade=gain pairs). The short positional forms (``rbp(0.8)``,
-``err(3)@20``), ranx's and ir_measures' aliases and trec_eval's names
-(``P_10``, ``ndcg_cut_10``, ``iprec_at_recall_0.10``) parse to the same metrics.
+``err(3)@20``), other libraries' spellings (each spec's ``spellings``:
+``nDCG@10``, ``RetrievalMAP``, ``r-precision``) and trec_eval's names (its
+``trec``: ``P_10``, ``ndcg_cut_10``, ``iprec_at_recall_0.10``, and their
+``-m`` forms ``P.10``) parse to the same metrics. Every name is on the
+family's own spec; no table of names is kept here.
 
 Registration is :data:`SPECS`, assembled here from the ``SPECS`` of each
 family module (``polars_rankmetrics.metrics.FAMILIES``): the metric modules
@@ -19,13 +22,12 @@ import functools
 import re
 from collections.abc import Mapping
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._spec import Metric, MetricSpec, Param, ParamValue, check_cutoff
-from polars_rankmetrics._spellings import SPELLINGS, dotted
 from polars_rankmetrics.exceptions import InvalidParameterError, UnknownMetricError
+from polars_rankmetrics.exceptions import _plan as _errors
 from polars_rankmetrics.metrics import FAMILIES
 
-__all__ = ["SPECS", "parse", "specs", "valid_names"]
+__all__ = ["SPECS", "dotted", "parse", "specs", "valid_names"]
 
 SPECS: tuple[MetricSpec, ...] = tuple(spec for family in FAMILIES for spec in family.SPECS)
 """Every metric family, in the order the docs list them."""
@@ -60,7 +62,9 @@ def valid_names() -> list[str]:
                     canonical.append(f"{form}@k")
         trec.extend(t.replace("{k}", "k") for t in spec.trec)
     others = [
-        f"{spelled}@k" if specs()[family].k != "none" else spelled for spelled, family in SPELLINGS.items()
+        f"{spelled}@k" if spec.k != "none" else spelled
+        for spec in SPECS
+        for spelled in spec.spellings.names()
     ]
     return list(dict.fromkeys([*canonical, *trec, *others]))
 
@@ -69,6 +73,22 @@ _CANONICAL = re.compile(r"^(?P<name>[A-Za-z_0-9-]+?)(?:\((?P<params>[^()]*)\))?(
 _PLACEHOLDERS = {"{k}": r"(?P<k>\d+)", "{x}": r"(?P<x>\d*\.?\d+)"}
 _NAMED = re.compile(r"^(?P<key>[A-Za-z_]\w*)\s*=\s*(?P<value>.*)$")
 _PAIR = re.compile(r"^(?P<grade>[-+]?[\d.eE+-]+)\s*=\s*(?P<gain>.*)$")
+_DOTTED = re.compile(r"^(?P<name>[A-Za-z_0-9]+)\.(?P<param>\d*\.?\d+)$")
+
+
+def dotted(name: str) -> str | None:
+    """trec_eval's ``-m`` spelling of one measure (``P.5``, ``ndcg_cut.10``) as its report name (``P_5``).
+
+    Returns None when `name` has no such form.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics._registry import dotted
+    >>> dotted("ndcg_cut.10"), dotted("iprec_at_recall.0.10"), dotted("ndcg@10")
+    ('ndcg_cut_10', 'iprec_at_recall_0.10', None)
+    """
+    match = _DOTTED.match(name)
+    return None if match is None else f"{match.group('name')}_{match.group('param')}"
 
 
 @functools.cache
@@ -86,7 +106,8 @@ def _trec_patterns() -> list[tuple[re.Pattern[str], MetricSpec]]:
 @functools.cache
 def _by_spelling() -> Mapping[str, MetricSpec]:
     ours = {spelled: spec for spec in SPECS for spelled in (spec.name, *spec.aliases)}
-    return {**{spelled: specs()[family] for spelled, family in SPELLINGS.items()}, **ours}
+    theirs = {spelled: spec for spec in SPECS for spelled in spec.spellings.names()}
+    return {**theirs, **ours}
 
 
 def _trec_match(name: str) -> tuple[MetricSpec, dict[str, str]] | None:

@@ -1,23 +1,32 @@
-"""The evaluate request: every entry point's options, converted and checked once, in one place.
+"""The evaluate request: every entry point's options, declared, converted and checked once, here.
 
-:func:`polars_rankmetrics.evaluate`, :func:`polars_rankmetrics.evaluate_chunked` and
-``polars_rankmetrics.spark.evaluate`` take the same options; each builds a :class:`Request` with
-:func:`request` and reads it, so an option is declared, defaulted and refused in one place. The
-typed options of the ``.rank`` namespace (:class:`Options` and the TypedDicts built on it) list
-the same fields (a test checks).
+:class:`EvaluateOptions` is the one declaration of the options: :func:`polars_rankmetrics.evaluate`,
+:func:`polars_rankmetrics.evaluate_chunked`, ``polars_rankmetrics.spark.evaluate`` and the ``.rank``
+namespace take them as ``**options: Unpack[EvaluateOptions]`` (an entry point adds only its own,
+such as ``memory_mib``), and each builds a :class:`Request` with :func:`request` and reads it, so an
+option is declared, defaulted and refused in one place. A new entry point (an accumulator) does the
+same. With the frame given, :func:`request` also converts the frame and the judgments to Polars
+once (``_inputs.as_polars``): what follows reads ``Request.frame``, ``Request.qrels``,
+``Request.by`` and ``Request.columns`` and normalises nothing again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
+
+import polars as pl
 
 from polars_rankmetrics import _engine
-from polars_rankmetrics._engine import Aggregation, MetricLike, Requested
+from polars_rankmetrics._engine import Aggregation, MetricLike, NamedMetrics
+from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.conventions import ConventionOptions, Conventions, ReadingOptions
 from polars_rankmetrics.exceptions import InvalidInputError
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["OPTIONS", "EvaluateOptions", "MetricOptions", "Options", "Request", "request"]
 
@@ -66,10 +75,14 @@ class Request:
     aggregate
         How per-query values combine.
     qrels
-        The judgments to join to the run, or None when the frame holds them.
+        The judgments to join to the run, or None when the frame holds them;
+        converted to Polars when the request was given the frame.
+    frame
+        The frame, converted to Polars once; None when the request was not
+        given one (Spark's frames stay Spark's).
     """
 
-    metrics: Requested
+    metrics: NamedMetrics
     by: tuple[str, ...]
     per_query: bool
     columns: Columns
@@ -77,6 +90,7 @@ class Request:
     check: bool
     aggregate: Aggregation
     qrels: object | None
+    frame: pl.DataFrame | pl.LazyFrame | None = None
 
     @property
     def names(self) -> list[str]:
@@ -90,33 +104,31 @@ class Request:
         return any(name not in catalog for name, _ in self.metrics)
 
 
-def request(  # noqa: PLR0913
+def request(
     metrics: MetricLike | Sequence[MetricLike],
+    frame: object | None = None,
     *,
-    by: str | Sequence[str] | None = None,
-    per_query: bool = False,
-    columns: Columns | None = None,
-    conventions: Conventions | str | None = None,
-    check: bool = True,
-    aggregate: Aggregation = "mean",
-    qrels: object | None = None,
     merged: str | None = None,
     catalog: bool = True,
-    overrides: Mapping[str, Any] | None = None,
+    **options: Unpack[EvaluateOptions],
 ) -> Request:
     """Parse and check an evaluation's options; every refusal of a combination is here.
 
     Parameters
     ----------
-    metrics, by, per_query, columns, conventions, check, aggregate, qrels
+    metrics
         As for :func:`polars_rankmetrics.evaluate`.
+    frame
+        The frame to evaluate, converted to Polars (with the `qrels` option)
+        once here; None leaves the frames to the caller (Spark).
     merged
         Where the per-query values are merged from parts ("chunk by chunk", "on Spark"), for the
         statistics that cannot be merged; None for one plan.
     catalog
         Whether the entry point can compute catalog metrics (evaluate_chunked cannot).
-    overrides
-        The convention overrides (``depth=``, ``ties=``...).
+    **options
+        :class:`EvaluateOptions`: by, per_query, columns, conventions, check,
+        aggregate, qrels, and the convention overrides (``depth=``, ``ties=``...).
 
     Returns
     -------
@@ -130,16 +142,25 @@ def request(  # noqa: PLR0913
     Examples
     --------
     >>> from polars_rankmetrics._request import request
-    >>> r = request(["ndcg@10", "P_5"], by="model", overrides={"depth": 5})
+    >>> r = request(["ndcg@10", "P_5"], by="model", depth=5)
     >>> r.names, r.by, r.conventions.depth
     (['ndcg@10', 'P_5'], ('model',), 5)
     """
+    by, per_query, columns = options.get("by"), options.get("per_query", False), options.get("columns")
+    check, aggregate, qrels = (
+        options.get("check", True),
+        options.get("aggregate", "mean"),
+        options.get("qrels"),
+    )
+    conventions = options.get("conventions")
+    overrides = {name: value for name, value in options.items() if name not in OPTIONS}
+    converted = None if frame is None else as_polars(frame, "frame")  # first: a bad frame is named first
     keys_by = normalise_by(by)
     for flag, value in (("per_query", per_query), ("check", check)):
         if not isinstance(value, bool):  # check="no" is truthy: refused, not read as True
             raise InvalidInputError.from_type(flag, "True or False", value)
-    resolved = Conventions.resolve(conventions, **dict(overrides or {}))
-    requested = _engine.requested(metrics)
+    resolved = Conventions.resolve(conventions, **overrides)
+    requested = _engine.named_metrics(metrics)
     if not catalog:
         _engine.refuse_catalog(
             requested,
@@ -163,5 +184,6 @@ def request(  # noqa: PLR0913
         conventions=resolved,
         check=check,
         aggregate=aggregate,
-        qrels=qrels,
+        qrels=qrels if frame is None or qrels is None else as_polars(qrels, "qrels"),
+        frame=converted,
     )

@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
     InvalidInputError,
     InvalidParameterError,
 )
+from polars_rankmetrics.exceptions import _plan as _errors
 
 __all__ = ["Columns"]
 

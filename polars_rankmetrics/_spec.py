@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 import polars as pl
 
 from polars_rankmetrics._kernel import GainColumns, Rows
-from polars_rankmetrics._validation import check_gain, check_k
 from polars_rankmetrics.exceptions import InvalidParameterError, RankMetricsError
+from polars_rankmetrics.exceptions._parameters import check_gain, check_k
 
 if TYPE_CHECKING:
     from polars_rankmetrics.conventions import Conventions
@@ -215,6 +215,105 @@ class TieSupport:
         return self.average is not None if policy == "average" else policy == "text"
 
 
+@dataclass(frozen=True)
+class Spellings:
+    """Other libraries' names of a family, each parsed to it (``nDCG@10`` is ``ndcg@10``).
+
+    Values under another library's name follow this library's conventions;
+    its preset (``preset="ranx"``...) gives that library's where they differ.
+
+    Attributes
+    ----------
+    ir_measures
+        ir_measures' measure names (https://ir-measur.es/en/latest/measures.html).
+    ranx
+        ranx's metric names that are not our names already (https://amenra.github.io/ranx/metrics/).
+    torchmetrics
+        torchmetrics' class names (``RetrievalNormalizedDCG``, ``AUROC``).
+    sklearn
+        scikit-learn's scorer names (``roc_auc``).
+    """
+
+    ir_measures: tuple[str, ...] = ()
+    ranx: tuple[str, ...] = ()
+    torchmetrics: tuple[str, ...] = ()
+    sklearn: tuple[str, ...] = ()
+
+    def names(self) -> tuple[str, ...]:
+        """Every library's spellings, in the order of the attributes."""
+        return (*self.ir_measures, *self.ranx, *self.torchmetrics, *self.sklearn)
+
+
+MeasureParams = Literal["none", "cutoffs", "levels", "numbers", "pairs"]
+"""How a trec_eval measure reads its parameters (its meas_init.c):
+
+- ``none``: no parameter (``map``);
+- ``cutoffs``: integer cutoffs, sorted, one line each (``P.5,10``: ``P_5``, ``P_10``);
+- ``levels``: real cutoffs, sorted, one line each (``iprec_at_recall..1``: ``iprec_at_recall_0.10``);
+- ``numbers``: real parameters in the order given, one line (``utility.2,-1,0,0``);
+- ``pairs``: name=value parameters, one line (``ndcg.1=3,2=9``).
+"""
+MeasureAverage = Literal["mean", "gm", "sum", "num_rel", "count", "none"]
+"""How trec_eval's ``all`` line combines the per-query values (meas_avg.c, the m_*.c calc_avg):
+
+- ``mean``: a running double sum over the queries in trec_eval's order, over their number;
+- ``gm``: the same over ``log(max(value, 1e-5))``, then exp (gm_map, gm_bpref);
+- ``sum``: the sum of the counts (num_ret, num_rel_ret, num_nonrel_judged_ret);
+- ``num_rel``: the sum of the counts; with -c the judgments graded above 0, whatever -l;
+- ``count``: the number of queries (num_q);
+- ``none``: no average (relstring).
+"""
+MeasureBuild = Callable[..., "Metric"]
+TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+"""trec_eval's default cutoffs (P, recall, ndcg_cut, map_cut, relative_P)."""
+TENTHS = tuple(i / 10 for i in range(11))
+"""trec_eval's default recall levels (iprec_at_recall, 11pt_avg)."""
+FIFTHS = tuple(i / 5 for i in range(1, 11))
+"""trec_eval's default multiples of R (Rprec_mult)."""
+
+
+@dataclass(frozen=True)
+class TrecMeasure:
+    """A trec_eval measure of a family: how ``trec_eval -m`` (and the ``rankmetrics`` command) reads it.
+
+    Attributes
+    ----------
+    name
+        trec_eval's measure name, as written after ``-m`` (``P``, ``ndcg_cut``).
+    position
+        Its place in trec_eval's output (measures.c, te_trec_measures):
+        trec_eval prints measures in that order whatever the order of -m.
+    params
+        How the measure reads parameters (:data:`MeasureParams`).
+    default
+        The parameters trec_eval uses when none are given.
+    per_query, summary
+        Whether trec_eval prints the measure per query (``-q``) and in the
+        ``all`` lines.
+    average
+        How the ``all`` line combines the per-query values (:data:`MeasureAverage`).
+    empty_nan
+        Whether trec_eval's value of an empty ranking (``-J`` leaving nothing)
+        is 0/0 at the recall levels that round to no relevant document
+        (``iprec_at_recall``, ``11pt_avg``): trec_eval prints ``-nan``.
+    build
+        The metric for one parameter value when the registry cannot read it
+        from the line name: a level (``levels``), the tuple of numbers
+        (``numbers``), the ``{name: value}`` pairs (``pairs``). None: the
+        registry parses trec_eval's line name (``map``, ``P_5``).
+    """
+
+    name: str
+    position: int
+    params: MeasureParams = "none"
+    default: tuple[float, ...] = ()
+    per_query: bool = True
+    summary: bool = True
+    average: MeasureAverage = "mean"
+    empty_nan: bool = False
+    build: MeasureBuild | None = None
+
+
 @dataclass(frozen=True, kw_only=True)
 class MetricSpec:
     """What every metric family declares.
@@ -250,6 +349,16 @@ class MetricSpec:
         ``tie_handling="aware"`` reads the tie groups); None adds none.
     ties
         The tie policies it defines besides trec_eval's order (:class:`TieSupport`).
+    spellings
+        Other libraries' names of the family (:class:`Spellings`).
+    measures
+        trec_eval's measures that print the family (:class:`TrecMeasure`):
+        what the ``rankmetrics`` command reads after ``-m``.
+    top_k_only
+        Whether its value at a cutoff k reads only the grades of the first k
+        retrieved items, the number retrieved only as ``min(k, n)``, and the
+        query's judgments (R, the ideal ranking): fusion's search then cuts
+        each candidate's list at k (``fusion/_cut.py``).
     """
 
     name: str
@@ -265,6 +374,9 @@ class MetricSpec:
     unretrieved: bool = False
     needs_of: Needs | None = None
     ties: TieSupport = TieSupport()
+    spellings: Spellings = Spellings()
+    measures: tuple[TrecMeasure, ...] = ()
+    top_k_only: bool = False
     scope: ClassVar[Scope] = "query"
 
     @property

@@ -27,8 +27,8 @@ from typing import Literal
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics.exceptions import InvalidInputError, TrecFormatError
+from polars_rankmetrics.exceptions import _plan as _errors
 
 FileKind = Literal["run", "qrels"]
 

@@ -6,10 +6,11 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from polars_rankmetrics import _errors, _quote
+from polars_rankmetrics import _quote
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, frame_schema, normalise_by, resolve_schema
 from polars_rankmetrics.exceptions import InvalidDataError
+from polars_rankmetrics.exceptions import _plan as _errors
 
 __all__ = ["validate"]
 

@@ -4,24 +4,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import polars as pl
 
 from polars_rankmetrics import _engine
-from polars_rankmetrics._engine import Aggregation, MetricLike
-from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics._engine import MetricLike
+from polars_rankmetrics._join import join_frames
 from polars_rankmetrics._progress import Progress, reporter
 from polars_rankmetrics._request import Request, request
-from polars_rankmetrics._schema import Columns
-from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError, InvalidParameterError
-from polars_rankmetrics.io import join_run_qrels
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from polars_rankmetrics.conventions import ConventionOptions
+    from polars_rankmetrics._request import EvaluateOptions
 
 __all__ = ["evaluate_chunked", "query_range", "rows_for_budget"]
 
@@ -74,21 +71,14 @@ def query_range(lf: pl.LazyFrame, query: str, lo: object, hi: object) -> pl.Lazy
     return lf.filter(pl.col(query).is_between(pl.lit(lo, dtype=dtype), pl.lit(hi, dtype=dtype)))
 
 
-def evaluate_chunked(  # noqa: PLR0913
+def evaluate_chunked(
     frame: pl.LazyFrame | pl.DataFrame,
     metrics: MetricLike | Sequence[MetricLike],
     *,
     memory_mib: int = 512,
     rows_per_chunk: int | None = None,
-    by: str | Sequence[str] | None = None,
-    per_query: bool = False,
-    columns: Columns | None = None,
-    conventions: Conventions | str | None = None,
-    check: bool = True,
     progress: bool | Progress | None = None,
-    aggregate: Aggregation = "mean",
-    qrels: object | None = None,
-    **overrides: Unpack[ConventionOptions],
+    **options: Unpack[EvaluateOptions],
 ) -> pl.DataFrame:
     """Evaluate data larger than memory, one range of queries at a time, within a memory budget.
 
@@ -140,11 +130,6 @@ def evaluate_chunked(  # noqa: PLR0913
     rows_per_chunk
         Rows evaluated at a time, overriding `memory_mib` (a chunk holds
         whole queries, so it may be larger by up to one query).
-    by, per_query, columns, conventions, **overrides
-        As for :func:`evaluate`.
-    check
-        Check each chunk's data inside its plan, as :func:`evaluate` does (a
-        duplicate row always falls in one chunk, since both copies share the query).
     progress
         None (default): a progress bar on stderr when tqdm is installed (the
         ``progress`` extra), stderr is a terminal and there is more than one
@@ -153,14 +138,31 @@ def evaluate_chunked(  # noqa: PLR0913
         log file, a pipe: a report is for a person watching). False: nothing.
         A callable is called with (chunk, chunks, rows so far, seconds so far)
         after each chunk, wherever it runs.
-    aggregate
+    **options
+        :func:`evaluate`'s options (the request's one declaration,
+        ``EvaluateOptions``), below.
+
+    Other Parameters
+    ----------------
+    by : str or Sequence[str] or None
+        As for :func:`evaluate`.
+    per_query : bool
+        As for :func:`evaluate`.
+    columns : Columns or None
+        As for :func:`evaluate`.
+    conventions : Conventions or str or None
+        As for :func:`evaluate`, and so are the convention overrides (``depth=``...).
+    check : bool
+        Check each chunk's data inside its plan, as :func:`evaluate` does (a
+        duplicate row always falls in one chunk, since both copies share the query).
+    aggregate : str
         As for :func:`evaluate`, but "median": "min", "max" and "std"
         merge exactly across chunks (extremes; exact integer sums of the
         values and their squares), the same bits as :func:`evaluate`. A
         median is no mergeable state (the median of the chunks' medians is
         not the median), so ``"median"`` raises InvalidParameterError: use
         ``per_query=True`` and take the median of its rows.
-    qrels
+    qrels : DataFrame or LazyFrame or None
         The judgments, when `frame` is the run alone, as for :func:`evaluate`:
         joined inside each chunk's plan as :func:`join_run_qrels` does (the
         query-range filter reaches both sides of the join, so each chunk
@@ -199,14 +201,10 @@ def evaluate_chunked(  # noqa: PLR0913
         raise InvalidParameterError.out_of_domain(
             "rows_per_chunk", "a positive integer or None", rows_per_chunk
         )
-    frame = as_polars(frame, "frame")
-    req = request(
-        metrics, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,
-        aggregate=aggregate, qrels=qrels, merged="chunk by chunk", catalog=False, overrides=overrides,
-    )  # fmt: skip
-    lf = frame.lazy()
-    if req.qrels is not None:
-        lf = join_run_qrels(lf, as_polars(req.qrels, "qrels").lazy(), by=by, columns=columns).lazy()
+    req = request(metrics, frame, merged="chunk by chunk", catalog=False, **options)
+    lf = cast("pl.DataFrame | pl.LazyFrame", req.frame).lazy()  # given: converted once by the request
+    if isinstance(req.qrels, (pl.DataFrame, pl.LazyFrame)):
+        lf = join_frames(lf, req.qrels.lazy(), req.columns, req.by).lazy()
     # Building the whole plan checks the schema before any pass over the data.
     keys = _engine.build(lf, req.columns, req.by, req.conventions, req.metrics).keys
     if rows_per_chunk is None:

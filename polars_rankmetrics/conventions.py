@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypedDict
 
-from polars_rankmetrics._validation import check_choice, check_gain, check_k, check_real
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions._parameters import check_choice, check_gain, check_k, check_real
 
 __all__ = ["PRESETS", "ConventionOptions", "Conventions", "ReadingOptions"]
 

@@ -9,9 +9,9 @@ import polars as pl
 
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
-from polars_rankmetrics._validation import check_k
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions._parameters import check_k
 from polars_rankmetrics.metrics.binary import precision, recall
 
 if TYPE_CHECKING:

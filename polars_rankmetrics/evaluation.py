@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import polars as pl
 
 from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike, diagnose
 from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics._join import join_frames
 from polars_rankmetrics._request import Request, request
 from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError, InvalidInputError
-from polars_rankmetrics.io import join_run_qrels
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -90,10 +90,13 @@ def evaluate(  # noqa: PLR0913
         catalog metrics, which have no per-query values.
     qrels
         The judgments (query, item, relevance), when `frame` is the run
-        alone: they are joined to it inside the plan exactly as
-        :func:`join_run_qrels` does (every retrieved item, plus the judged
-        items the run missed, per `by` group), so the result is the same,
-        bit for bit, as ``evaluate(join_run_qrels(frame, qrels, by=by), ...)``.
+        alone: they are joined to it exactly as :func:`join_run_qrels` does
+        (every retrieved item, plus the judged items the run missed, per `by`
+        group), so the result is the same, bit for bit, as
+        ``evaluate(join_run_qrels(frame, qrels, by=by), ...)``. With a
+        LazyFrame, the join is a node of the one plan; with a DataFrame run
+        (and DataFrame qrels) it runs first, in memory, as a key lookup that
+        copies none of the run's columns, and the plan reads its result.
         Joining by hand with an inner or left join instead loses the judged
         items never retrieved, which recall, AP and the ideal DCG need.
     **overrides
@@ -177,17 +180,19 @@ def evaluate(  # noqa: PLR0913
     │ 1.0 ┆ 1.0  │
     └─────┴──────┘
     """
-    frame = as_polars(frame, "frame")
     req = request(
-        metrics, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,
-        aggregate=aggregate, qrels=qrels, overrides=overrides,
+        metrics, frame, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,
+        aggregate=aggregate, qrels=qrels, **overrides,
     )  # fmt: skip
-    if req.qrels is not None:
-        joined = join_run_qrels(frame, req.qrels, by=by, columns=columns)
-        if isinstance(frame, pl.DataFrame) and isinstance(joined, pl.LazyFrame):
-            joined = _engine.collect(joined)
-        frame = joined  # type: ignore[assignment]  # the same frame type as the run's
-    return _evaluated(frame, req)
+    converted = cast("FrameT", req.frame)  # the request converts the frame (and the qrels) once
+    if isinstance(req.qrels, (pl.DataFrame, pl.LazyFrame)):
+        # A LazyFrame run: the join is a node of the plan. A DataFrame run: the join runs first, in
+        # memory (a packed key lookup, faster than the lazy full join), and the plan reads its result.
+        joined = join_frames(converted, req.qrels, req.columns, req.by)
+        if isinstance(converted, pl.DataFrame) and isinstance(joined, pl.LazyFrame):
+            joined = _engine.collect(joined)  # a LazyFrame of qrels beside a DataFrame run
+        converted = joined  # type: ignore[assignment]  # the same frame type as the run's
+    return _evaluated(converted, req)
 
 
 def _evaluated(frame: FrameT, req: Request) -> FrameT:

@@ -257,20 +257,6 @@ def join_run_qrels(
     │ q1    ┆ c    ┆ null  ┆ 2         │
     └───────┴──────┴───────┴───────────┘
     """
-    cols = Columns.of(columns)
-    keys_by = normalise_by(by)
-    run, qrels = as_polars(run, "run"), as_polars(qrels, "qrels")
-    run_lf, qrels_lf = run.lazy(), qrels.lazy()
-    run_schema, qrels_schema = run_lf.collect_schema(), qrels_lf.collect_schema()
-    _join.check_columns(dict(run_schema), dict(qrels_schema), cols, keys_by)
-    ids = [cols.query, cols.item]
-    ignored = [k for k in keys_by if k in qrels_schema]
-    note = (
-        f" (the qrels' {', '.join(map(repr, ignored))} is ignored: every run is judged against all the qrels)"
-        if ignored
-        else ""
+    return _join.join_frames(
+        as_polars(run, "run"), as_polars(qrels, "qrels"), Columns.of(columns), normalise_by(by)
     )
-    if cols.intent in qrels_schema:  # intent qrels: a row per (query, item, intent), one judgment each
-        judged = qrels.select(*ids, cols.intent, cols.relevance)
-        return _join.full_join(run, judged, ids, list(keys_by), note, unique=[*ids, cols.intent])
-    return _join.full_join(run, qrels.select(*ids, cols.relevance), ids, list(keys_by), note)

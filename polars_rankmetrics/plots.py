@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_rankmetrics._schema import Columns, normalise_by
-from polars_rankmetrics._validation import check_k
 from polars_rankmetrics.curves import pr_curve as pr_curve_frame
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
+from polars_rankmetrics.exceptions._parameters import check_k
 from polars_rankmetrics.metrics.distribution import Catalog
 from polars_rankmetrics.metrics.distribution import coverage as coverage_metric
 from polars_rankmetrics.significance._plots import asl_curve, deltas, metric_at_k

@@ -199,4 +199,35 @@ def test_the_namespace_options_are_the_requests() -> None:
     from polars_rankmetrics._request import Request  # noqa: PLC0415
 
     assert set(_request.Options.__annotations__) == set(OPTIONS)
-    assert set(OPTIONS) | {"metrics"} == set(Request.__dataclass_fields__)
+    assert set(OPTIONS) | {"metrics", "frame"} == set(Request.__dataclass_fields__)
+
+
+def test_every_entry_point_takes_the_one_declaration_of_the_options() -> None:
+    """One declaration of the options (``EvaluateOptions``), and evaluate's signature the same.
+
+    evaluate spells the options out (its documented signature: the request's,
+    name for name and default for default); evaluate_chunked, spark.evaluate
+    and the request take ``EvaluateOptions``.
+    """
+    import inspect  # noqa: PLC0415
+
+    from polars_rankmetrics._request import request  # noqa: PLC0415
+    from polars_rankmetrics.spark._api import evaluate as spark_evaluate  # noqa: PLC0415
+
+    spelled = inspect.signature(prm.evaluate).parameters
+    assert [n for n, p in spelled.items() if p.kind is p.KEYWORD_ONLY] == list(OPTIONS)
+    defaults = {"by": None, "per_query": False, "columns": None, "conventions": None, "check": True,
+                "aggregate": "mean", "qrels": None}  # fmt: skip
+    assert {n: spelled[n].default for n in OPTIONS} == defaults
+    req = request(["map"])
+    assert {n: getattr(req, n) for n in ("by", "per_query", "check", "aggregate", "qrels")} == {
+        "by": (),
+        "per_query": False,
+        "check": True,
+        "aggregate": "mean",
+        "qrels": None,
+    }
+    for entry in (prm.evaluate_chunked, spark_evaluate, request):
+        options = inspect.signature(entry).parameters["options"]
+        assert options.kind is options.VAR_KEYWORD
+        assert "EvaluateOptions" in str(options.annotation), entry

@@ -1,4 +1,4 @@
-"""Write polars_rankmetrics/expr/_builders/: one expression builder per query-scope metric.
+"""Write polars_rankmetrics/expr/_builders/: a builder per query-scope metric, a module per family.
 
 The registry is the source: every :class:`QuerySpec`'s constructor
 (``prm.<name>``) gets a builder ``rx.<name>`` with the constructor's own
@@ -97,8 +97,6 @@ SCOPE_NOTE = (
     " ``select``) taken as one query: evaluate's per-query value; aggregating"
     " over queries is evaluate's."
 )
-
-MAX_PER_MODULE = 5  # builders per generated module: each stays well under 500 lines
 
 _EXTRA = {"recsys": "from polars_rankmetrics.metrics.recsys import MissingItems\n"}
 
@@ -289,27 +287,51 @@ def render() -> dict[str, str]:
     every: list[str] = []
     imports: list[str] = []
     for family, all_specs in sorted(families().items()):
-        ordered = sorted(all_specs, key=lambda s: s.python_name)
-        for part in range(0, len(ordered), MAX_PER_MODULE):
-            specs = ordered[part : part + MAX_PER_MODULE]
-            module = family if part == 0 else f"{family}_{part // MAX_PER_MODULE + 1}"
-            names = [s.python_name for s in specs]
-            every += names
-            imports.append(f"from polars_rankmetrics.expr._builders.{module} import {', '.join(names)}")
-            header = HEADER.format(
-                family=family, extra=_EXTRA.get(family, ""), names=", ".join(f'"{n}"' for n in names)
-            )
-            body = header + "".join(_builder(s) for s in specs) + "\n"
-            files[f"{module}.py"] = _format(body, f"{module}.py")
+        specs = sorted(all_specs, key=lambda s: s.python_name)  # one module per family, whatever its length
+        names = [s.python_name for s in specs]
+        every += names
+        imports.append(f"from polars_rankmetrics.expr._builders.{family} import {', '.join(names)}")
+        header = HEADER.format(
+            family=family, extra=_EXTRA.get(family, ""), names=", ".join(f'"{n}"' for n in names)
+        )
+        body = header + "".join(_builder(s) for s in specs) + "\n"
+        files[f"{family}.py"] = _format(body, f"{family}.py")
     init = INIT.format(imports="\n".join(imports), names=", ".join(f'"{n}"' for n in sorted(every)))
     files["__init__.py"] = _format(init, "__init__.py")
     return files
 
 
+EXPR_INIT = TARGET.parent / "__init__.py"
+# A re-export line of expr/__init__.py, under `if TYPE_CHECKING:`: `from ..._builders import name as name`.
+_EXPORT = re.compile(r"^    from polars_rankmetrics\.expr\._builders import (\w+) as \1\n", re.MULTILINE)
+
+
+def exported(names: list[str]) -> str:
+    """expr/__init__.py with its re-export lines those of `names`, where the first of them is."""
+    text = EXPR_INIT.read_text()
+    first = _EXPORT.search(text)
+    if first is None:
+        msg = f"{EXPR_INIT} has no line `from polars_rankmetrics.expr._builders import name as name`"
+        raise SystemExit(msg)
+    lines = "".join(f"    from polars_rankmetrics.expr._builders import {n} as {n}\n" for n in names)
+    text = text[: first.start()] + lines + _EXPORT.sub("", text[first.start() :])
+    for command in (["format"], ["check", "--fix", "--exit-zero", "--quiet"], ["format"]):
+        text = subprocess.run(  # noqa: S603  (our own interpreter and text)
+            [sys.executable, "-m", "ruff", *command, "--stdin-filename", str(EXPR_INIT), "-"],
+            input=text, capture_output=True, text=True, check=True, cwd=ROOT,
+        ).stdout  # fmt: skip
+    return text
+
+
 def main(argv: list[str]) -> int:
     """Rewrite the modules, or with ``--check`` report whether they are current."""
     files = render()
+    names = sorted(s.python_name for specs in families().values() for s in specs)
+    init = exported(names)
     if "--check" in argv:
+        if EXPR_INIT.read_text() != init:
+            print(f"{EXPR_INIT} is out of date: run python tools/gen_expr.py", file=sys.stderr)
+            return 1
         stale = [
             n for n, text in files.items() if not (TARGET / n).exists() or (TARGET / n).read_text() != text
         ]
@@ -327,6 +349,7 @@ def main(argv: list[str]) -> int:
             p.unlink()
     for name, text in files.items():
         (TARGET / name).write_text(text)
+    EXPR_INIT.write_text(init)
     return 0
 
 

@@ -1,17 +1,25 @@
-"""Write polars_rankmetrics/_namespace.pyi: the static signatures of the ``.rank`` metric methods.
+"""Write what type checkers need to see of the metric families, from the family modules.
 
-The methods themselves are made from the constructors when the package loads
-(``polars_rankmetrics/_namespace.py``); type checkers and IDEs cannot see
-those, so this stub spells each one out: the constructor's own parameters,
-then ``**options`` typed by the request's TypedDicts.
+- ``polars_rankmetrics/_namespace.pyi``: the static signatures of the ``.rank``
+  metric methods. The methods themselves are made from the constructors when
+  the package loads (``polars_rankmetrics/_namespace.py``); type checkers and
+  IDEs cannot see those, so this stub spells each one out: the constructor's
+  own parameters, then ``**options`` typed by the request's TypedDicts.
+- the re-export lines of ``polars_rankmetrics/metrics/__init__.py`` and
+  ``polars_rankmetrics/__init__.py`` (``from ... import ndcg as ndcg`` under
+  ``if TYPE_CHECKING:``): the packages re-export every family module's
+  ``__all__`` at run time from ``metrics.FAMILIES``; these lines name them for
+  type checkers, and nothing imports them at run time (so a stale line never
+  breaks the import, nor this generator).
 
-    python tools/gen_namespace.py           # rewrite the stub
-    python tools/gen_namespace.py --check   # exit 1 if it is out of date (CI runs this)
+    python tools/gen_namespace.py           # rewrite them
+    python tools/gen_namespace.py --check   # exit 1 if any is out of date (CI runs this)
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +32,10 @@ from polars_rankmetrics._declare import plain  # noqa: E402
 from polars_rankmetrics._namespace import options_type  # noqa: E402
 
 TARGET = ROOT / "polars_rankmetrics" / "_namespace.pyi"
+METRICS_INIT = ROOT / "polars_rankmetrics" / "metrics" / "__init__.py"
+PACKAGE_INIT = ROOT / "polars_rankmetrics" / "__init__.py"
+# A generated re-export line: `from polars_rankmetrics.metrics[.family] import name as name`.
+_EXPORT = re.compile(r"^    from polars_rankmetrics\.metrics(?:\.\w+)? import (\w+) as \1\n", re.MULTILINE)
 
 HEADER = """# Static signatures of the ``.rank`` metric methods (made at run time by ``_namespace.py``).
 #
@@ -69,27 +81,60 @@ def _method(name: str) -> str:
     return f"    def {name}({', '.join(own)}) -> _FrameT: ..."
 
 
-def render() -> str:
-    """The stub's text."""
-    text = HEADER + "".join(f"{_method(name)}\n" for name in sorted(metrics.__all__))
+def _ruff(text: str, target: Path) -> str:
     for command in (["format"], ["check", "--fix", "--exit-zero", "--quiet"], ["format"]):
         text = subprocess.run(  # noqa: S603  (our own interpreter and text)
-            [sys.executable, "-m", "ruff", *command, "--stdin-filename", str(TARGET), "-"],
+            [sys.executable, "-m", "ruff", *command, "--stdin-filename", str(target), "-"],
             input=text, capture_output=True, text=True, check=True, cwd=ROOT,
         ).stdout  # fmt: skip
     return text
 
 
+def render() -> str:
+    """The stub's text."""
+    return _ruff(HEADER + "".join(f"{_method(name)}\n" for name in sorted(metrics.__all__)), TARGET)
+
+
+def exported(path: Path, source: str) -> str:
+    """`path`'s text with its re-export lines those of every family module's ``__all__``.
+
+    `source` is the module each name is imported from, ``{family}`` standing for the
+    family module's name. The lines replace the present ones where the first of them is.
+    """
+    text = path.read_text()
+    first = _EXPORT.search(text)
+    if first is None:
+        msg = f"{path} has no line `from polars_rankmetrics.metrics... import name as name` to replace"
+        raise SystemExit(msg)
+    lines = "".join(
+        f"    from {source.format(family=family.__name__.rsplit('.', 1)[-1])} import {name} as {name}\n"
+        for family in metrics.FAMILIES
+        for name in family.__all__
+    )
+    text = text[: first.start()] + "\0" + _EXPORT.sub("", text[first.start() :])
+    return _ruff(text.replace("\0", lines), path)
+
+
+def outputs() -> dict[Path, str]:
+    """Every generated text by its file."""
+    return {
+        TARGET: render(),
+        METRICS_INIT: exported(METRICS_INIT, "polars_rankmetrics.metrics.{family}"),
+        PACKAGE_INIT: exported(PACKAGE_INIT, "polars_rankmetrics.metrics"),
+    }
+
+
 def main(argv: list[str]) -> int:
-    """Rewrite the stub, or with ``--check`` report whether it is current."""
-    text = render()
-    if "--check" in argv:
-        if not TARGET.exists() or TARGET.read_text() != text:
-            print(f"{TARGET} is out of date: run python tools/gen_namespace.py", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text)
-    return 0
+    """Rewrite the generated texts, or with ``--check`` report whether they are current."""
+    stale = 0
+    for path, text in outputs().items():
+        if "--check" in argv:
+            if not path.exists() or path.read_text() != text:
+                print(f"{path} is out of date: run python tools/gen_namespace.py", file=sys.stderr)
+                stale = 1
+        else:
+            path.write_text(text)
+    return stale
 
 
 if __name__ == "__main__":

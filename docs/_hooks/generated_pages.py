@@ -41,7 +41,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "demo_path",
     ),
     "Metrics, names and conventions": ("Metric", "parse", "valid_names", "Columns", "Conventions"),
-    "Curves and diversity": ("pr_curve", "evaluate_diversity", "join_intents", "read_ndeval_qrels"),
+    "Curves": ("pr_curve",),
     "Comparing systems": ("compare", "table", "table_markdown"),
     "Errors and warnings": (
         "RankMetricsError",
@@ -64,14 +64,8 @@ def public_names(module: str) -> list[str]:
 
 
 def _metric_modules() -> list[types.ModuleType]:
-    """The metric family modules the registry assembles, in the registry's order."""
-    registry = importlib.import_module(f"{PACKAGE}._registry")
-    seen: dict[str, types.ModuleType] = {}
-    for spec in registry.SPECS:
-        for value in vars(registry).values():
-            if isinstance(value, types.ModuleType) and spec in getattr(value, "SPECS", ()):
-                seen.setdefault(value.__name__, value)
-    return list(seen.values())
+    """The metric family modules (``polars_rankmetrics.metrics.FAMILIES``), in the registry's order."""
+    return list(importlib.import_module(f"{PACKAGE}.metrics").FAMILIES)
 
 
 def _module_specs() -> list[tuple[types.ModuleType | None, list[Any]]]:

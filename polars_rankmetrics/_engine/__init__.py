@@ -3,7 +3,7 @@
 The public modules (``evaluate``, ``chunked``, the adapters) call it through
 the names below and nothing else:
 
-- :func:`requested` parses what the user asked for;
+- :func:`named_metrics` parses what the user asked for, each metric with its output name;
 - :func:`build` ranks once and returns a :class:`Plan` (per-query values
   and catalog frames), :func:`evaluated` says which per-query rows count;
   :func:`item_digits` reads what the ranking's packed key needs of a frame
@@ -26,7 +26,6 @@ from typing import TypeVar
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._engine.aggregate import (
     AGGREGATIONS,
     QUERIES,
@@ -43,8 +42,8 @@ from polars_rankmetrics._engine.plan import (
     N_RELEVANT,
     N_RETRIEVED,
     MetricLike,
+    NamedMetrics,
     Plan,
-    Requested,
     build,
     catalog_counts,
     catalog_names,
@@ -52,19 +51,20 @@ from polars_rankmetrics._engine.plan import (
     counted,
     counted_value,
     evaluated,
+    named_metrics,
     refuse_catalog,
-    requested,
 )
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.exceptions import _plan as _errors
 
 __all__ = [
     "AGGREGATIONS",
     "QUERIES",
     "Aggregation",
     "MetricLike",
+    "NamedMetrics",
     "Plan",
-    "Requested",
     "aggregated",
     "build",
     "catalog_counts",
@@ -79,9 +79,9 @@ __all__ = [
     "finish_frame",
     "item_digits",
     "merge",
+    "named_metrics",
     "population_counts",
     "refuse_catalog",
-    "requested",
     "states",
 ]
 

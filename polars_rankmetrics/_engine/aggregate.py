@@ -28,8 +28,7 @@ from typing import Literal, get_args
 
 import polars as pl
 
-from polars_rankmetrics import _errors
-from polars_rankmetrics._engine.plan import DTYPES, WEIGHT, Requested
+from polars_rankmetrics._engine.plan import DTYPES, WEIGHT, NamedMetrics
 from polars_rankmetrics._kernel import (
     band_factor,
     banded,
@@ -40,6 +39,7 @@ from polars_rankmetrics._kernel import (
 )
 from polars_rankmetrics._spec import CatalogSpec
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions import _plan as _errors
 
 Aggregation = Literal["mean", "median", "min", "max", "std"]
 AGGREGATIONS: tuple[str, ...] = get_args(Aggregation)
@@ -58,11 +58,11 @@ def _statistic(how: str) -> bool:
     return how != "mean"
 
 
-def _scoped(metrics: Requested) -> Requested:
+def _scoped(metrics: NamedMetrics) -> NamedMetrics:
     return [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
 
 
-def state_columns(metrics: Requested, how: str = "mean") -> list[str]:
+def state_columns(metrics: NamedMetrics, how: str = "mean") -> list[str]:
     """The state columns of `metrics`, in order (after the `by` keys and :data:`QUERIES`)."""
     out: list[str] = []
     if _statistic(how):
@@ -107,7 +107,7 @@ def _state(name: str, how: str) -> list[pl.Expr]:
     return []
 
 
-def _means(metrics: Requested) -> list[str]:
+def _means(metrics: NamedMetrics) -> list[str]:
     return [name for name, metric in _scoped(metrics) if metric.spec.aggregate == "mean"]
 
 
@@ -162,7 +162,7 @@ def _std_in_range(name: str, bound: pl.Expr, exact: pl.Expr) -> pl.Expr:
 
 def states(
     per_q: pl.LazyFrame,
-    metrics: Requested,
+    metrics: NamedMetrics,
     keys_by: tuple[str, ...],
     extra: Sequence[pl.Expr] = (),
     *,
@@ -207,7 +207,7 @@ def check_aggregate(how: object, *, per_query: bool, merged: str | None = None) 
 
 
 def merge(
-    parts: pl.LazyFrame, metrics: Requested, keys_by: tuple[str, ...], how: str = "mean"
+    parts: pl.LazyFrame, metrics: NamedMetrics, keys_by: tuple[str, ...], how: str = "mean"
 ) -> pl.LazyFrame:
     """Add up states of disjoint query sets (rows of `parts` with the same `by` keys).
 
@@ -274,7 +274,7 @@ def _statistic_value(name: str, how: str, kind: str) -> pl.Expr:
 
 def finish(
     merged: pl.LazyFrame,
-    metrics: Requested,
+    metrics: NamedMetrics,
     keys_by: tuple[str, ...],
     extra: Sequence[str] = (),
     *,
@@ -294,7 +294,7 @@ def finish(
 
 def aggregated(  # noqa: PLR0913
     per_q: pl.LazyFrame,
-    metrics: Requested,
+    metrics: NamedMetrics,
     keys_by: tuple[str, ...],
     parts: list[pl.LazyFrame],
     extra: Sequence[pl.Expr] = (),

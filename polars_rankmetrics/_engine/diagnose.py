@@ -26,8 +26,8 @@ from pathlib import Path
 import polars as pl
 
 from polars_rankmetrics import _quote
-from polars_rankmetrics._engine.checks import DIAGNOSTICS, JUDGED_RETRIEVED, PARTIAL
-from polars_rankmetrics._engine.plan import Requested
+from polars_rankmetrics._engine.plan import NamedMetrics
+from polars_rankmetrics._engine.plan_checks import DIAGNOSTICS, JUDGED_RETRIEVED, PARTIAL
 from polars_rankmetrics._spec import CatalogSpec
 from polars_rankmetrics.exceptions import InnerJoinWarning, RankMetricsWarning
 
@@ -56,7 +56,7 @@ def hidden(*, has_relevance: bool) -> list[pl.Expr]:
 
 def warn(
     result: pl.DataFrame,
-    metrics: Requested,
+    metrics: NamedMetrics,
     keys_by: Sequence[str],
     *,
     per_query: bool,
@@ -100,7 +100,7 @@ def warn(
     return result.drop(hidden_columns)
 
 
-def _warn_inner_join(result: pl.DataFrame, metrics: Requested) -> None:
+def _warn_inner_join(result: pl.DataFrame, metrics: NamedMetrics) -> None:
     """Warn when every evaluated query's rows are all retrieved and judged and a metric needs the others."""
     needing = [name for name, metric in metrics if metric.spec.unretrieved]
     counted = result.filter(pl.col(QUERIES) > 0) if QUERIES in result.columns else result

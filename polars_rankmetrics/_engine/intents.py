@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._kernel import INTENTS
 from polars_rankmetrics._schema import Columns, frame_schema
+from polars_rankmetrics.exceptions import _plan as _errors
 
 ONE_INTENT = "0"
 

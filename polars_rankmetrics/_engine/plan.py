@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from polars_rankmetrics._engine import checks, intents
+from polars_rankmetrics._engine import intents, plan_checks
 from polars_rankmetrics._engine.prepare import Prepared, fine_gains, prepare
 from polars_rankmetrics._kernel import (
     NUM_LISTED,
@@ -29,7 +29,7 @@ from polars_rankmetrics.exceptions import InvalidInputError, InvalidParameterErr
 from polars_rankmetrics.metrics import _ties
 
 MetricLike = str | Metric
-Requested = list[tuple[str, Metric]]  # (output column, metric)
+NamedMetrics = list[tuple[str, Metric]]  # (output column, metric)
 
 DTYPES: dict[str, pl.DataType] = {"int": pl.Int64(), "float": pl.Float64(), "str": pl.String()}
 
@@ -39,7 +39,7 @@ N_RELEVANT = "__prm_n_relevant"
 WEIGHT = "__prm_weight_"  # + metric name: a query's weight under the "weighted" aggregate
 
 
-def requested(metrics: MetricLike | Sequence[MetricLike]) -> Requested:
+def named_metrics(metrics: MetricLike | Sequence[MetricLike]) -> NamedMetrics:
     """The metrics asked for, each with its output column (the name as written)."""
     if isinstance(metrics, (str, Metric)):
         metrics = [metrics]
@@ -47,7 +47,7 @@ def requested(metrics: MetricLike | Sequence[MetricLike]) -> Requested:
         raise InvalidInputError.from_type(
             "metrics", "a metric or a sequence of metrics, e.g. ['ndcg@10', 'map']", metrics
         )
-    out: Requested = []
+    out: NamedMetrics = []
     for m in metrics:
         metric = parse(m)
         out.append((m if isinstance(m, str) else str(metric), metric))
@@ -64,7 +64,7 @@ def requested(metrics: MetricLike | Sequence[MetricLike]) -> Requested:
     return out
 
 
-def catalog_names(metrics: Requested) -> list[str]:
+def catalog_names(metrics: NamedMetrics) -> list[str]:
     """The output columns of the catalog-scope metrics among `metrics`."""
     return [name for name, m in metrics if isinstance(m.spec, CatalogSpec)]
 
@@ -80,7 +80,7 @@ class Plan:
 
 
 def _gain_columns(
-    metrics: Requested, conventions: Conventions, schema: ResolvedSchema
+    metrics: NamedMetrics, conventions: Conventions, schema: ResolvedSchema
 ) -> tuple[dict[str, tuple[Gain, GainColumns]], dict[str, GainColumns]]:
     """One gain column (and ideal order, and scale where gains can be tiny) per distinct gain convention."""
     gains: dict[str, tuple[Gain, GainColumns]] = {}
@@ -95,7 +95,7 @@ def _gain_columns(
     return gains, columns_of
 
 
-def check_ties(metrics: Requested, conventions: Conventions) -> None:
+def check_ties(metrics: NamedMetrics, conventions: Conventions) -> None:
     """Raise unless every metric defines the conventions' tie policy (``"text"``: all of them)."""
     policy = conventions.ties
     if policy == "text":
@@ -120,7 +120,7 @@ def _value(spec: QuerySpec, conventions: Conventions) -> Callable[[Metric, Rows]
     return spec.value  # "average" of an order-free family: its own value
 
 
-def _unordered_up_to(queries: Requested, catalogs: Requested, conventions: Conventions) -> int | None:
+def _unordered_up_to(queries: NamedMetrics, catalogs: NamedMetrics, conventions: Conventions) -> int | None:
     """The list length up to which no row needs its position (None: every list is ordered).
 
     Catalog metrics read positions only as "within the top k": a list no longer than the
@@ -141,7 +141,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     columns: Columns,
     by: tuple[str, ...],
     conventions: Conventions,
-    metrics: Requested,
+    metrics: NamedMetrics,
     *,
     check: bool = False,
     diagnose: bool = False,
@@ -149,10 +149,10 @@ def build(  # noqa: PLR0913  (the request's parts)
 ) -> Plan:
     """Rank once, then build every metric's computation over the one prepared frame.
 
-    With `check`, the plan also checks the data (:mod:`_engine.checks`) and fails at
+    With `check`, the plan also checks the data (:mod:`_engine.plan_checks`) and fails at
     collect() on the first query that breaks the frame contract. With `diagnose`,
     the per-query frame also says whether each query retrieved a judged item and whether
-    it has a partial row (:data:`checks.DIAGNOSTICS`), which the degenerate-result warnings
+    it has a partial row (:data:`plan_checks.DIAGNOSTICS`), which the degenerate-result warnings
     read. `item_digits`
     bounds the decimal digits of every integer item, when the caller has the frame in memory
     (``_engine.item_digits``): the ranking's packed key may then fit where the dtype's widest would not.
@@ -184,7 +184,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     names = frame_schema(lf)
 
     def flags(keys: tuple[str, ...], graded: pl.Expr) -> list[pl.Expr]:
-        return checks.window_columns(schema, names, keys, graded, check=check, diagnose=diagnose)
+        return plan_checks.window_columns(schema, names, keys, graded, check=check, diagnose=diagnose)
 
     unordered = _unordered_up_to(queries, catalogs, conventions)
     keep = _kept_rows(metrics, view)
@@ -199,15 +199,15 @@ def build(  # noqa: PLR0913  (the request's parts)
     values = _query_values(queries, view, conventions)
     rows_read = _with_terms(prepared.frame, terms)
     per_query = rows_read.group_by(prepared.keys).agg(
-        checks.judged().alias(N_JUDGED),
+        plan_checks.judged().alias(N_JUDGED),
         pl.col(NUM_LISTED if conventions.judged_only else NUM_RET).first().alias(N_RETRIEVED),
         pl.col(NUM_REL).first().alias(N_RELEVANT),
         *values,
-        *([checks.message(schema, names, prepared.keys)] if check else []),
-        *(checks.diagnostics() if diagnose and schema.has_relevance else []),
+        *([plan_checks.message(schema, names, prepared.keys)] if check else []),
+        *(plan_checks.diagnostics() if diagnose and schema.has_relevance else []),
     )
     if check:
-        per_query = checks.guard(per_query, N_JUDGED, N_RETRIEVED)
+        per_query = plan_checks.guard(per_query, N_JUDGED, N_RETRIEVED)
     for name, table in tables:
         # Tables cover the queries with an ideal list; every other query scores 0.
         per_query = per_query.join(table, on=list(prepared.keys), how="left")
@@ -230,7 +230,7 @@ def _with_terms(frame: pl.LazyFrame, terms: dict[str, pl.Expr]) -> pl.LazyFrame:
     return frame
 
 
-def _refuse_key_names(metrics: Requested, keys: tuple[str, ...]) -> None:
+def _refuse_key_names(metrics: NamedMetrics, keys: tuple[str, ...]) -> None:
     """A metric may not be named like a key column: the output would hold the name twice."""
     reserved = {name for name, _ in metrics} & set(keys)
     if reserved:
@@ -239,7 +239,7 @@ def _refuse_key_names(metrics: Requested, keys: tuple[str, ...]) -> None:
         )
 
 
-def _row_columns(metrics: Requested, view: Mapping[str, Rows]) -> tuple[list[pl.Expr], list[pl.Expr]]:
+def _row_columns(metrics: NamedMetrics, view: Mapping[str, Rows]) -> tuple[list[pl.Expr], list[pl.Expr]]:
     """The per-row columns families add, and the per-query windows over every row: each once.
 
     Rows: after the ranking (ERR's survival product); wholes: over every row before rows are
@@ -262,7 +262,7 @@ def _row_columns(metrics: Requested, view: Mapping[str, Rows]) -> tuple[list[pl.
     )
 
 
-def _kept_rows(metrics: Requested, view: Mapping[str, Rows]) -> pl.Expr | None:
+def _kept_rows(metrics: NamedMetrics, view: Mapping[str, Rows]) -> pl.Expr | None:
     """The rows some metric reads (None: every row; no metric: one row per query is enough)."""
     if not metrics:
         return pl.lit(value=False)  # population counts only
@@ -271,7 +271,7 @@ def _kept_rows(metrics: Requested, view: Mapping[str, Rows]) -> pl.Expr | None:
     return None
 
 
-def _query_values(queries: Requested, view: Mapping[str, Rows], conventions: Conventions) -> list[pl.Expr]:
+def _query_values(queries: NamedMetrics, view: Mapping[str, Rows], conventions: Conventions) -> list[pl.Expr]:
     """Each query-scope metric's aggregation over a query's rows (and its weight, when it has one)."""
     values: list[pl.Expr] = []
     for name, metric in queries:
@@ -284,7 +284,7 @@ def _query_values(queries: Requested, view: Mapping[str, Rows], conventions: Con
 
 
 def _tables(
-    queries: Requested, columns_of: Mapping[str, GainColumns], prepared: Prepared
+    queries: NamedMetrics, columns_of: Mapping[str, GainColumns], prepared: Prepared
 ) -> list[tuple[str, pl.LazyFrame]]:
     """The table metrics' frames of (keys..., value) from the prepared frame."""
     out = []
@@ -296,7 +296,7 @@ def _tables(
     return out
 
 
-def _lists(prepared: pl.LazyFrame, catalogs: Requested) -> pl.LazyFrame:
+def _lists(prepared: pl.LazyFrame, catalogs: NamedMetrics) -> pl.LazyFrame:
     """The catalog metrics' lists: the ranked rows, and maybe the relevant rows no list ranked.
 
     A family that reads the relevant items no list ranked (pop_reo) declares `unretrieved`: the
@@ -354,7 +354,7 @@ def evaluated(conventions: Conventions) -> pl.Expr:
     return judged & (pl.col(N_RETRIEVED) > 0)
 
 
-def refuse_catalog(metrics: Requested, why: str) -> None:
+def refuse_catalog(metrics: NamedMetrics, why: str) -> None:
     """Raise if `metrics` holds a catalog-scope metric, saying `why` it cannot be computed here."""
     names = catalog_names(metrics)
     if names:

@@ -2,11 +2,11 @@
 
 ``MEASURES`` lists every measure the command prints, in trec_eval's order, with
 trec_eval's facts about it (its parameter syntax, defaults, which lines it
-prints). Which library metric computes a measure is the registry's to say: a
-line's metric is ``prm.parse`` of trec_eval's own line name (``P_5``,
-``ndcg_cut_10``, ``recip_rank``), so the two never hold separate tables of
-names. ``cli._specs`` reads ``-m`` specs (``P.5,10``, ``ndcg.1=3,2=9``,
-``all_trec``) into output lines.
+prints): each is declared on its family's spec (``MetricSpec.measures``, a
+``TrecMeasure``), so a family and its trec_eval measures are one declaration.
+A line's metric is ``prm.parse`` of trec_eval's own line name (``P_5``,
+``ndcg_cut_10``, ``recip_rank``) where the registry reads it. ``cli._specs``
+reads ``-m`` specs (``P.5,10``, ``ndcg.1=3,2=9``, ``all_trec``) into output lines.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
 
 import polars_rankmetrics as prm
+from polars_rankmetrics import _spec
+from polars_rankmetrics._registry import SPECS
 
 __all__ = [
     "BY_NAME",
@@ -30,22 +31,8 @@ __all__ = [
     "supported",
 ]
 
-# How a measure reads its parameters (trec_eval's meas_init.c):
-#   none     no parameter ("map")
-#   cutoffs  integer cutoffs, sorted, one line each ("P.5,10" -> P_5, P_10)
-#   levels   real cutoffs, sorted, one line each ("iprec_at_recall..1" -> iprec_at_recall_0.10)
-#   numbers  real parameters in the order given, one line ("utility.2,-1,0,0" -> utility_2,-1,0,0)
-#   pairs    name=value parameters, one line ("ndcg.1=3,2=9" -> ndcg_1=3,2=9)
-MeasureParams = Literal["none", "cutoffs", "levels", "numbers", "pairs"]
-
-# How trec_eval's `all` line combines the per-query values (meas_avg.c and the m_*.c calc_avg functions):
-#   mean    a running double sum over the queries in trec_eval's order, divided by their number
-#   gm      the same over log(max(value, 1e-5)), then exp (gm_map, gm_bpref)
-#   sum     the sum of the counts (num_ret, num_rel_ret, num_nonrel_judged_ret)
-#   num_rel the sum of the counts; with -c the judgments graded above 0, whatever -l (m_num_rel.c)
-#   count   the number of queries (num_q)
-#   none    no average (runid, relstring)
-Average = Literal["mean", "gm", "sum", "num_rel", "count", "none"]
+MeasureParams = _spec.MeasureParams  # how a measure reads its parameters (trec_eval's meas_init.c)
+Average = _spec.MeasureAverage  # how trec_eval's `all` line combines the per-query values (meas_avg.c)
 
 
 @dataclass(frozen=True)
@@ -109,11 +96,10 @@ def _cut(measure: str) -> Callable[[int], prm.Metric]:
     return lambda k: prm.parse(f"{measure}_{k}")
 
 
-def _graded(measure: str) -> Callable[[dict[str, float]], prm.Metric]:
+def _graded(family: str) -> Callable[[dict[str, float]], prm.Metric]:
     """A gain-based measure: ``level=gain`` pairs whose level is an integer map gains."""
 
     def build(pairs: dict[str, float]) -> prm.Metric:
-        family = prm.parse(measure).name  # the registry's family for trec_eval's name
         gains = _gains(pairs)
         return prm.parse(family + (f"({','.join(f'{g}={v!r}' for g, v in gains.items())})" if gains else ""))
 
@@ -133,78 +119,45 @@ def _persistence(build: Callable[[float], prm.Metric]) -> Callable[[dict[str, fl
     return metric
 
 
-def _relstring(numbers: tuple[float, ...]) -> prm.Metric:
-    length = int(numbers[0])  # trec_eval truncates the length to an integer
-    if length < 1:
-        raise prm.UnknownMetricError.bad_measure(None, f"the length must be at least 1, got {numbers[0]:g}")
-    return prm.relstring(length)
+def _builder(spec: _spec.MetricSpec, measure: _spec.TrecMeasure) -> Callable[..., prm.Metric]:
+    """The metric of one parameter value of `measure`, a measure of `spec`'s family.
+
+    The registry reads the line name of a measure without parameters (``map``)
+    or with cutoffs (``P_5``); a level is the constructor's one argument; pairs
+    are gains, or rbp's persistence; numbers are the family's own (``build``).
+    """
+    constructor: Callable[..., prm.Metric] = getattr(prm, spec.python_name)
+    if measure.build is not None:
+        return measure.build
+    if measure.params == "none":
+        return _fixed(measure.name)
+    if measure.params == "cutoffs":
+        return _cut(measure.name)
+    if measure.params == "levels":
+        return constructor
+    if any(p.kind == "gain" for p in spec.params):
+        return _graded(spec.name)
+    return _persistence(constructor)
 
 
-def _utility(numbers: tuple[float, ...]) -> prm.Metric:
-    if len(numbers) != 4:
-        raise prm.UnknownMetricError.bad_measure(None, f"utility takes 4 coefficients, got {len(numbers)}")
-    return prm.utility(*numbers)
+def _measures() -> tuple[Measure, ...]:
+    """Every measure the families declare (their ``measures``), in trec_eval's order, after runid."""
+    declared = sorted(
+        ((measure, spec) for spec in SPECS for measure in spec.measures), key=lambda pair: pair[0].position
+    )
+    built = [
+        Measure(
+            m.name, _builder(spec, m), m.params, m.default, m.per_query, m.summary, m.average, m.empty_nan
+        )
+        for m, spec in declared
+    ]
+    return (Measure("runid", None, per_query=False, average="none"), *built)
 
-
-def _eleven_point(levels: tuple[float, ...]) -> prm.Metric:
-    if list(levels) != sorted(levels):
-        # trec_eval's 11pt_avg scans the levels assuming increasing order; its value for others differs.
-        raise prm.UnknownMetricError.bad_measure(None, "the recall levels must be in increasing order")
-    return prm.eleven_point_average(levels)
-
-
-def _set_f(numbers: tuple[float, ...]) -> prm.Metric:
-    # trec_eval's beta weighs recall unsquared, (1 + b) P R / (b P + R): prm.set_f, not f_beta.
-    return prm.set_f(beta=numbers[0])
-
-
-_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # P, recall, ndcg_cut, map_cut, relative_P
-_TENTHS = tuple(i / 10 for i in range(11))  # iprec_at_recall, 11pt_avg
-_FIFTHS = tuple(i / 5 for i in range(1, 11))  # Rprec_mult
 
 # Every measure this command prints, in trec_eval's order (measures.c,
 # te_trec_measures): trec_eval prints measures in this order whatever the
-# order of its -m flags. The one table of measures.
-MEASURES: tuple[Measure, ...] = (
-    Measure("runid", None, per_query=False, average="none"),
-    Measure("num_q", _fixed("num_q"), per_query=False, average="count"),
-    Measure("num_ret", _fixed("num_ret"), average="sum"),
-    Measure("num_rel", _fixed("num_rel"), average="num_rel"),
-    Measure("num_rel_ret", _fixed("num_rel_ret"), average="sum"),
-    Measure("map", _fixed("map")),
-    Measure("gm_map", _fixed("gm_map"), per_query=False, average="gm"),
-    Measure("Rprec", _fixed("Rprec")),
-    Measure("bpref", _fixed("bpref")),
-    Measure("recip_rank", _fixed("recip_rank")),
-    Measure("iprec_at_recall", prm.iprec_at_recall, "levels", _TENTHS, empty_nan=True),
-    Measure("P", _cut("P"), "cutoffs", _CUTOFFS),
-    Measure("relstring", _relstring, "numbers", (10,), summary=False, average="none"),
-    Measure("recall", _cut("recall"), "cutoffs", _CUTOFFS),
-    Measure("infAP", _fixed("infAP")),
-    Measure("gm_bpref", _fixed("gm_bpref"), per_query=False, average="gm"),
-    Measure("Rprec_mult", prm.rprec_mult, "levels", _FIFTHS),
-    Measure("utility", _utility, "numbers", (1, -1, 0, 0)),
-    Measure("11pt_avg", _eleven_point, "numbers", _TENTHS, empty_nan=True),
-    Measure("binG", _fixed("binG")),
-    Measure("G", _graded("G"), "pairs"),
-    Measure("dcg", _graded("dcg"), "pairs"),
-    Measure("ndcg", _graded("ndcg"), "pairs"),
-    Measure("ndcg_rel", _graded("ndcg_rel"), "pairs"),
-    Measure("Rndcg", _graded("Rndcg"), "pairs"),
-    Measure("ndcg_cut", _cut("ndcg_cut"), "cutoffs", _CUTOFFS),
-    Measure("map_cut", _cut("map_cut"), "cutoffs", _CUTOFFS),
-    Measure("relative_P", _cut("relative_P"), "cutoffs", _CUTOFFS),
-    Measure("success", _cut("success"), "cutoffs", (1, 5, 10)),
-    Measure("set_P", _fixed("set_P")),
-    Measure("set_relative_P", _fixed("set_relative_P")),
-    Measure("set_recall", _fixed("set_recall")),
-    Measure("set_map", _fixed("set_map")),
-    Measure("set_F", _set_f, "numbers", (1,)),
-    Measure("num_nonrel_judged_ret", _fixed("num_nonrel_judged_ret"), average="sum"),
-    Measure("rbp", _persistence(prm.rbp), "pairs"),
-    Measure("rbp_resid", _persistence(prm.rbp_resid), "pairs"),
-    Measure("unj", _cut("unj"), "cutoffs", (5, 10, 20)),
-)
+# order of its -m flags. Each is declared on its family's spec.
+MEASURES: tuple[Measure, ...] = _measures()
 
 # trec_eval's nicknames (measures.c), in its spelling.
 NICKNAMES: dict[str, tuple[str, ...]] = {

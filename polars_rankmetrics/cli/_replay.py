@@ -15,6 +15,16 @@ trec_eval ranks them (score, then docno, both descending; ``-M`` cuts, then
 text``, no other preset); a query the run has no line for keeps the library's
 value (trec_eval computes nothing for it).
 
+Why these functions do not call the kernel (``_kernel.exact_sum``, the
+engine's plan): the kernel's sums are exact on purpose, the same bits
+whatever the order of the terms, and those bits are the ones this module
+exists to differ from. Each replay is the left-to-right double sum of the
+trec_eval file it names, in trec_eval's rank order, which no exact sum and
+no order-free plan reproduces; every other value the command prints (the
+replay's fallbacks included) is the kernel's. The replays run only for the
+few (query, measure) values near a printed tie, in plain Python over one
+query's grades.
+
 It also gives trec_eval's 0/0 of ``Rndcg`` (m_Rndcg.c): a query with relevant
 documents (``-l 0`` counts grade 0) but no positive gain has no R level to
 average over, and trec_eval prints ``-nan``.

@@ -108,8 +108,50 @@ evaluate's; run ``prm.validate(df)`` on frames you aggregate here.
 
 from __future__ import annotations
 
-from polars_rankmetrics.expr import _builders
-from polars_rankmetrics.expr._builders import *  # noqa: F403  (the generated builders)
+from typing import TYPE_CHECKING
 
-__all__: list[str] = []
-__all__ += _builders.__all__  # one builder per query-scope metric, generated from the registry
+from polars_rankmetrics.expr import _builders
+
+if TYPE_CHECKING:  # the builders, for type checkers (written by tools/gen_expr.py)
+    from polars_rankmetrics.expr._builders import auroc as auroc
+    from polars_rankmetrics.expr._builders import average_precision as average_precision
+    from polars_rankmetrics.expr._builders import binary_cost_gain as binary_cost_gain
+    from polars_rankmetrics.expr._builders import bpref as bpref
+    from polars_rankmetrics.expr._builders import dcg as dcg
+    from polars_rankmetrics.expr._builders import eleven_point_average as eleven_point_average
+    from polars_rankmetrics.expr._builders import err as err
+    from polars_rankmetrics.expr._builders import f1 as f1
+    from polars_rankmetrics.expr._builders import f_beta as f_beta
+    from polars_rankmetrics.expr._builders import fallout as fallout
+    from polars_rankmetrics.expr._builders import gm_bpref as gm_bpref
+    from polars_rankmetrics.expr._builders import gm_map as gm_map
+    from polars_rankmetrics.expr._builders import hit_rate as hit_rate
+    from polars_rankmetrics.expr._builders import hits as hits
+    from polars_rankmetrics.expr._builders import infap as infap
+    from polars_rankmetrics.expr._builders import iprec_at_recall as iprec_at_recall
+    from polars_rankmetrics.expr._builders import map_capped as map_capped
+    from polars_rankmetrics.expr._builders import mar as mar
+    from polars_rankmetrics.expr._builders import mpr as mpr
+    from polars_rankmetrics.expr._builders import ndcg as ndcg
+    from polars_rankmetrics.expr._builders import num_nonrel_judged_ret as num_nonrel_judged_ret
+    from polars_rankmetrics.expr._builders import num_q as num_q
+    from polars_rankmetrics.expr._builders import num_rel as num_rel
+    from polars_rankmetrics.expr._builders import num_rel_ret as num_rel_ret
+    from polars_rankmetrics.expr._builders import num_ret as num_ret
+    from polars_rankmetrics.expr._builders import precision as precision
+    from polars_rankmetrics.expr._builders import r_precision as r_precision
+    from polars_rankmetrics.expr._builders import rbp as rbp
+    from polars_rankmetrics.expr._builders import rbp_resid as rbp_resid
+    from polars_rankmetrics.expr._builders import recall as recall
+    from polars_rankmetrics.expr._builders import recall_at_precision as recall_at_precision
+    from polars_rankmetrics.expr._builders import reciprocal_rank as reciprocal_rank
+    from polars_rankmetrics.expr._builders import relative_precision as relative_precision
+    from polars_rankmetrics.expr._builders import relstring as relstring
+    from polars_rankmetrics.expr._builders import rprec_mult as rprec_mult
+    from polars_rankmetrics.expr._builders import set_f as set_f
+    from polars_rankmetrics.expr._builders import set_map as set_map
+    from polars_rankmetrics.expr._builders import unjudged as unjudged
+    from polars_rankmetrics.expr._builders import utility as utility
+
+__all__ = [*_builders.__all__]  # noqa: PLE0604  (one builder per query-scope metric, generated)
+globals().update({name: getattr(_builders, name) for name in __all__})

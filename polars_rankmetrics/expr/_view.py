@@ -24,13 +24,13 @@ from collections.abc import Mapping
 import polars as pl
 import polars.selectors as cs
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._engine.plan import DTYPES
 from polars_rankmetrics._engine.prepare import gain_expr, ideal_order, relevance_classes
 from polars_rankmetrics._kernel import Rows, query_scale
 from polars_rankmetrics._spec import Metric, QuerySpec
 from polars_rankmetrics.conventions import Conventions, Gain
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions import _plan as _errors
 
 __all__ = ["group_rows", "own_gain", "query_expr", "sorted_rows"]
 

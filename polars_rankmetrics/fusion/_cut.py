@@ -16,8 +16,8 @@ sum of the weights of the runs listing an item is a float sum, runs in
 name order: with three runs or more its last bit may differ from
 :func:`fuse`'s, whose sum follows the rows' order.)
 
-Why the cut keeps the value: the families in :data:`CUT_FAMILIES` at a
-cutoff k read the grades of the first k retrieved items, the number of
+Why the cut keeps the value: the families whose spec says ``top_k_only``
+at a cutoff k read the grades of the first k retrieved items, the number of
 retrieved items only as ``min(k, n)`` (which the cut keeps), and the
 judgments of the query (R, the ideal ranking), retrieved or not. Under
 conventions that read more of the list (a depth, ``judged_only``, ties
@@ -42,13 +42,11 @@ from polars_rankmetrics.fusion._normalize import RANK, RUN, VALUE, normalized
 from polars_rankmetrics.fusion._plan import FusionRequest, base_frame, prepared
 from polars_rankmetrics.io import join_run_qrels
 
-__all__ = ["CUT_FAMILIES", "WIDE_METHODS", "coded", "cutoff", "evaluate_cut", "wide_runs"]
+__all__ = ["WIDE_METHODS", "coded", "cutoff", "evaluate_cut", "wide_runs"]
 
 CANDIDATE = "candidate"
 WIDE_METHODS = frozenset({"wsum", "wmnz", "mixed", "rrf"})
 """The methods whose candidates are columns of the wide frame."""
-CUT_FAMILIES = frozenset({"ndcg", "dcg", "precision", "recall", "f1", "map", "mrr", "hits", "hit_rate"})
-"""Metric families whose value at a cutoff k reads only the first k items and the judgments."""
 
 _CODE_BASE = 10**12  # codes of one width: their decimal text sorts as their numbers do
 _ROWS = "__fuse_rows"  # the runs' rows for the (query, item)
@@ -60,7 +58,7 @@ def cutoff(method: str, metric: str, conventions: Conventions | str | None) -> i
         return None
     parsed = parse(metric)
     conv = Conventions.resolve(conventions)
-    if parsed.k is None or parsed.spec.name not in CUT_FAMILIES:
+    if parsed.k is None or not parsed.spec.top_k_only:
         return None
     if conv.depth is not None or conv.judged_only or conv.ties != "text" or conv.judgments != "all":
         return None
@@ -179,7 +177,7 @@ def evaluate_cut(  # noqa: PLR0913
 
 
 def _read_past_cut(conv: Conventions, cols: Columns, listed: pl.Series) -> pl.Expr | None:
-    """The judged rows past the cut that a family of :data:`CUT_FAMILIES` reads; None: every one.
+    """The judged rows past the cut that a ``top_k_only`` family reads; None: every one.
 
     Past the cut a judgment counts only when it is relevant (R) or has a
     gain (the ideal ranking): a grade ``>= relevance_level`` or above 0

@@ -16,9 +16,9 @@ from numbers import Real
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
+from polars_rankmetrics.exceptions import _plan as _errors
 from polars_rankmetrics.fusion._condorcet import condorcet
 from polars_rankmetrics.fusion._methods import WEIGHT, combined, listed, terms
 from polars_rankmetrics.fusion._names import FusionMethod

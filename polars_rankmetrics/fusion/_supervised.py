@@ -46,7 +46,7 @@ _SEGFUSE_CUTS = (0, 5, 15, 35, 75, 155, 315, 635, 1275, 2555, 5115)
 _BAYES_CUTS = (0, 5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
 
-def _hits(lf: pl.LazyFrame, qrels: pl.LazyFrame, relevance: str, lay: Layout) -> pl.LazyFrame:
+def _with_hit_flags(lf: pl.LazyFrame, qrels: pl.LazyFrame, relevance: str, lay: Layout) -> pl.LazyFrame:
     """The ranked runs with HIT (judged relevant) and QUERIES (the number of queries)."""
     q, i = lay.query, lay.item
     relevant = qrels.filter(pl.col(relevance) >= 1).select(q, i, pl.lit(1.0).alias(_HIT)).unique()
@@ -189,7 +189,7 @@ def supervised_terms(  # noqa: PLR0913
     search: the training that does not depend on the candidate's parameter
     reads it once.
     """
-    hits = _hits(lf if train is None or method == "probfuse" else train, qrels, relevance, lay)
+    hits = _with_hit_flags(lf if train is None or method == "probfuse" else train, qrels, relevance, lay)
     if method == "posfuse":
         probs = _per_position(hits)
         return lf.join(probs, on=[RUN, RANK], how="left").with_columns(

@@ -1,106 +1,134 @@
 """Metric families: one module each; every metric a typed spec and a constructor.
 
 Each module lists its constructors in ``__all__`` and its specs in
-``SPECS``; this package gathers the first (``prm.<name>`` re-exports them)
-and lists the modules in :data:`FAMILIES`, whose ``SPECS`` the registry
-(``polars_rankmetrics._registry``) reads. It imports nothing above it.
+``SPECS``. :data:`FAMILIES` is every public module of this package, found
+by itself (a new family is a new module, nothing else); the registry
+(``polars_rankmetrics._registry``) reads their ``SPECS``, and this package
+and ``prm`` re-export their ``__all__``. The import lines below are
+written by ``python tools/gen_namespace.py`` from the modules' ``__all__``
+so that type checkers see each name (a test fails when they are stale); at
+run time the names come from :data:`FAMILIES`, whatever those lines say.
+This package imports nothing above it.
 """
 
 from __future__ import annotations
 
-from polars_rankmetrics.metrics import (
-    binary,
-    calibration,
-    classification,
-    counts,
-    cumulative,
-    distribution,
-    diversity,
-    exposure,
-    graded,
-    history_similarity,
-    information,
-    interpolated,
-    judged,
-    overlap,
-    parity,
-    popularity,
-    rank,
-    recsys,
-    similarity,
-    surprise,
-    text,
-    user,
-)
-from polars_rankmetrics.metrics.binary import *  # noqa: F403
-from polars_rankmetrics.metrics.calibration import *  # noqa: F403
-from polars_rankmetrics.metrics.classification import *  # noqa: F403
-from polars_rankmetrics.metrics.counts import *  # noqa: F403
-from polars_rankmetrics.metrics.cumulative import *  # noqa: F403
-from polars_rankmetrics.metrics.distribution import *  # noqa: F403
-from polars_rankmetrics.metrics.diversity import *  # noqa: F403
-from polars_rankmetrics.metrics.exposure import *  # noqa: F403
-from polars_rankmetrics.metrics.graded import *  # noqa: F403
-from polars_rankmetrics.metrics.history_similarity import *  # noqa: F403
-from polars_rankmetrics.metrics.information import *  # noqa: F403
-from polars_rankmetrics.metrics.interpolated import *  # noqa: F403
-from polars_rankmetrics.metrics.judged import *  # noqa: F403
-from polars_rankmetrics.metrics.overlap import *  # noqa: F403
-from polars_rankmetrics.metrics.parity import *  # noqa: F403
-from polars_rankmetrics.metrics.popularity import *  # noqa: F403
-from polars_rankmetrics.metrics.rank import *  # noqa: F403
-from polars_rankmetrics.metrics.recsys import *  # noqa: F403
-from polars_rankmetrics.metrics.similarity import *  # noqa: F403
-from polars_rankmetrics.metrics.surprise import *  # noqa: F403
-from polars_rankmetrics.metrics.text import *  # noqa: F403
-from polars_rankmetrics.metrics.user import *  # noqa: F403
+import importlib
+import pkgutil
+from types import ModuleType
+from typing import TYPE_CHECKING
 
-__all__: list[str] = []
-__all__ += binary.__all__
-__all__ += calibration.__all__
-__all__ += classification.__all__
-__all__ += counts.__all__
-__all__ += cumulative.__all__
-__all__ += distribution.__all__
-__all__ += diversity.__all__
-__all__ += exposure.__all__
-__all__ += graded.__all__
-__all__ += history_similarity.__all__
-__all__ += information.__all__
-__all__ += interpolated.__all__
-__all__ += judged.__all__
-__all__ += overlap.__all__
-__all__ += parity.__all__
-__all__ += popularity.__all__
-__all__ += rank.__all__
-__all__ += recsys.__all__
-__all__ += similarity.__all__
-__all__ += surprise.__all__
-__all__ += text.__all__
-__all__ += user.__all__
+if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/gen_namespace.py)
+    from polars_rankmetrics.metrics.binary import f1 as f1
+    from polars_rankmetrics.metrics.binary import hit_rate as hit_rate
+    from polars_rankmetrics.metrics.binary import precision as precision
+    from polars_rankmetrics.metrics.binary import r_precision as r_precision
+    from polars_rankmetrics.metrics.binary import recall as recall
+    from polars_rankmetrics.metrics.binary import relative_precision as relative_precision
+    from polars_rankmetrics.metrics.binary import set_map as set_map
+    from polars_rankmetrics.metrics.binary import utility as utility
+    from polars_rankmetrics.metrics.calibration import category_diversity as category_diversity
+    from polars_rankmetrics.metrics.calibration import miscalibration as miscalibration
+    from polars_rankmetrics.metrics.classification import auroc as auroc
+    from polars_rankmetrics.metrics.classification import f_beta as f_beta
+    from polars_rankmetrics.metrics.classification import fallout as fallout
+    from polars_rankmetrics.metrics.classification import recall_at_precision as recall_at_precision
+    from polars_rankmetrics.metrics.classification import set_f as set_f
+    from polars_rankmetrics.metrics.counts import hits as hits
+    from polars_rankmetrics.metrics.counts import num_q as num_q
+    from polars_rankmetrics.metrics.counts import num_rel as num_rel
+    from polars_rankmetrics.metrics.counts import num_rel_ret as num_rel_ret
+    from polars_rankmetrics.metrics.counts import num_ret as num_ret
+    from polars_rankmetrics.metrics.cumulative import cost_gain as cost_gain
+    from polars_rankmetrics.metrics.cumulative import ndcg_rel as ndcg_rel
+    from polars_rankmetrics.metrics.cumulative import rndcg as rndcg
+    from polars_rankmetrics.metrics.distribution import coverage as coverage
+    from polars_rankmetrics.metrics.distribution import entropy as entropy
+    from polars_rankmetrics.metrics.distribution import gini as gini
+    from polars_rankmetrics.metrics.diversity import alpha_ndcg as alpha_ndcg
+    from polars_rankmetrics.metrics.diversity import err_ia as err_ia
+    from polars_rankmetrics.metrics.diversity import map_ia as map_ia
+    from polars_rankmetrics.metrics.diversity import nerr_ia as nerr_ia
+    from polars_rankmetrics.metrics.diversity import nnrbp as nnrbp
+    from polars_rankmetrics.metrics.diversity import nrbp as nrbp
+    from polars_rankmetrics.metrics.diversity import p_ia as p_ia
+    from polars_rankmetrics.metrics.diversity import strec as strec
+    from polars_rankmetrics.metrics.exposure import awrf as awrf
+    from polars_rankmetrics.metrics.exposure import exposure_disparity as exposure_disparity
+    from polars_rankmetrics.metrics.exposure import exposure_share as exposure_share
+    from polars_rankmetrics.metrics.graded import dcg as dcg
+    from polars_rankmetrics.metrics.graded import ndcg as ndcg
+    from polars_rankmetrics.metrics.interpolated import eleven_point_average as eleven_point_average
+    from polars_rankmetrics.metrics.interpolated import iprec_at_recall as iprec_at_recall
+    from polars_rankmetrics.metrics.interpolated import rprec_mult as rprec_mult
+    from polars_rankmetrics.metrics.judged import bpref as bpref
+    from polars_rankmetrics.metrics.judged import gm_bpref as gm_bpref
+    from polars_rankmetrics.metrics.judged import infap as infap
+    from polars_rankmetrics.metrics.judged import num_nonrel_judged_ret as num_nonrel_judged_ret
+    from polars_rankmetrics.metrics.judged import unjudged as unjudged
+    from polars_rankmetrics.metrics.novelty import novelty as novelty
+    from polars_rankmetrics.metrics.overlap import compat as compat
+    from polars_rankmetrics.metrics.overlap import rbo as rbo
+    from polars_rankmetrics.metrics.parity import pop_reo as pop_reo
+    from polars_rankmetrics.metrics.parity import pop_rsp as pop_rsp
+    from polars_rankmetrics.metrics.popularity import aclt as aclt
+    from polars_rankmetrics.metrics.popularity import aplt as aplt
+    from polars_rankmetrics.metrics.popularity import arp as arp
+    from polars_rankmetrics.metrics.popularity import tail_percentage as tail_percentage
+    from polars_rankmetrics.metrics.rank import average_precision as average_precision
+    from polars_rankmetrics.metrics.rank import binary_cost_gain as binary_cost_gain
+    from polars_rankmetrics.metrics.rank import gm_map as gm_map
+    from polars_rankmetrics.metrics.rank import reciprocal_rank as reciprocal_rank
+    from polars_rankmetrics.metrics.recsys import map_capped as map_capped
+    from polars_rankmetrics.metrics.recsys import mar as mar
+    from polars_rankmetrics.metrics.recsys import mpr as mpr
+    from polars_rankmetrics.metrics.serendipity import serendipity as serendipity
+    from polars_rankmetrics.metrics.similarity import intra_list_similarity as intra_list_similarity
+    from polars_rankmetrics.metrics.similarity import personalization as personalization
+    from polars_rankmetrics.metrics.surprise import surprisal as surprisal
+    from polars_rankmetrics.metrics.surprise import unexpectedness as unexpectedness
+    from polars_rankmetrics.metrics.text import relstring as relstring
+    from polars_rankmetrics.metrics.user import err as err
+    from polars_rankmetrics.metrics.user import rbp as rbp
+    from polars_rankmetrics.metrics.user import rbp_resid as rbp_resid
 
-FAMILIES = (
-    binary,
-    rank,
-    graded,
-    cumulative,
-    interpolated,
-    judged,
-    user,
-    counts,
-    text,
-    recsys,
-    distribution,
-    similarity,
-    information,
-    popularity,
-    parity,
-    surprise,
-    calibration,
-    history_similarity,
-    exposure,
-    classification,
-    overlap,
-    diversity,
+
+ORDER = (
+    "binary",
+    "rank",
+    "graded",
+    "cumulative",
+    "interpolated",
+    "judged",
+    "user",
+    "counts",
+    "text",
+    "recsys",
+    "distribution",
+    "similarity",
+    "novelty",
+    "popularity",
+    "parity",
+    "surprise",
+    "calibration",
+    "serendipity",
+    "exposure",
+    "classification",
+    "overlap",
+    "diversity",
 )
+"""Where the registry and the docs list each family; a module not named here comes after these."""
+
+
+def _families() -> tuple[ModuleType, ...]:
+    found = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    listed = [name for name in ORDER if name in found] + [name for name in found if name not in ORDER]
+    return tuple(importlib.import_module(f"{__name__}.{name}") for name in listed)
+
+
+FAMILIES = _families()
 """Every family module, in the order the registry and the docs list them."""
+
+__all__ = [name for family in FAMILIES for name in family.__all__]
+# The names at run time, whether or not the generated lines above are current.
+globals().update({name: getattr(family, name) for family in FAMILIES for name in family.__all__})

@@ -18,7 +18,7 @@ def within(rows: Rows, k: int | None) -> pl.Expr:
     return rows.rank.is_not_null() if k is None else rows.rank <= k
 
 
-def hits(rows: Rows, k: int | None) -> pl.Expr:
+def relevant_within(rows: Rows, k: int | None) -> pl.Expr:
     """Number of relevant items retrieved within the top `k`."""
     return (rows.rel & within(rows, k)).sum()
 
@@ -30,7 +30,7 @@ def ap_denominator(rows: Rows, k: int | None) -> pl.Expr:
     relevant items retrieved within `k` (torchmetrics' RetrievalMAP).
     """
     if rows.ap_denominator == "found":
-        return hits(rows, k)
+        return relevant_within(rows, k)
     if rows.ap_denominator == "min_k_relevant" and k is not None:
         return pl.min_horizontal(num_relevant(rows), pl.lit(k, dtype=pl.UInt32))
     return num_relevant(rows)

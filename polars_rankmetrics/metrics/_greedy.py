@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._kernel import INTENTS, ITEM, RANK, REL, exact_sum, power
+from polars_rankmetrics.exceptions import _plan as _errors
 
 Q, D, J, R, GAIN, C = "__q", "__item", "__intent", "__rank", "__gain", "__c"
 
@@ -51,7 +51,7 @@ def power0(base: float, exponent: pl.Expr) -> pl.Expr:
     return power(base, exponent)
 
 
-def hits(relevant: pl.LazyFrame, alpha: float) -> pl.LazyFrame:
+def relevant_hits(relevant: pl.LazyFrame, alpha: float) -> pl.LazyFrame:
     """The retrieved relevant pairs: rank, C (the items above relevant to the intent), gain, __nrel."""
     per_intent = relevant.group_by(Q, J).agg(pl.len().cast(pl.Float64).alias("__nrel"))
     found = relevant.filter(pl.col(R).is_not_null()).with_columns(

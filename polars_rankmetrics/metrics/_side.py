@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._kernel import ITEM, NUM_RET, VALUE
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
@@ -19,6 +18,7 @@ from polars_rankmetrics.exceptions import (
     InvalidDataError,
     InvalidParameterError,
 )
+from polars_rankmetrics.exceptions import _plan as _errors
 from polars_rankmetrics.metrics._core import PREPARED, within
 
 GROUP = "__prm_group"  # a constant key standing in for `by` when there is none

@@ -6,8 +6,24 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import ORDER_FREE, Metric, Param, QuerySpec, TieSupport
-from polars_rankmetrics.metrics._core import hits, keep_relevant, num_relevant, num_retrieved, within
+from polars_rankmetrics._spec import (
+    ORDER_FREE,
+    TREC_CUTOFFS,
+    Metric,
+    Param,
+    QuerySpec,
+    Spellings,
+    TieSupport,
+    TrecMeasure,
+)
+from polars_rankmetrics.exceptions import UnknownMetricError
+from polars_rankmetrics.metrics._core import (
+    keep_relevant,
+    num_relevant,
+    num_retrieved,
+    relevant_within,
+    within,
+)
 from polars_rankmetrics.metrics._ties import TIE_FIRST, TIE_REL, expected_hits, room
 
 __all__ = ["f1", "hit_rate", "precision", "r_precision", "recall", "relative_precision", "set_map", "utility"]
@@ -21,11 +37,14 @@ def _precision(m: Metric, rows: Rows) -> pl.Expr:
     k = m.k
     # trec_eval P_k divides by k even when fewer than k items were retrieved.
     denominator = num_retrieved(rows) if k is None else pl.lit(k)
-    return ratio(hits(rows, k), denominator)
+    return ratio(relevant_within(rows, k), denominator)
 
 
 PRECISION = QuerySpec(
     name="precision",
+    measures=(TrecMeasure("P", 11, "cutoffs", TREC_CUTOFFS), TrecMeasure("set_P", 29)),
+    spellings=Spellings(ir_measures=("SetP",), torchmetrics=("RetrievalPrecision",)),
+    top_k_only=True,
     aliases=("P", "p"),
     trec=("P_{k}", "set_P"),
     keep=keep_relevant,
@@ -39,11 +58,14 @@ def _expected_recall(m: Metric, rows: Rows) -> pl.Expr:
 
 
 def _recall(m: Metric, rows: Rows) -> pl.Expr:
-    return ratio(hits(rows, m.k), num_relevant(rows))
+    return ratio(relevant_within(rows, m.k), num_relevant(rows))
 
 
 RECALL = QuerySpec(
     name="recall",
+    measures=(TrecMeasure("recall", 13, "cutoffs", TREC_CUTOFFS), TrecMeasure("set_recall", 31)),
+    spellings=Spellings(ir_measures=("R", "SetR"), torchmetrics=("RetrievalRecall",)),
+    top_k_only=True,
     unretrieved=True,
     trec=("recall_{k}", "set_recall"),
     keep=keep_relevant,
@@ -56,7 +78,7 @@ def _f1(m: Metric, rows: Rows) -> pl.Expr:
     k = m.k
     # 2PR / (P + R) with P = h/n and R = h/R simplifies to 2h / (n + R).
     n = num_retrieved(rows) if k is None else pl.lit(k)
-    return ratio(2 * hits(rows, k), n + num_relevant(rows))
+    return ratio(2 * relevant_within(rows, k), n + num_relevant(rows))
 
 
 def _expected_f1(m: Metric, rows: Rows) -> pl.Expr:
@@ -66,6 +88,8 @@ def _expected_f1(m: Metric, rows: Rows) -> pl.Expr:
 
 F1 = QuerySpec(
     name="f1",
+    spellings=Spellings(ir_measures=("SetF",)),
+    top_k_only=True,
     unretrieved=True,
     aliases=("F1",),
     trec=("set_F",),
@@ -81,11 +105,14 @@ def _expected_hit_rate(m: Metric, rows: Rows) -> pl.Expr:
 
 
 def _hit_rate(m: Metric, rows: Rows) -> pl.Expr:
-    return (hits(rows, m.k) > 0).cast(pl.Float64)
+    return (relevant_within(rows, m.k) > 0).cast(pl.Float64)
 
 
 HIT_RATE = QuerySpec(
     name="hit_rate",
+    measures=(TrecMeasure("success", 28, "cutoffs", (1, 5, 10)),),
+    spellings=Spellings(ir_measures=("Success",), ranx=("hit-rate",), torchmetrics=("RetrievalHitRate",)),
+    top_k_only=True,
     aliases=("success",),
     trec=("success_{k}",),
     keep=keep_relevant,
@@ -101,11 +128,12 @@ def _expected_relative_precision(m: Metric, rows: Rows) -> pl.Expr:
 def _relative_precision(m: Metric, rows: Rows) -> pl.Expr:
     # hits@k over the most relevant items k positions could hold: min(k, R).
     k = m.k
-    return ratio(hits(rows, k), pl.min_horizontal(room(rows, k), num_relevant(rows)))
+    return ratio(relevant_within(rows, k), pl.min_horizontal(room(rows, k), num_relevant(rows)))
 
 
 RELATIVE_PRECISION = QuerySpec(
     name="relative_precision",
+    measures=(TrecMeasure("relative_P", 27, "cutoffs", TREC_CUTOFFS), TrecMeasure("set_relative_P", 30)),
     unretrieved=True,
     aliases=("relative_P",),
     trec=("relative_P_{k}", "set_relative_P"),
@@ -117,13 +145,14 @@ RELATIVE_PRECISION = QuerySpec(
 
 def _set_map(_m: Metric, rows: Rows) -> pl.Expr:
     # set precision x set recall: num_rel_ret^2 / (num_ret * R)
-    found = hits(rows, None).cast(pl.Float64)
+    found = relevant_within(rows, None).cast(pl.Float64)
     n, r = num_retrieved(rows).cast(pl.Float64), num_relevant(rows).cast(pl.Float64)
     return ratio(found * found, n * r)
 
 
 SET_MAP = QuerySpec(
     name="set_map",
+    measures=(TrecMeasure("set_map", 32),),
     unretrieved=True,
     trec=("set_map",),
     keep=keep_relevant,
@@ -136,14 +165,22 @@ def _utility(m: Metric, rows: Rows) -> pl.Expr:
     # a*rel_ret + b*nonrel_ret + c*rel_missed + d*nonrel_missed, with trec_eval's
     # collection size left at 0 (its -N default).
     a, b, c, d = m.numbers("coefficients")
-    found = hits(rows, None).cast(pl.Float64)
+    found = relevant_within(rows, None).cast(pl.Float64)
     n, r = num_retrieved(rows).cast(pl.Float64), num_relevant(rows).cast(pl.Float64)
     return a * found + b * (n - found) + c * (r - found) + d * (found - n - r)
+
+
+def _utility_measure(numbers: tuple[float, ...]) -> Metric:
+    """trec_eval's ``utility.a,b,c,d``: exactly four coefficients."""
+    if len(numbers) != 4:
+        raise UnknownMetricError.bad_measure(None, f"utility takes 4 coefficients, got {len(numbers)}")
+    return utility(*numbers)
 
 
 _UTILITY_TIES = "its coefficients say whether relevant items first raise or lower it"
 UTILITY = QuerySpec(
     name="utility",
+    measures=(TrecMeasure("utility", 17, "numbers", (1, -1, 0, 0), build=_utility_measure),),
     k="none",
     trec=("utility",),
     params=(Param("coefficients", (1.0, -1.0, 0.0, 0.0), "floats", length=4),),
@@ -165,6 +202,10 @@ def _expected_r_precision(_m: Metric, rows: Rows) -> pl.Expr:
 
 R_PRECISION = QuerySpec(
     name="r_precision",
+    measures=(TrecMeasure("Rprec", 7),),
+    spellings=Spellings(
+        ir_measures=("Rprec",), ranx=("r-precision", "r_precision"), torchmetrics=("RetrievalRPrecision",)
+    ),
     unretrieved=True,
     needs=frozenset({"num_rel"}),
     aliases=("rprec",),

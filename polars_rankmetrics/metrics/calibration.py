@@ -11,10 +11,10 @@ import polars as pl
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, RANK, exact_sum, fixed_point_sum
 from polars_rankmetrics._spec import SUMMED, CatalogSpec, CountState, Interval, Metric, Param
-from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions._parameters import check_choice
 from polars_rankmetrics.metrics._core import PREPARED, keep_top, within
-from polars_rankmetrics.metrics._counts import exact, state
+from polars_rankmetrics.metrics._count_tables import exact, state
 from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame, user_ids
 from polars_rankmetrics.metrics._side import (
     BAD,

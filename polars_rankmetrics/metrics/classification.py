@@ -15,13 +15,22 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import POSITIVE, UNIT, Interval, Metric, QuerySpec, TieSupport
+from polars_rankmetrics._spec import (
+    POSITIVE,
+    UNIT,
+    Interval,
+    Metric,
+    QuerySpec,
+    Spellings,
+    TieSupport,
+    TrecMeasure,
+)
 from polars_rankmetrics.metrics._core import (
-    hits,
     keep_grade,
     keep_relevant,
     num_relevant,
     num_retrieved,
+    relevant_within,
     within,
 )
 from polars_rankmetrics.metrics._ties import expected_hits
@@ -37,7 +46,9 @@ def _f_beta(m: Metric, rows: Rows) -> pl.Expr:
     # (1 + b^2) P R / (b^2 P + R) with P = h/n and R = h/R_q simplifies to (1 + b^2) h / (b^2 R_q + n).
     b2 = m.number("beta") ** 2
     n = num_retrieved(rows) if m.k is None else pl.lit(m.k)
-    return ratio((1.0 + b2) * hits(rows, m.k).cast(pl.Float64), b2 * num_relevant(rows).cast(pl.Float64) + n)
+    return ratio(
+        (1.0 + b2) * relevant_within(rows, m.k).cast(pl.Float64), b2 * num_relevant(rows).cast(pl.Float64) + n
+    )
 
 
 def _expected_f_beta(m: Metric, rows: Rows) -> pl.Expr:
@@ -61,7 +72,7 @@ def _set_f(m: Metric, rows: Rows) -> pl.Expr:
     # trec_eval's arithmetic (m_set_F.c), operation for operation so that the bits agree:
     # P = h/n, R = h/R_q, (x + 1) P R / (x P + R); 0 when nothing relevant is retrieved.
     x = m.number("beta")
-    h = hits(rows, None).cast(pl.Float64)
+    h = relevant_within(rows, None).cast(pl.Float64)
     precision = h / num_retrieved(rows).cast(pl.Float64)
     recall = h / num_relevant(rows).cast(pl.Float64)
     value = pl.lit(x + 1.0) * precision * recall / (pl.lit(x) * precision + recall)
@@ -75,8 +86,14 @@ def _expected_set_f(m: Metric, rows: Rows) -> pl.Expr:
     return ratio(expected, x * num_relevant(rows).cast(pl.Float64) + num_retrieved(rows))
 
 
+def _set_f_measure(numbers: tuple[float, ...]) -> Metric:
+    """trec_eval's ``set_F.beta``: beta weighs recall unsquared, (1 + b) P R / (b P + R) (not f_beta)."""
+    return set_f(beta=numbers[0])
+
+
 SET_F = QuerySpec(
     name="set_f",
+    measures=(TrecMeasure("set_F", 33, "numbers", (1,), build=_set_f_measure),),
     keep=keep_relevant,
     value=_set_f,
     ties=TieSupport(extremal=True, average=_expected_set_f),
@@ -99,6 +116,7 @@ _FALLOUT_TIES = (
 )
 FALLOUT = QuerySpec(
     name="fallout",
+    spellings=Spellings(torchmetrics=("RetrievalFallOut",)),
     unretrieved=True,
     aliases=("FallOut", "fall_out"),
     needs=frozenset({"grade", "num_nonrel"}),
@@ -153,6 +171,7 @@ def _partial_auroc(
 
 AUROC = QuerySpec(
     name="auroc",
+    spellings=Spellings(torchmetrics=("RetrievalAUROC", "AUROC"), sklearn=("roc_auc",)),
     unretrieved=True,
     needs=frozenset({"grade", "num_nonrel", "hit_rank", "judged_rank"}),
     keep=keep_grade(lambda grade: grade >= 0),
@@ -176,6 +195,7 @@ def _recall_at_precision(m: Metric, rows: Rows) -> pl.Expr:
 
 RECALL_AT_PRECISION = QuerySpec(
     name="recall_at_precision",
+    spellings=Spellings(torchmetrics=("RetrievalRecallAtFixedPrecision",)),
     unretrieved=True,
     needs=frozenset({"hit_rank"}),
     keep=keep_relevant,

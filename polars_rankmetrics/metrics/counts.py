@@ -6,9 +6,14 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows
-from polars_rankmetrics._spec import ORDER_FREE, Metric, QuerySpec, TieSupport
-from polars_rankmetrics.metrics._core import hits as found
-from polars_rankmetrics.metrics._core import keep_none, keep_relevant, num_relevant, num_retrieved
+from polars_rankmetrics._spec import ORDER_FREE, Metric, QuerySpec, Spellings, TieSupport, TrecMeasure
+from polars_rankmetrics.metrics._core import (
+    keep_none,
+    keep_relevant,
+    num_relevant,
+    num_retrieved,
+    relevant_within,
+)
 from polars_rankmetrics.metrics._ties import expected_hits
 
 __all__ = ["hits", "num_q", "num_rel", "num_rel_ret", "num_ret"]
@@ -20,6 +25,8 @@ def _num_ret(_m: Metric, rows: Rows) -> pl.Expr:
 
 NUM_RET = QuerySpec(
     name="num_ret",
+    measures=(TrecMeasure("num_ret", 2, average="sum"),),
+    spellings=Spellings(ir_measures=("NumRet",)),
     aggregate="sum",
     kind="int",
     trec=("num_ret",),
@@ -35,6 +42,8 @@ def _num_rel(_m: Metric, rows: Rows) -> pl.Expr:
 
 NUM_REL = QuerySpec(
     name="num_rel",
+    measures=(TrecMeasure("num_rel", 3, average="num_rel"),),
+    spellings=Spellings(ir_measures=("NumRel",)),
     unretrieved=True,
     aggregate="sum",
     kind="int",
@@ -46,11 +55,13 @@ NUM_REL = QuerySpec(
 
 
 def _num_rel_ret(_m: Metric, rows: Rows) -> pl.Expr:
-    return found(rows, None)
+    return relevant_within(rows, None)
 
 
 NUM_REL_RET = QuerySpec(
     name="num_rel_ret",
+    measures=(TrecMeasure("num_rel_ret", 4, average="sum"),),
+    spellings=Spellings(ir_measures=("NumRelRet",)),
     aggregate="sum",
     kind="int",
     trec=("num_rel_ret",),
@@ -66,6 +77,8 @@ def _num_q(_m: Metric, _rows: Rows) -> pl.Expr:
 
 NUM_Q = QuerySpec(
     name="num_q",
+    measures=(TrecMeasure("num_q", 1, per_query=False, average="count"),),
+    spellings=Spellings(ir_measures=("NumQ",)),
     aggregate="sum",
     kind="int",
     trec=("num_q",),
@@ -76,7 +89,7 @@ NUM_Q = QuerySpec(
 
 
 def _hits(m: Metric, rows: Rows) -> pl.Expr:
-    return found(rows, m.k).cast(pl.Float64)
+    return relevant_within(rows, m.k).cast(pl.Float64)
 
 
 def _expected(m: Metric, rows: Rows) -> pl.Expr:
@@ -85,6 +98,7 @@ def _expected(m: Metric, rows: Rows) -> pl.Expr:
 
 HITS = QuerySpec(
     name="hits",
+    top_k_only=True,
     keep=keep_relevant,
     value=_hits,
     ties=TieSupport(extremal=True, average=_expected),

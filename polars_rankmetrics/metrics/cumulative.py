@@ -30,11 +30,11 @@ from polars_rankmetrics._kernel import (
     from_scaled,
     scaled_terms,
 )
-from polars_rankmetrics._spec import Metric, TableSpec, TieSupport
+from polars_rankmetrics._spec import Metric, TableSpec, TieSupport, TrecMeasure
 from polars_rankmetrics.metrics._core import discount
 from polars_rankmetrics.metrics.graded import keep_gain
 
-__all__ = ["g", "ndcg_rel", "rndcg"]
+__all__ = ["cost_gain", "ndcg_rel", "rndcg"]
 
 
 _NEEDS = frozenset({"gain", "ideal_rank"})
@@ -176,9 +176,10 @@ def _rndcg_table(_m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[st
 
 
 G = TableSpec(
-    name="g",
+    name="cost_gain",
+    measures=(TrecMeasure("G", 20, "pairs"),),
     unretrieved=True,
-    aliases=("G",),
+    aliases=("g", "G"),
     needs=_NEEDS,
     trec=("G",),
     keep=keep_gain,
@@ -189,6 +190,7 @@ G = TableSpec(
 )
 NDCG_REL = TableSpec(
     name="ndcg_rel",
+    measures=(TrecMeasure("ndcg_rel", 23, "pairs"),),
     unretrieved=True,
     needs=_NEEDS,
     trec=("ndcg_rel",),
@@ -198,6 +200,7 @@ NDCG_REL = TableSpec(
 )
 RNDCG = TableSpec(
     name="rndcg",
+    measures=(TrecMeasure("Rndcg", 24, "pairs"),),
     unretrieved=True,
     aliases=("Rndcg",),
     needs=_NEEDS,
@@ -209,7 +212,7 @@ RNDCG = TableSpec(
 
 
 @constructor(G)
-def g(*, gain: Mapping[float, float] | None = None) -> Metric:
+def cost_gain(*, gain: Mapping[float, float] | None = None) -> Metric:
     """trec_eval's G: normalised cumulative gain, each gain discounted by the ideal gain accumulated so far.
 
     Per retrieved item ``gain / log2(2 + ideal_cost - gain_so_far)``, where the ideal cost adds
@@ -224,21 +227,21 @@ def g(*, gain: Mapping[float, float] | None = None) -> Metric:
     Returns
     -------
     Metric
-        ``g``, averaged over queries; trec_eval name ``G``.
+        ``cost_gain``, averaged over queries; trec_eval name ``G`` (``g`` parses too).
 
     Examples
     --------
     >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
     ...     "score": [0.9, 0.5, None], "relevance": [0, 2, 1]})
-    >>> prm.evaluate(df, [prm.g()]).with_columns(pl.all().round(4))
+    >>> prm.evaluate(df, [prm.cost_gain()]).with_columns(pl.all().round(4))
     shape: (1, 1)
-    ┌────────┐
-    │ g      │
-    │ ---    │
-    │ f64    │
-    ╞════════╡
-    │ 0.4206 │
-    └────────┘
+    ┌───────────┐
+    │ cost_gain │
+    │ ---       │
+    │ f64       │
+    ╞═══════════╡
+    │ 0.4206    │
+    └───────────┘
     """
 
 
@@ -311,4 +314,4 @@ def rndcg(*, gain: Mapping[float, float] | None = None) -> Metric:
     """
 
 
-SPECS = (spec_of(g), spec_of(ndcg_rel), spec_of(rndcg))
+SPECS = (spec_of(cost_gain), spec_of(ndcg_rel), spec_of(rndcg))

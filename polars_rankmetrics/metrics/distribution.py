@@ -16,7 +16,7 @@ from polars_rankmetrics._kernel import ITEM, exact_sum
 from polars_rankmetrics._spec import CatalogSpec, CountState, Metric
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics._core import keep_retrieved, keep_top
-from polars_rankmetrics.metrics._counts import COUNTED, ranked_counts, top_counts
+from polars_rankmetrics.metrics._count_tables import COUNTED, ranked_counts, top_counts
 from polars_rankmetrics.metrics._side import (
     BAD,
     COUNT,

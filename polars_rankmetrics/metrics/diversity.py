@@ -85,7 +85,7 @@ def _table(value: Value, ideal: Callable[[Metric], pl.Expr] | None = None) -> Ta
         if ideal is not None:
             best = _greedy.greedy(frame, keys, m.k, _alpha(m))
             base = base.join(best.group_by(Q).agg(ideal(m).alias("__ideal")), on=Q, how="left")
-        rows = base.join(_greedy.hits(relevant, _alpha(m)), on=Q, how="left")
+        rows = base.join(_greedy.relevant_hits(relevant, _alpha(m)), on=Q, how="left")
         out = rows.group_by(Q).agg(value(m, pl.col("__a").first()).fill_null(0.0).alias(VALUE))
         if len(keys) > 1:
             return out.select(pl.col(Q).struct.unnest(), VALUE)

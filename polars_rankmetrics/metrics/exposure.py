@@ -14,10 +14,10 @@ import polars as pl
 from polars_rankmetrics._kernel import ITEM, Rows, exact_sum, fixed_point_sum
 from polars_rankmetrics._quote import shown
 from polars_rankmetrics._spec import OPEN_UNIT, SUMMED, CatalogSpec, CountState, Metric, Param
-from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions._parameters import check_choice
 from polars_rankmetrics.metrics._core import keep_top, keep_within
-from polars_rankmetrics.metrics._counts import exact, state
+from polars_rankmetrics.metrics._count_tables import exact, state
 from polars_rankmetrics.metrics._exposure_side import (
     ALL,
     ATTENTION,

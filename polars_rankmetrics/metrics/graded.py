@@ -8,7 +8,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, ratio
-from polars_rankmetrics._spec import Metric, QuerySpec, TieSupport
+from polars_rankmetrics._spec import TREC_CUTOFFS, Metric, QuerySpec, Spellings, TieSupport, TrecMeasure
 from polars_rankmetrics.metrics._core import discount, within
 from polars_rankmetrics.metrics._ties import expected_dcg_at
 
@@ -47,6 +47,8 @@ def _expected_ndcg(m: Metric, rows: Rows) -> pl.Expr:
 
 DCG = QuerySpec(
     name="dcg",
+    measures=(TrecMeasure("dcg", 21, "pairs"),),
+    top_k_only=True,
     needs=frozenset({"gain"}),
     keep=keep_gain,
     value=_dcg,
@@ -62,6 +64,9 @@ def _ndcg(m: Metric, rows: Rows) -> pl.Expr:
 
 NDCG = QuerySpec(
     name="ndcg",
+    measures=(TrecMeasure("ndcg", 22, "pairs"), TrecMeasure("ndcg_cut", 25, "cutoffs", TREC_CUTOFFS)),
+    spellings=Spellings(ir_measures=("nDCG",), torchmetrics=("RetrievalNormalizedDCG",)),
+    top_k_only=True,
     unretrieved=True,
     needs=frozenset({"gain", "ideal_rank"}),
     trec=("ndcg_cut_{k}", "ndcg"),

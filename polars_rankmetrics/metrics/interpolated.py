@@ -9,7 +9,18 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum_horizontal, ratio
-from polars_rankmetrics._spec import POSITIVE, UNIT, Metric, Param, QuerySpec, TieSupport
+from polars_rankmetrics._spec import (
+    FIFTHS,
+    POSITIVE,
+    TENTHS,
+    UNIT,
+    Metric,
+    Param,
+    QuerySpec,
+    TieSupport,
+    TrecMeasure,
+)
+from polars_rankmetrics.exceptions import UnknownMetricError
 from polars_rankmetrics.metrics._core import keep_relevant
 from polars_rankmetrics.metrics.rank import precision_at_hit
 
@@ -46,6 +57,7 @@ def _iprec_at_recall(m: Metric, rows: Rows) -> pl.Expr:
 
 IPREC_AT_RECALL = QuerySpec(
     name="iprec_at_recall",
+    measures=(TrecMeasure("iprec_at_recall", 10, "levels", TENTHS, empty_nan=True),),
     unretrieved=True,
     k="none",
     needs=frozenset({"hit_rank", "num_rel"}),
@@ -62,8 +74,17 @@ def _eleven_point(m: Metric, rows: Rows) -> pl.Expr:
     return ratio(exact_sum_horizontal([interpolated_precision(rows, x) for x in levels]), pl.lit(len(levels)))
 
 
+def _eleven_point_measure(levels: tuple[float, ...]) -> Metric:
+    """trec_eval's ``11pt_avg.l1,l2,...``: the levels in increasing order."""
+    if list(levels) != sorted(levels):
+        # trec_eval's 11pt_avg scans the levels assuming increasing order; its value for others differs.
+        raise UnknownMetricError.bad_measure(None, "the recall levels must be in increasing order")
+    return eleven_point_average(levels)
+
+
 ELEVEN_POINT_AVERAGE = QuerySpec(
     name="11pt_avg",
+    measures=(TrecMeasure("11pt_avg", 18, "numbers", TENTHS, empty_nan=True, build=_eleven_point_measure),),
     unretrieved=True,
     aliases=("eleven_point_average",),
     needs=frozenset({"hit_rank", "num_rel"}),
@@ -85,6 +106,7 @@ def _rprec_mult(m: Metric, rows: Rows) -> pl.Expr:
 
 RPREC_MULT = QuerySpec(
     name="rprec_mult",
+    measures=(TrecMeasure("Rprec_mult", 16, "levels", FIFTHS),),
     unretrieved=True,
     k="none",
     aliases=("Rprec_mult",),

@@ -11,7 +11,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import ORDER_FREE, Metric, QuerySpec, TieSupport
+from polars_rankmetrics._spec import ORDER_FREE, Metric, QuerySpec, Spellings, TieSupport, TrecMeasure
 from polars_rankmetrics.metrics._core import keep_grade, keep_top, num_relevant, within
 
 __all__ = ["bpref", "gm_bpref", "infap", "num_nonrel_judged_ret", "unjudged"]
@@ -39,6 +39,8 @@ def _bpref(_m: Metric, rows: Rows) -> pl.Expr:
 
 BPREF = QuerySpec(
     name="bpref",
+    measures=(TrecMeasure("bpref", 8),),
+    spellings=Spellings(ir_measures=("Bpref",)),
     unretrieved=True,
     needs=_BPREF_NEEDS,
     trec=("bpref",),
@@ -50,6 +52,7 @@ BPREF = QuerySpec(
 
 GM_BPREF = QuerySpec(
     name="gm_bpref",
+    measures=(TrecMeasure("gm_bpref", 15, per_query=False, average="gm"),),
     unretrieved=True,
     aggregate="gmean",
     needs=_BPREF_NEEDS,
@@ -76,6 +79,7 @@ def _infap(_m: Metric, rows: Rows) -> pl.Expr:
 
 INFAP = QuerySpec(
     name="infap",
+    measures=(TrecMeasure("infAP", 14),),
     unretrieved=True,
     aliases=("infAP",),
     needs=frozenset({"hit_rank", "judged_rank", "pool_rank"}),
@@ -94,6 +98,7 @@ def _unjudged(m: Metric, rows: Rows) -> pl.Expr:
 
 UNJUDGED = QuerySpec(
     name="unjudged",
+    measures=(TrecMeasure("unj", 37, "cutoffs", (5, 10, 20)),),
     aliases=("unj",),
     needs=frozenset({"grade"}),
     trec=("unj_{k}",),
@@ -109,6 +114,7 @@ def _num_nonrel_judged_ret(_m: Metric, rows: Rows) -> pl.Expr:
 
 NUM_NONREL_JUDGED_RET = QuerySpec(
     name="num_nonrel_judged_ret",
+    measures=(TrecMeasure("num_nonrel_judged_ret", 34, average="sum"),),
     aggregate="sum",
     kind="int",
     needs=frozenset({"grade"}),

@@ -18,7 +18,7 @@ from polars_rankmetrics._kernel import ITEM, NUM_RET, REL, Rows
 from polars_rankmetrics._spec import SUMMED, CatalogSpec, CountState, Interval, Metric
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics._core import PREPARED, keep_retrieved, keep_within, within
-from polars_rankmetrics.metrics._counts import state
+from polars_rankmetrics.metrics._count_tables import state
 from polars_rankmetrics.metrics._popularity_side import (
     BAD_ROW,
     HEAD,

@@ -16,7 +16,7 @@ from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM
 from polars_rankmetrics._spec import POSITIVE, CatalogSpec, CountState, Interval, Metric
 from polars_rankmetrics.metrics._core import keep_top
-from polars_rankmetrics.metrics._counts import top_counts, weighted_sum
+from polars_rankmetrics.metrics._count_tables import top_counts, weighted_sum
 from polars_rankmetrics.metrics._popularity_side import (
     BAD_ROW,
     DUPLICATED,

@@ -6,12 +6,12 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
-from polars_rankmetrics._spec import Metric, QuerySpec, TieSupport
+from polars_rankmetrics._spec import TREC_CUTOFFS, Metric, QuerySpec, Spellings, TieSupport, TrecMeasure
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.metrics._core import ap_denominator, keep_relevant, num_relevant, within
 from polars_rankmetrics.metrics._ties import TIE_BEFORE, TIE_FIRST, TIE_REL, TIE_SIZE, TIE_START
 
-__all__ = ["average_precision", "bing", "gm_map", "reciprocal_rank"]
+__all__ = ["average_precision", "binary_cost_gain", "gm_map", "reciprocal_rank"]
 
 
 def _mrr(m: Metric, rows: Rows) -> pl.Expr:
@@ -25,6 +25,9 @@ def _expected_mrr(m: Metric, rows: Rows) -> pl.Expr:
 
 MRR = QuerySpec(
     name="mrr",
+    measures=(TrecMeasure("recip_rank", 9),),
+    spellings=Spellings(ir_measures=("RR",), torchmetrics=("RetrievalMRR",)),
+    top_k_only=True,
     aliases=("reciprocal_rank",),
     trec=("recip_rank",),
     keep=keep_relevant,
@@ -77,6 +80,9 @@ def _map_refuses(m: Metric, conventions: Conventions) -> str | None:
 
 MAP = QuerySpec(
     name="map",
+    measures=(TrecMeasure("map", 5), TrecMeasure("map_cut", 26, "cutoffs", TREC_CUTOFFS)),
+    spellings=Spellings(ir_measures=("AP",), torchmetrics=("RetrievalMAP",)),
+    top_k_only=True,
     unretrieved=True,
     aliases=("ap", "average_precision"),
     needs=frozenset({"hit_rank"}),
@@ -94,6 +100,7 @@ def _gm_map(_m: Metric, rows: Rows) -> pl.Expr:
 
 GM_MAP = QuerySpec(
     name="gm_map",
+    measures=(TrecMeasure("gm_map", 6, per_query=False, average="gm"),),
     unretrieved=True,
     aggregate="gmean",
     needs=frozenset({"hit_rank"}),
@@ -112,8 +119,9 @@ def _bing(_m: Metric, rows: Rows) -> pl.Expr:
 
 
 BING = QuerySpec(
-    name="bing",
-    aliases=("binG",),
+    name="binary_cost_gain",
+    measures=(TrecMeasure("binG", 19),),
+    aliases=("bing", "binG"),
     needs=frozenset({"hit_rank"}),
     trec=("binG",),
     keep=keep_relevant,
@@ -217,7 +225,7 @@ def gm_map() -> Metric:
 
 
 @constructor(BING)
-def bing() -> Metric:
+def binary_cost_gain() -> Metric:
     """trec_eval's ``binG``: per relevant retrieved item ``1 / log2(2 + non-relevant above)``.
 
     Summed over the relevant retrieved items and divided by R.
@@ -225,22 +233,22 @@ def bing() -> Metric:
     Returns
     -------
     Metric
-        ``bing``, averaged over queries; trec_eval name ``binG``.
+        ``binary_cost_gain``, averaged over queries; trec_eval name ``binG`` (``bing`` parses too).
 
     Examples
     --------
     >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
     ...     "score": [0.9, 0.5, None], "relevance": [0, 1, 1]})
-    >>> prm.evaluate(df, [prm.bing()]).with_columns(pl.col("bing").round(4))
+    >>> prm.evaluate(df, [prm.binary_cost_gain()]).with_columns(pl.all().round(4))
     shape: (1, 1)
-    ┌────────┐
-    │ bing   │
-    │ ---    │
-    │ f64    │
-    ╞════════╡
-    │ 0.3155 │
-    └────────┘
+    ┌──────────────────┐
+    │ binary_cost_gain │
+    │ ---              │
+    │ f64              │
+    ╞══════════════════╡
+    │ 0.3155           │
+    └──────────────────┘
     """
 
 
-SPECS = (spec_of(reciprocal_rank), spec_of(average_precision), spec_of(gm_map), spec_of(bing))
+SPECS = (spec_of(reciprocal_rank), spec_of(average_precision), spec_of(gm_map), spec_of(binary_cost_gain))

@@ -11,13 +11,13 @@ from typing import Literal
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
 from polars_rankmetrics._quote import shown
 from polars_rankmetrics._spec import COUNT, Metric, Param, QuerySpec, TieSupport
-from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions import _plan as _errors
+from polars_rankmetrics.exceptions._parameters import check_choice
 from polars_rankmetrics.metrics._core import keep_grade, keep_relevant, num_relevant, num_retrieved
 from polars_rankmetrics.metrics.rank import precision_at_hits
 

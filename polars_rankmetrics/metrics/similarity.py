@@ -21,7 +21,7 @@ from polars_rankmetrics.exceptions import (
     InvalidParameterError,
 )
 from polars_rankmetrics.metrics._core import PREPARED, keep_top, within
-from polars_rankmetrics.metrics._counts import exact, state, top_counts, weighted_sum
+from polars_rankmetrics.metrics._count_tables import exact, state, top_counts, weighted_sum
 from polars_rankmetrics.metrics._side import (
     BAD,
     DUP,

@@ -13,7 +13,7 @@ from polars_rankmetrics._kernel import ITEM
 from polars_rankmetrics._spec import SUMMED, CatalogSpec, CountState, Metric
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.metrics._core import keep_top
-from polars_rankmetrics.metrics._counts import state, top_counts, weighted_sum
+from polars_rankmetrics.metrics._count_tables import state, top_counts, weighted_sum
 from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame, user_ids
 from polars_rankmetrics.metrics._side import (
     BAD,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import polars as pl
 
 from polars_rankmetrics._kernel import Rows
-from polars_rankmetrics._spec import Metric, QuerySpec
+from polars_rankmetrics._spec import Metric, QuerySpec, TrecMeasure
+from polars_rankmetrics.exceptions import UnknownMetricError
 from polars_rankmetrics.metrics._core import keep_within
 
 __all__ = ["relstring"]
@@ -33,8 +34,21 @@ def _relstring(m: Metric, rows: Rows) -> pl.Expr:
     return pl.concat_str(chars, ignore_nulls=True)
 
 
+def _relstring_measure(numbers: tuple[float, ...]) -> Metric:
+    """trec_eval's ``relstring.n``: the length truncated to an integer, at least 1."""
+    length = int(numbers[0])  # trec_eval truncates the length to an integer
+    if length < 1:
+        raise UnknownMetricError.bad_measure(None, f"the length must be at least 1, got {numbers[0]:g}")
+    return relstring(length)
+
+
 RELSTRING = QuerySpec(
     name="relstring",
+    measures=(
+        TrecMeasure(
+            "relstring", 12, "numbers", (10,), summary=False, average="none", build=_relstring_measure
+        ),
+    ),
     k="optional",
     aggregate="none",
     kind="str",

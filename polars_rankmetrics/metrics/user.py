@@ -8,7 +8,15 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, fixed_point_sum, from_fixed_point, power
-from polars_rankmetrics._spec import OPEN_UNIT, POSITIVE, Metric, QuerySpec, TieSupport
+from polars_rankmetrics._spec import (
+    OPEN_UNIT,
+    POSITIVE,
+    Metric,
+    QuerySpec,
+    Spellings,
+    TieSupport,
+    TrecMeasure,
+)
 from polars_rankmetrics.metrics._core import keep_grade, keep_none, num_retrieved, within
 
 __all__ = ["err", "rbp", "rbp_resid"]
@@ -37,6 +45,8 @@ def _rbp(m: Metric, rows: Rows) -> pl.Expr:
 
 RBP = QuerySpec(
     name="rbp",
+    measures=(TrecMeasure("rbp", 35, "pairs"),),
+    spellings=Spellings(ir_measures=("RBP",)),
     needs=frozenset({"grade", "num_rel"}),
     trec=("rbp",),
     keep=_keep_positive,
@@ -88,6 +98,7 @@ def _rbp_resid(m: Metric, rows: Rows) -> pl.Expr:
 
 RBP_RESID = QuerySpec(
     name="rbp_resid",
+    measures=(TrecMeasure("rbp_resid", 36, "pairs"),),
     needs=frozenset({"grade"}),
     trec=("rbp_resid",),
     keep=keep_none,
@@ -112,6 +123,7 @@ def _err(m: Metric, rows: Rows) -> pl.Expr:
 
 ERR = QuerySpec(
     name="err",
+    spellings=Spellings(ir_measures=("ERR",)),
     needs=frozenset({"grade"}),
     rows=_err_rows,
     keep=_keep_positive,

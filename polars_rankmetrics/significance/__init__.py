@@ -9,7 +9,7 @@ system's mean with an interval; :func:`power` plans the number of queries;
 :mod:`polars_rankmetrics.plots` draws per-query wins and losses,
 metric@k curves and ASL curves (``prm.plots.deltas``...). numpy, scipy and great_tables are optional
 dependencies, imported when first needed:
-``pip install "polars-rankmetrics[compare]"``.
+``pip install "polars-rankmetrics[significance]"``.
 """
 
 from __future__ import annotations

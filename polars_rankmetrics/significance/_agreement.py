@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Literal
 import polars as pl
 
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
     InvalidDataError,
     InvalidParameterError,
 )
+from polars_rankmetrics.exceptions._parameters import check_choice
 from polars_rankmetrics.significance._deps import require
 
 if TYPE_CHECKING:

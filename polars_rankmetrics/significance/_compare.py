@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Literal
 import polars as pl
 
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics._validation import check_choice, check_real
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions._parameters import check_choice, check_real
 from polars_rankmetrics.significance import _replicates
 from polars_rankmetrics.significance._deps import require
 from polars_rankmetrics.significance._replicates import Unequal
@@ -193,7 +193,7 @@ def compare(  # noqa: PLR0913
         query) rows, or NaN, infinite or null values.
     ModuleNotFoundError
         numpy (every test) or scipy (``"t"``, ``"wilcoxon"``) is not
-        installed: ``pip install "polars-rankmetrics[compare]"``.
+        installed: ``pip install "polars-rankmetrics[significance]"``.
 
     Notes
     -----

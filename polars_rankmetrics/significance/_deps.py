@@ -1,4 +1,4 @@
-"""The optional dependencies of the compare package, imported when first needed."""
+"""The optional dependencies of significance/ (compare, table, summarize...), imported when first needed."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import importlib
 from types import ModuleType
 
 
-def require(module: str, feature: str, extra: str = "compare") -> ModuleType:
+def require(module: str, feature: str, extra: str = "significance") -> ModuleType:
     """Import `module`, or raise ModuleNotFoundError naming the extra that installs it.
 
     Parameters
@@ -16,7 +16,7 @@ def require(module: str, feature: str, extra: str = "compare") -> ModuleType:
     feature
         What needs it, for the message (``"prm.compare(test='t')"``).
     extra
-        The extra that installs it: ``"compare"`` (numpy, scipy,
+        The extra that installs it: ``"significance"`` (numpy, scipy,
         great_tables) or ``"plot"`` (altair, vl-convert-python).
 
     Returns

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Literal
 
 import polars as pl
 
-from polars_rankmetrics._validation import check_choice
+from polars_rankmetrics.exceptions._parameters import check_choice
 from polars_rankmetrics.significance._compare import compare
 
 if TYPE_CHECKING:

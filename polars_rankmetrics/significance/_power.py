@@ -160,7 +160,7 @@ def power(  # noqa: PLR0913
         with `pooled`, only when every pair's are),
         and the data errors of :func:`compare`.
     ModuleNotFoundError
-        numpy or scipy is not installed: ``pip install "polars-rankmetrics[compare]"``.
+        numpy or scipy is not installed: ``pip install "polars-rankmetrics[significance]"``.
 
     References
     ----------

@@ -17,8 +17,8 @@ from typing import Literal
 import polars as pl
 
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidDataError, InvalidParameterError
+from polars_rankmetrics.exceptions._parameters import check_choice
 
 Unequal = Literal["error", "mean"]
 UNEQUAL: tuple[Unequal, ...] = ("error", "mean")

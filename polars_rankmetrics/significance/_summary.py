@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import polars as pl
 
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics._validation import check_choice, check_real
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions._parameters import check_choice, check_real
 from polars_rankmetrics.significance import _replicates
 from polars_rankmetrics.significance._deps import require
 
@@ -164,7 +164,7 @@ def summarize(  # noqa: PLR0913
         out of its domain, null ids, duplicate rows, NaN or null values,
         unequal replicate counts.
     ModuleNotFoundError
-        numpy or scipy is not installed: ``pip install "polars-rankmetrics[compare]"``.
+        numpy or scipy is not installed: ``pip install "polars-rankmetrics[significance]"``.
 
     References
     ----------

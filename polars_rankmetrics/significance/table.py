@@ -206,7 +206,7 @@ def table(comparison: pl.DataFrame, *, decimals: int = 4, intervals: pl.DataFram
     InvalidDataError
         `comparison` is empty, or mixes settings (tests, alphas...).
     ModuleNotFoundError
-        great_tables is not installed: ``pip install "polars-rankmetrics[compare]"``.
+        great_tables is not installed: ``pip install "polars-rankmetrics[significance]"``.
 
     Examples
     --------

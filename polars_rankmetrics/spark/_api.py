@@ -8,33 +8,24 @@ from typing import TYPE_CHECKING
 import polars as pl
 from pyspark.sql import DataFrame
 
-from polars_rankmetrics._engine import Aggregation, MetricLike
-from polars_rankmetrics._schema import Columns
-from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics._engine import MetricLike
 from polars_rankmetrics.spark._errors import reraised
 from polars_rankmetrics.spark._evaluate import run
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from polars_rankmetrics.conventions import ConventionOptions
+    from polars_rankmetrics._request import EvaluateOptions
 
 __all__ = ["collect", "evaluate"]
 
 
-def evaluate(  # noqa: PLR0913
+def evaluate(
     sdf: DataFrame,
     metrics: MetricLike | Sequence[MetricLike],
     *,
-    by: str | Sequence[str] | None = None,
-    per_query: bool = False,
-    columns: Columns | None = None,
-    conventions: Conventions | str | None = None,
-    check: bool = True,
     buckets: int | None = None,
-    aggregate: Aggregation = "mean",
-    qrels: DataFrame | None = None,
-    **overrides: Unpack[ConventionOptions],
+    **options: Unpack[EvaluateOptions],
 ) -> DataFrame:
     """Evaluate rankings held in a Spark DataFrame, bit for bit as :func:`polars_rankmetrics.evaluate`.
 
@@ -63,17 +54,29 @@ def evaluate(  # noqa: PLR0913
         and the distinct items, never by the lists; one last Polars call
         computes the metrics from them, as :func:`polars_rankmetrics.evaluate`
         does (the same bits).
-    by, per_query, columns, conventions, **overrides
+    buckets
+        How many partitions the rows are spread over (each one is read whole
+        into one Python worker's memory); None uses ``spark.sql.shuffle.partitions``.
+    **options
+        :func:`polars_rankmetrics.evaluate`'s options (the request's one
+        declaration, ``EvaluateOptions``), below.
+
+    Other Parameters
+    ----------------
+    by : str or Sequence[str] or None
         As for :func:`polars_rankmetrics.evaluate`.
-    check
+    per_query : bool
+        As for :func:`polars_rankmetrics.evaluate`.
+    columns : Columns or None
+        As for :func:`polars_rankmetrics.evaluate`.
+    conventions : Conventions or str or None
+        As for :func:`polars_rankmetrics.evaluate`, and so are the convention overrides (``depth=``...).
+    check : bool
         Check the data in each partition, as :func:`polars_rankmetrics.evaluate` does
         (null ids, NaN scores, duplicate (by..., query, item) rows: a
         duplicate's copies share their partition). A failed check fails the
         Spark job; :func:`collect` raises it as :class:`InvalidDataError`.
-    buckets
-        How many partitions the rows are spread over (each one is read whole
-        into one Python worker's memory); None uses ``spark.sql.shuffle.partitions``.
-    aggregate
+    aggregate : str
         As for :func:`polars_rankmetrics.evaluate`: ``"mean"`` (each metric's
         own rule), ``"min"``, ``"max"`` (Spark merges the partitions'
         extremes) or ``"std"`` (ddof=1, from exact integer sums of the values
@@ -84,7 +87,7 @@ def evaluate(  # noqa: PLR0913
         :class:`InvalidParameterError`: a median is no mergeable state (the
         median of the partitions' medians is not the median); evaluate with
         ``per_query=True`` and take the median of its rows.
-    qrels
+    qrels : Spark DataFrame or None
         The judgments (query, item, relevance) as a Spark DataFrame, when
         `sdf` is the run alone: Spark joins them to it as
         :func:`polars_rankmetrics.join_run_qrels` does (a full outer join on
@@ -127,19 +130,7 @@ def evaluate(  # noqa: PLR0913
     │ 0.8467  ┆ 0.5 ┆ 0.75       │
     └─────────┴─────┴────────────┘
     """
-    return run(
-        sdf,
-        metrics,
-        by=by,
-        per_query=per_query,
-        columns=columns,
-        conventions=conventions,
-        check=check,
-        buckets=buckets,
-        aggregate=aggregate,
-        qrels=qrels,
-        **overrides,
-    )
+    return run(sdf, metrics, buckets=buckets, **options)
 
 
 def collect(sdf: DataFrame) -> pl.DataFrame:

@@ -16,11 +16,10 @@ from pyspark.sql.pandas.types import to_arrow_schema
 from pyspark.sql.types import StructType
 
 from polars_rankmetrics import _engine
-from polars_rankmetrics._engine import Aggregation, MetricLike
+from polars_rankmetrics._engine import MetricLike
 from polars_rankmetrics._request import request
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import merged_as
-from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.spark._arrow import polars_schema, positional, spark_schema
 from polars_rankmetrics.spark._join import joined
@@ -29,7 +28,7 @@ from polars_rankmetrics.spark._worker import CountsFinish, Finish, Partition, ex
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from polars_rankmetrics.conventions import ConventionOptions
+    from polars_rankmetrics._request import EvaluateOptions
 
 __all__ = ["run"]
 
@@ -45,30 +44,21 @@ def _needed(sdf: DataFrame, cols: Columns, by: tuple[str, ...]) -> list[str]:
     return [name for name in dict.fromkeys(wanted) if name in sdf.columns]
 
 
-def run(  # noqa: PLR0913
+def run(
     sdf: DataFrame,
     metrics: MetricLike | Sequence[MetricLike],
     *,
-    by: str | Sequence[str] | None,
-    per_query: bool,
-    columns: Columns | None,
-    conventions: Conventions | str | None,
-    check: bool,
     buckets: int | None,
-    aggregate: Aggregation = "mean",
-    qrels: object | None = None,
-    **overrides: Unpack[ConventionOptions],
+    **options: Unpack[EvaluateOptions],
 ) -> DataFrame:
     """The lazy Spark plan of :func:`polars_rankmetrics.spark.evaluate` (see there)."""
     if not isinstance(sdf, DataFrame):
         raise InvalidParameterError.out_of_domain("sdf", "a pyspark.sql.DataFrame", type(sdf).__name__)
     if buckets is not None and (isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1):
         raise InvalidParameterError.out_of_domain("buckets", "a positive integer or None", buckets)
-    req = request(
-        metrics, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,
-        aggregate=aggregate, qrels=qrels, merged="on Spark, from its partitions", overrides=overrides,
-    )  # fmt: skip
+    req = request(metrics, merged="on Spark, from its partitions", **options)
     cols, keys_by, resolved, requested = req.columns, req.by, req.conventions, req.metrics
+    per_query, check, aggregate = req.per_query, req.check, req.aggregate
     if req.qrels is not None:
         sdf = joined(sdf, req.qrels, cols, keys_by)
     catalogs = _engine.catalog_names(requested)

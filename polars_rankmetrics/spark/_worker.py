@@ -38,7 +38,7 @@ class Partition:
     those of the whole frame).
     """
 
-    requested: _engine.Requested
+    requested: _engine.NamedMetrics
     columns: Columns
     by: tuple[str, ...]
     conventions: Conventions
@@ -125,7 +125,7 @@ class Partition:
 class Finish:
     """The metrics from the states Spark summed per `by` group, in one last Polars call."""
 
-    requested: _engine.Requested
+    requested: _engine.NamedMetrics
     by: tuple[str, ...]
     exact: tuple[str, ...]  # the state columns holding Int128 sums (Decimal(38, 0) in Spark)
     schema_in: pl.Schema  # by keys, then the summed states under their names
@@ -153,7 +153,7 @@ class CountsFinish:
     Its input is bounded by each metric's keys (groups, distinct items and list lengths), not by the lists.
     """
 
-    requested: _engine.Requested  # counted catalog metrics only, in the order of their METRIC tag
+    requested: _engine.NamedMetrics  # counted catalog metrics only, in the order of their METRIC tag
     by: tuple[str, ...]
     columns: tuple[tuple[str, ...], ...]  # each metric's table columns (Partition.table_columns)
     schema_in: pl.Schema  # the tables' Polars types (Spark carries unsigned integers as Int64)

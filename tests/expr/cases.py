@@ -23,7 +23,7 @@ def builders(*, gain: Any = "linear", **options: Any) -> list[pl.Expr]:  # noqa:
         rx.relative_precision(3, **o), rx.relative_precision(**o),
         rx.set_map(**o), rx.utility(**o), rx.utility(2, -0.5, 0.3, 0.1, **o), rx.r_precision(**o),
         rx.reciprocal_rank(**o), rx.reciprocal_rank(2, **o),
-        rx.average_precision(**o), rx.average_precision(3, **o), rx.gm_map(**o), rx.bing(**o),
+        rx.average_precision(**o), rx.average_precision(3, **o), rx.gm_map(**o), rx.binary_cost_gain(**o),
         rx.dcg(3, **g), rx.dcg(**g), rx.ndcg(3, **g), rx.ndcg(**g), rx.ndcg(5, **{**o, "gain": GAIN_MAP}),
         rx.iprec_at_recall(0.0, **o), rx.iprec_at_recall(0.35, **o),
         rx.eleven_point_average(**o), rx.eleven_point_average([0.2, 0.9], **o),

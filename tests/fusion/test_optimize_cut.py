@@ -17,8 +17,9 @@ import pytest
 
 import polars_rankmetrics as prm
 from fusion.ranx_oracle import generate
+from polars_rankmetrics._registry import specs
 from polars_rankmetrics.exceptions import InvalidDataError
-from polars_rankmetrics.fusion._cut import CUT_FAMILIES, WIDE_METHODS, cutoff
+from polars_rankmetrics.fusion._cut import WIDE_METHODS, cutoff
 
 METRICS = ["ndcg@3", "dcg@3", "precision@3", "recall@4", "f1@3", "map@3", "mrr@2", "hits@3", "hit_rate@3"]
 
@@ -99,7 +100,7 @@ def test_conventions_that_read_past_the_cutoff_evaluate_whole_lists() -> None:
     assert cutoff("wsum", "map", None) is None  # no cutoff
     assert cutoff("wsum", "err@3", None) is None  # not a cut family
     assert cutoff("w_bordafuse", "ndcg@3", None) is None  # not a wide method
-    assert {"ndcg", "map", "recall"} <= CUT_FAMILIES
+    assert all(specs()[name].top_k_only for name in ("ndcg", "map", "recall"))
     frame = generate(75, ties=True, n_runs=2, n_queries=7)
     qrels = _qrels(frame, 5)
     grid = _weight_grid(2)

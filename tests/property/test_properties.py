@@ -82,7 +82,7 @@ COUNTS = [m for m in ALL_METRICS if _family(m).kind == "int"]  # summed over que
 # Value ranges other than [0, 1], per family. A new family outside [0, 1] goes here, with its reason.
 RANGES = {
     "dcg": (0.0, float("inf")),  # a sum of gains
-    "g": (0.0, float("inf")),  # trec_eval's G: a sum of gains
+    "cost_gain": (0.0, float("inf")),  # trec_eval's G: a sum of gains
     "utility": (-float("inf"), float("inf")),  # a * rel_ret + b * nonrel_ret + ... (default b = -1)
     "hits": (0.0, float("inf")),  # relevant items in the top k, at most k
 }

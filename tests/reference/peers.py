@@ -1,4 +1,8 @@
-"""Shared helpers of the preset conformance tests: frames as the peers' dicts, tie-free frames."""
+"""Shared helpers of the oracle tests: frames as the peers' dicts, tie-free frames, shared frames, imports.
+
+Every oracle test of ``tests/reference/`` takes its helpers from here (``from peers import ...``):
+a helper two tests need is written once, here.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +13,15 @@ from types import ModuleType
 
 import polars as pl
 import pytest
-from strategies import with_rank
+from strategies import trec_order, with_rank
 
 Qrels = dict[str, dict[str, int]]
 Run = dict[str, dict[str, float]]
+
+UNANSWERED = pl.DataFrame(
+    {"query": ["q1", "q1", "q2"], "item": ["a", "b", "a"], "score": [1.0, 0.5, None], "relevance": [1, 0, 1]}
+)
+"""A judged query the run did not answer (q2): trec_eval skips it, ranx and ir_measures score it 0."""
 
 
 def as_dicts(frame: pl.DataFrame) -> tuple[Qrels, Run]:
@@ -25,6 +34,20 @@ def as_dicts(frame: pl.DataFrame) -> tuple[Qrels, Run]:
             qrels.setdefault(query, {})[item] = int(row["relevance"])
         if row["score"] is not None:
             run.setdefault(query, {})[item] = float(row["score"])
+    return qrels, run
+
+
+def pytrec_inputs(
+    frame: pl.DataFrame, *, depth: int | None = None
+) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, float]]]:
+    """Return pytrec_eval's qrels and run dicts for a frame; ids become text.
+
+    With `depth`, the run keeps only the first `depth` items of each query in
+    trec_eval's order (score descending, item text descending): ``trec_eval -M``.
+    """
+    qrels, run = as_dicts(frame)
+    if depth is not None:
+        run = {q: {i: docs[i] for i in trec_order(list(docs.items()))[:depth]} for q, docs in run.items()}
     return qrels, run
 
 

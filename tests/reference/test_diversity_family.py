@@ -107,8 +107,7 @@ def test_alpha_and_beta_are_parameters_of_the_metric() -> None:
                           "relevance": [1, 1, 1, None, 1]})  # fmt: skip
     named = prm.evaluate(frame, ["alpha_ndcg(alpha=0.3)@3", "nrbp(0.3,0.8)"])
     built = prm.evaluate(frame, [prm.alpha_ndcg(3, alpha=0.3), prm.nrbp(alpha=0.3, beta=0.8)])
-    alias = prm.evaluate_diversity(frame, ["alpha_ndcg@3", "nrbp"], alpha=0.3, beta=0.8)
-    assert named.row(0) == built.row(0) == alias.row(0)
+    assert named.row(0) == built.row(0)
     assert built.columns == ["alpha_ndcg(alpha=0.3)@3", "nrbp(alpha=0.3,beta=0.8)"]
     assert frame.rank.alpha_ndcg(3, alpha=0.3).row(0) == named.row(0)[:1]
     with pytest.raises(prm.InvalidParameterError, match="alpha"):
@@ -118,13 +117,13 @@ def test_alpha_and_beta_are_parameters_of_the_metric() -> None:
 def test_ndeval_qrels_are_read_strictly() -> None:
     path = pathlib.Path(tempfile.mkdtemp()) / "qrels.ndeval"
     path.write_text("# topic subtopic docno judgment\n1 1 d1 1\n1 2 d1 0\n1 2 d2 2\n")
-    read = prm.read_ndeval_qrels(path)
+    read = prm.read_trec_qrels(path, intents=True)
     assert read.to_dict(as_series=False) == {"query": ["1", "1", "1"], "intent": ["1", "2", "2"],
                                              "item": ["d1", "d1", "d2"], "relevance": [1, 0, 2]}  # fmt: skip
     assert_frame_equal(prm.scan_trec_qrels(path, intents=True).collect(), read)
     path.write_text("1 1 d1 1\n1 2 d1 x\n")
     with pytest.raises(prm.TrecFormatError, match="line 2"):
-        prm.read_ndeval_qrels(path)
+        prm.read_trec_qrels(path, intents=True)
 
 
 def test_an_intent_judged_twice_is_refused() -> None:

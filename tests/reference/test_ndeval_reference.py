@@ -25,7 +25,7 @@ import polars_rankmetrics as prm
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore::polars_rankmetrics.RankMetricsWarning"
-)  # generated data is often degenerate on purpose (evaluate warns; evaluate_diversity is evaluate)
+)  # generated data is often degenerate on purpose (evaluate warns)
 
 TOLERANCE = 1e-9
 ITEMS = ("d1", "d2", "d3", "d10", "d11", "a", "b", "Z", "d9", "x")
@@ -71,6 +71,26 @@ def theirs(run: pl.DataFrame, qrels: pl.DataFrame, alpha: float, beta: float) ->
     return {q: dict(zip(OURS, (values[m] for m in measures), strict=True)) for q, values in out.items()}
 
 
+def evaluated(  # noqa: PLR0913  (evaluate's options, spelled out)
+    frame: pl.DataFrame,
+    names: list[str],
+    alpha: float = 0.5,
+    beta: float = 0.5,
+    by: str | None = None,
+    *,
+    per_query: bool = False,
+) -> pl.DataFrame:
+    """``prm.evaluate`` of `names`, alpha and beta given where a family takes them; columns as named."""
+    metrics = []
+    for name in names:
+        metric = prm.parse(name)
+        taken = {p.name for p in metric.spec.params}
+        values = {key: value for key, value in (("alpha", alpha), ("beta", beta)) if key in taken}
+        metrics.append(prm.Metric(metric.spec, metric.k, **values) if values else metric)
+    out = prm.evaluate(frame, metrics, by=by, per_query=per_query)
+    return out.rename({str(m): name for m, name in zip(metrics, names, strict=True)})
+
+
 @settings(max_examples=max(20, settings().max_examples // 2))
 @given(data=intent_data(), alpha=st.sampled_from([0.5, 0.25, 0.0, 1.0]), beta=st.sampled_from([0.5, 0.8]))
 def test_diversity_suite_matches_pyndeval(
@@ -78,8 +98,8 @@ def test_diversity_suite_matches_pyndeval(
 ) -> None:
     run, qrels = data
     want = theirs(run, qrels, alpha, beta)
-    frame = prm.join_intents(run, qrels)
-    got = prm.evaluate_diversity(frame, OURS, alpha=alpha, beta=beta, per_query=True)
+    frame = prm.join_run_qrels(run, qrels)
+    got = evaluated(frame, OURS, alpha, beta, per_query=True)
     got_rows = {row.pop("query"): row for row in got.iter_rows(named=True)}
     assert got_rows.keys() == want.keys()
     for query, values in want.items():
@@ -98,17 +118,15 @@ def test_diversity_suite_matches_pyndeval(
 
 def test_names_and_errors() -> None:
     frame = pl.DataFrame({"query": ["1"], "item": ["a"], "score": [1.0], "intent": ["x"], "relevance": [1]})
-    got = prm.evaluate_diversity(frame, ["alpha-nDCG@5", "alpha_nDCG@5", "StRecall@5"], per_query=True)
+    got = prm.evaluate(frame, ["alpha-nDCG@5", "alpha_nDCG@5", "StRecall@5"], per_query=True)
     assert got.columns == ["query", "alpha-nDCG@5", "alpha_nDCG@5", "StRecall@5"]
     assert got.row(0)[1:] == (1.0, 1.0, 1.0)
     with pytest.raises(prm.UnknownMetricError, match="alpha_ndcg"):
-        prm.evaluate_diversity(frame, ["alpha_dcg@5"])
+        prm.evaluate(frame, ["alpha_dcg@5"])
     with pytest.raises(prm.UnknownMetricError, match="needs a cutoff: write alpha_ndcg@k"):
-        prm.evaluate_diversity(frame, ["alpha_ndcg"])  # the one registry's refusal
+        prm.evaluate(frame, ["alpha_ndcg"])  # the one registry's refusal
     with pytest.raises(prm.InvalidParameterError, match="alpha"):
-        prm.evaluate_diversity(frame, ["nrbp"], alpha=1.5)
-    with pytest.raises(prm.ColumnNotFoundError, match="intent"):
-        prm.evaluate_diversity(frame.drop("intent"), ["nrbp"])
+        prm.evaluate(frame, ["nrbp(alpha=1.5)"])
 
 
 @settings(max_examples=max(10, settings().max_examples // 4))
@@ -118,8 +136,8 @@ def test_by_model_matches_pyndeval_run_by_run(data: tuple[pl.DataFrame, pl.DataF
     runs = pl.concat(
         [run.with_columns(model=pl.lit("a")), run.with_columns(model=pl.lit("b"), score=-pl.col("score"))]
     )
-    frame = prm.join_intents(runs, qrels, by="model")
-    got = prm.evaluate_diversity(frame, OURS, by="model", per_query=True)
+    frame = prm.join_run_qrels(runs, qrels, by="model")
+    got = evaluated(frame, OURS, by="model", per_query=True)
     for model in ("a", "b"):
         one = runs.filter(pl.col("model") == model).drop("model")
         want = theirs(one, qrels, 0.5, 0.5)
@@ -132,7 +150,7 @@ def test_by_model_matches_pyndeval_run_by_run(data: tuple[pl.DataFrame, pl.DataF
             for name, value in values.items():
                 expected = 0.0 if math.isnan(value) else value
                 assert math.isclose(rows[query][name], expected, abs_tol=TOLERANCE), (model, query, name)
-    means = prm.evaluate_diversity(frame, OURS, by="model")
+    means = evaluated(frame, OURS, by="model")
     per_query = got.group_by("model").agg(pl.col(OURS).mean()).sort("model")
     for name in OURS:
         for mean, reference in zip(means[name], per_query[name], strict=True):

@@ -12,7 +12,7 @@ import ir_measures
 import polars as pl
 import pytest
 from hypothesis import example, given
-from peers import as_dicts, valid_judgments
+from peers import UNANSWERED, as_dicts, valid_judgments
 from strategies import ALL_TIED_STR, POPULATION, eval_frames
 
 import polars_rankmetrics as prm
@@ -59,14 +59,7 @@ def test_ir_measures_preset_matches_ir_measures(frame: pl.DataFrame) -> None:
 
 
 def test_unanswered_judged_query_scores_zero_and_counts() -> None:
-    frame = pl.DataFrame(
-        {
-            "query": ["q1", "q1", "q2"],
-            "item": ["a", "b", "a"],
-            "score": [1.0, 0.5, None],
-            "relevance": [1, 0, 1],
-        }
-    )
+    frame = UNANSWERED
     check(frame)
     assert prm.evaluate(frame, ["AP"], preset="ir_measures").item() == 0.5
     assert prm.evaluate(frame, ["AP"]).item() == 1.0  # trec_eval skips q2

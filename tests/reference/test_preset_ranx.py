@@ -16,7 +16,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 from hypothesis import example, given, settings
-from peers import as_dicts, without_ties
+from peers import UNANSWERED, as_dicts, without_ties
 from ranx import Qrels, Run, evaluate
 from strategies import POPULATION, eval_frames
 
@@ -59,14 +59,7 @@ def test_ranx_preset_matches_ranx_without_ties(frame: pl.DataFrame) -> None:
 
 
 def test_unanswered_judged_query_scores_zero_and_counts() -> None:
-    frame = pl.DataFrame(
-        {
-            "query": ["q1", "q1", "q2"],
-            "item": ["a", "b", "a"],
-            "score": [1.0, 0.5, None],
-            "relevance": [1, 0, 1],
-        }
-    )
+    frame = UNANSWERED
     check(frame)
     assert prm.evaluate(frame, ["ndcg@5"], preset="ranx").item() == 0.5
     assert prm.evaluate(frame, ["ndcg@5"]).item() == 1.0  # trec_eval skips q2

@@ -17,6 +17,7 @@ import pytest
 import pytrec_eval
 from hypothesis import example, given
 from hypothesis import strategies as st
+from peers import pytrec_inputs
 from strategies import (
     ALL_TIED_INT,
     ALL_TIED_STR,
@@ -27,7 +28,6 @@ from strategies import (
     POPULATION,
     eval_frames,
     frame_repr,
-    trec_order,
 )
 
 import polars_rankmetrics as prm
@@ -59,27 +59,6 @@ MEASURES = (
 )
 
 Scores = dict[str, dict[str, float]]  # {query: {measure: value}}
-
-
-def pytrec_inputs(
-    frame: pl.DataFrame, *, depth: int | None = None
-) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, float]]]:
-    """Return pytrec_eval's qrels and run dicts for a frame; ids become text.
-
-    With `depth`, the run keeps only the first `depth` items of each query in
-    trec_eval's order (score descending, item text descending): ``trec_eval -M``.
-    """
-    qrels: dict[str, dict[str, int]] = {}
-    run: dict[str, dict[str, float]] = {}
-    for row in frame.iter_rows(named=True):
-        query, item = str(row["query"]), str(row["item"])
-        if row["relevance"] is not None:
-            qrels.setdefault(query, {})[item] = int(row["relevance"])
-        if row["score"] is not None:
-            run.setdefault(query, {})[item] = float(row["score"])
-    if depth is not None:
-        run = {q: {i: docs[i] for i in trec_order(list(docs.items()))[:depth]} for q, docs in run.items()}
-    return qrels, run
 
 
 def pytrec_scores(frame: pl.DataFrame, *, relevance_level: int = 1, depth: int | None = None) -> Scores:

@@ -19,8 +19,8 @@ import pytest
 import pytrec_eval
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from peers import pytrec_inputs
 from strategies import ALL_TIED_STR, POPULATION, eval_frames, frame_repr
-from test_pytrec_eval import pytrec_inputs
 
 import polars_rankmetrics as prm
 

@@ -14,8 +14,8 @@ from polars.testing import assert_frame_equal
 from pyspark.sql import SparkSession
 
 import polars_rankmetrics as prm
+from polars_rankmetrics import _engine
 from polars_rankmetrics import spark as prm_spark
-from polars_rankmetrics._engine import requested
 from polars_rankmetrics._registry import SPECS
 from polars_rankmetrics._spec import QuerySpec, TableSpec
 
@@ -50,7 +50,7 @@ def test_the_lists_are_longer_than_the_arrow_batches() -> None:
 
 
 def test_every_aggregate_rule_is_covered() -> None:
-    rules = {metric.spec.aggregate for _, metric in requested(NAMES)}
+    rules = {metric.spec.aggregate for _, metric in _engine.named_metrics(NAMES)}
     assert {"mean", "gmean", "sum", "weighted"} <= rules
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import aggregate
 
-_METRICS = _engine.requested(["map"])  # any metric aggregated by the mean: its column holds the values
+_METRICS = _engine.named_metrics(["map"])  # any metric aggregated by the mean: its column holds the values
 
 _magnitudes = st.sampled_from(
     [1.0, 2.0**-11, 2.0**-64, 2.0**-70, 1e-30, 2.0**-128, 1e-200, 2.0**-1000, 5e-324]

@@ -1,4 +1,4 @@
-"""One error vocabulary: every library error is built by a factory on its class (exceptions.py).
+"""One error vocabulary: every library error is built by a factory on its class (the exceptions package).
 
 A module never words a message of its own: it raises ``SomeError.factory(...)``, so the same fault
 gives the same class and the same words wherever it is found. These tests read the package's source
@@ -29,7 +29,7 @@ from polars_rankmetrics.exceptions import (
 
 PACKAGE = Path(__file__).resolve().parents[2] / "polars_rankmetrics"
 # Where the factories are: the classes, and the mixins of factories they inherit.
-FACTORIES = ("exceptions.py", "_messages.py")
+FACTORIES = ("exceptions/__init__.py", "exceptions/_messages.py")
 
 
 def _error_classes() -> set[str]:
@@ -83,7 +83,8 @@ def _names_a_factory(value: ast.expr | None, classes: set[str]) -> bool:
 
 
 def _modules() -> list[Path]:
-    return sorted(p for p in PACKAGE.rglob("*.py") if p.name != "exceptions.py")
+    classes = Path("exceptions/__init__.py")
+    return sorted(p for p in PACKAGE.rglob("*.py") if p.relative_to(PACKAGE) != classes)
 
 
 CLASSES = _error_classes()

@@ -247,7 +247,12 @@ def test_validate_collects_a_lazyframe_on_request(df: pl.DataFrame) -> None:
 
 def test_check_false_skips_data_checks(df: pl.DataFrame) -> None:
     frame = df.with_columns(score=pl.Series([0.5, float("nan"), 0.9]))
-    prm.evaluate(frame, ["map"], check=False)
+    with pytest.raises(prm.InvalidDataError, match="NaN"):
+        prm.evaluate(frame, ["map"])  # checked by default
+    unchecked = prm.evaluate(frame, ["map"], check=False)  # the same frame evaluates without the check
+    assert unchecked.columns == ["map"]
+    assert unchecked.height == 1
+    assert unchecked.schema["map"] == pl.Float64
 
 
 def test_input_is_never_mutated(df: pl.DataFrame) -> None:

@@ -6,8 +6,16 @@ a test checks it is up to date.
 
 from __future__ import annotations
 
-from polars_rankmetrics.expr._builders.binary import f1, hit_rate, precision, r_precision, recall
-from polars_rankmetrics.expr._builders.binary_2 import relative_precision, set_map, utility
+from polars_rankmetrics.expr._builders.binary import (
+    f1,
+    hit_rate,
+    precision,
+    r_precision,
+    recall,
+    relative_precision,
+    set_map,
+    utility,
+)
 from polars_rankmetrics.expr._builders.classification import (
     auroc,
     f_beta,
@@ -19,7 +27,12 @@ from polars_rankmetrics.expr._builders.counts import hits, num_q, num_rel, num_r
 from polars_rankmetrics.expr._builders.graded import dcg, ndcg
 from polars_rankmetrics.expr._builders.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
 from polars_rankmetrics.expr._builders.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
-from polars_rankmetrics.expr._builders.rank import average_precision, bing, gm_map, reciprocal_rank
+from polars_rankmetrics.expr._builders.rank import (
+    average_precision,
+    binary_cost_gain,
+    gm_map,
+    reciprocal_rank,
+)
 from polars_rankmetrics.expr._builders.recsys import map_capped, mar, mpr
 from polars_rankmetrics.expr._builders.text import relstring
 from polars_rankmetrics.expr._builders.user import err, rbp, rbp_resid
@@ -27,7 +40,7 @@ from polars_rankmetrics.expr._builders.user import err, rbp, rbp_resid
 __all__ = [
     "auroc",
     "average_precision",
-    "bing",
+    "binary_cost_gain",
     "bpref",
     "dcg",
     "eleven_point_average",

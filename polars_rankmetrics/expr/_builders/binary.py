@@ -12,7 +12,7 @@ import polars as pl
 from polars_rankmetrics import metrics
 from polars_rankmetrics.expr._view import query_expr
 
-__all__ = ["f1", "hit_rate", "precision", "r_precision", "recall"]
+__all__ = ["f1", "hit_rate", "precision", "r_precision", "recall", "relative_precision", "set_map", "utility"]
 
 
 def f1(
@@ -391,6 +391,238 @@ def recall(
     """
     return query_expr(
         metrics.recall(k),
+        item=item,
+        score=score,
+        rank=rank,
+        relevance=relevance,
+        relevance_level=relevance_level,
+        depth=depth,
+        judged_only=judged_only,
+    )
+
+
+def relative_precision(
+    k: int | None = None,
+    *,
+    item: str = "item",
+    score: str = "score",
+    rank: str | None = None,
+    relevance: str = "relevance",
+    relevance_level: float = 1.0,
+    depth: int | None = None,
+    judged_only: bool = False,
+) -> pl.Expr:
+    """Relative precision: hits in the top `k` over ``min(k, R)``, the most possible.
+
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.relative_precision`'s. As an expression, the value
+    is the current group's (a ``group_by`` group, an ``over`` window, the frame
+    in ``select``) taken as one query: evaluate's per-query value; aggregating
+    over queries is evaluate's.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole list (trec_eval ``set_relative_P``).
+    item, score, rank, relevance
+        Column names (``prm.Columns()``'s by default); `rank` (1 is best)
+        replaces `score` when given. Null score: judged, not retrieved; null
+        relevance: unjudged (see :mod:`polars_rankmetrics.expr`).
+    relevance_level, depth, judged_only
+        The one-query conventions of :class:`polars_rankmetrics.Conventions`.
+
+    Returns
+    -------
+    pl.Expr
+        An aggregation named ``relative_precision@k`` (``relative_precision``
+        without a cutoff): the group's rows as one query, as ``prm.evaluate(...,
+        per_query=True)`` gives it; null for a group without a judged row.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.relative_precision : The same metric for :func:`polars_rankmetrics.evaluate`.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics import expr as rx
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [3.0, 2.0, None], "relevance": [1, 0, 0]})
+    >>> df.group_by("query", maintain_order=True).agg(rx.relative_precision(2).round(4))
+    shape: (1, 2)
+    ┌───────┬──────────────────────┐
+    │ query ┆ relative_precision@2 │
+    │ ---   ┆ ---                  │
+    │ i64   ┆ f64                  │
+    ╞═══════╪══════════════════════╡
+    │ 1     ┆ 1.0                  │
+    └───────┴──────────────────────┘
+    """
+    return query_expr(
+        metrics.relative_precision(k),
+        item=item,
+        score=score,
+        rank=rank,
+        relevance=relevance,
+        relevance_level=relevance_level,
+        depth=depth,
+        judged_only=judged_only,
+    )
+
+
+def set_map(
+    *,
+    item: str = "item",
+    score: str = "score",
+    rank: str | None = None,
+    relevance: str = "relevance",
+    relevance_level: float = 1.0,
+    depth: int | None = None,
+    judged_only: bool = False,
+) -> pl.Expr:
+    """Set MAP: set precision times set recall, ``num_rel_ret**2 / (num_ret * R)`` (trec_eval ``set_map``).
+
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.set_map`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
+
+    Parameters
+    ----------
+    item, score, rank, relevance
+        Column names (``prm.Columns()``'s by default); `rank` (1 is best)
+        replaces `score` when given. Null score: judged, not retrieved; null
+        relevance: unjudged (see :mod:`polars_rankmetrics.expr`).
+    relevance_level, depth, judged_only
+        The one-query conventions of :class:`polars_rankmetrics.Conventions`.
+
+    Returns
+    -------
+    pl.Expr
+        An aggregation named ``set_map``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.set_map : The same metric for :func:`polars_rankmetrics.evaluate`.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics import expr as rx
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1], "item": ["a", "b", "c", "d"],
+    ...     "score": [0.9, 0.5, 0.1, None], "relevance": [1, 0, 1, 1]})
+    >>> df.group_by("query", maintain_order=True).agg(rx.set_map().round(4))
+    shape: (1, 2)
+    ┌───────┬─────────┐
+    │ query ┆ set_map │
+    │ ---   ┆ ---     │
+    │ i64   ┆ f64     │
+    ╞═══════╪═════════╡
+    │ 1     ┆ 0.4444  │
+    └───────┴─────────┘
+    """
+    return query_expr(
+        metrics.set_map(),
+        item=item,
+        score=score,
+        rank=rank,
+        relevance=relevance,
+        relevance_level=relevance_level,
+        depth=depth,
+        judged_only=judged_only,
+    )
+
+
+def utility(
+    a: float = 1.0,
+    b: float = -1.0,
+    c: float = 0.0,
+    d: float = 0.0,
+    *,
+    item: str = "item",
+    score: str = "score",
+    rank: str | None = None,
+    relevance: str = "relevance",
+    relevance_level: float = 1.0,
+    depth: int | None = None,
+    judged_only: bool = False,
+) -> pl.Expr:
+    """Linear utility: ``a*rel_ret + b*nonrel_ret + c*rel_missed + d*nonrel_missed``.
+
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.utility`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
+
+    Parameters
+    ----------
+    a, b, c, d
+        The coefficients; the default scores +1 per relevant and -1 per
+        non-relevant retrieved item.
+    item, score, rank, relevance
+        Column names (``prm.Columns()``'s by default); `rank` (1 is best)
+        replaces `score` when given. Null score: judged, not retrieved; null
+        relevance: unjudged (see :mod:`polars_rankmetrics.expr`).
+    relevance_level, depth, judged_only
+        The one-query conventions of :class:`polars_rankmetrics.Conventions`.
+
+    Returns
+    -------
+    pl.Expr
+        An aggregation named ``utility``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.utility : The same metric for :func:`polars_rankmetrics.evaluate`.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics import expr as rx
+    >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
+    ...     "score": [3.0, 2.0, 1.0], "relevance": [1, 0, None]})
+    >>> df.group_by("query", maintain_order=True).agg(rx.utility().round(4))
+    shape: (1, 2)
+    ┌───────┬─────────┐
+    │ query ┆ utility │
+    │ ---   ┆ ---     │
+    │ i64   ┆ f64     │
+    ╞═══════╪═════════╡
+    │ 1     ┆ -1.0    │
+    └───────┴─────────┘
+    """
+    return query_expr(
+        metrics.utility(a, b, c, d),
         item=item,
         score=score,
         rank=rank,

@@ -12,7 +12,7 @@ import polars as pl
 from polars_rankmetrics import metrics
 from polars_rankmetrics.expr._view import query_expr
 
-__all__ = ["average_precision", "bing", "gm_map", "reciprocal_rank"]
+__all__ = ["average_precision", "binary_cost_gain", "gm_map", "reciprocal_rank"]
 
 
 def average_precision(
@@ -92,7 +92,7 @@ def average_precision(
     )
 
 
-def bing(
+def binary_cost_gain(
     *,
     item: str = "item",
     score: str = "score",
@@ -105,10 +105,10 @@ def bing(
     """trec_eval's ``binG``: per relevant retrieved item ``1 / log2(2 + non-relevant above)``.
 
     The definition, its notes and references are
-    :func:`polars_rankmetrics.bing`'s. As an expression, the value is the
-    current group's (a ``group_by`` group, an ``over`` window, the frame in
-    ``select``) taken as one query: evaluate's per-query value; aggregating over
-    queries is evaluate's.
+    :func:`polars_rankmetrics.binary_cost_gain`'s. As an expression, the value
+    is the current group's (a ``group_by`` group, an ``over`` window, the frame
+    in ``select``) taken as one query: evaluate's per-query value; aggregating
+    over queries is evaluate's.
 
     Parameters
     ----------
@@ -122,9 +122,9 @@ def bing(
     Returns
     -------
     pl.Expr
-        An aggregation named ``bing``: the group's rows as one query, as
-        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
-        a judged row.
+        An aggregation named ``binary_cost_gain``: the group's rows as one
+        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
+        group without a judged row.
 
     Raises
     ------
@@ -137,25 +137,25 @@ def bing(
 
     See Also
     --------
-    polars_rankmetrics.metrics.bing : The same metric for :func:`polars_rankmetrics.evaluate`.
+    polars_rankmetrics.metrics.binary_cost_gain : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------
     >>> from polars_rankmetrics import expr as rx
     >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"],
     ...     "score": [0.9, 0.5, None], "relevance": [0, 1, 1]})
-    >>> df.group_by("query", maintain_order=True).agg(rx.bing().round(4))
+    >>> df.group_by("query", maintain_order=True).agg(rx.binary_cost_gain().round(4))
     shape: (1, 2)
-    ┌───────┬────────┐
-    │ query ┆ bing   │
-    │ ---   ┆ ---    │
-    │ i64   ┆ f64    │
-    ╞═══════╪════════╡
-    │ 1     ┆ 0.3155 │
-    └───────┴────────┘
+    ┌───────┬──────────────────┐
+    │ query ┆ binary_cost_gain │
+    │ ---   ┆ ---              │
+    │ i64   ┆ f64              │
+    ╞═══════╪══════════════════╡
+    │ 1     ┆ 0.3155           │
+    └───────┴──────────────────┘
     """
     return query_expr(
-        metrics.bing(),
+        metrics.binary_cost_gain(),
         item=item,
         score=score,
         rank=rank,

@@ -12,8 +12,8 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 import polars_rankmetrics as prm
-from compare.compare_data import GRID, exact_sign_flip_p, exact_tukey_p, frame, random_frame
 from polars_rankmetrics.significance._corrections import adjust
+from significance.compare_data import GRID, exact_sign_flip_p, exact_tukey_p, frame, random_frame
 
 
 def _pair(df: pl.DataFrame, system: str, baseline: str, metric: str = "m") -> tuple[np.ndarray, np.ndarray]:

@@ -1,4 +1,4 @@
-"""The compare package's optional dependencies: never needed to import the library; named when missing."""
+"""significance/'s optional dependencies: never needed to import the library; named when missing."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import sys
 import pytest
 
 import polars_rankmetrics as prm
-from compare.compare_data import frame
 from polars_rankmetrics import plots
 from polars_rankmetrics.cli import main
+from significance.compare_data import frame
 
 DF = frame({"a": [0.5, 0.25, 0.75], "b": [0.75, 0.5, 1.0]})
 
@@ -32,12 +32,12 @@ def test_importing_the_library_imports_no_optional_dependency() -> None:
 
 
 @pytest.mark.parametrize("test", ["t", "wilcoxon"])
-def test_scipy_missing_names_the_compare_extra(monkeypatch: pytest.MonkeyPatch, test: str) -> None:
+def test_scipy_missing_names_the_significance_extra(monkeypatch: pytest.MonkeyPatch, test: str) -> None:
     """The t and Wilcoxon tests need scipy: the error names the feature and the extra to install."""
     _hide(monkeypatch, "scipy", "scipy.stats")
     with pytest.raises(ModuleNotFoundError, match=rf"prm.compare\(test='{test}'\) needs scipy, an optional"):
         prm.compare(DF, by="system", test=test)  # type: ignore[arg-type]
-    with pytest.raises(ImportError, match=r'pip install "polars-rankmetrics\[compare\]"'):
+    with pytest.raises(ImportError, match=r'pip install "polars-rankmetrics\[significance\]"'):
         prm.compare(DF, by="system", test=test)  # type: ignore[arg-type]
 
 
@@ -48,19 +48,19 @@ def test_the_resampling_tests_need_no_scipy(monkeypatch: pytest.MonkeyPatch) -> 
         assert prm.compare(DF, by="system", test=test, seed=0, n_resamples=50).height == 1  # type: ignore[arg-type]
 
 
-def test_numpy_missing_names_the_compare_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_numpy_missing_names_the_significance_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test needs numpy."""
     _hide(monkeypatch, "numpy")
-    with pytest.raises(ModuleNotFoundError, match=r'prm.compare needs numpy.*polars-rankmetrics\[compare\]"'):
+    with pytest.raises(ModuleNotFoundError, match=r'prm.compare needs numpy.*polars-rankmetrics\[significance\]"'):
         prm.compare(DF, by="system", test="randomization")
 
 
-def test_great_tables_missing_names_the_compare_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_great_tables_missing_names_the_significance_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     """prm.table needs great_tables; prm.table_markdown does not."""
     comparison = prm.compare(DF, by="system")
     _hide(monkeypatch, "great_tables")
     with pytest.raises(
-        ModuleNotFoundError, match=r'prm.table needs great_tables.*polars-rankmetrics\[compare\]"'
+        ModuleNotFoundError, match=r'prm.table needs great_tables.*polars-rankmetrics\[significance\]"'
     ):
         prm.table(comparison)
     assert "**0.7500**" in prm.table_markdown(comparison)
@@ -82,4 +82,4 @@ def test_the_command_prints_the_missing_extra(
     assert main(["compare", qrels, run, trunc, "--missing", "zero", "--format", "html"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("rankmetrics: prm.table needs great_tables")
-    assert 'pip install "polars-rankmetrics[compare]"' in err
+    assert 'pip install "polars-rankmetrics[significance]"' in err

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import ResolvedSchema
+from polars_rankmetrics.exceptions import _plan as _errors
 
 PREFIX = "__prm_check_"
 MESSAGE = "__prm_check_message"

@@ -14,7 +14,7 @@ from polars_rankmetrics._kernel import ITEM, REL, exact_sum, exact_sum_horizonta
 from polars_rankmetrics._spec import SUMMED, CatalogSpec, CountState, Metric, Param
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics._core import PREPARED, keep_top, within
-from polars_rankmetrics.metrics._counts import exact, state
+from polars_rankmetrics.metrics._count_tables import exact, state
 from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame, user_ids
 from polars_rankmetrics.metrics._side import BAD, DUP, FEATURE, NONZERO, finish, item_text, keyed, same_dtype
 from polars_rankmetrics.metrics.similarity import _feature_vectors, _unit_features

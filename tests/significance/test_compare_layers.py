@@ -1,4 +1,4 @@
-"""compare/ sits on the foundation alone, and imports its optional dependencies only when called."""
+"""significance/ sits on the foundation alone, and imports its optional dependencies only when called."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-COMPARE = Path(__file__).resolve().parents[2] / "polars_rankmetrics" / "compare"
+SIGNIFICANCE = Path(__file__).resolve().parents[2] / "polars_rankmetrics" / "significance"
 FOUNDATION = (
-    "polars_rankmetrics._errors",
+    "polars_rankmetrics.exceptions._plan",
     "polars_rankmetrics._inputs",
-    "polars_rankmetrics._validation",
+    "polars_rankmetrics.exceptions._parameters",
     "polars_rankmetrics.exceptions",
     "polars_rankmetrics.significance",
 )
@@ -40,7 +40,7 @@ def _imports(tree: ast.Module) -> list[tuple[str, bool]]:
     return found
 
 
-@pytest.mark.parametrize("path", sorted(COMPARE.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(SIGNIFICANCE.glob("*.py")), ids=lambda p: p.name)
 def test_compare_imports_only_the_foundation(path: Path) -> None:
     """No engine, metric, registry or entry-point module; numpy and the rest not at import time."""
     tree = ast.parse(path.read_text())
@@ -60,7 +60,7 @@ def test_the_numpy_modules_are_imported_lazily() -> None:
         "polars_rankmetrics.significance._stats",
         "polars_rankmetrics.significance._corrections",
     }
-    for path in COMPARE.glob("*.py"):
+    for path in SIGNIFICANCE.glob("*.py"):
         for name, at_import in _imports(ast.parse(path.read_text())):
             if name in lazy:
                 assert not at_import, f"{path.name} imports {name} when imported"

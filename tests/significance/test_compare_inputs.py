@@ -9,7 +9,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_rankmetrics as prm
-from compare.compare_data import frame
+from significance.compare_data import frame
 
 # System "b" has no row for q2 and q4; "c" none for q4.
 VALUES = {

@@ -7,8 +7,8 @@ from collections.abc import Collection, Mapping
 from numbers import Real
 from typing import Any
 
-from polars_rankmetrics import _errors
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions import _plan as _errors
 
 
 def check_k(k: object, name: str = "k") -> int | None:

@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 
 import polars_rankmetrics as prm
-from compare.compare_data import frame
+from significance.compare_data import frame
 
 # Baseline "a" and two systems: "b" well above "a"; "c" well below "a" on m. 12 queries. Means, by hand:
 # a is the mean of 0..5 over 8, so 0.3125; b is a plus 0.125 plus half of 1/64, so 0.4453125;

@@ -8,8 +8,8 @@ import polars as pl
 import pytest
 
 import polars_rankmetrics as prm
-from compare.compare_data import frame
 from polars_rankmetrics import plots
+from significance.compare_data import frame
 
 PER_QUERY = frame(
     {

@@ -13,8 +13,8 @@ from scipy import stats
 from statsmodels.stats.power import TTestPower
 
 import polars_rankmetrics as prm
-from compare.compare_data import GRID, exact_sign_flip_p, frame, random_frame
 from polars_rankmetrics.exceptions import InvalidDataError, InvalidParameterError
+from significance.compare_data import GRID, exact_sign_flip_p, frame, random_frame
 
 ORACLE = TTestPower()
 

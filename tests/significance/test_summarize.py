@@ -11,9 +11,9 @@ from polars.testing import assert_frame_equal
 from scipy import stats
 
 import polars_rankmetrics as prm
-from compare.compare_data import frame, random_frame
 from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidDataError, InvalidParameterError
 from polars_rankmetrics.significance._summary import bootstrap_rows
+from significance.compare_data import frame, random_frame
 
 
 def _pilot() -> pl.DataFrame:

@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from polars_rankmetrics._messages import ParameterMessages
 from polars_rankmetrics._quote import SHOWN, closest, cut, listed, shown
+from polars_rankmetrics.exceptions._messages import ParameterMessages
 
 __all__ = [
     "ColumnNotFoundError",
@@ -167,7 +167,7 @@ class InvalidParameterError(ParameterMessages, RankMetricsError):
     """A parameter (``k``, ``depth``, ``gain``, ...) is out of its domain.
 
     Its factories (``InvalidParameterError.out_of_domain(...)``, ``.needs(...)``...) are
-    :class:`polars_rankmetrics._messages.ParameterMessages`'.
+    :class:`polars_rankmetrics.exceptions._messages.ParameterMessages`'.
     """
 
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_rankmetrics as prm
-from compare.compare_data import GRID, random_frame
 from polars_rankmetrics.significance._compare import TESTS
+from significance.compare_data import GRID, random_frame
 
 RESAMPLES = 199  # small: the properties hold for any number of resamples
 FLOATS = ["mean", "baseline_mean", "delta", "ci_low", "ci_high", "effect_size"]

@@ -9,14 +9,14 @@ import polars as pl
 from polars_rankmetrics._declare import SIDE, constructor, spec_of
 from polars_rankmetrics._kernel import ITEM
 from polars_rankmetrics._spec import CatalogSpec, CountState, Metric
-from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     InvalidDataError,
     InvalidParameterError,
 )
+from polars_rankmetrics.exceptions._parameters import check_choice
 from polars_rankmetrics.metrics._core import keep_top
-from polars_rankmetrics.metrics._counts import COUNTED, top_counts, weighted_sum
+from polars_rankmetrics.metrics._count_tables import COUNTED, top_counts, weighted_sum
 from polars_rankmetrics.metrics._popularity_side import popularity_columns
 from polars_rankmetrics.metrics._side import (
     BAD,
