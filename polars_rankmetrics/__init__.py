@@ -38,6 +38,7 @@ from polars_rankmetrics.io import (
     scan_trec_qrels,
     scan_trec_run,
 )
+from polars_rankmetrics.judges import agreement, confusion_table
 from polars_rankmetrics.metrics import binary as _binary
 from polars_rankmetrics.metrics import calibration as _calibration
 from polars_rankmetrics.metrics import classification as _classification
@@ -112,8 +113,10 @@ __all__ = [
     "RankMetricsWarning",
     "TrecFormatError",
     "UnknownMetricError",
+    "agreement",
     "collect",
     "compare",
+    "confusion_table",
     "demo_path",
     "discriminative_power",
     "evaluate",
