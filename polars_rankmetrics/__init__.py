@@ -38,7 +38,7 @@ from polars_rankmetrics.io import (
     scan_trec_qrels,
     scan_trec_run,
 )
-from polars_rankmetrics.judges import agreement, confusion_table
+from polars_rankmetrics.judges import agreement, confusion_table, system_agreement, system_swaps
 from polars_rankmetrics.metrics import binary as _binary
 from polars_rankmetrics.metrics import calibration as _calibration
 from polars_rankmetrics.metrics import classification as _classification
@@ -139,6 +139,8 @@ __all__ = [
     "scan_trec_qrels",
     "scan_trec_run",
     "summarize",
+    "system_agreement",
+    "system_swaps",
     "table",
     "table_markdown",
     "valid_names",
