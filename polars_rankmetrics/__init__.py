@@ -38,7 +38,14 @@ from polars_rankmetrics.io import (
     scan_trec_qrels,
     scan_trec_run,
 )
-from polars_rankmetrics.judges import agreement, confusion_table, system_agreement, system_swaps
+from polars_rankmetrics.judges import (
+    agreement,
+    confusion_table,
+    fill_judgments,
+    judgment_shares,
+    system_agreement,
+    system_swaps,
+)
 from polars_rankmetrics.metrics import binary as _binary
 from polars_rankmetrics.metrics import calibration as _calibration
 from polars_rankmetrics.metrics import classification as _classification
@@ -123,9 +130,11 @@ __all__ = [
     "evaluate_chunked",
     "evaluate_diversity",
     "expr",
+    "fill_judgments",
     "fuse",
     "join_intents",
     "join_run_qrels",
+    "judgment_shares",
     "optimize_fusion",
     "parse",
     "plots",
