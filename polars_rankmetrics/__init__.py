@@ -31,6 +31,7 @@ from polars_rankmetrics.exceptions import (
     UnknownMetricError,
 )
 from polars_rankmetrics.fusion import FusionSearch, fuse, optimize_fusion
+from polars_rankmetrics.id_lists import from_id_lists
 from polars_rankmetrics.io import (
     join_run_qrels,
     read_trec_qrels,
@@ -131,6 +132,7 @@ __all__ = [
     "evaluate_diversity",
     "expr",
     "fill_judgments",
+    "from_id_lists",
     "fuse",
     "join_intents",
     "join_run_qrels",
