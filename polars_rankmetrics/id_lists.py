@@ -63,6 +63,11 @@ def from_id_lists(
     InvalidDataError
         A null or repeated question, a null id.
 
+    See Also
+    --------
+    evaluate : with ``preset="llamaindex"`` or ``preset="ragas"``.
+    join_run_qrels : the same frame from a run and judgments in long form.
+
     Examples
     --------
     >>> samples = pl.DataFrame({"query": ["q1", "q2"],
