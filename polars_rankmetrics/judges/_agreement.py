@@ -112,17 +112,24 @@ def _prepared(qrels_a: object, qrels_b: object, cols: Columns, scale: Sequence[f
     return side_by_side(a, b, cols)
 
 
-def _with_positions(both: pl.DataFrame, scale: Sequence[float] | None) -> pl.DataFrame:
-    """The grades' positions on the scale: `scale` sorted, or every grade the pairs hold."""
+def _with_positions(both: pl.DataFrame, keys: list[str], scale: Sequence[float] | None) -> pl.DataFrame:
+    """The grades' positions on the scale: `scale` sorted, else the grades each key's pairs hold."""
     if scale is None:
-        grades = pl.concat([both.get_column(GRADE_A), both.get_column(GRADE_B)]).unique().sort()
+        grades = pl.concat(
+            [both.select(*keys, pl.col(g).alias("__prm_g")) for g in (GRADE_A, GRADE_B)]
+        ).unique()
+        position = grades.with_columns(
+            (pl.col("__prm_g").rank("dense").over(keys) - 1).cast(pl.Int64).alias("__prm_i")
+        )
+        on = keys
     else:
-        grades = pl.Series(sorted({float(g) for g in scale}), dtype=pl.Float64)
-    position = pl.DataFrame({"__prm_g": grades}).with_row_index("__prm_i")
+        values = pl.Series(sorted({float(g) for g in scale}), dtype=pl.Float64)
+        position = pl.DataFrame({"__prm_g": values}).with_row_index("__prm_i")
+        position = position.with_columns(pl.col("__prm_i").cast(pl.Int64))
+        on = []
     for grade, name in ((GRADE_A, _IA), (GRADE_B, _IB)):
-        both = both.join(
-            position.rename({"__prm_g": grade, "__prm_i": name}), on=grade, how="left"
-        ).with_columns(pl.col(name).cast(pl.Int64))
+        renamed = position.rename({"__prm_g": grade, "__prm_i": name})
+        both = both.join(renamed, on=[*on, grade], how="left")
     return both
 
 
@@ -145,9 +152,10 @@ def agreement(  # noqa: PLR0913  (two frames, the threshold, the scale, the shap
       ``(p_o - p_e) / (1 - p_e)`` = ``1 - sum_{i != j} O_ij / sum_{i != j} E_ij``.
     - ``kappa_linear``, ``kappa_quadratic``: weighted kappa on the grades,
       ``1 - sum w_ij O_ij / sum w_ij E_ij`` with ``w_ij = |i - j|`` or
-      ``(i - j)^2``, ``i`` and ``j`` the grades' positions on the scale (the
-      sorted grades of the pairs, or `scale`), as
-      ``sklearn.metrics.cohen_kappa_score(a, b, weights=..., labels=scale)``.
+      ``(i - j)^2``, ``i`` and ``j`` the grades' positions on the scale: the
+      sorted grades the pairs hold (per query with `per_query`), as
+      ``sklearn.metrics.cohen_kappa_score(a, b, weights=...)`` gives on the
+      same pairs, or those of `scale` (its ``labels=scale``).
     - ``alpha_ordinal``, ``alpha_nominal``: Krippendorff's alpha for two
       coders, ``1 - (n - 1) sum_u d(a_u, b_u) * 2 / sum_{c,k} n_c n_k d(c, k)``
       over the ``n = 2N`` values, ``n_c`` of them equal to ``c``; nominal
@@ -168,9 +176,11 @@ def agreement(  # noqa: PLR0913  (two frames, the threshold, the scale, the shap
     threshold
         The grade from which an item counts as relevant, for ``kappa``.
     scale
-        The grades both sides use (``[0, 1, 2, 3]``). By default, the grades
-        the pairs hold; see Raises for when the two scales are refused.
-        Per-query statistics use the same scale for every query.
+        The grades both sides use (``[0, 1, 2, 3]``): the positions of the
+        weighted kappas, the same for every query. By default, the grades
+        the pairs hold (each query's own with `per_query`, as scikit-learn
+        called on that query's pairs); see Raises for when the two sides'
+        scales are refused.
     per_query
         One row per query either side judged (statistics null where the
         query has no pair both judged) instead of one row overall.
@@ -246,7 +256,7 @@ def agreement(  # noqa: PLR0913  (two frames, the threshold, the scale, the shap
         raise InvalidDataError.too_few(
             "no (query, item) pair is judged by both `qrels_a` and `qrels_b`", "agreement", "at least 1"
         )
-    both = _with_positions(both, scale)
+    both = _with_positions(both, keys, scale)
     out = (
         counts.with_columns(
             (

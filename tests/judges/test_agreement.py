@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import polars as pl
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import polars_rankmetrics as prm
@@ -104,6 +104,7 @@ def test_agreement_equals_sklearn_and_krippendorff(qrels: tuple[pl.DataFrame, pl
     assert got["one_side_share"] == len(keys_a ^ keys_b) / len(keys_a | keys_b)
 
 
+@settings(max_examples=30)
 @given(two_qrels())
 def test_agreement_per_query_equals_the_oracles_on_each_query(
     qrels: tuple[pl.DataFrame, pl.DataFrame],
@@ -112,8 +113,9 @@ def test_agreement_per_query_equals_the_oracles_on_each_query(
     pairs = _pairs(a, b)
     if not pairs.height:
         return
-    labels = sorted(set(pairs["relevance"]) | set(pairs["relevance_b"]))  # one scale for every query
     out = prm.agreement(a, b, per_query=True)
+    scale = sorted(set(a["relevance"].drop_nulls()) | set(b["relevance"].drop_nulls()))
+    on_scale = prm.agreement(a, b, per_query=True, scale=scale)
     queries = set(a.drop_nulls()["query"]) | set(b.drop_nulls()["query"])
     assert set(out["query"]) == queries
     for row in out.iter_rows(named=True):
@@ -121,8 +123,13 @@ def test_agreement_per_query_equals_the_oracles_on_each_query(
         if not mine.height:
             assert all(row[c] is None for c in ("kappa", "kappa_linear", "alpha_ordinal"))
             continue
+        # Each query on its own grades, as scikit-learn on its pairs; with `scale`, on those labels.
+        labels = sorted(set(mine["relevance"]) | set(mine["relevance_b"]))
         for name, value in _expected(mine, labels, 1).items():
             assert _close(row[name], value), (row["query"], name, row[name], value)
+        declared = on_scale.filter(pl.col("query") == row["query"]).row(0, named=True)
+        for name, value in _expected(mine, scale, 1).items():
+            assert _close(declared[name], value), (row["query"], name, declared[name], value)
 
 
 @given(two_qrels())
