@@ -102,6 +102,15 @@ def test_agreement_equals_sklearn_and_krippendorff(qrels: tuple[pl.DataFrame, pl
         len(keys_b - keys_a),
     )
     assert got["one_side_share"] == len(keys_a ^ keys_b) / len(keys_a | keys_b)
+    # Krippendorff's alpha on every pair either side judged (NaN: not judged) is the same:
+    # a unit with one value pairs with nothing.
+    da, db = ({(q, i): g for q, i, g in f.drop_nulls().rows()} for f in (a, b))
+    units = sorted(keys_a | keys_b, key=str)
+    full = np.array([[d.get(u, np.nan) for u in units] for d in (da, db)], dtype=float)
+    if len(set(pairs["relevance"]) | set(pairs["relevance_b"])) > 1:
+        for level in ("ordinal", "nominal"):
+            want = krippendorff.alpha(reliability_data=full, level_of_measurement=level)
+            assert _close(got[f"alpha_{level}"], float(want)), (level, got[f"alpha_{level}"], want)
 
 
 @settings(max_examples=30)
