@@ -32,12 +32,21 @@ from polars_rankmetrics.exceptions import (
     UnknownMetricError,
 )
 from polars_rankmetrics.fusion import FusionSearch, fuse, optimize_fusion
+from polars_rankmetrics.id_lists import from_id_lists
 from polars_rankmetrics.io import (
     join_run_qrels,
     read_trec_qrels,
     read_trec_run,
     scan_trec_qrels,
     scan_trec_run,
+)
+from polars_rankmetrics.judges import (
+    agreement,
+    confusion_table,
+    fill_judgments,
+    judgment_shares,
+    system_agreement,
+    system_swaps,
 )
 from polars_rankmetrics.namespace import RankFrame
 from polars_rankmetrics.significance import (
@@ -146,15 +155,20 @@ __all__ = [  # noqa: PLE0604 (the families' names, read at run time)
     "RankMetricsWarning",
     "TrecFormatError",
     "UnknownMetricError",
+    "agreement",
     "collect",
     "compare",
+    "confusion_table",
     "demo_path",
     "discriminative_power",
     "evaluate",
     "evaluate_chunked",
     "expr",
+    "fill_judgments",
+    "from_id_lists",
     "fuse",
     "join_run_qrels",
+    "judgment_shares",
     "optimize_fusion",
     "parse",
     "plots",
@@ -167,6 +181,8 @@ __all__ = [  # noqa: PLE0604 (the families' names, read at run time)
     "scan_trec_qrels",
     "scan_trec_run",
     "summarize",
+    "system_agreement",
+    "system_swaps",
     "table",
     "table_markdown",
     "valid_names",

@@ -128,7 +128,9 @@ class Conventions:
         queries 0), ``"ranx"`` (the same, ties by text), ``"sklearn"`` (ties
         averaged, R from the candidates), ``"torchmetrics"`` (the same, AP at
         k over the relevant found) and ``"recommenders"`` (AP at k over
-        min(k, R), users without a relevant item skipped); see :data:`PRESETS`
+        min(k, R), users without a relevant item skipped), ``"llamaindex"`` and
+        ``"ragas"`` (every expected id relevant with gain 1; lists from
+        :func:`from_id_lists`); see :data:`PRESETS`
         and the presets' table in the documentation
         (docs/guides/coming-from.md).
 
@@ -230,5 +232,15 @@ PRESETS: dict[str, Conventions] = {
     # gives every relevant item gain 1, whatever its rating. (recmetrics' mapk, on its main
     # branch only, divides by the relevant items found: ap_denominator="found".)
     "recommenders": Conventions(gain="binary", ap_denominator="min_k_relevant", no_relevant="skip"),
+    # LlamaIndex (llama_index.core.evaluation.retrieval.metrics: HitRate, MRR, Precision, Recall,
+    # AveragePrecision, NDCG at their defaults): every expected id relevant with gain 1, AP and
+    # recall over all expected ids, NDCG's ideal list over all of them; the list is the retriever's
+    # top_k, so its metrics take no cutoff (precision = relevant retrieved / retrieved). Repeated
+    # ids: prm.from_id_lists counts one at its first position (LlamaIndex's MRR, AP and NDCG read
+    # every copy and can leave [0, 1]).
+    "llamaindex": Conventions(gain="binary"),
+    # Ragas' ID-based context precision and recall (IDBasedContextPrecision, IDBasedContextRecall):
+    # sets of ids, = precision and recall without a cutoff, each id once (prm.from_id_lists).
+    "ragas": Conventions(gain="binary"),
 }
 """Other libraries' conventions, each a named set of :class:`Conventions` (a table entry, not a code path)."""

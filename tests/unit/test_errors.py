@@ -117,7 +117,11 @@ def test_bad_k_through_the_namespace(df: pl.DataFrame) -> None:
         ("relevance_level", float("inf"), "`relevance_level` must be a real number, got inf"),
         ("gain", {1: float("inf")}, "`gain for grade 1` must be a real number, got inf"),
         ("gain", {float("nan"): 1}, "`gain grade` must be a real number, got nan"),
-        ("preset", "trec", "`preset` must be one of 'trec_eval', .*'recommenders', got 'trec'"),
+        (
+            "preset",
+            "trec",
+            "`preset` must be one of 'trec_eval', .*'recommenders', .*'llamaindex', 'ragas'.*got 'trec'",
+        ),
         ("ties", "random", "`ties` must be one of 'text', 'average', 'optimistic', .*, got 'random'"),
         ("iprec_rule", "floor", "`iprec_rule` must be one of 'round', 'trec_eval_9', got 'floor'"),
     ],
