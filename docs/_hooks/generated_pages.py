@@ -195,13 +195,18 @@ def metric_pages() -> dict[str, str]:
         'Each metric is a constructor (`prm.ndcg(10)`), a name (`"ndcg@10"`, parsed by',
         "`prm.parse`) and a `.rank` method (`df.rank.ndcg(10)`);",
         "[Conventions](../guides/conventions.md) says what the conventions do to each.",
-        "",
-        "| metric | constructor | trec_eval names | aggregation | family |",
-        "| --- | --- | --- | --- | --- |",
+        "One section per family, each with its own page; each metric's name links to its definition.",
     ]
     for module, specs in _module_specs():
         slug = _slug(module)
         title = _title(module)
+        index += [
+            "",
+            f"## [{title}]({slug}.md)",
+            "",
+            "| metric | constructor | trec_eval names | aggregation |",
+            "| --- | --- | --- | --- |",
+        ]
         page = [f"# {title}", ""]
         if module.__doc__:
             rest = module.__doc__.strip().split("\n\n", 1)
@@ -228,7 +233,7 @@ def metric_pages() -> dict[str, str]:
             )
             index.append(
                 f"| [`{spec.name}`]({slug}.md#{anchor(spec)}) | `prm.{function}` | {_code(spec.trec)} "
-                f"| {aggregation} | [{title}]({slug}.md) |"
+                f"| {aggregation} |"
             )
         pages[f"metrics/{slug}.md"] = "\n".join(page) + "\n"
     pages["metrics/index.md"] = "\n".join(index) + "\n"
@@ -248,6 +253,11 @@ def _directive(target: str) -> str:
         obj = None
     if isinstance(obj, type) and issubclass(obj, (BaseException, Warning)):
         return f"::: {target}\n    options:\n      members: false\n"
+    home = getattr(obj, "__module__", "") or ""
+    if callable(obj) and home.rsplit(".", 1)[-1] == name and home != module:
+        # A function named as the module that defines it (prm.table, from significance/table.py):
+        # mkdocstrings would resolve the name to the module and render all of it.
+        return f"::: {home}.{name}\n"
     return f"::: {target}\n"
 
 
