@@ -169,6 +169,13 @@ def test_evaluate_power_renders_as_math_on_its_api_page() -> None:
     assert not re.search(r"\w\*\*-?\w", rewritten.split("Examples\n")[0])
 
 
+def test_a_block_that_prints_nothing_leaves_no_empty_box(hook: ModuleType) -> None:
+    box = '<div class="highlight"><pre><span></span><code>'
+    source = f'{box}<span class="n">x</span> = 1\n</code></pre></div>\n'
+    empty = f"{box}\n</code></pre></div>\n"
+    assert hook.on_page_content(source + empty + "<p>next</p>") == source + "<p>next</p>"
+
+
 def test_exception_classes_show_no_factory_classmethods(hook: ModuleType) -> None:
     reference = hook.reference_pages()["reference/index.md"]
     for name in ("RankMetricsError", "ColumnNotFoundError", "UnknownMetricError", "RankMetricsWarning"):

@@ -435,9 +435,17 @@ def render_math(html: str) -> str:
     return MATH.sub(mathml, html)
 
 
+EMPTY_OUTPUT = re.compile(r'<div class="highlight"><pre><span></span><code>\s*</code></pre></div>\n?')
+
+
+def drop_empty_output(html: str) -> str:
+    """Remove the empty box markdown-exec renders for an executed block that prints nothing."""
+    return EMPTY_OUTPUT.sub("", html)
+
+
 ROLE = re.compile(r":(?:func|class|meth|data|attr|mod|exc|obj):(<code>|`)~?")
 
 
 def on_page_content(html: str, **_: Any) -> str:  # noqa: ANN401
-    """Drop the Sphinx roles (``:func:``) of the docstrings, keeping their code text; math as MathML."""
-    return render_math(ROLE.sub(r"\1", html))
+    """Drop the docstrings' Sphinx roles (``:func:``), keeping their code; math as MathML; no empty output."""
+    return drop_empty_output(render_math(ROLE.sub(r"\1", html)))
