@@ -350,3 +350,17 @@ def _stdlib() -> frozenset[str]:
     import sys  # noqa: PLC0415
 
     return frozenset(sys.stdlib_module_names)
+
+
+def test_the_site_stylesheet_wraps_or_scrolls_code_and_keeps_names_whole() -> None:
+    mkdocs = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "extra_css:\n  - stylesheets/extra.css" in mkdocs
+    assert "font: false" in mkdocs  # nothing fetched from another host
+    css = (ROOT / "docs" / "stylesheets" / "extra.css").read_text(encoding="utf-8")
+    rules = dict(re.findall(r"([^{}]+)\{([^{}]*)\}", css))
+    scroll = next(body for sel, body in rules.items() if sel.strip().endswith(".md-typeset pre > code"))
+    assert "overflow-x: auto" in scroll
+    source = "div.highlight:has(code span[class])"  # markdown-exec's Python source
+    assert any("pre-wrap" in body for sel, body in rules.items() if source in sel)
+    names = next(body for sel, body in rules.items() if "td:first-child code" in sel)
+    assert "white-space: nowrap" in names
