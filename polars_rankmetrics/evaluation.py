@@ -57,7 +57,8 @@ def evaluate(  # noqa: PLR0913
         a Polars DataFrame.
     metrics
         Names (``"ndcg@10"``, trec_eval's ``"P_10"``) or :class:`Metric`
-        objects. Output columns are named as written.
+        objects. Output columns are named as written. Every accepted name:
+        :func:`valid_names`, and the site's metric pages.
     by
         Grouping keys (run, model, segment): every metric is computed per
         group and per query inside it.
@@ -69,25 +70,19 @@ def evaluate(  # noqa: PLR0913
         The base conventions: None (trec_eval 10.0's), a preset name
         (``"trec_eval"``) or a :class:`Conventions`.
     check
-        Check the data inside the evaluation's own plan, on every path
-        (DataFrame, LazyFrame, scan): null query, item or by ids, NaN or
-        infinite scores, ranks below 1, NaN grades, duplicate (by..., query,
-        item) rows. A DataFrame raises :class:`InvalidDataError` naming the
-        column, the value and the query; a LazyFrame's plan fails when it is
-        collected (Polars' ``InvalidOperationError`` carrying the same
-        message; :func:`collect` raises it as :class:`InvalidDataError`).
-        The checks share the ranking's windows: a few percent of the time.
+        Check the data inside the plan (null ids, NaN or infinite scores,
+        ranks below 1, NaN grades, duplicate rows): a DataFrame raises
+        :class:`InvalidDataError` naming the column, value and query; a
+        LazyFrame fails when collected (:func:`collect` raises the same
+        error typed). A few percent of the time.
     aggregate
         How the per-query values of each `by` group combine: ``"mean"``
         (each metric's own rule: the mean; a sum for counts, the geometric
         mean for ``gm_*``), or a statistic of the per-query values that
         ``per_query=True`` returns: ``"median"``, ``"min"``, ``"max"``,
         ``"std"`` (the sample standard deviation, ddof=1 as Polars' and
-        ranx's; null for one query; computed from exact integer sums of
-        the values and their squares on a 2**-32 grid, so within 2e-10 of
-        numpy's). Every one is order-independent: the same rows give the
-        same bits on every engine. Median and std are Float64. Not for
-        catalog metrics, which have no per-query values.
+        ranx's; null for one query). Each gives the same bits on every
+        engine. Not for catalog metrics, which have no per-query values.
     qrels
         The judgments (query, item, relevance), when `frame` is the run
         alone: they are joined to it exactly as :func:`join_run_qrels` does
@@ -123,32 +118,11 @@ def evaluate(  # noqa: PLR0913
 
     Notes
     -----
-    Where exactness stops. Sums of float terms are order-independent, so the
-    same rows give the same bits on every engine, chunked and on Spark: the
-    terms are scaled to integers and added exactly (Int128). A query's sum
-    (DCG, AP over its rows) holds each term truncated toward zero to a
-    multiple of 2**-64: exact for terms of magnitude 2**-11 or more (their
-    53 bits all lie above 2**-64) and below 2**63, and low by at most 2**-64
-    per smaller term. RBP and ERR, whose terms shrink geometrically with the
-    rank, scale each query's terms by a power of two from its largest term
-    instead, so each term is held to 2**-61 of that largest term whatever
-    its size: ``rbp(p=0.01)`` with its one relevant item at rank 15 is
-    9.9e-29, at rank 150 1e-298; ``rbp_resid`` sums its unjudged ranks'
-    discounts as ``p ** (r - f)`` from the query's first unjudged rank f (the
-    largest term 1) and multiplies ``p ** (f - 1)`` back. DCG and nDCG
-    take the query's scale from its largest gain where gains can be below
-    2**-3 (fractional grades, a ``{grade: gain}`` mapping of small gains):
-    ``ndcg(gain={1: 1e-30})`` is what ``{1: 1}`` gives; a cutoff whose gains
-    all lie below 2**-61 of the query's largest keeps only those bits. A
-    mean over queries holds every value exactly in the 64-bit band of the
-    group's largest |value| and the next (values further down, below 2**-64
-    of the largest, are dropped), so it
-    is correct to about n * 2**-64 of the largest value for n queries: the
-    mean of ``precision@10**30`` is about 1e-30, not 0. Terms and values of
-    2**63 or more, NaN or infinite raise :class:`InvalidDataError`.
-    ``G`` and ``ndcg_rel`` take the same gain scale. ``gm_*``'s log sums,
-    weighted means (``mpr``) and ``aggregate="std"`` (a 2**-32 grid) keep a
-    fixed grid.
+    Sums of float terms are added as integers (Int128), so the same rows give
+    the same bits on every engine, chunked and on Spark. Where that exactness
+    stops (terms below 2**-64 or of 2**63 and more, RBP's and ERR's scaled
+    terms, means over queries): [Where exactness stops][where-exactness-stops]
+    in the Conventions guide.
 
     Examples
     --------

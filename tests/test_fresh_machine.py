@@ -32,8 +32,13 @@ def test_the_quickstart_is_two_commands_ci_runs_first_and_verbatim() -> None:
     for offset, command in enumerate(commands):
         assert runs[first_install + offset].startswith(command + " "), (command, runs[first_install + offset])
     venvs = [i for i, line in enumerate(runs) if "-m venv" in line]
-    assert len(venvs) == 2
+    assert len(venvs) == 3  # the quickstart's, the gates', the documentation site's
     assert venvs[0] < first_install < first_install + 1 < venvs[1]
+    # The third: the docs extra alone, then the site built strictly (every code block run).
+    docs = runs[venvs[2] :]
+    build = next(line for line in docs if "mkdocs build" in line)
+    assert build.startswith('pip install ".[docs]" && '), build
+    assert "--strict" in build
 
 
 def test_without_java_the_spark_tests_skip_naming_java_17(tmp_path: Path) -> None:

@@ -13,11 +13,13 @@ default).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 import sys
 import types
 from collections.abc import Iterator
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -72,35 +74,67 @@ def public_names(module: str) -> list[str]:
     return list(importlib.import_module(module).__all__)
 
 
-def _metric_modules() -> list[types.ModuleType]:
-    """The metric family modules (``polars_rankmetrics.metrics.FAMILIES``), in the registry's order."""
-    return list(importlib.import_module(f"{PACKAGE}.metrics").FAMILIES)
+def _module_specs() -> list[tuple[types.ModuleType, list[Any]]]:
+    """Each metric family module (``metrics.FAMILIES``, in its order) with its specs."""
+    families = importlib.import_module(f"{PACKAGE}.metrics").FAMILIES
+    return [(module, list(module.SPECS)) for module in families if module.SPECS]
 
 
-def _module_specs() -> list[tuple[types.ModuleType | None, list[Any]]]:
-    """Each family module with its registered specs; specs of no module last."""
-    registry = importlib.import_module(f"{PACKAGE}._registry")
-    groups: list[tuple[types.ModuleType | None, list[Any]]] = []
-    placed: set[str] = set()
-    for module in _metric_modules():
-        specs = [s for s in registry.SPECS if s in module.SPECS]
-        placed.update(s.name for s in specs)
-        groups.append((module, specs))
-    rest = [s for s in registry.SPECS if s.name not in placed]
-    if rest:
-        groups.append((None, rest))
-    return groups
+def _slug(module: types.ModuleType) -> str:
+    return module.__name__.rsplit(".", 1)[1]
 
 
-def _slug(module: types.ModuleType | None) -> str:
-    return module.__name__.rsplit(".", 1)[1] if module is not None else "other"
-
-
-def _title(module: types.ModuleType | None) -> str:
-    if module is None or not module.__doc__:
-        return "Other metrics"
+def _title(module: types.ModuleType) -> str:
+    if not module.__doc__:
+        return _slug(module).replace("_", " ").capitalize()
     first = module.__doc__.strip().splitlines()[0].rstrip(".")
     return first.split(":", 1)[0]
+
+
+def anchor(spec: Any) -> str:  # noqa: ANN401  (a MetricSpec of the registry)
+    """The id of a metric's section on its family page (set on the heading, so links never guess)."""
+    return re.sub(r"[^a-z0-9_-]", "-", spec.name.lower())
+
+
+_SUFFIX = re.compile(r"(\([^()]*\))?(@k)?$")
+
+
+def spellings(spec: Any) -> tuple[list[str], bool]:  # noqa: ANN401  (a MetricSpec of the registry)
+    """The other names `spec` is spelled by, and whether any letter case is read the same.
+
+    Read from the parser itself: every name of ``prm.valid_names()`` (without its
+    ``(params)`` and ``@k``) that ``prm.parse`` reads as this metric, less the
+    canonical name and trec_eval's names (listed on their own row).
+    """
+    prm = importlib.import_module(PACKAGE)
+    found = [base for base, name in _parsed_names().items() if name == spec.name and base != spec.name]
+    mixed = "".join(c.upper() if i % 2 else c.lower() for i, c in enumerate(spec.name))
+    variants = {spec.name.upper(), mixed} - {spec.name} - set(_parsed_names())
+    any_case = bool(variants) and all(_parsed(prm, v) == spec.name for v in variants)
+    return found, any_case
+
+
+@functools.cache
+def _parsed_names() -> dict[str, str | None]:
+    """Each name of ``prm.valid_names()`` (bare: no parameters, no cutoff) and the metric it parses as."""
+    prm = importlib.import_module(PACKAGE)
+    trec = {t.replace("{k}", "k") for spec in prm.parse.__globals__["SPECS"] for t in spec.trec}
+    out: dict[str, str | None] = {}
+    for name in prm.valid_names():
+        base = _SUFFIX.sub("", name)
+        if name not in trec and base not in out:
+            out[base] = _parsed(prm, base)
+    return out
+
+
+def _parsed(prm: Any, base: str) -> str | None:  # noqa: ANN401
+    """The metric `base` (with a cutoff where the metric needs one) is parsed as; None if neither parses."""
+    for name in (base, f"{base}@10"):
+        try:
+            return str(prm.parse(name).spec.name)
+        except prm.RankMetricsError:  # noqa: PERF203  (a name is tried with and without a cutoff)
+            continue
+    return None
 
 
 def _code(values: Iterator[str] | list[str] | tuple[str, ...]) -> str:
@@ -135,20 +169,26 @@ AGGREGATES = {
 KS = {"optional": "optional (`name@k`)", "required": "required (`name@k`)", "none": "none"}
 
 
+def _spelled(spec: Any) -> str:  # noqa: ANN401
+    names, any_case = spellings(spec)
+    text = _code(names)
+    return f"{text}; the names in any letter case" if any_case else text
+
+
 def _spec_table(spec: Any, builders: set[str]) -> str:  # noqa: ANN401
     function = spec.python_name
     scope = {"query": "query", "catalog": "catalog: one value per `by` group from every list"}[spec.scope]
     rows = [
         ("constructor", f"`prm.{function}`, `df.rank.{function}`"),
         ("expression builder", f"`polars_rankmetrics.expr.{function}`" if function in builders else "none"),
-        ("other spellings", _code(spec.aliases)),
+        ("other spellings", _spelled(spec)),
         ("trec_eval names", _code(spec.trec)),
         ("cutoff k", KS.get(spec.k, spec.k)),
         ("parameters", "; ".join(_param(p) for p in spec.params) or "none"),
         ("aggregation", AGGREGATES.get(spec.aggregate, spec.aggregate) if spec.scope == "query" else scope),
         ("tie policies (`ties=`)", _ties(spec)),
     ]
-    lines = ["| | |", "| --- | --- |", *(f"| {k} | {v} |" for k, v in rows)]
+    lines = ["| property | value |", "| --- | --- |", *(f"| {k} | {v} |" for k, v in rows)]
     return "\n".join(lines)
 
 
@@ -164,22 +204,27 @@ def metric_pages() -> dict[str, str]:
         'Each metric is a constructor (`prm.ndcg(10)`), a name (`"ndcg@10"`, parsed by',
         "`prm.parse`) and a `.rank` method (`df.rank.ndcg(10)`);",
         "[Conventions](../guides/conventions.md) says what the conventions do to each.",
-        "",
-        "| metric | constructor | trec_eval names | aggregation | page |",
-        "| --- | --- | --- | --- | --- |",
+        "One section per family, each with its own page; each metric's name links to its definition.",
     ]
     for module, specs in _module_specs():
         slug = _slug(module)
         title = _title(module)
+        index += [
+            "",
+            f"## [{title}]({slug}.md)",
+            "",
+            "| metric | constructor | trec_eval names | aggregation |",
+            "| --- | --- | --- | --- |",
+        ]
         page = [f"# {title}", ""]
-        if module is not None and module.__doc__:
+        if module.__doc__:
             rest = module.__doc__.strip().split("\n\n", 1)
             if len(rest) > 1:
                 page += [re.sub(r"\(DESIGN\.md[^)]*\)", "", rest[1]).strip(), ""]
         done: set[str] = set()
         for spec in specs:
             function = spec.python_name
-            page += [f"## `{spec.name}`", "", _spec_table(spec, builders), ""]
+            page += [f"## `{spec.name}` {{ #{anchor(spec)} }}", "", _spec_table(spec, builders), ""]
             if function in done:
                 page += [f"Built by `prm.{function}` (above), with its parameters.", ""]
             else:
@@ -196,8 +241,8 @@ def metric_pages() -> dict[str, str]:
                 AGGREGATES.get(spec.aggregate, spec.aggregate) if spec.scope == "query" else "catalog"
             )
             index.append(
-                f"| `{spec.name}` | `prm.{function}` | {_code(spec.trec)} | {aggregation} "
-                f"| [{title}]({slug}.md#{spec.name.lower()}) |"
+                f"| [`{spec.name}`]({slug}.md#{anchor(spec)}) | `prm.{function}` | {_code(spec.trec)} "
+                f"| {aggregation} |"
             )
         pages[f"metrics/{slug}.md"] = "\n".join(page) + "\n"
     pages["metrics/index.md"] = "\n".join(index) + "\n"
@@ -205,6 +250,23 @@ def metric_pages() -> dict[str, str]:
 
 
 def _directive(target: str) -> str:
+    """An entry of the reference; an exception or warning class without its members.
+
+    The exception classes' members are the factory classmethods the library builds
+    its messages with (``from_type``, ``needs_cutoff``...), not API a user calls.
+    """
+    module, _, name = target.rpartition(".")
+    try:
+        obj = getattr(importlib.import_module(module), name, None)
+    except ImportError:  # polars_rankmetrics.spark without pyspark
+        obj = None
+    if isinstance(obj, type) and issubclass(obj, (BaseException, Warning)):
+        return f"::: {target}\n    options:\n      members: false\n"
+    home = getattr(obj, "__module__", "") or ""
+    if callable(obj) and home.rsplit(".", 1)[-1] == name and home != module:
+        # A function named as the module that defines it (prm.table, from significance/table.py):
+        # mkdocstrings would resolve the name to the module and render all of it.
+        return f"::: {home}.{name}\n"
     return f"::: {target}\n"
 
 
@@ -246,7 +308,7 @@ def reference_pages() -> dict[str, str]:
     page_of: dict[str, str] = {}
     for module, specs in _module_specs():
         for spec in specs:  # the first family a constructor builds (mpr builds three)
-            page_of.setdefault(spec.python_name, f"../metrics/{_slug(module)}.md#{spec.name.lower()}")
+            page_of.setdefault(spec.python_name, f"../metrics/{_slug(module)}.md#{anchor(spec)}")
     main += [f"- [`prm.{n}`]({page_of[n]})" for n in constructors]
     main.append("")
     listed.update(constructors)
@@ -363,9 +425,36 @@ def on_page_markdown(markdown: str, **_: Any) -> str:  # noqa: ANN401
     return FENCE.sub(add_source, markdown)
 
 
+MATH = re.compile(
+    r'<(?P<tag>span|div) class="arithmatex">\\(?P<open>[(\[])(?P<tex>.*?)\\[)\]]</(?P=tag)>', re.DOTALL
+)
+
+
+def render_math(html: str) -> str:
+    """Replace arithmatex's inline and block math spans by MathML, which browsers draw natively.
+
+    The math is converted when the site builds (latex2mathml): no script, no CDN.
+    """
+    from latex2mathml.converter import convert  # noqa: PLC0415  (the docs extra has it)
+
+    def mathml(match: re.Match[str]) -> str:
+        display = "block" if match.group("open") == "[" else "inline"
+        return str(convert(unescape(match.group("tex")), display=display))
+
+    return MATH.sub(mathml, html)
+
+
+EMPTY_OUTPUT = re.compile(r'<div class="highlight"><pre><span></span><code>\s*</code></pre></div>\n?')
+
+
+def drop_empty_output(html: str) -> str:
+    """Remove the empty box markdown-exec renders for an executed block that prints nothing."""
+    return EMPTY_OUTPUT.sub("", html)
+
+
 ROLE = re.compile(r":(?:func|class|meth|data|attr|mod|exc|obj):(<code>|`)~?")
 
 
 def on_page_content(html: str, **_: Any) -> str:  # noqa: ANN401
-    """Drop the Sphinx roles (``:func:``) the numpydoc docstrings use, keeping their code text."""
-    return ROLE.sub(r"\1", html)
+    """Drop the docstrings' Sphinx roles (``:func:``), keeping their code; math as MathML; no empty output."""
+    return drop_empty_output(render_math(ROLE.sub(r"\1", html)))
