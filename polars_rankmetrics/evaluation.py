@@ -85,15 +85,10 @@ def evaluate(  # noqa: PLR0913
         engine. Not for catalog metrics, which have no per-query values.
     qrels
         The judgments (query, item, relevance), when `frame` is the run
-        alone: they are joined to it exactly as :func:`join_run_qrels` does
-        (every retrieved item, plus the judged items the run missed, per `by`
-        group), so the result is the same, bit for bit, as
-        ``evaluate(join_run_qrels(frame, qrels, by=by), ...)``. With a
-        LazyFrame, the join is a node of the one plan; with a DataFrame run
-        (and DataFrame qrels) it runs first, in memory, as a key lookup that
-        copies none of the run's columns, and the plan reads its result.
-        Joining by hand with an inner or left join instead loses the judged
-        items never retrieved, which recall, AP and the ideal DCG need.
+        alone: joined as :func:`join_run_qrels` does, the same result bit
+        for bit (a node of the plan for a LazyFrame; for DataFrames a key
+        lookup in memory first). A join by hand would lose the judged items
+        never retrieved, which recall, AP and IDCG need.
     **overrides
         Convention fields that override the base: ``depth``,
         ``relevance_level``, ``missing``, ``gain``, ``judged_only``,
