@@ -1,21 +1,23 @@
 """polars-rankmetrics: ranking evaluation as lazy Polars expressions.
 
 Importing the package registers the ``.rank`` namespace on DataFrame and
-LazyFrame.
+LazyFrame. The modules a plain evaluation does not use (``expr``, ``plots``,
+fusion, the significance tests, diversity, curves, chunked evaluation) are
+imported when one of their names is first read, so that ``import
+polars_rankmetrics`` and the ``rankmetrics`` command start fast.
 """
 
 from __future__ import annotations
 
-from polars_rankmetrics import expr, plots
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from polars_rankmetrics._demo import demo_path
 from polars_rankmetrics._registry import parse, valid_names
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
-from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.conventions import Conventions
-from polars_rankmetrics.curves import pr_curve
-from polars_rankmetrics.diversity import evaluate_diversity, join_intents, read_ndeval_qrels
 from polars_rankmetrics.evaluation import collect, evaluate, population
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
@@ -30,7 +32,6 @@ from polars_rankmetrics.exceptions import (
     TrecFormatError,
     UnknownMetricError,
 )
-from polars_rankmetrics.fusion import FusionSearch, fuse, optimize_fusion
 from polars_rankmetrics.io import (
     join_run_qrels,
     read_trec_qrels,
@@ -83,15 +84,60 @@ from polars_rankmetrics.metrics.surprise import *  # noqa: F403
 from polars_rankmetrics.metrics.text import *  # noqa: F403
 from polars_rankmetrics.metrics.user import *  # noqa: F403
 from polars_rankmetrics.namespace import RankFrame
-from polars_rankmetrics.significance import (
-    compare,
-    discriminative_power,
-    power,
-    rank_correlation,
-    summarize,
-    table,
-    table_markdown,
-)
+
+if TYPE_CHECKING:
+    from polars_rankmetrics import expr, plots
+    from polars_rankmetrics.chunked import evaluate_chunked
+    from polars_rankmetrics.curves import pr_curve
+    from polars_rankmetrics.diversity import evaluate_diversity, join_intents, read_ndeval_qrels
+    from polars_rankmetrics.fusion import FusionSearch, fuse, optimize_fusion
+    from polars_rankmetrics.significance import (
+        compare,
+        discriminative_power,
+        power,
+        rank_correlation,
+        summarize,
+    )
+    from polars_rankmetrics.significance.table import table, table_markdown
+
+# Public names imported when first read (module, attribute; None: the module itself).
+_LAZY: dict[str, tuple[str, str | None]] = {
+    "expr": ("polars_rankmetrics.expr", None),
+    "plots": ("polars_rankmetrics.plots", None),
+    "evaluate_chunked": ("polars_rankmetrics.chunked", "evaluate_chunked"),
+    "pr_curve": ("polars_rankmetrics.curves", "pr_curve"),
+    "evaluate_diversity": ("polars_rankmetrics.diversity", "evaluate_diversity"),
+    "join_intents": ("polars_rankmetrics.diversity", "join_intents"),
+    "read_ndeval_qrels": ("polars_rankmetrics.diversity", "read_ndeval_qrels"),
+    "FusionSearch": ("polars_rankmetrics.fusion", "FusionSearch"),
+    "fuse": ("polars_rankmetrics.fusion", "fuse"),
+    "optimize_fusion": ("polars_rankmetrics.fusion", "optimize_fusion"),
+    "compare": ("polars_rankmetrics.significance", "compare"),
+    "discriminative_power": ("polars_rankmetrics.significance", "discriminative_power"),
+    "power": ("polars_rankmetrics.significance", "power"),
+    "rank_correlation": ("polars_rankmetrics.significance", "rank_correlation"),
+    "summarize": ("polars_rankmetrics.significance", "summarize"),
+    "table": ("polars_rankmetrics.significance", "table"),
+    "table_markdown": ("polars_rankmetrics.significance", "table_markdown"),
+}
+
+
+def __getattr__(name: str) -> Any:  # noqa: ANN401  (any of the lazy names)
+    """Import a lazily exported name on first use and keep it in the package's namespace."""
+    if name not in _LAZY:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    module_name, attribute = _LAZY[name]
+    module = importlib.import_module(module_name)
+    value = module if attribute is None else getattr(module, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The package's names, the lazy ones included."""
+    return sorted({*globals(), *_LAZY})
+
 
 __version__ = "0.1.0"
 
