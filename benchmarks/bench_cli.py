@@ -320,6 +320,54 @@ def build_trec_eval(source: Path, into: Path) -> Path | str:
     return binary
 
 
+def python_env(tmp: Path) -> dict[str, str]:
+    """The environment of the Python programs: this checkout first, bytecode cached (as an install has it).
+
+    ``PYTHONDONTWRITEBYTECODE`` would make every run compile the library's sources
+    again (about as long as importing Polars): the bytecode goes under `tmp` instead.
+    """
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=str(tmp / "pycache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def startup(trec_eval: Path, repeat: int, tmp: Path) -> list[str]:
+    """The start-up on trec_eval's own test collection: the programs, and Python with Polars alone."""
+    data = ROOT / "polars_rankmetrics" / "data"
+    files = [str(data / "qrels.test"), str(data / "results.test")]
+    env = python_env(tmp)
+    commands = {
+        "trec_eval": [str(trec_eval), *files],
+        "rankmetrics": [sys.executable, "-m", "polars_rankmetrics", *files],
+        "python -c 'import polars_rankmetrics'": [sys.executable, "-c", "import polars_rankmetrics"],
+        "python -c 'import polars' (the floor)": [sys.executable, "-c", "import polars"],
+    }
+    outs = {name: tmp / f"start{i}.out" for i, name in enumerate(commands)}
+    for name, command in commands.items():
+        run_once(command, outs[name], env)  # warms the caches and writes the bytecode
+    same = outs["trec_eval"].read_bytes() == outs["rankmetrics"].read_bytes()
+    samples = {name: Sample() for name in commands}
+    for _ in range(repeat):
+        for name, command in commands.items():
+            seconds, kib, _ = run_once(command, outs[name], env)
+            samples[name].add(seconds, kib)
+    lines = [
+        (
+            f"## Start-up: trec_eval's test collection ({repeat} alternating repetitions, "
+            f"outputs {'byte-identical' if same else 'DIFFERENT'})"
+        ),
+        "",
+        "| program | min s (median) | peak MiB |",
+        "| --- | ---: | ---: |",
+    ]
+    for name, sample in samples.items():
+        ordered = sorted(sample.seconds)
+        lines.append(
+            f"| `{name}` | {ordered[0]:.3f} ({ordered[len(ordered) // 2]:.3f}) | {_mib(max(sample.kib)):.0f} |"
+        )
+    return [*lines, ""]
+
+
 @dataclass
 class Row:
     """One collection and flag set: the samples of each program."""
@@ -340,7 +388,7 @@ def measure(  # noqa: PLR0913
     tmp: Path,
 ) -> tuple[dict[str, Sample], str | None]:
     """Compare the outputs byte for byte, then time the programs alternately."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = python_env(tmp)
     argv = shlex.split(flags)
     commands: dict[str, list[str]] = {
         "trec_eval": [str(trec_eval), *argv, str(qrels_path), str(run_path)],
@@ -419,6 +467,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--source", type=Path, default=SOURCE, help="trec_eval's source tarball")
     parser.add_argument("--data", type=Path, default=Path(tempfile.gettempdir()) / "bench_cli")
     parser.add_argument("--out", type=Path, default=RESULTS / "cli.md")
+    parser.add_argument("--no-startup", dest="startup", action="store_false", help="skip the start-up table")
     parser.add_argument("--floor", nargs=2, metavar=("RUN", "QRELS"), help=argparse.SUPPRESS)
     parser.add_argument("--per-query", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -454,6 +503,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.data.mkdir(parents=True, exist_ok=True)
         started = dt.datetime.now(dt.UTC)
         load_before = os.getloadavg()
+        start_lines = startup(Path(trec_eval), max(args.repeat, 5), tmp) if args.startup else []
+        print("\n".join(start_lines), flush=True)
         rows: list[Row] = []
         failures: list[str] = []
         for lines in [int(s) for s in args.sizes.split(",")]:
@@ -493,6 +544,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             + ", ".join(
                 f"{k or 'other flags'}: {a:.0f} MiB + {b:.0f} B/line" for k, (a, b) in PEAK_MODEL.items()
             ),
+            "",
+            *start_lines,
+            "## Collections",
             "",
             *body,
             "",
