@@ -28,17 +28,31 @@ def _row(name: str, query: str, value: str) -> str:
     return f"{name:<22}\t{query}\t{value}\n"
 
 
+def _values(line: Line, column: Sequence[object]) -> list[str]:
+    """A column of values as `_value` prints each, in one pass (``%6.4f`` is the f-string's ``6.4f``)."""
+    kind = line.metric.spec.kind if line.metric is not None else "str"
+    if kind != "float":
+        return [_value(line, value) for value in column]
+    texts = list(map("%6.4f".__mod__, column))
+    return [f"{'-nan':>6}" if text == "   nan" else text for text in texts] if "   nan" in texts else texts
+
+
 def query_rows(lines: list[Line], queries: Sequence[str], values: Sequence[Sequence[object]]) -> list[str]:
     """The per-query (``-q``) output lines: `queries` in trec_eval's order, measures in table order.
 
-    ``values[i][j]`` is line i's value for query j.
+    ``values[i][j]`` is line i's value for query j. Built a line (a column) at a
+    time, then interleaved: a million values print in a fraction of the time a
+    call per value takes.
     """
-    return [
-        _row(line.name, query, _value(line, column[j]))
-        for j, query in enumerate(queries)
+    shown = [
+        [
+            f"{line.name:<22}\t{query}\t{text}\n"
+            for query, text in zip(queries, _values(line, column), strict=True)
+        ]
         for line, column in zip(lines, values, strict=True)
         if line.measure.per_query
     ]
+    return [row for rows in zip(*shown, strict=True) for row in rows]
 
 
 def summary_rows(lines: list[Line], summary: Sequence[object], runid: str) -> list[str]:

@@ -15,7 +15,7 @@ import polars_rankmetrics as prm
 from polars_rankmetrics.cli._args import demo_parser
 from polars_rankmetrics.cli._format import query_rows, summary_rows
 from polars_rankmetrics.cli._measures import Line
-from polars_rankmetrics.cli._replay import Replay, near_tie
+from polars_rankmetrics.cli._replay import Replay, near_tie, near_ties
 from polars_rankmetrics.cli._specs import parse_measures
 from polars_rankmetrics.cli._values import (
     complete_num_rel,
@@ -94,28 +94,33 @@ def _columns(
 ) -> list[list[object]]:
     """Each line's per-query values in trec_eval's query order; NaN where -J left trec_eval 0/0."""
     position = {q: i for i, q in enumerate(per_query["query"].cast(pl.String).to_list())}
-    rows = [position[q] for q in order]
-    num_ret, num_rel = per_query["num_ret"].to_list(), per_query["num_rel"].to_list()
+    ordered = per_query[[position[q] for q in order]]  # one gather, then a list per column
+    num_ret, num_rel = ordered["num_ret"].to_list(), ordered["num_rel"].to_list()
     columns: list[list[object]] = []
     for line in lines:
         if line.metric is None:
-            columns.append([None] * len(rows))
+            columns.append([None] * len(order))
             continue
-        column = per_query[line.column].to_list()
+        column = ordered[line.column].to_list()
         levels = empty_nan_levels(line) if judged_only else ()
-        columns.append([
-            math.nan if levels and num_ret[i] == 0 and is_empty_nan(levels, num_rel[i]) else column[i]
-            for i in rows
-        ])  # fmt: skip
+        if levels:
+            column = [
+                math.nan if num_ret[i] == 0 and is_empty_nan(levels, num_rel[i]) else value
+                for i, value in enumerate(column)
+            ]
+        columns.append(column)
     return columns
 
 
 def _replayed(line: Line, column: list[object], order: list[str], replay: Replay) -> list[object]:
     """The column with trec_eval's own arithmetic where the printed digit depends on it (see _replay)."""
-    column = [math.nan if replay.undefined(line, q) else v for q, v in zip(order, column, strict=True)]
+    if replay.may_be_undefined(line):
+        column = [math.nan if replay.undefined(line, q) else v for q, v in zip(order, column, strict=True)]
     if not replay.applies(line):
         return column
-    column = [replay.value(line, q, v) if near_tie(v) else v for q, v in zip(order, column, strict=True)]
+    column = list(column)
+    for i in near_ties(column):
+        column[i] = replay.value(line, order[i], column[i])
     if near_tie(summary_value(line, column, None)):  # the all line's mean: every query as trec_eval adds it
         column = [replay.value(line, q, v) for q, v in zip(order, column, strict=True)]
     return column
