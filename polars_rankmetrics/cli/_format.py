@@ -38,21 +38,19 @@ def _values(line: Line, column: Sequence[object]) -> list[str]:
 
 
 def query_rows(lines: list[Line], queries: Sequence[str], values: Sequence[Sequence[object]]) -> list[str]:
-    """The per-query (``-q``) output lines: `queries` in trec_eval's order, measures in table order.
+    """The per-query (``-q``) output: a block of lines per query (trec_eval's order), measures in table order.
 
-    ``values[i][j]`` is line i's value for query j. Built a line (a column) at a
-    time, then interleaved: a million values print in a fraction of the time a
-    call per value takes.
+    ``values[i][j]`` is line i's value for query j. The values print a column
+    at a time (a million values in a fraction of the time of a call per
+    value); each query's lines are one string, not one object per line.
     """
-    shown = [
-        [
-            f"{line.name:<22}\t{query}\t{text}\n"
-            for query, text in zip(queries, _values(line, column), strict=True)
-        ]
-        for line, column in zip(lines, values, strict=True)
-        if line.measure.per_query
+    shown = [(line, column) for line, column in zip(lines, values, strict=True) if line.measure.per_query]
+    prefixes = [f"{line.name:<22}\t" for line, _ in shown]
+    texts = [_values(line, column) for line, column in shown]
+    return [
+        "".join([f"{prefix}{query}\t{column[j]}\n" for prefix, column in zip(prefixes, texts, strict=True)])
+        for j, query in enumerate(queries)
     ]
-    return [row for rows in zip(*shown, strict=True) for row in rows]
 
 
 def summary_rows(lines: list[Line], summary: Sequence[object], runid: str) -> list[str]:
