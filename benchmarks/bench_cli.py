@@ -79,8 +79,8 @@ FLAG_SETS: list[str] = [
 # The command's peak RSS, modelled as MiB fixed (the interpreter, Polars, the library) plus bytes per run line;
 # docs/benchmarks.md gives the same model. A row whose peak exceeds it is reported as over the model.
 # Measured at 1M alphanumeric run lines (git 98ad639): 311 MiB default flags, 379 MiB -q -m all_trec;
-# 93 MiB for trec_eval's test collection (the interpreter, Polars and the package).
-PEAK_MODEL: dict[str, tuple[float, float]] = {"": (100.0, 300.0), "all_trec": (100.0, 300.0)}
+# 93 MiB for trec_eval's test collection (the interpreter, Polars and the package), 107-109 MiB for all_trec at 10k.
+PEAK_MODEL: dict[str, tuple[float, float]] = {"": (100.0, 300.0), "all_trec": (115.0, 300.0)}
 
 
 def peak_model(flags: str) -> tuple[float, float]:
