@@ -1,22 +1,24 @@
 """polars-rankmetrics: ranking evaluation as lazy Polars expressions.
 
 Importing the package registers the ``.rank`` namespace on DataFrame and
-LazyFrame.
+LazyFrame. The modules a plain evaluation does not use (``expr``, ``plots``,
+fusion, the significance tests, the judges, curves, chunked evaluation) are
+imported when one of their names is first read, so that ``import
+polars_rankmetrics`` and the ``rankmetrics`` command start fast.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from polars_rankmetrics import expr, metrics, plots
+from polars_rankmetrics import metrics
 from polars_rankmetrics._demo import demo_path
 from polars_rankmetrics._registry import parse, valid_names
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
-from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.conventions import Conventions
-from polars_rankmetrics.curves import pr_curve
 from polars_rankmetrics.evaluation import collect, evaluate, population
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
@@ -31,7 +33,6 @@ from polars_rankmetrics.exceptions import (
     TrecFormatError,
     UnknownMetricError,
 )
-from polars_rankmetrics.fusion import FusionSearch, fuse, optimize_fusion
 from polars_rankmetrics.id_lists import from_id_lists
 from polars_rankmetrics.io import (
     join_run_qrels,
@@ -40,24 +41,76 @@ from polars_rankmetrics.io import (
     scan_trec_qrels,
     scan_trec_run,
 )
-from polars_rankmetrics.judges import (
-    agreement,
-    confusion_table,
-    fill_judgments,
-    judgment_shares,
-    system_agreement,
-    system_swaps,
-)
 from polars_rankmetrics.namespace import RankFrame
-from polars_rankmetrics.significance import (
-    compare,
-    discriminative_power,
-    power,
-    rank_correlation,
-    summarize,
-    table,
-    table_markdown,
-)
+
+if TYPE_CHECKING:
+    from polars_rankmetrics import expr, plots
+    from polars_rankmetrics.chunked import evaluate_chunked
+    from polars_rankmetrics.curves import pr_curve
+    from polars_rankmetrics.fusion import FusionSearch, fuse, optimize_fusion
+    from polars_rankmetrics.judges import (
+        agreement,
+        confusion_table,
+        fill_judgments,
+        judgment_shares,
+        system_agreement,
+        system_swaps,
+    )
+    from polars_rankmetrics.significance import (
+        compare,
+        discriminative_power,
+        power,
+        rank_correlation,
+        summarize,
+    )
+    from polars_rankmetrics.significance.table import table, table_markdown
+
+# Public names imported when first read (module, attribute; None: the module itself).
+_LAZY: dict[str, tuple[str, str | None]] = {
+    "expr": ("polars_rankmetrics.expr", None),
+    "plots": ("polars_rankmetrics.plots", None),
+    "evaluate_chunked": ("polars_rankmetrics.chunked", "evaluate_chunked"),
+    "pr_curve": ("polars_rankmetrics.curves", "pr_curve"),
+    "FusionSearch": ("polars_rankmetrics.fusion", "FusionSearch"),
+    "fuse": ("polars_rankmetrics.fusion", "fuse"),
+    "optimize_fusion": ("polars_rankmetrics.fusion", "optimize_fusion"),
+    **{
+        name: ("polars_rankmetrics.judges", name)
+        for name in (
+            "agreement",
+            "confusion_table",
+            "fill_judgments",
+            "judgment_shares",
+            "system_agreement",
+            "system_swaps",
+        )
+    },
+    "compare": ("polars_rankmetrics.significance", "compare"),
+    "discriminative_power": ("polars_rankmetrics.significance", "discriminative_power"),
+    "power": ("polars_rankmetrics.significance", "power"),
+    "rank_correlation": ("polars_rankmetrics.significance", "rank_correlation"),
+    "summarize": ("polars_rankmetrics.significance", "summarize"),
+    "table": ("polars_rankmetrics.significance", "table"),
+    "table_markdown": ("polars_rankmetrics.significance", "table_markdown"),
+}
+
+
+def __getattr__(name: str) -> Any:  # noqa: ANN401  (any of the lazy names)
+    """Import a lazily exported name on first use and keep it in the package's namespace."""
+    if name not in _LAZY:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    module_name, attribute = _LAZY[name]
+    module = importlib.import_module(module_name)
+    value = module if attribute is None else getattr(module, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The package's names, the lazy ones included."""
+    return sorted({*globals(), *_LAZY})
+
 
 # The metric constructors at run time, from the family modules (metrics.FAMILIES).
 globals().update({name: getattr(metrics, name) for name in metrics.__all__})

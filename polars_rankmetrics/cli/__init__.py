@@ -23,8 +23,6 @@ from collections.abc import Sequence
 
 import polars_rankmetrics as prm
 from polars_rankmetrics.cli._args import PROG, UNSUPPORTED_FLAGS, parser
-from polars_rankmetrics.cli._compare import compare
-from polars_rankmetrics.cli._fuse import fuse
 from polars_rankmetrics.cli._measures import MEASURES, NICKNAMES, NOT_SUPPORTED, Line, Measure
 from polars_rankmetrics.cli._run import DEMO_METRICS, Refusal, demo, evaluate
 from polars_rankmetrics.cli._specs import parse_measures
@@ -83,9 +81,13 @@ def main(argv: Sequence[str] | None = None) -> int:  # noqa: PLR0911  (one retur
         # as `rankmetrics: ...`. Name a new one in _args.parser's usage too. ----
         if args[:1] == ["demo"]:
             return demo(args[1:])
-        if args[:1] == ["compare"]:
+        if args[:1] == ["compare"]:  # imported here: a plain evaluation needs no statistics
+            from polars_rankmetrics.cli._compare import compare  # noqa: PLC0415
+
             return compare(args[1:])
         if args[:1] == ["fuse"]:
+            from polars_rankmetrics.cli._fuse import fuse  # noqa: PLC0415
+
             return fuse(args[1:])
         # ---- End of subcommand dispatch: anything else is trec_eval's command line. ----
         lines = evaluate(parser().parse_args(args))
@@ -98,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:  # noqa: PLR0911  (one retur
     except SystemExit as err:  # argparse: --help (0) or a usage error (2)
         return err.code if isinstance(err.code, int) else 2
     try:
-        sys.stdout.write("".join(lines))
+        sys.stdout.writelines(lines)  # no joined copy of a million output lines
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as trec_eval does
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

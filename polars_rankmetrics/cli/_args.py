@@ -10,7 +10,6 @@ from typing import NoReturn
 import polars_rankmetrics as prm
 from polars_rankmetrics.cli._measures import supported
 from polars_rankmetrics.conventions import PRESETS, TIES
-from polars_rankmetrics.significance._compare import TESTS
 
 __all__ = [
     "COMPARE_FORMATS",
@@ -166,6 +165,8 @@ COMPARE_FORMATS = ("markdown", "latex", "html", "csv")
 
 def compare_parser() -> argparse.ArgumentParser:
     """The parser of ``rankmetrics compare QRELS RUN RUN [RUN ...]`` and its options."""
+    from polars_rankmetrics.significance._compare import TESTS  # noqa: PLC0415  (only compare needs it)
+
     parser = argparse.ArgumentParser(
         prog=f"{PROG} compare",
         description=(

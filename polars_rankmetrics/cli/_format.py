@@ -28,16 +28,28 @@ def _row(name: str, query: str, value: str) -> str:
     return f"{name:<22}\t{query}\t{value}\n"
 
 
-def query_rows(lines: list[Line], queries: Sequence[str], values: Sequence[Sequence[object]]) -> list[str]:
-    """The per-query (``-q``) output lines: `queries` in trec_eval's order, measures in table order.
+def _values(line: Line, column: Sequence[object]) -> list[str]:
+    """A column of values as `_value` prints each, in one pass (``%6.4f`` is the f-string's ``6.4f``)."""
+    kind = line.metric.spec.kind if line.metric is not None else "str"
+    if kind != "float":
+        return [_value(line, value) for value in column]
+    texts = list(map("%6.4f".__mod__, column))
+    return [f"{'-nan':>6}" if text == "   nan" else text for text in texts] if "   nan" in texts else texts
 
-    ``values[i][j]`` is line i's value for query j.
+
+def query_rows(lines: list[Line], queries: Sequence[str], values: Sequence[Sequence[object]]) -> list[str]:
+    """The per-query (``-q``) output: a block of lines per query (trec_eval's order), measures in table order.
+
+    ``values[i][j]`` is line i's value for query j. The values print a column
+    at a time (a million values in a fraction of the time of a call per
+    value); each query's lines are one string, not one object per line.
     """
+    shown = [(line, column) for line, column in zip(lines, values, strict=True) if line.measure.per_query]
+    prefixes = [f"{line.name:<22}\t" for line, _ in shown]
+    texts = [_values(line, column) for line, column in shown]
     return [
-        _row(line.name, query, _value(line, column[j]))
+        "".join([f"{prefix}{query}\t{column[j]}\n" for prefix, column in zip(prefixes, texts, strict=True)])
         for j, query in enumerate(queries)
-        for line, column in zip(lines, values, strict=True)
-        if line.measure.per_query
     ]
 
 

@@ -33,6 +33,7 @@ average over, and trec_eval prints ``-nan``.
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 from dataclasses import dataclass, field
 
@@ -41,7 +42,7 @@ import polars as pl
 from polars_rankmetrics.cli._measures import Line
 from polars_rankmetrics.cli._values import lround
 
-__all__ = ["Replay", "near_tie"]
+__all__ = ["Replay", "near_tie", "near_ties"]
 
 _REPLAYED = frozenset({"map", "map_cut", "rbp", "rbp_resid", "bpref", "11pt_avg", "infAP"})
 _INFAP_EPSILON = 0.00001  # trec_eval.h
@@ -56,6 +57,15 @@ def near_tie(value: object) -> bool:
     return abs(scaled - math.floor(scaled) - 0.5) < _TIE * max(1.0, abs(scaled))
 
 
+def near_ties(column: list[object]) -> list[int]:
+    """The positions of the values on a tie of the fourth decimal (`near_tie`), found in one vector pass."""
+    if not column:
+        return []
+    scaled = pl.Series(values=column, dtype=pl.Float64, strict=False) * 10000
+    candidate = (scaled - scaled.floor() - 0.5).abs() < _TIE * scaled.abs().clip(lower_bound=1.0)
+    return [i for i in candidate.arg_true().to_list() if near_tie(column[i])]
+
+
 @dataclass
 class Replay:
     """The joined frame (query, item, score, relevance) and the command's flags, to replay trec_eval."""
@@ -63,7 +73,8 @@ class Replay:
     frame: pl.DataFrame
     args: argparse.Namespace
     _rankings: dict[str, _Ranking] = field(default_factory=dict)
-    _parts: dict[str, pl.DataFrame] | None = None
+    _sorted: pl.DataFrame | None = None
+    _spans: dict[str, tuple[int, int]] | None = None
 
     def _trec_conventions(self) -> bool:
         return (
@@ -75,6 +86,10 @@ class Replay:
     def applies(self, line: Line) -> bool:
         """Whether the line is a measure replayed here, under trec_eval's conventions."""
         return self._trec_conventions() and line.measure.name in _REPLAYED
+
+    def may_be_undefined(self, line: Line) -> bool:
+        """Whether `undefined` can hold for some query of the line (else it is False for every query)."""
+        return line.measure.name == "Rndcg" and line.metric is not None and self._trec_conventions()
 
     def undefined(self, line: Line, query: str) -> bool:
         """Whether trec_eval's value of the line for the query is 0/0 (``Rndcg`` without a positive gain)."""
@@ -92,12 +107,7 @@ class Replay:
     def _ranking(self, query: str) -> _Ranking:
         """The query's grades in trec_eval's rank order (None: unjudged), its counts and top grade."""
         if query not in self._rankings:
-            if self._parts is None:  # one pass over the frame, whatever the number of queries replayed
-                parts = self.frame.with_columns(pl.col("query").cast(pl.String)).partition_by(
-                    "query", as_dict=True
-                )
-                self._parts = {str(key[0]): part for key, part in parts.items()}
-            rows = self._parts.get(query, self.frame.clear())
+            rows = self._rows(query)
             level = self._level()
             judged = [int(g) for g in rows["relevance"].to_list() if g is not None and g >= 0]
             num_rel = sum(1 for g in judged if g >= level)
@@ -120,6 +130,22 @@ class Replay:
                 pool, num_rel, num_nonrel, max(judged, default=-1), bool(retrieved)
             )
         return self._rankings[query]
+
+    def _rows(self, query: str) -> pl.DataFrame:
+        """The query's rows: a slice of the frame sorted by query once, whatever the number replayed."""
+        if self._sorted is None or self._spans is None:
+            columns = ("query", "item", "score", "relevance")
+            self._sorted = (
+                self.frame.select(columns).with_columns(pl.col("query").cast(pl.String)).sort("query")
+            )
+            runs = self._sorted["query"].rle().struct.unnest()  # columns len, value: the queries in order
+            lengths = runs["len"].to_list()
+            starts = [0, *itertools.accumulate(lengths)]
+            self._spans = {
+                q: (start, n) for q, start, n in zip(runs["value"].to_list(), starts, lengths, strict=False)
+            }
+        start, length = self._spans.get(query, (0, 0))
+        return self._sorted.slice(start, length)
 
     def value(self, line: Line, query: str, library: object) -> object:
         """The line's value for the query, computed as trec_eval computes it.
