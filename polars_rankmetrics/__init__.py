@@ -11,6 +11,7 @@ from polars_rankmetrics._demo import demo_path
 from polars_rankmetrics._registry import parse, valid_names
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
+from polars_rankmetrics.accumulate import Accumulator
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.conventions import Conventions
@@ -96,6 +97,7 @@ from polars_rankmetrics.significance import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "Accumulator",
     "ColumnNotFoundError",
     "ColumnTypeError",
     "Columns",
