@@ -6,6 +6,7 @@ Neither numpy nor torch is imported: a tensor is recognised by its methods
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
@@ -56,13 +57,18 @@ def from_arrays(
     return frame
 
 
-def same_schema(first: pl.Schema | None, schema: pl.Schema) -> pl.Schema:
-    """The schema every batch must share: `schema` for the first batch, else `first` if they agree."""
+def same_schema(first: pl.Schema | None, schema: pl.Schema, keys: Sequence[str]) -> pl.Schema:
+    """The schema every batch must share: `schema` for the first batch, else `first` if they agree.
+
+    The key columns (`keys`: by, query, item) must have one dtype in every batch; the other
+    columns may differ between numeric dtypes (pandas turns a null grade's column into floats).
+    """
     if first is None or first == schema:
         return schema if first is None else first
     for name in dict.fromkeys([*first, *schema]):
         before, now = first.get(name), schema.get(name)
-        if before != now:
+        numeric = before is not None and now is not None and before.is_numeric() and now.is_numeric()
+        if before != now and (name in keys or not numeric):
             raise ColumnTypeError.mismatch(
                 f"column {name!r} is {before} in the first batch", f"{now} in this one"
             )

@@ -170,7 +170,8 @@ def merged_part(  # noqa: PLR0913, PLR0917  (the part, and the request's pieces 
     how: str,
 ) -> pl.DataFrame:
     """One part's frames (of disjoint queries) merged into one: the part of all their queries."""
-    frame = frames[0] if len(frames) == 1 else pl.concat(frames, how="vertical")
+    # Rows of batches whose numeric columns differ in dtype: their supertype.
+    frame = frames[0] if len(frames) == 1 else pl.concat(frames, how="vertical_relaxed")
     if name == "seen":
         refuse_repeats(frame, keys)
         return frame

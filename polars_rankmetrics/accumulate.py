@@ -156,6 +156,11 @@ class Accumulator:
 
     # -- update --------------------------------------------------------------------------------------
 
+    @property
+    def _key_columns(self) -> list[str]:
+        """The columns whose dtype every batch shares: by, query, item."""
+        return [*self._layout.keys, self._req.columns.item]
+
     def reset(self) -> Accumulator:
         """Forget every batch seen: the accumulator as constructed. Returns it.
 
@@ -218,7 +223,7 @@ class Accumulator:
         └───────┴─────┘
         """
         frame = self._batch(batch, preds, target, indexes, items)
-        self._schema = same_schema(self._schema, frame.schema)
+        self._schema = same_schema(self._schema, frame.schema, self._key_columns)
         if frame.is_empty():
             return self
         if self._layout.queries == "split":
@@ -304,7 +309,7 @@ class Accumulator:
             raise InvalidParameterError.refused("the accumulator to merge", why)
         if other._schema is None:
             return self
-        self._schema = same_schema(self._schema, other._schema)
+        self._schema = same_schema(self._schema, other._schema, self._key_columns)
         for name, frames in other._parts.items():
             self._parts.setdefault(name, []).extend(frames)
         self._compact()
