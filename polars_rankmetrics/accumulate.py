@@ -140,6 +140,7 @@ class Accumulator:
             metrics, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,
             aggregate=aggregate, overrides=overrides,
         )  # fmt: skip
+        _engine.check_ties(self._req.metrics, self._req.conventions)  # refused now, not at the first batch
         self._layout = Layout(self._req, queries)
         self.reset()
 

@@ -207,6 +207,8 @@ def test_refusals_are_worded() -> None:
         prm.Accumulator(["mrr"], queries="some")  # type: ignore[arg-type]
     with pytest.raises(InvalidParameterError, match=r"coverage@5.*per_query"):
         prm.Accumulator(["coverage@5"], per_query=True)
+    with pytest.raises(InvalidParameterError, match="ties='average' is not defined for metric 'coverage@5'"):
+        prm.Accumulator(["ndcg@10", "coverage@5"], ties="average")  # at construction, before any batch
     with pytest.raises(InvalidParameterError, match="compute\\(\\) needs a batch first"):
         prm.Accumulator(["mrr"]).compute()
     with pytest.raises(InvalidParameterError, match="update\\(\\) needs `target`"):
