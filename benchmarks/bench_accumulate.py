@@ -49,7 +49,8 @@ def batch(i: int, queries: int, candidates: int) -> tuple[object, object, object
 
     gen = torch.Generator().manual_seed(i)
     rows = queries * candidates
-    preds = torch.randperm(rows, generator=gen).to(torch.float64) / rows
+    # Distinct and above 0: torchmetrics' AP (1.9) zeroes the target of a candidate scored <= 0.
+    preds = (torch.randperm(rows, generator=gen).to(torch.float64) + 1.0) / rows
     target = (torch.rand(rows, generator=gen) < 0.05).to(torch.long)
     indexes = torch.arange(queries, dtype=torch.long).repeat_interleave(candidates) + i * queries
     return preds, target, indexes

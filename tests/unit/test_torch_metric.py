@@ -100,3 +100,38 @@ def test_single_process_and_reset() -> None:
     metric.update(batch=df.filter(pl.col("query") < 20))
     want = prm.evaluate(df.filter(pl.col("query") < 20), ["ndcg@10", "map"]).row(0, named=True)
     assert {k: v.item() for k, v in metric.compute().items()} == want
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_accumulator_matches_torchmetrics_retrieval_metrics(seed: int) -> None:
+    """conventions="torchmetrics" against torchmetrics' own classes, batch by batch, on a few cases.
+
+    Distinct scores (a tie's order in torch.topk is not reproducible), binary targets, queries of
+    different lengths, some without a relevant candidate (torchmetrics' default: they score 0 and count).
+    """
+    from torchmetrics import retrieval  # noqa: PLC0415
+
+    theirs = {
+        "ndcg@5": retrieval.RetrievalNormalizedDCG(top_k=5),
+        "mrr@10": retrieval.RetrievalMRR(top_k=10),
+        "recall@3": retrieval.RetrievalRecall(top_k=3),
+        "P@4": retrieval.RetrievalPrecision(top_k=4),
+        "map": retrieval.RetrievalMAP(),
+        "hit_rate@2": retrieval.RetrievalHitRate(top_k=2),
+    }
+    ours = prm.Accumulator(list(theirs), conventions="torchmetrics")
+    gen = torch.Generator().manual_seed(seed)
+    start = 0
+    for _ in range(4):  # batches of whole queries
+        sizes = torch.randint(1, 15, (6,), generator=gen)
+        indexes = torch.arange(start, start + 6).repeat_interleave(sizes)
+        start += 6
+        # Scores above 0: torchmetrics' AP (1.9) zeroes the target of a candidate scored <= 0.
+        preds = torch.randperm(indexes.numel(), generator=gen).to(torch.float64) + 1.0
+        target = torch.rand(indexes.numel(), generator=gen) < 0.3
+        ours.update(preds=preds, target=target, indexes=indexes)
+        for metric in theirs.values():
+            metric.update(preds, target, indexes=indexes)
+    got = ours.compute().row(0, named=True)
+    for name, metric in theirs.items():
+        assert got[name] == pytest.approx(float(metric.compute()), abs=1e-6), name
