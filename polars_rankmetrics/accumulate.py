@@ -84,6 +84,20 @@ class Accumulator:
     part of a saved state's request: :meth:`load` compares the metrics'
     names and the options only.
 
+    Raises
+    ------
+    RankMetricsError
+        At construction, as :func:`evaluate` does for the same request (an
+        unknown metric, a tie policy a metric does not define, options that
+        do not go together) and for ``qrels=``; a batch's data errors at
+        :meth:`update` (``queries="split"``: at :meth:`compute`).
+
+    See Also
+    --------
+    evaluate : the same result from one frame.
+    evaluate_chunked : one frame larger than memory, in ranges of queries.
+    polars_rankmetrics.torch_metric.AccumulatorMetric : a torchmetrics ``Metric`` over an accumulator.
+
     Examples
     --------
     >>> df = pl.DataFrame({"query": [1, 1, 2, 2, 3], "item": ["a", "b", "a", "c", "a"],
