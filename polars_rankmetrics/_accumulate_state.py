@@ -12,10 +12,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import polars as pl
-import pyarrow as pa
 
 from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Requested
@@ -23,6 +22,9 @@ from polars_rankmetrics._request import Request
 from polars_rankmetrics._spec import merged_as
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.exceptions import InvalidDataError, InvalidParameterError
+
+if TYPE_CHECKING:
+    import pyarrow as pa  # imported only when a state is written or read (import time)
 
 __all__ = ["FORMAT", "METRIC", "Layout", "Queries", "from_table", "joined", "merged_part", "to_table"]
 

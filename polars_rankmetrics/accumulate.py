@@ -15,8 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from polars_rankmetrics import _engine
 from polars_rankmetrics._accumulate_inputs import from_arrays, same_schema
@@ -31,6 +29,7 @@ from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidInputError, InvalidParameterError
 
 if TYPE_CHECKING:
+    import pyarrow as pa
     from typing_extensions import Unpack
 
     from polars_rankmetrics.conventions import ConventionOptions
@@ -421,6 +420,8 @@ class Accumulator:
         >>> prm.Accumulator(["mrr"]).load(path).compute()["mrr"].item()
         1.0
         """
+        import pyarrow.parquet as pq  # noqa: PLC0415  (pyarrow is imported when used: import time)
+
         pq.write_table(self.to_arrow(), str(path))
 
     def load(self, source: str | Path | pa.Table) -> Accumulator:
@@ -448,6 +449,9 @@ class Accumulator:
         ...
         polars_rankmetrics.exceptions.InvalidParameterError: the saved state was saved for another ...
         """
+        import pyarrow as pa  # noqa: PLC0415  (pyarrow is imported when used: import time)
+        import pyarrow.parquet as pq  # noqa: PLC0415
+
         table = source if isinstance(source, pa.Table) else pq.read_table(str(source))
         parts, schema = from_table(table, self._layout.fingerprint())
         self.reset()
