@@ -6,6 +6,7 @@ is found they are skipped with a reason saying how to install one (README, "Test
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -25,6 +26,8 @@ JAVA_HINT = (
 )
 ROOT = Path(__file__).resolve().parent
 SPARK_PATHS = (ROOT / "tests" / "spark", ROOT / "polars_rankmetrics" / "spark")
+# The torch adapter's module imports torch: its doctests need the `torch` extra.
+collect_ignore = [] if importlib.util.find_spec("torchmetrics") else ["polars_rankmetrics/torch_metric.py"]
 
 
 @cache

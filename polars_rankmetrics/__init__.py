@@ -45,6 +45,7 @@ from polars_rankmetrics.namespace import RankFrame
 
 if TYPE_CHECKING:
     from polars_rankmetrics import expr, plots
+    from polars_rankmetrics.accumulate import Accumulator
     from polars_rankmetrics.chunked import evaluate_chunked
     from polars_rankmetrics.curves import pr_curve
     from polars_rankmetrics.fusion import FusionSearch, fuse, optimize_fusion
@@ -67,6 +68,7 @@ if TYPE_CHECKING:
 
 # Public names imported when first read (module, attribute; None: the module itself).
 _LAZY: dict[str, tuple[str, str | None]] = {
+    "Accumulator": ("polars_rankmetrics.accumulate", "Accumulator"),
     "expr": ("polars_rankmetrics.expr", None),
     "plots": ("polars_rankmetrics.plots", None),
     "evaluate_chunked": ("polars_rankmetrics.chunked", "evaluate_chunked"),
@@ -192,6 +194,7 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
 __version__ = "0.1.0"
 
 __all__ = [  # noqa: PLE0604 (the families' names, read at run time)
+    "Accumulator",
     "ColumnNotFoundError",
     "ColumnTypeError",
     "Columns",

@@ -33,7 +33,15 @@ MODULES = (PACKAGE, f"{PACKAGE}.expr", f"{PACKAGE}.spark")
 # The reference's sections: names listed here are grouped; any other public name
 # lands in "Other public names" (so nothing is ever left out).
 SECTIONS: dict[str, tuple[str, ...]] = {
-    "Evaluating": ("evaluate", "collect", "population", "evaluate_chunked", "validate", "RankFrame"),
+    "Evaluating": (
+        "evaluate",
+        "collect",
+        "population",
+        "evaluate_chunked",
+        "Accumulator",
+        "validate",
+        "RankFrame",
+    ),
     "Reading and joining data": (
         "read_trec_run",
         "read_trec_qrels",
