@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal
 import polars as pl
 
 from polars_rankmetrics import _engine
-from polars_rankmetrics._engine import Requested
+from polars_rankmetrics._engine import NamedMetrics
 from polars_rankmetrics._request import Request
 from polars_rankmetrics._spec import merged_as
 from polars_rankmetrics.checks import validate
@@ -46,13 +46,13 @@ class Layout:
     queries: Queries
 
     @property
-    def scoped(self) -> Requested:
+    def scoped(self) -> NamedMetrics:
         """The query-scope metrics (per-query values; their means from exact sums)."""
         catalogs = set(_engine.catalog_names(self.req.metrics))
         return [(n, m) for n, m in self.req.metrics if n not in catalogs]
 
     @property
-    def catalog(self) -> Requested:
+    def catalog(self) -> NamedMetrics:
         """The catalog metrics (tables of sums)."""
         catalogs = set(_engine.catalog_names(self.req.metrics))
         return [(n, m) for n, m in self.req.metrics if n in catalogs]
@@ -167,7 +167,7 @@ def merged_part(  # noqa: PLR0913, PLR0917  (the part, and the request's pieces 
     name: str,
     frames: list[pl.DataFrame],
     keys: list[str],
-    scoped: Requested,
+    scoped: NamedMetrics,
     by: tuple[str, ...],
     how: str,
 ) -> pl.DataFrame:

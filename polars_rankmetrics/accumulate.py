@@ -151,7 +151,7 @@ class Accumulator:
         self._args: tuple[Any, dict[str, Any]] = (metrics, {"queries": queries, **options})
         self._req = request(
             metrics, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,
-            aggregate=aggregate, overrides=overrides,
+            aggregate=aggregate, **overrides,
         )  # fmt: skip
         _engine.check_ties(self._req.metrics, self._req.conventions)  # refused now, not at the first batch
         self._layout = Layout(self._req, queries)
