@@ -53,10 +53,52 @@ SPELLINGS: Mapping[str, str] = {
     # scikit-learn's scorer name and torchmetrics' classification class for ROC AUC.
     "roc_auc": "auroc",
     "AUROC": "auroc",
+    # The names recommender and RAG libraries give (matched in any case when no name matches exactly:
+    # MRR, Map@10, HR@10, hitrate@10, NDCG@10, Recall@10...). RecBole
+    # (https://recbole.io/docs/user_guide/evaluation_support.html): hit, mrr, ndcg, map, precision, recall,
+    # itemcoverage, averagepopularity, giniindex, shannonentropy, tailpercentage.
+    "HR": "hit_rate",
+    "HitRate": "hit_rate",
+    "Hit": "hit_rate",
+    "MRR": "mrr",
+    "MAP": "map",
+    "NDCG": "ndcg",
+    "Recall": "recall",
+    "Precision": "precision",
+    "ItemCoverage": "coverage",
+    "AveragePopularity": "arp",
+    "GiniIndex": "gini",
+    "ShannonEntropy": "entropy",
+    # RecTools (rectools.metrics): HitRate, MAP, MRR, NDCG, Precision, Recall above; and these
+    # (its IntraListDiversity is a distance, not our similarity: no spelling).
+    "MeanInvUserFreq": "novelty",
+    "CatalogCoverage": "coverage",
+    "AvgRecPopularity": "arp",
+    # LensKit (lenskit.metrics): Hit, NDCG, Precision, Recall above; and these.
+    "RecipRank": "mrr",
+    "RBP": "rbp",
+    "DCG": "dcg",
+    # RePlay (replay.metrics): HitRate, MAP, MRR, NDCG, Precision, Recall, Surprisal, Unexpectedness,
+    # CategoricalDiversity are above or aliases of ours; and these.
+    "Coverage": "coverage",
+    "Novelty": "novelty",
+    # torchmetrics' functional names (torchmetrics.functional.retrieval).
+    "retrieval_precision": "precision",
+    "retrieval_recall": "recall",
+    "retrieval_average_precision": "map",
+    "retrieval_reciprocal_rank": "mrr",
+    "retrieval_normalized_dcg": "ndcg",
+    "retrieval_hit_rate": "hit_rate",
+    "retrieval_r_precision": "r_precision",
+    "retrieval_fall_out": "fallout",
+    "retrieval_auroc": "auroc",
+    # LlamaIndex's retrieval metrics (llama_index.core.evaluation.retrieval.metrics): their metric_name
+    # (hit_rate, mrr, precision, recall, ap, ndcg are ours already) and class names.
+    "AveragePrecision": "map",
 }
 """Other libraries' metric names, each the spelling of one of our families."""
 
-_DOTTED = re.compile(r"^(?P<name>[A-Za-z_0-9]+)\.(?P<param>\d*\.?\d+)$")
+_DOTTED = re.compile(r"^(?P<name>[A-Za-z_0-9]+)\.(?P<param>\d*\.?\d+)\Z")
 
 
 def dotted(name: str) -> str | None:

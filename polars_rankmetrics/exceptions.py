@@ -34,6 +34,7 @@ __all__ = [
 E = TypeVar("E", bound="RankMetricsError")
 
 _CONTRACT_ROLES = ("query", "item", "score", "rank", "relevance")
+_EVERY_NAME = "Every valid name: prm.valid_names(), or the Metrics page of the documentation."
 
 
 class RankMetricsError(ValueError):
@@ -176,11 +177,17 @@ class UnknownMetricError(RankMetricsError):
 
     @classmethod
     def from_name_and_valid(cls, name: str, valid: list[str]) -> UnknownMetricError:
-        """A name that is no metric: the closest valid names first, then all of them."""
+        """A name that is no metric: up to five close valid names, and where all of them are listed."""
         # A cutoff as typed ("P_10x") is compared in the list's placeholder form ("P_kx" is close to "P_k").
-        near = list(dict.fromkeys([*closest(name, valid), *closest(re.sub(r"\d+", "k", name), valid)]))[:3]
-        hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
-        return cls(f"unknown metric {shown(name)}{hint} Valid names: {', '.join(valid)}")
+        typed = re.sub(r"\d+", "k", name)
+        near = list(dict.fromkeys([*closest(name, valid, n=5), *closest(typed, valid, n=5)]))[:5]
+        hint = f"; did you mean {', '.join(map(repr, near))}?" if near else ""
+        return cls(f"unknown metric {shown(name, 60)}{hint} {_EVERY_NAME}")
+
+    @classmethod
+    def blank_around(cls, name: str) -> UnknownMetricError:
+        """A metric name with blanks or a newline around it (``"ndcg@10\\n"``), which would name its column."""
+        return cls(f"metric name {shown(name, 60)} has blanks around it: write {shown(name.strip(), 60)}")
 
     @classmethod
     def not_a_number(
