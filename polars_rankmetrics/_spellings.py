@@ -76,7 +76,6 @@ SPELLINGS: Mapping[str, str] = {
     "AvgRecPopularity": "arp",
     # LensKit (lenskit.metrics): Hit, NDCG, Precision, Recall above; and these.
     "RecipRank": "mrr",
-    "RBP": "rbp",
     "DCG": "dcg",
     # RePlay (replay.metrics): HitRate, MAP, MRR, NDCG, Precision, Recall, Surprisal, Unexpectedness,
     # CategoricalDiversity are above or aliases of ours; and these.

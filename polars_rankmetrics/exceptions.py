@@ -186,7 +186,7 @@ class UnknownMetricError(RankMetricsError):
 
     @classmethod
     def blank_around(cls, name: str) -> UnknownMetricError:
-        """A metric name with blanks or a newline around it (``"ndcg@10\\n"``), which would name its column."""
+        """A metric name with blanks or a newline around it, which would otherwise name its own column."""
         return cls(f"metric name {shown(name, 60)} has blanks around it: write {shown(name.strip(), 60)}")
 
     @classmethod

@@ -81,7 +81,9 @@ def test_a_name_with_blanks_around_is_refused_everywhere(name: str) -> None:
         prm.evaluate(df, [name])
 
 
-@pytest.mark.parametrize("typed", ["foo@10", "nDGC@10", "x" * 5000, "retrieval_ndgc@10", "P_10x", "mapp@1000000"])
+@pytest.mark.parametrize(
+    "typed", ["foo@10", "nDGC@10", "x" * 5000, "retrieval_ndgc@10", "P_10x", "mapp@1000000"]
+)
 def test_unknown_name_is_short_with_five_suggestions_at_most(typed: str) -> None:
     with pytest.raises(prm.UnknownMetricError) as raised:
         prm.parse(typed)
