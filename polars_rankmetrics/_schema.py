@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 import polars as pl
 
@@ -22,8 +23,12 @@ __all__ = ["Columns"]
 class Columns:
     """Names of the columns of an evaluation frame.
 
-    One row per (query, item); a frame holds either a `score` (higher is
-    better) or a `rank` (1 is best) column, never both. A null score or rank
+    One row per (query, item); a frame holds a `score` (higher is better), a
+    `rank` (1 is best), or both. With both, the items are ranked by the score,
+    as trec_eval ranks a run (it reads the score and ignores the rank field),
+    and a rank derived from the score gives the same order but among tied
+    scores; ``order="rank"`` ranks by the rank column instead (the order
+    served, ties broken as the system broke them). A null score or rank
     marks an item that was judged but not retrieved; a null relevance marks
     an item that was retrieved but not judged.
 
@@ -46,6 +51,10 @@ class Columns:
         null intent for the unjudged retrieved ones (:func:`join_run_qrels`
         of intent qrels). The intent-aware metrics (``alpha_ndcg@k``...)
         read it; every other metric reads one row per item, its highest grade.
+    order
+        Which column ranks the items when the frame has both a score and a
+        rank: ``"score"`` (None, the default, ranks by the score when there
+        is one) or ``"rank"``. Naming one the frame lacks is an error.
 
     Examples
     --------
@@ -69,6 +78,21 @@ class Columns:
     rank: str = "rank"
     relevance: str = "relevance"
     intent: str = "intent"
+    order: Literal["score", "rank"] | None = None
+
+    def ranked_by(self, names: Sequence[str]) -> str | None:
+        """The column that ranks the items of a frame with columns `names`: see `order`; None if neither.
+
+        Examples
+        --------
+        >>> prm.Columns().ranked_by(["query", "item", "score", "rank"])
+        'score'
+        >>> prm.Columns(order="rank").ranked_by(["query", "item", "score", "rank"])
+        'rank'
+        """
+        if self.order is not None:
+            return self.rank if self.order == "rank" else self.score
+        return self.score if self.score in names else self.rank if self.rank in names else None
 
     def __post_init__(self) -> None:
         """Each role its own column, named as a string outside the library's reserved prefix."""
@@ -84,6 +108,8 @@ class Columns:
             if name in seen:
                 raise InvalidParameterError.shared_column(name, seen[name], role)
             seen[name] = role
+        if self.order not in (None, "score", "rank"):
+            raise InvalidParameterError.choice("Columns(order=...)", ("score", "rank", None), self.order)
 
     @classmethod
     def of(cls, columns: object) -> Columns:
@@ -99,7 +125,7 @@ class Columns:
         if isinstance(columns, Columns):
             return columns
         if isinstance(columns, Mapping):
-            fields = ("query", "item", "score", "rank", "relevance", "intent")
+            fields = ("query", "item", "score", "rank", "relevance", "intent", "order")
             for key in columns:
                 if key not in fields:
                     raise InvalidParameterError.unknown_option("prm.Columns", str(key), fields)
@@ -182,13 +208,12 @@ def resolve_schema(  # noqa: C901, PLR0913  (one check per contract column; the 
     _check_key(columns.query, "query", schema)
     _check_key(columns.item, "item", schema)
 
-    has_score, has_rank = columns.score in schema, columns.rank in schema
-    if need_order and has_score and has_rank:
-        raise ColumnTypeError.both_orders(columns.score, columns.rank)
-    if need_order and not (has_score or has_rank):
+    order_column = columns.ranked_by(schema.names()) or columns.score
+    if need_order and columns.order is not None and order_column not in schema:
+        raise ColumnNotFoundError.from_missing_and_available(order_column, columns.order, schema.names())
+    if need_order and order_column not in schema:
         raise ColumnNotFoundError.no_order(columns.score, columns.rank, schema.names())
-    order_is_rank = has_rank and not has_score
-    order_column = columns.rank if order_is_rank else columns.score
+    order_is_rank = order_column == columns.rank
     if order_column in schema:
         dtype = schema[order_column]
         if order_is_rank and not dtype.is_integer():

@@ -240,7 +240,7 @@ def _longest(frame: pl.DataFrame, cols: Columns, keys_by: tuple[str, ...]) -> Ca
     """The length of the longest ranked list of `frame`, computed when asked."""
 
     def longest() -> int:
-        order = pl.col(cols.rank if cols.rank in frame.columns else cols.score)
+        order = pl.col(cols.ranked_by(frame.columns) or cols.score)
         lengths = frame.lazy().filter(order.is_not_null()).group_by([*keys_by, cols.query]).len()
         return int(lengths.select(pl.col("len").max()).collect().item() or 0)
 

@@ -151,14 +151,6 @@ class ColumnTypeError(RankMetricsError):
         return cls(f"{what} needs {needed}; it has schema {schema}")
 
     @classmethod
-    def both_orders(cls, score: str, rank: str) -> ColumnTypeError:
-        """A frame with both a score and a rank column: which one orders the items is ambiguous."""
-        return cls(
-            f"the frame has both a score column {score!r} and a rank column {rank!r}; keep exactly one "
-            "(drop one, or rename it away)"
-        )
-
-    @classmethod
     def taken(cls, name: str, role: str, holder: str) -> ColumnTypeError:
         """A column the library would add is in the frame already."""
         return cls(f"{holder} already has a {role} column {shown(name)}; drop or rename it")

@@ -59,9 +59,11 @@ def test_neither_score_nor_rank(df: pl.DataFrame) -> None:
         prm.evaluate(df.drop("score"), ["map"])
 
 
-def test_both_score_and_rank(df: pl.DataFrame) -> None:
-    with pytest.raises(prm.ColumnTypeError, match="both a score column 'score' and a rank column 'rank'"):
-        prm.evaluate(df.with_columns(rank=pl.lit(1)), ["map"])
+def test_both_score_and_rank_rank_by_the_score(df: pl.DataFrame) -> None:
+    both = df.with_columns(rank=pl.lit(1))
+    assert prm.evaluate(both, ["map"]).equals(prm.evaluate(df, ["map"]))
+    with pytest.raises(prm.ColumnNotFoundError, match="rank column 'rank' not found"):
+        prm.evaluate(df, ["map"], columns=prm.Columns(order="rank"))
 
 
 @pytest.mark.parametrize(
