@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeAlias
 
 import polars as pl
 
@@ -16,7 +17,7 @@ from polars_rankmetrics.exceptions import (
     InvalidParameterError,
 )
 
-__all__ = ["Columns"]
+__all__ = ["Columns", "ColumnsLike", "recalled", "remember"]
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,35 @@ class Columns:
             return cls(**columns)
         expected = "a prm.Columns or a {role: column name} mapping"
         raise InvalidInputError.from_type("columns", expected, columns)
+
+
+ColumnsLike: TypeAlias = "Columns | Mapping[str, str] | None"
+"""What a ``columns=`` parameter takes: a :class:`Columns`, a ``{role: column name}`` mapping, or None."""
+
+_MADE: dict[int, tuple[weakref.ref[object], tuple[str, ...], str]] = {}
+
+
+def remember(frame: object, by: tuple[str, ...], query: str) -> None:
+    """Note that `frame` is an evaluation's result: its system keys `by` and its query column.
+
+    The functions that read an evaluation's result (compare, summarize, the
+    plots) find them there when they are not told. Held weakly: nothing is
+    kept once the frame is gone, and any new frame made from it is unknown.
+    """
+    key = id(frame)
+    try:
+        ref = weakref.ref(frame, lambda _: _MADE.pop(key, None))
+    except TypeError:  # a frame type that takes no weak reference: nothing remembered
+        return
+    _MADE[key] = (ref, by, query)
+
+
+def recalled(frame: object) -> tuple[tuple[str, ...], str] | None:
+    """The (by keys, query column) :func:`remember` noted for this very frame, or None."""
+    found = _MADE.get(id(frame))
+    if found is None or found[0]() is not frame:
+        return None
+    return found[1], found[2]
 
 
 @dataclass(frozen=True)

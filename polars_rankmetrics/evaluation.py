@@ -10,8 +10,9 @@ import polars as pl
 from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike, diagnose
 from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics._plans import as_plan
 from polars_rankmetrics._request import Request, request
-from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics._schema import Columns, normalise_by, remember
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError, InvalidInputError
@@ -211,7 +212,9 @@ def _evaluated(frame: FrameT, req: Request) -> FrameT:
             per_q, requested, keys_by, [part for _, part in plan.catalog], extra, how=aggregate
         )
     if isinstance(frame, pl.LazyFrame):
-        return out
+        returned = as_plan(out)
+        remember(returned, keys_by, cols.query)  # compare, summarize and the plots find the columns
+        return returned
     try:
         result = _engine.collect(out)
     except InvalidDataError as found:
@@ -222,9 +225,11 @@ def _evaluated(frame: FrameT, req: Request) -> FrameT:
         raise (named or found) from None
     if result.is_empty() and not frame.is_empty() and scoped:
         diagnose.warn_empty(population(frame, by=keys_by, columns=cols, conventions=resolved))
-    return diagnose.warn(
+    result = diagnose.warn(
         result, requested, keys_by, per_query=per_query, longest_list=_longest(frame, cols, keys_by)
     )
+    remember(result, keys_by, cols.query)
+    return result
 
 
 def _named(frame: pl.DataFrame, cols: Columns, keys_by: tuple[str, ...]) -> InvalidDataError | None:

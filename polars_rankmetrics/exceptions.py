@@ -85,12 +85,25 @@ class ColumnNotFoundError(RankMetricsError):
 
     @classmethod
     def from_missing_and_available(
-        cls, name: str, role: str, available: Iterable[str], where: str = "the frame"
+        cls,
+        name: str,
+        role: str,
+        available: Iterable[str],
+        where: str = "the frame",
+        *,
+        remedy: str | None = None,
     ) -> ColumnNotFoundError:
-        """A column is absent: name its role, a close match, how to rename, and the columns present."""
+        """A column is absent: name its role, a close match, the parameter that names it, the columns present.
+
+        `remedy` says which parameter names the column (``name it with
+        columns=prm.Columns(query=...)``); a contract role's default is ``prm.Columns(role=...)``.
+        """
         present = list(available)
         near = closest(name, present, n=1)
-        if role in _CONTRACT_ROLES:
+        if remedy is not None:
+            close = f"did you mean {near[0]!r}? " if near else ""
+            hint = f" ({close}{remedy})"
+        elif role in _CONTRACT_ROLES:
             target = repr(near[0]) if near else "..."
             hint = f" (rename with prm.Columns({role}={target}))"
         else:
@@ -174,7 +187,7 @@ class UnknownMetricError(RankMetricsError):
         typed = re.sub(r"\d+", "k", name)
         near = list(dict.fromkeys([*closest(name, valid, n=5), *closest(typed, valid, n=5)]))[:5]
         hint = f"; did you mean {', '.join(map(repr, near))}?" if near else ""
-        return cls(f"unknown metric {shown(name, 60)}{hint} {_EVERY_NAME}")
+        return cls(f"unknown metric {shown(name)}{hint} {_EVERY_NAME}")
 
     @classmethod
     def blank_around(cls, name: str) -> UnknownMetricError:

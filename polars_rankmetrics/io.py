@@ -10,6 +10,7 @@ import polars as pl
 
 from polars_rankmetrics import _join, _trec_fast, _trec_files
 from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics._plans import as_plan
 from polars_rankmetrics._schema import Columns, normalise_by
 
 __all__ = ["join_run_qrels", "read_trec_qrels", "read_trec_run", "scan_trec_qrels", "scan_trec_run"]
@@ -74,7 +75,7 @@ def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Laz
     │ 301   ┆ FR940202-2-00151 ┆ 1.72476  ┆ STANDARD │
     └───────┴──────────────────┴──────────┴──────────┘
     """
-    return _trec_files.scan(path, "run").select(_run_columns(columns))
+    return as_plan(_trec_files.scan(path, "run").select(_run_columns(columns)))
 
 
 def scan_trec_qrels(
@@ -112,7 +113,7 @@ def scan_trec_qrels(
     │ 301   ┆ CR93E-10505 ┆ 0         │
     └───────┴─────────────┴───────────┘
     """
-    return _trec_files.scan(path, "qrels").select(_qrels_columns(columns, intents=intents))
+    return as_plan(_trec_files.scan(path, "qrels").select(_qrels_columns(columns, intents=intents)))
 
 
 def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.DataFrame:
@@ -142,7 +143,7 @@ def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Dat
     fields = _trec_fast.read(path, "run")
     if fields is not None:
         return fields.select(_run_columns(columns))
-    return _trec_files.read(scan_trec_run(path, columns=columns), path, "run")
+    return _trec_files.read(_trec_files.scan(path, "run").select(_run_columns(columns)), path, "run")
 
 
 def read_trec_qrels(
@@ -173,7 +174,8 @@ def read_trec_qrels(
     fields = _trec_fast.read(path, "qrels")
     if fields is not None:
         return fields.select(_qrels_columns(columns, intents=intents))
-    return _trec_files.read(scan_trec_qrels(path, columns=columns, intents=intents), path, "qrels")
+    lf = _trec_files.scan(path, "qrels").select(_qrels_columns(columns, intents=intents))
+    return _trec_files.read(lf, path, "qrels")
 
 
 @overload

@@ -55,6 +55,7 @@ from polars_rankmetrics._engine.plan import (
     refuse_catalog,
     requested,
 )
+from polars_rankmetrics._plans import as_plan
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.conventions import Conventions
 
@@ -125,7 +126,7 @@ def collect(lf: pl.LazyFrame, **kwargs: object) -> pl.DataFrame:
 
 
 def finish_frame(lf: pl.LazyFrame, frame: FrameT) -> FrameT:
-    """`lf` for a LazyFrame input; collected for a DataFrame input (the same frame type out)."""
+    """`lf` for a LazyFrame input (a :class:`~polars_rankmetrics._plans.Plan`); collected for a DataFrame."""
     if isinstance(frame, pl.LazyFrame):
-        return lf
+        return as_plan(lf)
     return collect(lf)

@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING, Literal
 import polars as pl
 
 from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics._schema import ColumnsLike
 from polars_rankmetrics._validation import check_choice, check_real
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.significance import _replicates
 from polars_rankmetrics.significance._deps import require
 from polars_rankmetrics.significance._replicates import Unequal
+from polars_rankmetrics.significance._roles import read
 
 if TYPE_CHECKING:
     import numpy as np
@@ -51,7 +53,7 @@ OUTPUT_COLUMNS = (
 
 def _check_parameters(  # noqa: PLR0913
     *,
-    by: str,
+    by: str | None,
     test: str,
     correction: str | None,
     alpha: float,
@@ -59,7 +61,7 @@ def _check_parameters(  # noqa: PLR0913
     seed: int | None,
     missing: str,
 ) -> float:
-    if not isinstance(by, str):
+    if by is not None and not isinstance(by, str):
         raise InvalidParameterError.out_of_domain("by", "the name of the column naming the system", by)
     if by in OUTPUT_COLUMNS:
         raise InvalidParameterError.out_of_domain(
@@ -92,10 +94,11 @@ def _pairs(paired: Paired, baseline: object) -> npt.NDArray[np.int64]:
 def compare(  # noqa: PLR0913
     per_query: pl.DataFrame | pl.LazyFrame,
     *,
-    by: str,
+    by: str | None = None,
     baseline: object = None,
     metrics: str | Sequence[str] | None = None,
-    query: str = "query",
+    query: str | None = None,
+    columns: ColumnsLike = None,
     test: Test = "t",
     correction: Correction | None = "holm",
     alpha: float = 0.05,
@@ -116,7 +119,8 @@ def compare(  # noqa: PLR0913
         or other Arrow-stream frame. Row order does not matter; values are
         paired by query.
     by
-        The column naming the system (run, model...).
+        The column naming the system (run, model...); None takes the `by`
+        key of the frame :func:`evaluate` returned (one key).
     baseline
         The system every other is compared with; None compares every pair
         (in each pair the system that sorts first is the baseline).
@@ -124,7 +128,14 @@ def compare(  # noqa: PLR0913
         The metric columns to compare; None takes every numeric column but
         `by` and `query`.
     query
-        The query column.
+        The query column; None reads it from `columns`, else the frame
+        :func:`evaluate` returned knows its own, else a column ``query``,
+        else the one column that is neither the system, a float nor a
+        metric named.
+    columns
+        The frame's columns as :func:`evaluate` took them (a
+        :class:`Columns` or a ``{"query": name}`` mapping): its ``query``
+        names the query column (the unit of pairing).
     test
         ``"t"``: paired Student t test, with the t interval of the mean
         delta. ``"randomization"``: paired sign-flip permutation test of the
@@ -238,6 +249,7 @@ def compare(  # noqa: PLR0913
         seed=seed,
         missing=missing,
     )
+    per_query, by, query = read(per_query, by, query, columns, "prm.compare", metrics, replicates)
     _replicates.check(replicates, unequal_replicates, by, query)
     require("numpy", "prm.compare")
     from polars_rankmetrics.significance._paired import metric_columns, pair  # noqa: PLC0415  (needs numpy)
