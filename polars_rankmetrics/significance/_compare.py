@@ -48,6 +48,8 @@ OUTPUT_COLUMNS = (
     "correction",
     "alpha",
     "missing",
+    "paired_on",
+    "p_text",
 )
 
 
@@ -78,6 +80,26 @@ def _check_parameters(  # noqa: PLR0913
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0):
         raise InvalidParameterError.out_of_domain("seed", "a non-negative integer or None", seed)
     return level
+
+
+SMALLEST_SHOWN = 1e-300
+"""P-values below this print as ``< 1e-300``: near and below the smallest double, the digits mean nothing."""
+
+
+def p_text(p: float | None) -> str | None:
+    """A p-value as text: ``< 1e-300`` below what a double shows, ``1.23e-07`` below 1e-4, else ``0.0123``.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics.significance._compare import p_text
+    >>> [p_text(p) for p in [0.0, 2e-310, 3.14159e-12, 0.0123, 1.0]]
+    ['< 1e-300', '< 1e-300', '3.14e-12', '0.0123', '1.0000']
+    """
+    if p is None or p != p:  # noqa: PLR0124  (NaN)
+        return None
+    if p < SMALLEST_SHOWN:
+        return "< 1e-300"
+    return f"{p:.2e}" if p < 1e-4 else f"{p:.4f}"
 
 
 def _pairs(paired: Paired, baseline: object) -> npt.NDArray[np.int64]:
@@ -186,7 +208,12 @@ def compare(  # noqa: PLR0913
         all equal), and the settings, for :func:`table`: ``test``,
         ``correction``, ``alpha``, ``missing`` (the policy: with ``"zero"``
         or ``"intersect"`` a system's mean here is over other queries than
-        its mean from :func:`evaluate`; the table's note says so).
+        its mean from :func:`evaluate`; the table's note says so),
+        ``paired_on`` (the query column: the unit of pairing, which the
+        table's note names) and ``p_text``, the p-value as printed:
+        ``< 1e-300`` below what a double shows (where the test's p-value
+        underflows to 0), scientific below 1e-4 (``3.14e-12``), else four
+        decimals.
 
     Raises
     ------
@@ -267,7 +294,12 @@ def compare(  # noqa: PLR0913
     pairs = _pairs(paired, baseline)
     out = _tested(
         paired, pairs, test=test, correction=correction, alpha=level, n_resamples=n_resamples, seed=seed
-    ).with_columns(pl.lit(missing, dtype=pl.String).alias("missing"))
+    )
+    out = out.with_columns(
+        pl.lit(missing, dtype=pl.String).alias("missing"),
+        pl.lit(query, dtype=pl.String).alias("paired_on"),
+        pl.Series("p_text", [p_text(p) for p in out.get_column("p_value")], dtype=pl.String),
+    )
     if spread is None:
         return out
     std = _replicates.REPLICATE_STD
