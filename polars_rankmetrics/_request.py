@@ -146,9 +146,9 @@ def request(  # noqa: PLR0913
             "read(s) every list at once and cannot be chunked by query: "
             "use prm.evaluate(lazy_frame, ...).collect(engine='streaming')",
         )
-    if per_query:
+    if per_query and merged is not None:
         _engine.refuse_catalog(
-            requested, "describe(s) a whole set of lists, not one query: evaluate it without per_query=True"
+            requested, f"read(s) every list at once: per_query=True gives them in one plan, not {merged}"
         )
     _engine.check_aggregate(aggregate, per_query=per_query, merged=merged)
     if aggregate != "mean":

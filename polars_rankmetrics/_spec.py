@@ -353,11 +353,16 @@ class CatalogSpec(MetricSpec):
     construction once `k` covers every list (coverage): evaluate warns.
     `counts`: the family's mergeable state, when it has one (`catalog` is
     then ``counts.catalog``), which the Spark adapter sums across partitions.
+    `per_list`: the value is the mean over the group's lists of a value of
+    each list (novelty, ARP...), which ``per_query=True`` gives per list (the
+    family's `catalog` run with each list as its own group); the other
+    families describe the whole set of lists (coverage, Gini...).
     """
 
     catalog: CatalogFrame
     saturates: bool = False
     counts: CountState | None = None
+    per_list: bool = False
     scope: ClassVar[Scope] = "catalog"
 
 

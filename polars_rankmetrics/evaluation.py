@@ -64,6 +64,14 @@ def evaluate(  # noqa: PLR0913
         group and per query inside it.
     per_query
         Return one row per (by..., query) instead of one per `by` group.
+        A catalog metric defined as a mean over lists (novelty, ARP,
+        intra-list similarity, surprisal, unexpectedness, serendipity,
+        category diversity, miscalibration...) gives each list's value; one
+        of the whole set of lists (coverage, Gini, entropy, personalization,
+        exposure, pop_rsp...) keeps its one value per `by` group, repeated on
+        every list of the group (joined by the `by` keys). Every list has a
+        row, judged or not (a query-scope metric is null on a list it does
+        not evaluate).
     columns
         Column names of the frame; defaults to ``Columns()``.
     conventions
@@ -204,8 +212,7 @@ def _evaluated(frame: FrameT, req: Request) -> FrameT:
     carried = eager and diagnose.JUDGED_RETRIEVED in per_q.collect_schema()
     scoped = req.scoped
     if per_query:
-        names = [name for name, _ in requested] + (list(diagnose.DIAGNOSTICS) if carried else [])
-        out = per_q.select(*plan.keys, *names).sort(plan.keys)
+        out = _per_query(plan, per_q, req, carried=carried)
     else:
         extra = diagnose.hidden(has_relevance=carried) if eager and scoped else []
         out = _engine.aggregated(
@@ -230,6 +237,20 @@ def _evaluated(frame: FrameT, req: Request) -> FrameT:
     )
     remember(result, keys_by, cols.query)
     return result
+
+
+def _per_query(plan: _engine.Plan, per_q: pl.LazyFrame, req: Request, *, carried: bool) -> pl.LazyFrame:
+    """One row per (by..., query): the query-scope values, and each catalog metric's per list or per group."""
+    catalog = set(_engine.catalog_names(req.metrics))
+    names = [name for name, _ in req.metrics]
+    scoped = [n for n in names if n not in catalog]
+    diagnostics = list(diagnose.DIAGNOSTICS) if carried and (scoped or not catalog) else []
+    rows = per_q.select(*plan.keys, *scoped, *diagnostics) if scoped or not catalog else None
+    if catalog:
+        catalogs = [(n, m) for n, m in req.metrics if n in catalog]
+        rows = _engine.per_list_values(plan, catalogs, req.by, req.columns.query, rows)
+    assert rows is not None
+    return rows.select(*plan.keys, *names, *diagnostics).sort(plan.keys)
 
 
 def _named(frame: pl.DataFrame, cols: Columns, keys_by: tuple[str, ...]) -> InvalidDataError | None:

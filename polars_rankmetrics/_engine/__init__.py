@@ -52,6 +52,7 @@ from polars_rankmetrics._engine.plan import (
     counted,
     counted_value,
     evaluated,
+    per_list_values,
     refuse_catalog,
     requested,
 )
@@ -80,6 +81,7 @@ __all__ = [
     "finish_frame",
     "item_digits",
     "merge",
+    "per_list_values",
     "population_counts",
     "refuse_catalog",
     "requested",

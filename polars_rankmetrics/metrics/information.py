@@ -139,7 +139,7 @@ def _novelty(metric: Metric, counts: pl.LazyFrame, by: tuple[str, ...]) -> pl.La
 
 _NOVELTY = CountState(top_counts, _novelty)  # Spark sums the table across partitions
 NOVELTY = CatalogSpec(
-    name="novelty", catalog=_NOVELTY.catalog, counts=_NOVELTY, keep=keep_top,
+    name="novelty", per_list=True, catalog=_NOVELTY.catalog, counts=_NOVELTY, keep=keep_top,
 )  # fmt: skip
 
 

@@ -89,22 +89,22 @@ def _headed(metric: Metric, rows: pl.LazyFrame) -> pl.LazyFrame:
 
 _ARP = _mean_over_lists(lambda _m: pl.col(POP), _popular, per_item=True)
 ARP = CatalogSpec(
-    name="arp", aliases=("ARP",), keep=keep_top,
+    name="arp", per_list=True, aliases=("ARP",), keep=keep_top,
     catalog=_ARP.catalog, counts=_ARP,
 )  # fmt: skip
 _APLT = _mean_over_lists(lambda _m: ~pl.col(HEAD), _headed, per_item=True)
 APLT = CatalogSpec(
-    name="aplt", aliases=("APLT",), keep=keep_top,
+    name="aplt", per_list=True, aliases=("APLT",), keep=keep_top,
     catalog=_APLT.catalog, counts=_APLT,
 )  # fmt: skip
 _ACLT = _mean_over_lists(lambda _m: ~pl.col(HEAD), _headed, per_item=False)
 ACLT = CatalogSpec(
-    name="aclt", aliases=("ACLT",), keep=keep_top,
+    name="aclt", per_list=True, aliases=("ACLT",), keep=keep_top,
     catalog=_ACLT.catalog, counts=_ACLT,
 )  # fmt: skip
 _TAIL_PERCENTAGE = _mean_over_lists(lambda _m: pl.col(TAIL), _with_tail, per_item=True)
 TAIL_PERCENTAGE = CatalogSpec(
-    name="tail_percentage", aliases=("TailPercentage",), keep=keep_top,
+    name="tail_percentage", per_list=True, aliases=("TailPercentage",), keep=keep_top,
     catalog=_TAIL_PERCENTAGE.catalog, counts=_TAIL_PERCENTAGE,
 )  # fmt: skip
 

@@ -191,7 +191,7 @@ PERSONALIZATION = CatalogSpec(
 )
 _INTRA_LIST_SIMILARITY = CountState(_similarity_sums, _intra_list_similarity)
 INTRA_LIST_SIMILARITY = CatalogSpec(
-    name="intra_list_similarity", aliases=("ils",),
+    name="intra_list_similarity", per_list=True, aliases=("ils",),
     catalog=_INTRA_LIST_SIMILARITY.catalog, counts=_INTRA_LIST_SIMILARITY, keep=keep_top,
 )  # fmt: skip
 

@@ -140,9 +140,11 @@ _SURPRISAL = CountState(top_counts, _surprisal)  # Spark sums the table across p
 _UNEXPECTEDNESS = CountState(_overlap_sums, _unexpectedness)
 SURPRISAL = CatalogSpec(
     name="surprisal", aliases=("Surprisal",), keep=keep_top, catalog=_SURPRISAL.catalog, counts=_SURPRISAL,
+    per_list=True,
     )  # fmt: skip
 UNEXPECTEDNESS = CatalogSpec(
     name="unexpectedness", aliases=("Unexpectedness",), keep=keep_top, catalog=_UNEXPECTEDNESS.catalog,
+    per_list=True,
     counts=_UNEXPECTEDNESS)  # fmt: skip
 
 
