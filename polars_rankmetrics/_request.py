@@ -15,7 +15,7 @@ from typing import Any, TypedDict
 
 from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike, Requested
-from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics._schema import Columns, ColumnsLike, normalise_by
 from polars_rankmetrics.conventions import ConventionOptions, Conventions, ReadingOptions
 from polars_rankmetrics.exceptions import InvalidInputError
 
@@ -30,7 +30,7 @@ class Options(TypedDict, total=False):
 
     by: str | Sequence[str] | None
     per_query: bool
-    columns: Columns | None
+    columns: ColumnsLike
     conventions: Conventions | str | None
     check: bool
     aggregate: Aggregation
@@ -95,7 +95,7 @@ def request(  # noqa: PLR0913
     *,
     by: str | Sequence[str] | None = None,
     per_query: bool = False,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     conventions: Conventions | str | None = None,
     check: bool = True,
     aggregate: Aggregation = "mean",

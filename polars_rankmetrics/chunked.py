@@ -13,7 +13,7 @@ from polars_rankmetrics._engine import Aggregation, MetricLike
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._progress import Progress, reporter
 from polars_rankmetrics._request import Request, request
-from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._schema import ColumnsLike
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError, InvalidParameterError
 from polars_rankmetrics.io import join_run_qrels
@@ -82,7 +82,7 @@ def evaluate_chunked(  # noqa: PLR0913
     rows_per_chunk: int | None = None,
     by: str | Sequence[str] | None = None,
     per_query: bool = False,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     conventions: Conventions | str | None = None,
     check: bool = True,
     progress: bool | Progress | None = None,

@@ -19,7 +19,7 @@ from polars_rankmetrics import _engine
 from polars_rankmetrics._declare import spec_of
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._registry import parse
-from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._schema import Columns, ColumnsLike
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
@@ -76,7 +76,7 @@ def join_intents(
     qrels: pl.DataFrame,
     *,
     by: str | Sequence[str] | None = None,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
 ) -> pl.DataFrame:
     """Join a run to intent qrels: :func:`join_run_qrels` of DataFrames, whose qrels have an intent column.
 
@@ -142,7 +142,7 @@ def evaluate_diversity(  # noqa: PLR0913
     relevance_level: float = 1,
     by: str | Sequence[str] | None = None,
     per_query: bool = False,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
 ) -> pl.DataFrame:
     """Evaluate rankings with ndeval's intent-aware measures: :func:`evaluate` with one alpha and beta.
 

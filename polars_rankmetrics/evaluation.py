@@ -12,7 +12,7 @@ from polars_rankmetrics._engine import Aggregation, MetricLike, diagnose
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._plans import as_plan
 from polars_rankmetrics._request import Request, request
-from polars_rankmetrics._schema import Columns, normalise_by, remember
+from polars_rankmetrics._schema import Columns, ColumnsLike, normalise_by, remember
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError, InvalidInputError
@@ -34,7 +34,7 @@ def evaluate(  # noqa: PLR0913
     *,
     by: str | Sequence[str] | None = None,
     per_query: bool = False,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     conventions: Conventions | str | None = None,
     check: bool = True,
     aggregate: Aggregation = "mean",
@@ -277,7 +277,7 @@ def population(
     frame: FrameT,
     *,
     by: str | Sequence[str] | None = None,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     conventions: Conventions | str | None = None,
     **overrides: Unpack[ConventionOptions],
 ) -> FrameT:

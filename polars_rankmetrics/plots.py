@@ -239,7 +239,7 @@ def coverage(  # noqa: PLR0913
     *,
     by: str | Sequence[str] | None = None,
     catalog: Catalog = None,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     title: str = "Catalog coverage",
     path: str | Path | None = None,
 ) -> alt.Chart:
@@ -315,7 +315,7 @@ def pr_curve(  # noqa: PLR0913
     ks: Sequence[int] = (1, 2, 3, 5, 10, 20, 50, 100),
     *,
     by: str | Sequence[str] | None = None,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     title: str = "Precision-recall curve",
     path: str | Path | None = None,
 ) -> alt.LayerChart:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics._schema import ColumnsLike
+from polars_rankmetrics._schema import ColumnsLike, recalled
 from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
 from polars_rankmetrics.significance._deps import require
 from polars_rankmetrics.significance._roles import read
@@ -226,7 +226,7 @@ def metric_at_k(
     evaluation: pl.DataFrame | pl.LazyFrame,
     metric: str = "ndcg",
     *,
-    by: str,
+    by: str | None = None,
     title: str | None = None,
     path: str | Path | None = None,
 ) -> alt.Chart:
@@ -290,6 +290,8 @@ def metric_at_k(
     names = lf.collect_schema().names()
     pattern = re.compile(rf"{re.escape(metric)}@(\d+)")
     cutoffs = {c: int(m.group(1)) for c in names if (m := pattern.fullmatch(c))}
+    made = recalled(evaluation)
+    by = by if by is not None else made[0][0] if made is not None and len(made[0]) == 1 else "system"
     if by not in names:
         raise ColumnNotFoundError.from_missing_and_available(by, "by", names)
     if not cutoffs:

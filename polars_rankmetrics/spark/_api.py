@@ -9,7 +9,7 @@ import polars as pl
 from pyspark.sql import DataFrame
 
 from polars_rankmetrics._engine import Aggregation, MetricLike
-from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._schema import ColumnsLike
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.spark._errors import reraised
 from polars_rankmetrics.spark._evaluate import run
@@ -28,7 +28,7 @@ def evaluate(  # noqa: PLR0913
     *,
     by: str | Sequence[str] | None = None,
     per_query: bool = False,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     conventions: Conventions | str | None = None,
     check: bool = True,
     buckets: int | None = None,

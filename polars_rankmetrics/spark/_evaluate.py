@@ -18,7 +18,7 @@ from pyspark.sql.types import StructType
 from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike
 from polars_rankmetrics._request import request
-from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._schema import Columns, ColumnsLike
 from polars_rankmetrics._spec import merged_as
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidParameterError
@@ -51,7 +51,7 @@ def run(  # noqa: PLR0913
     *,
     by: str | Sequence[str] | None,
     per_query: bool,
-    columns: Columns | None,
+    columns: ColumnsLike,
     conventions: Conventions | str | None,
     check: bool,
     buckets: int | None,

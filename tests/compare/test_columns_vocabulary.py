@@ -84,3 +84,13 @@ def test_a_missing_query_column_names_the_parameter_that_fixes_it(frame: pl.Data
         prm.compare(per_query, by="model", query="user_id", columns=prm.Columns())
     with pytest.raises(prm.InvalidParameterError, match=r"prm.compare needs by="):
         prm.compare(per_query)
+
+
+def test_readers_of_evaluate_means_find_its_by_key(frame: pl.DataFrame) -> None:
+    means = prm.evaluate(frame, ["ndcg@1", "ndcg@3", "mrr"], by="model", columns=COLS)
+    assert prm.rank_correlation(means, x="ndcg@3", y="mrr") == prm.rank_correlation(
+        means.clone(), x="ndcg@3", y="mrr", by="model"
+    )
+    pytest.importorskip("altair")
+    chart = plots.metric_at_k(means)
+    assert set(pl.DataFrame(chart.data.values)["system"]) == {"a", "b"}
