@@ -11,7 +11,6 @@ from polars_rankmetrics._kernel import ITEM
 from polars_rankmetrics._spec import CatalogSpec, CountState, Metric
 from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import (
-    ColumnNotFoundError,
     InvalidDataError,
     InvalidParameterError,
 )
@@ -25,6 +24,7 @@ from polars_rankmetrics.metrics._side import (
     INFO,
     SIZE,
     as_lazy,
+    by_role,
     finish,
     item_text,
     keyed,
@@ -39,9 +39,8 @@ def _from_interactions(interactions: object) -> tuple[pl.LazyFrame, pl.DataType]
     frame = as_lazy(interactions, "interactions")
     schema = frame.collect_schema()
     names = schema.names()
-    if len(names) < 2:
-        raise ColumnNotFoundError.layout("`interactions`", "a user column then an item column", names)
-    user, item = names[0], names[1]
+    needed = "a user column and an item column (named user and item, or in that order)"
+    user, item = by_role(names, "interactions", ("user", "item"), needed)
     pairs = frame.select(user, item).unique()
     counts = pairs.group_by(item).agg(pl.len().alias(COUNT))
     users = frame.select(pl.col(user).n_unique().alias("__prm_users"))

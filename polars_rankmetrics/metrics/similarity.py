@@ -28,6 +28,7 @@ from polars_rankmetrics.metrics._side import (
     FEATURE,
     NONZERO,
     SIZE,
+    by_role,
     check_eager,
     finish,
     item_text,
@@ -97,10 +98,11 @@ def _feature_vectors(value: object) -> tuple[pl.LazyFrame, str, list[pl.Expr]]:
     frame = value.lazy()
     schema = frame.collect_schema()
     names = schema.names()
+    needed = "the item id (a column named item, or the first) and features in the others"
     if len(names) < 2:
-        needed = "the item id in its first column and features after it"
         raise ColumnNotFoundError.layout("`features`", needed, names)
-    item, rest = names[0], names[1:]
+    item = by_role(names, "features", ("item",), needed)[0]
+    rest = [n for n in names if n != item]
     check_eager(frame, value, item, "features", unique=True)
     if len(rest) == 1 and isinstance(schema[rest[0]], _NUMERIC_LIST):
         vectors = _vector_column(value, rest[0], schema[rest[0]])

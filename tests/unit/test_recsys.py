@@ -260,7 +260,7 @@ def test_whole_set_metric_per_query_is_the_group_value_on_each_list() -> None:
         (lambda: prm.intra_list_similarity(3, features=pl.DataFrame({"item": ["a"], "x": ["s"]})),
          prm.ColumnTypeError, "feature column 'x' must be numeric"),
         (lambda: prm.intra_list_similarity(3, features=pl.DataFrame({"item": ["a"]})),
-         prm.ColumnNotFoundError, "features after it"),
+         prm.ColumnNotFoundError, "features in the others"),
         (lambda: prm.intra_list_similarity(3, features=RAGGED),
          prm.InvalidDataError, "lists of different lengths"),
         (lambda: prm.intra_list_similarity(3, features=pl.LazyFrame({"item": ["a"], "v": [[1.0]]})),
