@@ -183,7 +183,7 @@ def coverage(k: int | None = None, *, catalog: Catalog = None) -> Metric:
         Cutoff; None uses the whole lists.
     catalog
         The items that could be recommended: a Series or a sequence of item
-        ids, a DataFrame or LazyFrame whose first column holds them
+        ids, a DataFrame or LazyFrame whose ``item`` column (else its first) holds them
         (duplicates count once, nulls are an error), or the catalog's size as
         an int. None (the default) takes the distinct items ranked anywhere,
         at any rank, in any list of the frame: one catalog shared by every

@@ -174,8 +174,8 @@ def novelty(
         The number of users the counts are out of (recmetrics' ``u``).
     interactions
         Instead of `popularity` and `n_users`: a frame of (user, item)
-        interactions, the user id in the first column and the item id in the
-        second. An item's count is its number of distinct users; `n_users`
+        interactions, read by name: ``user`` and ``item`` columns (else the
+        first two, in that order). An item's count is its number of distinct users; `n_users`
         the number of distinct users.
     per
         ``"list"``: each list's mean, then the mean over lists (recmetrics);

@@ -134,8 +134,8 @@ def arp(
     k
         Cutoff; None uses the whole lists.
     interactions
-        The training interactions: a frame of (user, item), the user id in
-        the first column and the item id in the second. An item ranked but
+        The training interactions: a frame of (user, item), read by name:
+        ``user`` and ``item`` columns (else the first two, in that order). An item ranked but
         absent from them (a cold item) has popularity 0.
     popularity
         Instead of `interactions`: one row per item, the item id then its

@@ -264,7 +264,8 @@ def intra_list_similarity(
     k
         Cutoff; None uses the whole lists.
     features
-        One row per item: the item id in the first column, then either one
+        One row per item: the item id (its ``item`` column, else its
+        first), then in the other columns either one
         List or Array column of numbers or one numeric column per feature
         (null features count as 0, as recmetrics' ``fillna(0)``). A LazyFrame
         needs an Array column or numeric columns (a List's width is unknown
