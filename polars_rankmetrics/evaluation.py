@@ -69,9 +69,9 @@ def evaluate(  # noqa: PLR0913
         category diversity, miscalibration...) gives each list's value; one
         of the whole set of lists (coverage, Gini, entropy, personalization,
         exposure, pop_rsp...) keeps its one value per `by` group, repeated on
-        every list of the group (joined by the `by` keys). Every list has a
-        row, judged or not (a query-scope metric is null on a list it does
-        not evaluate).
+        every list of the group (joined by the `by` keys). With catalog
+        metrics alone every list has a row; beside query-scope metrics the
+        rows are the queries those evaluate (the lists with a judged item).
     columns
         Column names of the frame; defaults to ``Columns()``.
     conventions

@@ -338,8 +338,8 @@ def per_list_values(
     A family defined as a mean over lists (``per_list``: novelty, ARP...) runs with each list as its
     own group, so each list gets the value the family gives a set of that one list. A family of the
     whole set (coverage, Gini...) keeps one value per `by` group, joined onto every list of the group.
-    `rows` holds the query-scope metrics' rows (None: none requested); every list, judged or not,
-    has a row (a list no query-scope metric evaluated has nulls there).
+    `rows` holds the query-scope metrics' rows, whose lists are kept (a list they do not evaluate,
+    with no judged item, has no row); None (none requested): a row for every list.
     """
     assert plan.lists is not None
     keys = [*by, query]
@@ -349,7 +349,7 @@ def per_list_values(
         assert isinstance(metric.spec, CatalogSpec)
         if _per_list(metric):
             value = catalog_value(name, metric, lists, (*by, _LIST), query).rename({_LIST: query})
-            out = out.join(value, on=keys, how="full", coalesce=True, nulls_equal=True)
+            out = out.join(value, on=keys, how="left", nulls_equal=True)
         else:
             value = catalog_value(name, metric, plan.lists, by, query)
             out = (

@@ -128,3 +128,18 @@ def test_novelty_per_item_is_a_whole_set_value_and_no_by_gives_one_group() -> No
 def test_chunked_evaluation_still_refuses_catalog_metrics_per_query() -> None:
     with pytest.raises(prm.InvalidParameterError, match="coverage"):
         prm.evaluate_chunked(_frame().lazy(), ["coverage@2"], per_query=True, by="model", columns=COLS)
+
+
+def test_beside_accuracy_metrics_the_rows_are_the_evaluated_queries() -> None:
+    frame = _frame().with_columns(  # model a's user 3 has no judged item: accuracy metrics skip it
+        pl.when((pl.col("model") == "a") & (pl.col("user") == 3)).then(None).otherwise(pl.col("rating"))
+        .alias("rating")
+    )  # fmt: skip
+    novelty = prm.novelty(2, interactions=INTERACTIONS)
+    mixed = prm.evaluate(frame, ["ndcg@3", novelty], by="model", per_query=True, columns=COLS)
+    alone = prm.evaluate(frame, [novelty], by="model", per_query=True, columns=COLS)
+    assert mixed.height == alone.height - 1
+    assert mixed.filter((pl.col("model") == "a") & (pl.col("user") == 3)).is_empty()
+    assert mixed["ndcg@3"].null_count() == 0  # ready for prm.compare
+    kept = alone.join(mixed.select("model", "user"), on=["model", "user"], how="semi")
+    assert mixed.select("model", "user", str(novelty)).equals(kept)
