@@ -11,6 +11,7 @@ COMPARE = Path(__file__).resolve().parents[2] / "polars_rankmetrics" / "compare"
 FOUNDATION = (
     "polars_rankmetrics._errors",
     "polars_rankmetrics._inputs",
+    "polars_rankmetrics._schema",
     "polars_rankmetrics._validation",
     "polars_rankmetrics.exceptions",
     "polars_rankmetrics.significance",
