@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-COMPARE = Path(__file__).resolve().parents[2] / "polars_rankmetrics" / "compare"
+COMPARE = Path(__file__).resolve().parents[2] / "polars_rankmetrics" / "significance"
 FOUNDATION = (
     "polars_rankmetrics._errors",
     "polars_rankmetrics._inputs",
