@@ -25,6 +25,7 @@ from collections.abc import Mapping
 
 import polars as pl
 
+from polars_rankmetrics._plans import as_plan
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidDataError
 from polars_rankmetrics.exceptions import _plan as _errors
@@ -265,7 +266,9 @@ def full_join(  # noqa: PLR0913  (the intent qrels check their own ids)
         right = checked_lazy(judged.lazy(), checked, relevance, note)
     right = _by_runs(run, right, keys_by)
     out = run.lazy().join(right, on=[*keys_by, *ids], how="full", coalesce=True)
-    return out.collect() if isinstance(run, pl.DataFrame) and isinstance(judged, pl.DataFrame) else out
+    return (
+        out.collect() if isinstance(run, pl.DataFrame) and isinstance(judged, pl.DataFrame) else as_plan(out)
+    )
 
 
 def check_columns(

@@ -69,11 +69,11 @@ def valid_names() -> list[str]:
     return list(dict.fromkeys([*canonical, *trec, *others]))
 
 
-_CANONICAL = re.compile(r"^(?P<name>[A-Za-z_0-9-]+?)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>-?\d+))?$")
+_CANONICAL = re.compile(r"^(?P<name>[A-Za-z_0-9-]+?)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>-?\d+))?\Z")
 _PLACEHOLDERS = {"{k}": r"(?P<k>\d+)", "{x}": r"(?P<x>\d*\.?\d+)"}
 _NAMED = re.compile(r"^(?P<key>[A-Za-z_]\w*)\s*=\s*(?P<value>.*)$")
 _PAIR = re.compile(r"^(?P<grade>[-+]?[\d.eE+-]+)\s*=\s*(?P<gain>.*)$")
-_DOTTED = re.compile(r"^(?P<name>[A-Za-z_0-9]+)\.(?P<param>\d*\.?\d+)$")
+_DOTTED = re.compile(r"^(?P<name>[A-Za-z_0-9]+)\.(?P<param>\d*\.?\d+)\Z")
 
 
 def dotted(name: str) -> str | None:
@@ -108,6 +108,17 @@ def _by_spelling() -> Mapping[str, MetricSpec]:
     ours = {spelled: spec for spec in SPECS for spelled in (spec.name, *spec.aliases)}
     theirs = {spelled: spec for spec in SPECS for spelled in spec.spellings.names()}
     return {**theirs, **ours}
+
+
+@functools.cache
+def _by_lowered() -> Mapping[str, MetricSpec]:
+    """Every spelling lower-cased (``MRR``, ``Map``, ``hr``): read when no spelling matches exactly."""
+    return {spelled.lower(): spec for spelled, spec in _by_spelling().items()}
+
+
+def _spelled(name: str) -> MetricSpec | None:
+    """The family a spelling names: exactly as written, else in any case (no two families share one)."""
+    return _by_spelling().get(name) or _by_lowered().get(name.lower())
 
 
 def _trec_match(name: str) -> tuple[MetricSpec, dict[str, str]] | None:
@@ -183,8 +194,11 @@ def parse(name: str | Metric) -> Metric:
     Raises
     ------
     UnknownMetricError
-        The name is not a metric; the message suggests the closest valid
-        names and lists them all.
+        The name is not a metric (or has blanks around it); the message
+        suggests up to five close names and says where every valid name is
+        listed (:func:`valid_names`, the docs' Metrics page). A name that
+        matches no spelling exactly is matched in any case (``MRR``,
+        ``Map@10``, ``HR@10``).
     InvalidParameterError
         A cutoff below 1 or a parameter outside its domain.
 
@@ -194,6 +208,8 @@ def parse(name: str | Metric) -> Metric:
     ['precision@10', 'mrr', 'map@100', 'r_precision', 'ndcg@5', 'rbp(p=0.8)']
     >>> [str(prm.parse(n)) for n in ["nDCG@10", "AP", "RR@10", "R@100", "ndcg_cut.10", "P.5"]]
     ['ndcg@10', 'map', 'mrr@10', 'recall@100', 'ndcg@10', 'precision@5']
+    >>> [str(prm.parse(n)) for n in ["MRR", "MAP@10", "HR@10", "HitRate@5", "hit_rate@5", "Recall@20"]]
+    ['mrr', 'map@10', 'hit_rate@10', 'hit_rate@5', 'hit_rate@5', 'recall@20']
     """
     if isinstance(name, Metric):
         return name
@@ -206,8 +222,10 @@ def parse(name: str | Metric) -> Metric:
         first = next((p.name for p in spec.params if p.kind == "float"), None)
         level = {first: float(groups["x"])} if groups.get("x") and first else {}
         return _build(spec, k, level, name)
+    if name != name.strip():  # "ndcg@10\n" would be a column of its own: refused, everywhere
+        raise UnknownMetricError.blank_around(name)
     match = _CANONICAL.match(name)
-    found = _by_spelling().get(match.group("name")) if match else None
+    found = _spelled(match.group("name")) if match else None
     if match is None or found is None:
         raise UnknownMetricError.from_name_and_valid(name, valid_names())
     text, cutoff = match.group("params"), match.group("k")

@@ -21,7 +21,7 @@ import polars as pl
 from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike, NamedMetrics
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics._schema import Columns, ColumnsLike, normalise_by
 from polars_rankmetrics.conventions import ConventionOptions, Conventions, ReadingOptions
 from polars_rankmetrics.exceptions import InvalidInputError
 
@@ -39,7 +39,7 @@ class Options(TypedDict, total=False):
 
     by: str | Sequence[str] | None
     per_query: bool
-    columns: Columns | None
+    columns: ColumnsLike
     conventions: Conventions | str | None
     check: bool
     aggregate: Aggregation
@@ -167,9 +167,9 @@ def request(
             "read(s) every list at once and cannot be chunked by query: "
             "use prm.evaluate(lazy_frame, ...).collect(engine='streaming')",
         )
-    if per_query:
+    if per_query and merged is not None:
         _engine.refuse_catalog(
-            requested, "describe(s) a whole set of lists, not one query: evaluate it without per_query=True"
+            requested, f"read(s) every list at once: per_query=True gives them in one plan, not {merged}"
         )
     _engine.check_aggregate(aggregate, per_query=per_query, merged=merged)
     if aggregate != "mean":

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
 
 import polars as pl
 
@@ -15,15 +17,19 @@ from polars_rankmetrics.exceptions import (
 )
 from polars_rankmetrics.exceptions import _plan as _errors
 
-__all__ = ["Columns"]
+__all__ = ["Columns", "ColumnsLike", "recalled", "remember"]
 
 
 @dataclass(frozen=True)
 class Columns:
     """Names of the columns of an evaluation frame.
 
-    One row per (query, item); a frame holds either a `score` (higher is
-    better) or a `rank` (1 is best) column, never both. A null score or rank
+    One row per (query, item); a frame holds a `score` (higher is better), a
+    `rank` (1 is best), or both. With both, the items are ranked by the score,
+    as trec_eval ranks a run (it reads the score and ignores the rank field),
+    and a rank derived from the score gives the same order but among tied
+    scores; ``order="rank"`` ranks by the rank column instead (the order
+    served, ties broken as the system broke them). A null score or rank
     marks an item that was judged but not retrieved; a null relevance marks
     an item that was retrieved but not judged.
 
@@ -46,6 +52,10 @@ class Columns:
         null intent for the unjudged retrieved ones (:func:`join_run_qrels`
         of intent qrels). The intent-aware metrics (``alpha_ndcg@k``...)
         read it; every other metric reads one row per item, its highest grade.
+    order
+        Which column ranks the items when the frame has both a score and a
+        rank: ``"score"`` (None, the default, ranks by the score when there
+        is one) or ``"rank"``. Naming one the frame lacks is an error.
 
     Examples
     --------
@@ -69,6 +79,21 @@ class Columns:
     rank: str = "rank"
     relevance: str = "relevance"
     intent: str = "intent"
+    order: Literal["score", "rank"] | None = None
+
+    def ranked_by(self, names: Sequence[str]) -> str | None:
+        """The column that ranks the items of a frame with columns `names`: see `order`; None if neither.
+
+        Examples
+        --------
+        >>> prm.Columns().ranked_by(["query", "item", "score", "rank"])
+        'score'
+        >>> prm.Columns(order="rank").ranked_by(["query", "item", "score", "rank"])
+        'rank'
+        """
+        if self.order is not None:
+            return self.rank if self.order == "rank" else self.score
+        return self.score if self.score in names else self.rank if self.rank in names else None
 
     def __post_init__(self) -> None:
         """Each role its own column, named as a string outside the library's reserved prefix."""
@@ -84,6 +109,8 @@ class Columns:
             if name in seen:
                 raise InvalidParameterError.shared_column(name, seen[name], role)
             seen[name] = role
+        if self.order not in (None, "score", "rank"):
+            raise InvalidParameterError.choice("Columns(order=...)", ("score", "rank", None), self.order)
 
     @classmethod
     def of(cls, columns: object) -> Columns:
@@ -99,13 +126,42 @@ class Columns:
         if isinstance(columns, Columns):
             return columns
         if isinstance(columns, Mapping):
-            fields = ("query", "item", "score", "rank", "relevance", "intent")
+            fields = ("query", "item", "score", "rank", "relevance", "intent", "order")
             for key in columns:
                 if key not in fields:
                     raise InvalidParameterError.unknown_option("prm.Columns", str(key), fields)
             return cls(**columns)
         expected = "a prm.Columns or a {role: column name} mapping"
         raise InvalidInputError.from_type("columns", expected, columns)
+
+
+ColumnsLike: TypeAlias = "Columns | Mapping[str, str] | None"
+"""What a ``columns=`` parameter takes: a :class:`Columns`, a ``{role: column name}`` mapping, or None."""
+
+_MADE: dict[int, tuple[weakref.ref[object], tuple[str, ...], str]] = {}
+
+
+def remember(frame: object, by: tuple[str, ...], query: str) -> None:
+    """Note that `frame` is an evaluation's result: its system keys `by` and its query column.
+
+    The functions that read an evaluation's result (compare, summarize, the
+    plots) find them there when they are not told. Held weakly: nothing is
+    kept once the frame is gone, and any new frame made from it is unknown.
+    """
+    key = id(frame)
+    try:
+        ref = weakref.ref(frame, lambda _: _MADE.pop(key, None))
+    except TypeError:  # a frame type that takes no weak reference: nothing remembered
+        return
+    _MADE[key] = (ref, by, query)
+
+
+def recalled(frame: object) -> tuple[tuple[str, ...], str] | None:
+    """The (by keys, query column) :func:`remember` noted for this very frame, or None."""
+    found = _MADE.get(id(frame))
+    if found is None or found[0]() is not frame:
+        return None
+    return found[1], found[2]
 
 
 @dataclass(frozen=True)
@@ -182,13 +238,12 @@ def resolve_schema(  # noqa: C901, PLR0913  (one check per contract column; the 
     _check_key(columns.query, "query", schema)
     _check_key(columns.item, "item", schema)
 
-    has_score, has_rank = columns.score in schema, columns.rank in schema
-    if need_order and has_score and has_rank:
-        raise ColumnTypeError.both_orders(columns.score, columns.rank)
-    if need_order and not (has_score or has_rank):
+    order_column = columns.ranked_by(schema.names()) or columns.score
+    if need_order and columns.order is not None and order_column not in schema:
+        raise ColumnNotFoundError.from_missing_and_available(order_column, columns.order, schema.names())
+    if need_order and order_column not in schema:
         raise ColumnNotFoundError.no_order(columns.score, columns.rank, schema.names())
-    order_is_rank = has_rank and not has_score
-    order_column = columns.rank if order_is_rank else columns.score
+    order_is_rank = order_column == columns.rank
     if order_column in schema:
         dtype = schema[order_column]
         if order_is_rank and not dtype.is_integer():

@@ -232,16 +232,25 @@ class Spellings:
         torchmetrics' class names (``RetrievalNormalizedDCG``, ``AUROC``).
     sklearn
         scikit-learn's scorer names (``roc_auc``).
+    recommenders
+        The names recommender and RAG libraries give: RecBole
+        (https://recbole.io/docs/user_guide/evaluation_support.html), RecTools
+        (``rectools.metrics``), LensKit (``lenskit.metrics``), RePlay
+        (``replay.metrics``), torchmetrics' functional names
+        (``torchmetrics.functional.retrieval``) and LlamaIndex's retrieval
+        metrics. Every spelling is also read in any case (``MRR``, ``Map@10``,
+        ``hr@10``) when none matches exactly.
     """
 
     ir_measures: tuple[str, ...] = ()
     ranx: tuple[str, ...] = ()
     torchmetrics: tuple[str, ...] = ()
     sklearn: tuple[str, ...] = ()
+    recommenders: tuple[str, ...] = ()
 
     def names(self) -> tuple[str, ...]:
         """Every library's spellings, in the order of the attributes."""
-        return (*self.ir_measures, *self.ranx, *self.torchmetrics, *self.sklearn)
+        return (*self.ir_measures, *self.ranx, *self.torchmetrics, *self.sklearn, *self.recommenders)
 
 
 MeasureParams = Literal["none", "cutoffs", "levels", "numbers", "pairs"]
@@ -465,11 +474,16 @@ class CatalogSpec(MetricSpec):
     construction once `k` covers every list (coverage): evaluate warns.
     `counts`: the family's mergeable state, when it has one (`catalog` is
     then ``counts.catalog``), which the Spark adapter sums across partitions.
+    `per_list`: the value is the mean over the group's lists of a value of
+    each list (novelty, ARP...), which ``per_query=True`` gives per list (the
+    family's `catalog` run with each list as its own group); the other
+    families describe the whole set of lists (coverage, Gini...).
     """
 
     catalog: CatalogFrame
     saturates: bool = False
     counts: CountState | None = None
+    per_list: bool = False
     scope: ClassVar[Scope] = "catalog"
 
 

@@ -23,10 +23,10 @@ from polars_rankmetrics._engine import Aggregation, MetricLike
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._request import request
 from polars_rankmetrics._schema import Columns
-from polars_rankmetrics.exceptions._parameters import check_choice
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidInputError, InvalidParameterError
+from polars_rankmetrics.exceptions._parameters import check_choice
 
 if TYPE_CHECKING:
     import pyarrow as pa

@@ -8,7 +8,7 @@ import polars as pl
 
 from polars_rankmetrics import _quote
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics._schema import Columns, frame_schema, normalise_by, resolve_schema
+from polars_rankmetrics._schema import Columns, ColumnsLike, frame_schema, normalise_by, resolve_schema
 from polars_rankmetrics.exceptions import InvalidDataError
 from polars_rankmetrics.exceptions import _plan as _errors
 
@@ -35,7 +35,7 @@ _RUN_NAMES = (
 def validate(
     frame: object,
     *,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     by: str | Sequence[str] | None = None,
 ) -> None:
     """Raise :class:`InvalidDataError` if the data breaks the frame contract.

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, TypeVar
 import polars as pl
 
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics._schema import Columns, ColumnsLike, normalise_by
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions._parameters import check_k
@@ -43,7 +43,7 @@ def pr_curve(  # noqa: PLR0913
     *,
     by: str | Sequence[str] | None = None,
     per_query: bool = False,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     conventions: Conventions | str | None = None,
     check: bool = True,
     **overrides: Unpack[ConventionOptions],

@@ -11,8 +11,9 @@ from polars_rankmetrics import _engine
 from polars_rankmetrics._engine import Aggregation, MetricLike, diagnose
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._join import join_frames
+from polars_rankmetrics._plans import as_plan
 from polars_rankmetrics._request import Request, request
-from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics._schema import Columns, ColumnsLike, normalise_by, remember
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidDataError, InvalidInputError
@@ -33,7 +34,7 @@ def evaluate(  # noqa: PLR0913
     *,
     by: str | Sequence[str] | None = None,
     per_query: bool = False,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     conventions: Conventions | str | None = None,
     check: bool = True,
     aggregate: Aggregation = "mean",
@@ -64,6 +65,14 @@ def evaluate(  # noqa: PLR0913
         group and per query inside it.
     per_query
         Return one row per (by..., query) instead of one per `by` group.
+        A catalog metric defined as a mean over lists (novelty, ARP,
+        intra-list similarity, surprisal, unexpectedness, serendipity,
+        category diversity, miscalibration...) gives each list's value; one
+        of the whole set of lists (coverage, Gini, entropy, personalization,
+        exposure, pop_rsp...) keeps its one value per `by` group, repeated on
+        every list of the group (joined by the `by` keys). With catalog
+        metrics alone every list has a row; beside query-scope metrics the
+        rows are the queries those evaluate (the lists with a judged item).
     columns
         Column names of the frame; defaults to ``Columns()``.
     conventions
@@ -177,15 +186,16 @@ def _evaluated(frame: FrameT, req: Request) -> FrameT:
     carried = eager and diagnose.JUDGED_RETRIEVED in per_q.collect_schema()
     scoped = req.scoped
     if per_query:
-        names = [name for name, _ in requested] + (list(diagnose.DIAGNOSTICS) if carried else [])
-        out = per_q.select(*plan.keys, *names).sort(plan.keys)
+        out = _per_query(plan, per_q, req, carried=carried)
     else:
         extra = diagnose.hidden(has_relevance=carried) if eager and scoped else []
         out = _engine.aggregated(
             per_q, requested, keys_by, [part for _, part in plan.catalog], extra, how=aggregate
         )
     if isinstance(frame, pl.LazyFrame):
-        return out
+        returned = as_plan(out)
+        remember(returned, keys_by, cols.query)  # compare, summarize and the plots find the columns
+        return returned
     try:
         result = _engine.collect(out)
     except InvalidDataError as found:
@@ -196,9 +206,25 @@ def _evaluated(frame: FrameT, req: Request) -> FrameT:
         raise (named or found) from None
     if result.is_empty() and not frame.is_empty() and scoped:
         diagnose.warn_empty(population(frame, by=keys_by, columns=cols, conventions=resolved))
-    return diagnose.warn(
+    result = diagnose.warn(
         result, requested, keys_by, per_query=per_query, longest_list=_longest(frame, cols, keys_by)
     )
+    remember(result, keys_by, cols.query)
+    return result
+
+
+def _per_query(plan: _engine.Plan, per_q: pl.LazyFrame, req: Request, *, carried: bool) -> pl.LazyFrame:
+    """One row per (by..., query): the query-scope values, and each catalog metric's per list or per group."""
+    catalog = set(_engine.catalog_names(req.metrics))
+    names = [name for name, _ in req.metrics]
+    scoped = [n for n in names if n not in catalog]
+    diagnostics = list(diagnose.DIAGNOSTICS) if carried and (scoped or not catalog) else []
+    rows = per_q.select(*plan.keys, *scoped, *diagnostics) if scoped or not catalog else None
+    if catalog:
+        catalogs = [(n, m) for n, m in req.metrics if n in catalog]
+        rows = _engine.per_list_values(plan, catalogs, req.by, req.columns.query, rows)
+    assert rows is not None
+    return rows.select(*plan.keys, *names, *diagnostics).sort(plan.keys)
 
 
 def _named(frame: pl.DataFrame, cols: Columns, keys_by: tuple[str, ...]) -> InvalidDataError | None:
@@ -214,7 +240,7 @@ def _longest(frame: pl.DataFrame, cols: Columns, keys_by: tuple[str, ...]) -> Ca
     """The length of the longest ranked list of `frame`, computed when asked."""
 
     def longest() -> int:
-        order = pl.col(cols.rank if cols.rank in frame.columns else cols.score)
+        order = pl.col(cols.ranked_by(frame.columns) or cols.score)
         lengths = frame.lazy().filter(order.is_not_null()).group_by([*keys_by, cols.query]).len()
         return int(lengths.select(pl.col("len").max()).collect().item() or 0)
 
@@ -225,7 +251,7 @@ def population(
     frame: FrameT,
     *,
     by: str | Sequence[str] | None = None,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     conventions: Conventions | str | None = None,
     **overrides: Unpack[ConventionOptions],
 ) -> FrameT:

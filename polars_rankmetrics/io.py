@@ -10,14 +10,15 @@ import polars as pl
 
 from polars_rankmetrics import _join, _trec_fast, _trec_files
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics._plans import as_plan
+from polars_rankmetrics._schema import Columns, ColumnsLike, normalise_by
 
 __all__ = ["join_run_qrels", "read_trec_qrels", "read_trec_run", "scan_trec_qrels", "scan_trec_run"]
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 
-def _run_columns(columns: Columns | None) -> list[pl.Expr]:
+def _run_columns(columns: ColumnsLike) -> list[pl.Expr]:
     """A run's output columns from its fields, named by `columns`."""
     cols = Columns.of(columns)
     return [
@@ -28,7 +29,7 @@ def _run_columns(columns: Columns | None) -> list[pl.Expr]:
     ]
 
 
-def _qrels_columns(columns: Columns | None, *, intents: bool = False) -> list[pl.Expr]:
+def _qrels_columns(columns: ColumnsLike, *, intents: bool = False) -> list[pl.Expr]:
     """The judgments' output columns from their fields, named by `columns` (`intents`: the 2nd field too)."""
     cols = Columns.of(columns)
     intent = [pl.col("iteration").alias(cols.intent)] if intents else []
@@ -40,7 +41,7 @@ def _qrels_columns(columns: Columns | None, *, intents: bool = False) -> list[pl
     ]
 
 
-def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.LazyFrame:
+def scan_trec_run(path: str | Path, *, columns: ColumnsLike = None) -> pl.LazyFrame:
     """Lazily read a TREC run: ``query Q0 docno rank score runid`` per line.
 
     Whitespace-separated, as trec_eval reads it; fields after the sixth and
@@ -74,12 +75,10 @@ def scan_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Laz
     │ 301   ┆ FR940202-2-00151 ┆ 1.72476  ┆ STANDARD │
     └───────┴──────────────────┴──────────┴──────────┘
     """
-    return _trec_files.scan(path, "run").select(_run_columns(columns))
+    return as_plan(_trec_files.scan(path, "run").select(_run_columns(columns)))
 
 
-def scan_trec_qrels(
-    path: str | Path, *, columns: Columns | None = None, intents: bool = False
-) -> pl.LazyFrame:
+def scan_trec_qrels(path: str | Path, *, columns: ColumnsLike = None, intents: bool = False) -> pl.LazyFrame:
     """Lazily read TREC judgments: ``query iteration docno relevance`` per line.
 
     Parameters
@@ -112,10 +111,10 @@ def scan_trec_qrels(
     │ 301   ┆ CR93E-10505 ┆ 0         │
     └───────┴─────────────┴───────────┘
     """
-    return _trec_files.scan(path, "qrels").select(_qrels_columns(columns, intents=intents))
+    return as_plan(_trec_files.scan(path, "qrels").select(_qrels_columns(columns, intents=intents)))
 
 
-def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.DataFrame:
+def read_trec_run(path: str | Path, *, columns: ColumnsLike = None) -> pl.DataFrame:
     """Read and check a TREC run; see :func:`scan_trec_run`.
 
     Raises
@@ -142,12 +141,10 @@ def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Dat
     fields = _trec_fast.read(path, "run")
     if fields is not None:
         return fields.select(_run_columns(columns))
-    return _trec_files.read(scan_trec_run(path, columns=columns), path, "run")
+    return _trec_files.read(_trec_files.scan(path, "run").select(_run_columns(columns)), path, "run")
 
 
-def read_trec_qrels(
-    path: str | Path, *, columns: Columns | None = None, intents: bool = False
-) -> pl.DataFrame:
+def read_trec_qrels(path: str | Path, *, columns: ColumnsLike = None, intents: bool = False) -> pl.DataFrame:
     """Read and check TREC judgments; see :func:`scan_trec_qrels` (`intents`: ndeval's qrels).
 
     Raises
@@ -173,7 +170,8 @@ def read_trec_qrels(
     fields = _trec_fast.read(path, "qrels")
     if fields is not None:
         return fields.select(_qrels_columns(columns, intents=intents))
-    return _trec_files.read(scan_trec_qrels(path, columns=columns, intents=intents), path, "qrels")
+    lf = _trec_files.scan(path, "qrels").select(_qrels_columns(columns, intents=intents))
+    return _trec_files.read(lf, path, "qrels")
 
 
 @overload
@@ -182,7 +180,7 @@ def join_run_qrels(
     qrels: pl.DataFrame,
     *,
     by: str | Sequence[str] | None = ...,
-    columns: Columns | None = ...,
+    columns: ColumnsLike = ...,
 ) -> pl.DataFrame: ...
 @overload
 def join_run_qrels(
@@ -190,7 +188,7 @@ def join_run_qrels(
     qrels: object,
     *,
     by: str | Sequence[str] | None = ...,
-    columns: Columns | None = ...,
+    columns: ColumnsLike = ...,
 ) -> pl.LazyFrame | pl.DataFrame: ...
 
 
@@ -199,7 +197,7 @@ def join_run_qrels(
     qrels: object,
     *,
     by: str | Sequence[str] | None = None,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
 ) -> pl.DataFrame | pl.LazyFrame:
     """Build the evaluation frame: every retrieved item, plus the judged ones not retrieved.
 

@@ -12,7 +12,7 @@ from polars_rankmetrics._engine import MetricLike
 from polars_rankmetrics._namespace import MetricMethods
 from polars_rankmetrics._registry import specs as _specs
 from polars_rankmetrics._request import EvaluateOptions
-from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._schema import ColumnsLike
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.chunked import evaluate_chunked
@@ -31,7 +31,7 @@ class PopulationOptions(ConventionOptions, total=False):
     """The keyword options of :func:`population`."""
 
     by: str | Sequence[str] | None
-    columns: Columns | None
+    columns: ColumnsLike
     conventions: Conventions | str | None
 
 
@@ -39,7 +39,7 @@ class ValidateOptions(TypedDict, total=False):
     """The keyword options of :func:`validate`."""
 
     by: str | Sequence[str] | None
-    columns: Columns | None
+    columns: ColumnsLike
 
 
 @pl.api.register_dataframe_namespace("rank")

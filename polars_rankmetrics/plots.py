@@ -1,6 +1,7 @@
 """Plots with Altair: popularity's long tail, coverage against k, the precision-recall curve, comparisons.
 
-``deltas`` (per-query wins and losses against a baseline) and ``metric_at_k``
+``deltas`` (per-query wins and losses against a baseline), ``means`` (each
+system's mean with its interval, from ``summarize``) and ``metric_at_k``
 (metric@k curves) live in :mod:`polars_rankmetrics.significance._plots`; they are
 here too, beside the others.
 
@@ -19,19 +20,20 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_rankmetrics._schema import Columns, normalise_by
+from polars_rankmetrics._schema import Columns, ColumnsLike, normalise_by
 from polars_rankmetrics.curves import pr_curve as pr_curve_frame
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
 from polars_rankmetrics.exceptions._parameters import check_k
 from polars_rankmetrics.metrics.distribution import Catalog
 from polars_rankmetrics.metrics.distribution import coverage as coverage_metric
+from polars_rankmetrics.significance._means_plot import means
 from polars_rankmetrics.significance._plots import asl_curve, deltas, metric_at_k
 
 if TYPE_CHECKING:
     import altair as alt
 
-__all__ = ["asl_curve", "coverage", "deltas", "long_tail", "metric_at_k", "pr_curve"]
+__all__ = ["asl_curve", "coverage", "deltas", "long_tail", "means", "metric_at_k", "pr_curve"]
 
 
 def _altair() -> Any:  # noqa: ANN401  (the module, typed only where altair is installed)
@@ -52,9 +54,11 @@ def _save(chart: alt.Chart | alt.LayerChart, path: str | Path | None) -> None:
 def long_tail(  # noqa: PLR0913
     data: pl.DataFrame | pl.LazyFrame,
     *,
-    item: str = "item",
+    item: str | None = None,
     count: str | None = None,
     head_share: float = 0.8,
+    log_y: bool | None = None,
+    columns: ColumnsLike = None,
     title: str = "Long tail of item popularity",
     path: str | Path | None = None,
 ) -> alt.LayerChart:
@@ -67,14 +71,25 @@ def long_tail(  # noqa: PLR0913
         as an evaluation frame): each row counts once for its item; or, with
         `count`, one row per item and its count.
     item
-        The item column.
+        The item column; None takes the ``item`` of `columns` (``"item"``).
     count
         The column holding each item's count; None counts the rows per item.
+        The y axis is labelled with what it shows: `count`'s name, or the
+        rows per item.
     head_share
         The head is the fewest most popular items that together hold at least
         this share of all interactions (recmetrics' ``percentage``); the
         rest is the long tail. The default 0.8 splits off the few items
         holding 80% of the volume.
+    log_y
+        A logarithmic y axis. None (the default) takes one when the most
+        popular item's volume is at least 100 times the least popular's (on a
+        linear axis the tail of a real catalog lies on the axis); items of
+        volume 0 then keep the axis linear.
+    columns
+        The frame's columns (a :class:`Columns` or a ``{"item": name}``
+        mapping), as :func:`evaluate` takes them: its ``item`` is the item
+        column when `item` is None.
     title
         The chart's title.
     path
@@ -94,17 +109,65 @@ def long_tail(  # noqa: PLR0913
     ColumnNotFoundError
         `item` or `count` is not a column of `data`.
     InvalidParameterError
-        `head_share` outside (0, 1].
+        `head_share` outside (0, 1], or ``log_y=True`` with an item of volume 0.
+
+    Examples
+    --------
+    >>> pop = pl.DataFrame({"movie": ["a", "b", "c", "d"], "plays": [5000, 300, 20, 1]})
+    >>> chart = prm.plots.long_tail(pop, count="plays", columns={"item": "movie"})
+    >>> y = chart.to_dict()["layer"][0]["encoding"]["y"]  # labelled with what it shows, on a log axis
+    >>> y["title"], y["scale"]["type"]
+    ('plays', 'log')
     """
     altair = _altair()
     if not 0 < head_share <= 1:
         raise InvalidParameterError.out_of_domain("head_share", "in (0, 1]", head_share)
+    item = Columns.of(columns).item if item is None else item
     lf = data.lazy()
     names = lf.collect_schema().names()
-    for column in (item, count):
+    for role, column in (("item", item), ("count", count)):
         if column is not None and column not in names:
-            raise ColumnNotFoundError.from_missing_and_available(column, "data", names, where="`data`")
+            fix = f"name it with {role}=..." + (" or columns=prm.Columns(item=...)" if role == "item" else "")
+            raise ColumnNotFoundError.from_missing_and_available(
+                column, role, names, where="`data`", remedy=fix
+            )
     table, n_head = _head_and_tail(lf, item, count, head_share)
+    what = count if count is not None else f"rows per {item}"
+    log = _log_axis(table.get_column("volume"), log_y)
+    chart = _tail_chart(altair, table, n_head, item, what, log=log).properties(
+        title=f"{title} (head: {head_share:.0%} of {what})", width=480, height=280
+    )
+    _save(chart, path)
+    return chart
+
+
+def _log_axis(volume: pl.Series, log_y: bool | None) -> bool:
+    """Whether the y axis is logarithmic: as asked, else when the head is 100x the tail."""
+    if log_y is not None and not isinstance(log_y, bool):
+        raise InvalidParameterError.out_of_domain("log_y", "True, False or None", log_y)
+    lowest, highest = volume.min(), volume.max()
+    if log_y is None:
+        return bool(volume.len() and lowest > 0 and highest >= LOG_RATIO * lowest)  # type: ignore[operator]
+    if log_y and volume.len() and not lowest > 0:  # type: ignore[operator]
+        raise InvalidParameterError.out_of_domain(
+            "log_y", "False for items of volume 0 (no logarithm)", log_y
+        )
+    return log_y
+
+
+LOG_RATIO = 100
+"""long_tail's y axis is logarithmic by default when the head's largest volume is this times the tail's."""
+
+
+def _tail_chart(  # noqa: PLR0913
+    altair: Any,  # noqa: ANN401  (the module)
+    table: pl.DataFrame,
+    n_head: int,
+    item: str,
+    what: str,
+    *,
+    log: bool,
+) -> alt.LayerChart:
     head_label = f"head: {n_head} items"
     tail_label = f"tail: {len(table) - n_head} items"
     # Item i spans [i, i + 1) (step-after): close each part with a point at its end, so the head's
@@ -114,13 +177,14 @@ def long_tail(  # noqa: PLR0913
         if last and last <= len(rows):
             rows.append({**rows[last - 1], "popularity_rank": rows[last - 1]["popularity_rank"] + 1})
     base = altair.Chart(altair.Data(values=rows))
+    scale = altair.Scale(type="log") if log else altair.Scale(type="linear")
     area = base.mark_area(opacity=0.45, interpolate="step-after", line=True).encode(
         x=altair.X(
             "popularity_rank:Q",
             title="items, most popular first",
             scale=altair.Scale(domain=[1, len(table) + 1]),
         ),
-        y=altair.Y("volume:Q", title="interactions", stack=None),  # the parts sit side by side, not stacked
+        y=altair.Y("volume:Q", title=what, stack=None, scale=scale),  # the parts side by side, not stacked
         color=altair.Color(
             "part:N",
             scale=altair.Scale(domain=[head_label, tail_label], range=["#1f77b4", "#ff7f0e"]),
@@ -128,7 +192,7 @@ def long_tail(  # noqa: PLR0913
         ),
         tooltip=[
             f"{item}:N",
-            "volume:Q",
+            altair.Tooltip("volume:Q", title=what),
             "popularity_rank:Q",
             altair.Tooltip("cumulative_share:Q", format=".1%"),
         ],
@@ -138,10 +202,7 @@ def long_tail(  # noqa: PLR0913
         .mark_rule(color="red", strokeDash=[6, 4])
         .encode(x="x:Q")
     )
-    chart: alt.LayerChart = altair.layer(area, split).properties(
-        title=f"{title} (head: {head_share:.0%} of interactions)", width=480, height=280
-    )
-    _save(chart, path)
+    chart: alt.LayerChart = altair.layer(area, split)
     return chart
 
 
@@ -178,7 +239,7 @@ def coverage(  # noqa: PLR0913
     *,
     by: str | Sequence[str] | None = None,
     catalog: Catalog = None,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     title: str = "Catalog coverage",
     path: str | Path | None = None,
 ) -> alt.Chart:
@@ -254,7 +315,7 @@ def pr_curve(  # noqa: PLR0913
     ks: Sequence[int] = (1, 2, 3, 5, 10, 20, 50, 100),
     *,
     by: str | Sequence[str] | None = None,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     title: str = "Precision-recall curve",
     path: str | Path | None = None,
 ) -> alt.LayerChart:

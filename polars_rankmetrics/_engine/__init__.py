@@ -53,8 +53,10 @@ from polars_rankmetrics._engine.plan import (
     counted_value,
     evaluated,
     named_metrics,
+    per_list_values,
     refuse_catalog,
 )
+from polars_rankmetrics._plans import as_plan
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import _plan as _errors
@@ -82,6 +84,7 @@ __all__ = [
     "item_digits",
     "merge",
     "named_metrics",
+    "per_list_values",
     "population_counts",
     "refuse_catalog",
     "states",
@@ -127,7 +130,7 @@ def collect(lf: pl.LazyFrame, **kwargs: object) -> pl.DataFrame:
 
 
 def finish_frame(lf: pl.LazyFrame, frame: FrameT) -> FrameT:
-    """`lf` for a LazyFrame input; collected for a DataFrame input (the same frame type out)."""
+    """`lf` for a LazyFrame input (a :class:`~polars_rankmetrics._plans.Plan`); collected for a DataFrame."""
     if isinstance(frame, pl.LazyFrame):
-        return lf
+        return as_plan(lf)
     return collect(lf)

@@ -80,7 +80,7 @@ def by_item(  # noqa: PLR0913
     ]
     values = [value for name, value in kept if name in schema]
     if check:
-        order = next((c for c in (columns.score, columns.rank) if c in schema), None)
+        order = columns.ranked_by(schema.names())
         lf = lf.with_columns(_problem(columns, keys, order).alias(_PROBLEM))
         values = [_checked(value, schema[name]).alias(name) for name, value in kept if name in schema]
     if lists and columns.relevance in schema:

@@ -320,6 +320,46 @@ def catalog_value(
     return metric.spec.catalog(metric, frame, by, query).select(*by, pl.col(VALUE).alias(name))
 
 
+_LIST = "__prm_list"  # the query column's copy that makes each list a group of its own
+
+
+def _per_list(metric: Metric) -> bool:
+    """Whether `metric` is a mean over lists: its family's ``per_list``, unless it averages items."""
+    assert isinstance(metric.spec, CatalogSpec)
+    per = metric.side("per") if any(p.name == "per" for p in metric.spec.params) else "list"
+    return metric.spec.per_list and per == "list"
+
+
+def per_list_values(
+    plan: Plan, catalogs: NamedMetrics, by: tuple[str, ...], query: str, rows: pl.LazyFrame | None
+) -> pl.LazyFrame:
+    """Catalog metrics beside per-query rows: each list's value, or the group's value on each of its lists.
+
+    A family defined as a mean over lists (``per_list``: novelty, ARP...) runs with each list as its
+    own group, so each list gets the value the family gives a set of that one list. A family of the
+    whole set (coverage, Gini...) keeps one value per `by` group, joined onto every list of the group.
+    `rows` holds the query-scope metrics' rows, whose lists are kept (a list they do not evaluate,
+    with no judged item, has no row); None (none requested): a row for every list.
+    """
+    assert plan.lists is not None
+    keys = [*by, query]
+    lists = plan.lists.with_columns(pl.col(query).alias(_LIST))
+    out = rows if rows is not None else plan.lists.select(keys).unique()
+    for name, metric in catalogs:
+        assert isinstance(metric.spec, CatalogSpec)
+        if _per_list(metric):
+            value = catalog_value(name, metric, lists, (*by, _LIST), query).rename({_LIST: query})
+            out = out.join(value, on=keys, how="left", nulls_equal=True)
+        else:
+            value = catalog_value(name, metric, plan.lists, by, query)
+            out = (
+                out.join(value, on=list(by), how="left", nulls_equal=True)
+                if by
+                else out.join(value, how="cross")
+            )
+    return out
+
+
 def counted(metric: Metric) -> CountState | None:
     """The mergeable state of a catalog metric's family (:class:`CountState`), or None."""
     return metric.spec.counts if isinstance(metric.spec, CatalogSpec) else None

@@ -34,6 +34,7 @@ __all__ = [
 E = TypeVar("E", bound="RankMetricsError")
 
 _CONTRACT_ROLES = ("query", "item", "score", "rank", "relevance")
+_EVERY_NAME = "Every valid name: prm.valid_names(), or the Metrics page of the documentation."
 
 
 class RankMetricsError(ValueError):
@@ -84,12 +85,25 @@ class ColumnNotFoundError(RankMetricsError):
 
     @classmethod
     def from_missing_and_available(
-        cls, name: str, role: str, available: Iterable[str], where: str = "the frame"
+        cls,
+        name: str,
+        role: str,
+        available: Iterable[str],
+        where: str = "the frame",
+        *,
+        remedy: str | None = None,
     ) -> ColumnNotFoundError:
-        """A column is absent: name its role, a close match, how to rename, and the columns present."""
+        """A column is absent: name its role, a close match, the parameter that names it, the columns present.
+
+        `remedy` says which parameter names the column (``name it with
+        columns=prm.Columns(query=...)``); a contract role's default is ``prm.Columns(role=...)``.
+        """
         present = list(available)
         near = closest(name, present, n=1)
-        if role in _CONTRACT_ROLES:
+        if remedy is not None:
+            close = f"did you mean {near[0]!r}? " if near else ""
+            hint = f" ({close}{remedy})"
+        elif role in _CONTRACT_ROLES:
             target = repr(near[0]) if near else "..."
             hint = f" (rename with prm.Columns({role}={target}))"
         else:
@@ -150,14 +164,6 @@ class ColumnTypeError(RankMetricsError):
         return cls(f"{what} needs {needed}; it has schema {schema}")
 
     @classmethod
-    def both_orders(cls, score: str, rank: str) -> ColumnTypeError:
-        """A frame with both a score and a rank column: which one orders the items is ambiguous."""
-        return cls(
-            f"the frame has both a score column {score!r} and a rank column {rank!r}; keep exactly one "
-            "(drop one, or rename it away)"
-        )
-
-    @classmethod
     def taken(cls, name: str, role: str, holder: str) -> ColumnTypeError:
         """A column the library would add is in the frame already."""
         return cls(f"{holder} already has a {role} column {shown(name)}; drop or rename it")
@@ -176,11 +182,17 @@ class UnknownMetricError(RankMetricsError):
 
     @classmethod
     def from_name_and_valid(cls, name: str, valid: list[str]) -> UnknownMetricError:
-        """A name that is no metric: the closest valid names first, then all of them."""
+        """A name that is no metric: up to five close valid names, and where all of them are listed."""
         # A cutoff as typed ("P_10x") is compared in the list's placeholder form ("P_kx" is close to "P_k").
-        near = list(dict.fromkeys([*closest(name, valid), *closest(re.sub(r"\d+", "k", name), valid)]))[:3]
-        hint = f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
-        return cls(f"unknown metric {shown(name)}{hint} Valid names: {', '.join(valid)}")
+        typed = re.sub(r"\d+", "k", name)
+        near = list(dict.fromkeys([*closest(name, valid, n=5), *closest(typed, valid, n=5)]))[:5]
+        hint = f"; did you mean {', '.join(map(repr, near))}?" if near else ""
+        return cls(f"unknown metric {shown(name)}{hint} {_EVERY_NAME}")
+
+    @classmethod
+    def blank_around(cls, name: str) -> UnknownMetricError:
+        """A metric name with blanks or a newline around it, which would otherwise name its own column."""
+        return cls(f"metric name {shown(name, 60)} has blanks around it: write {shown(name.strip(), 60)}")
 
     @classmethod
     def not_a_number(

@@ -9,7 +9,7 @@ import polars as pl
 
 from polars_rankmetrics._engine import finish_frame
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._schema import Columns, ColumnsLike
 from polars_rankmetrics.checks import validate
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.fusion._methods import BITS_OR, BITS_SUM, WEIGHT, run_bits
@@ -51,7 +51,7 @@ def fuse(  # noqa: PLR0913
     norm: str | None = "min-max",
     weights: Mapping[object, float] | None = None,
     qrels: pl.DataFrame | pl.LazyFrame | None = None,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     check: bool = True,
     **params: float,
 ) -> FrameT:

@@ -20,7 +20,7 @@ import polars as pl
 
 from polars_rankmetrics._engine import collect
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._schema import Columns, ColumnsLike
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidParameterError
@@ -155,7 +155,7 @@ def optimize_fusion(  # noqa: PLR0913
     step: float | None = None,
     grid: Sequence[object] | None = None,
     batch_size: int = 64,
-    columns: Columns | None = None,
+    columns: ColumnsLike = None,
     conventions: Conventions | str | None = "ranx",
 ) -> FusionSearch:
     """Search a fusion method's weights or parameter for the best `metric`, as ranx's optimize_fusion.

@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 import polars as pl
 
 from polars_rankmetrics._schema import Columns
-from polars_rankmetrics.exceptions._parameters import check_choice, check_real
 from polars_rankmetrics.exceptions import InvalidDataError
+from polars_rankmetrics.exceptions._parameters import check_choice, check_real
 from polars_rankmetrics.judges._qrels import GRADE_A, GRADE_B, check_scale, judged, side_by_side
 
 __all__ = ["AGREEMENT_COLUMNS", "agreement", "confusion_table"]

@@ -8,12 +8,12 @@ import polars as pl
 
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, normalise_by
-from polars_rankmetrics.exceptions._parameters import check_choice, check_k, check_real
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     InvalidDataError,
     InvalidParameterError,
 )
+from polars_rankmetrics.exceptions._parameters import check_choice, check_k, check_real
 from polars_rankmetrics.judges._qrels import GRADE_A, GRADE_B, check_scale, judged, side_by_side
 
 __all__ = ["fill_judgments", "judgment_shares"]

@@ -10,10 +10,10 @@ import polars as pl
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics._spec import Metric
-from polars_rankmetrics.exceptions._parameters import check_k
 from polars_rankmetrics.conventions import ConventionOptions
 from polars_rankmetrics.evaluation import collect, evaluate
 from polars_rankmetrics.exceptions import InvalidDataError, InvalidParameterError
+from polars_rankmetrics.exceptions._parameters import check_k
 from polars_rankmetrics.significance import rank_correlation
 
 __all__ = ["SYSTEM_AGREEMENT_COLUMNS", "system_agreement", "system_swaps"]

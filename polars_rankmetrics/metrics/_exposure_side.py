@@ -29,7 +29,17 @@ from polars_rankmetrics.exceptions import (
 )
 from polars_rankmetrics.metrics._core import PREPARED, within
 from polars_rankmetrics.metrics._popularity_side import USER
-from polars_rankmetrics.metrics._side import BAD, LABEL, SHARE, as_lazy, finish, item_text, keyed, memberships
+from polars_rankmetrics.metrics._side import (
+    BAD,
+    LABEL,
+    SHARE,
+    as_lazy,
+    by_role,
+    finish,
+    item_text,
+    keyed,
+    memberships,
+)
 
 __all__ = [
     "ALL",
@@ -84,9 +94,12 @@ def check_target(value: object) -> pl.LazyFrame | None:
     frame = as_lazy(value, "target")
     schema = frame.collect_schema()
     names = schema.names()
-    if len(names) < 2 or not schema[names[1]].is_numeric():
-        raise ColumnTypeError.layout("`target`", "a group column then a numeric weight column", dict(schema))
-    group, weight = names[:2]
+    needed = "a group column and a numeric weight column (named group and weight, or in that order)"
+    if len(names) < 2:
+        raise ColumnTypeError.layout("`target`", needed, dict(schema))
+    group, weight = by_role(names, "target", ("label", "weight"), needed)
+    if not schema[weight].is_numeric():
+        raise ColumnTypeError.layout("`target`", needed, dict(schema))
     if isinstance(value, pl.DataFrame):
         bad = value.filter(
             pl.col(group).is_null()

@@ -15,12 +15,19 @@ import polars as pl
 from polars_rankmetrics._kernel import ITEM
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.exceptions import (
-    ColumnNotFoundError,
     ColumnTypeError,
     InvalidDataError,
     InvalidParameterError,
 )
-from polars_rankmetrics.metrics._side import DUP, as_lazy, check_eager, first_column, item_text, same_dtype
+from polars_rankmetrics.metrics._side import (
+    DUP,
+    as_lazy,
+    by_role,
+    check_eager,
+    first_column,
+    item_text,
+    same_dtype,
+)
 
 POP = "__prm_popularity"  # the item's popularity (Float64)
 HEAD = "__prm_head"  # the item is in the popular head
@@ -55,9 +62,8 @@ def interactions_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
     """The interactions as a LazyFrame with its user and item column names, checked when eager."""
     frame = as_lazy(value, "interactions")
     names = frame.collect_schema().names()
-    if len(names) < 2:  # a user column then an item column
-        raise ColumnNotFoundError.layout("`interactions`", "a user column then an item column", names)
-    user, item = names[0], names[1]
+    needed = "a user column and an item column (named user and item, or in that order)"
+    user, item = by_role(names, "interactions", ("user", "item"), needed)
     if isinstance(value, pl.DataFrame):
         for column in (user, item):
             if value[column].null_count():
@@ -70,9 +76,12 @@ def popularity_columns(value: object) -> tuple[pl.LazyFrame, str, str]:
     frame = as_lazy(value, "popularity")
     schema = frame.collect_schema()
     names = schema.names()
-    if len(names) < 2 or not schema[names[1]].is_numeric():
-        raise ColumnTypeError.layout("`popularity`", "the item id then a numeric count column", dict(schema))
-    item, count = names[0], names[1]
+    needed = "the item id and a numeric count column (named item and count, or in that order)"
+    if len(names) < 2:
+        raise ColumnTypeError.layout("`popularity`", needed, dict(schema))
+    item, count = by_role(names, "popularity", ("item", "count"), needed)
+    if not schema[count].is_numeric():
+        raise ColumnTypeError.layout("`popularity`", needed, dict(schema))
     check_eager(frame, value, item, "popularity", unique=True)
     return frame, item, count
 

@@ -82,11 +82,42 @@ def as_lazy(value: object, what: str) -> pl.LazyFrame:
     raise InvalidParameterError.out_of_domain(what, "a polars DataFrame, LazyFrame or Series", value)
 
 
+ROLE_NAMES: dict[str, tuple[str, ...]] = {
+    "user": ("user", "user_id", "query", "query_id", "qid"),
+    "item": ("item", "item_id", "doc", "docno", "doc_id"),
+    "count": ("count", "popularity", "n"),
+    "label": ("category", "group", "label", "genre"),
+    "weight": ("weight", "share"),
+    "score": ("score",),
+}
+"""The names a side frame's column is found by, per role: a side frame is read by name."""
+
+
+def by_role(names: list[str], what: str, roles: tuple[str, ...], needed: str) -> list[str]:
+    """The columns of a side frame that hold `roles`, in that order: found by name, else in order.
+
+    A role's column is the first of its :data:`ROLE_NAMES` the frame has (``item``, ``user_id``,
+    ``count``, ``category``...); the roles no column is named for take the frame's other columns
+    in their order (so a frame of other names keeps the documented layout, `needed`).
+    """
+    chosen: dict[str, str] = {}
+    for role in roles:
+        hit = next((n for n in ROLE_NAMES[role] if n in names and n not in chosen.values()), None)
+        if hit is not None:
+            chosen[role] = hit
+    rest = [n for n in names if n not in chosen.values()]
+    for role in roles:
+        if role not in chosen:
+            if not rest:
+                raise ColumnNotFoundError.layout(f"`{what}`", needed, names)
+            chosen[role] = rest.pop(0)
+    return [chosen[role] for role in roles]
+
+
 def first_column(frame: pl.LazyFrame, what: str) -> str:
+    """The item column of a one-role side frame: named ``item`` (or ``item_id``...), else its first."""
     names = frame.collect_schema().names()
-    if not names:
-        raise ColumnNotFoundError.layout(f"`{what}`", "a first column of item ids", names)
-    return names[0]
+    return by_role(names, what, ("item",), "a column of item ids")[0]
 
 
 def same_dtype(side: pl.Expr, side_dtype: pl.DataType, item_dtype: pl.DataType, what: str) -> pl.Expr:
@@ -123,9 +154,8 @@ def memberships(value: object, what: str, label: str, item_dtype: pl.DataType | 
     frame = as_lazy(value, what)
     schema = frame.collect_schema()
     names = schema.names()
-    if len(names) < 2:  # an item column then a label column
-        raise ColumnNotFoundError.layout(f"`{what}`", f"an item column then a {label} column", names)
-    item, labels = names[:2]
+    needed = f"an item column and a {label} column (named item and {label}, or in that order)"
+    item, labels = by_role(names, what, ("item", "label"), needed)
     if isinstance(value, pl.DataFrame):
         for column in (item, labels):
             if value[column].null_count():

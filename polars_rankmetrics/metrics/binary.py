@@ -43,7 +43,11 @@ def _precision(m: Metric, rows: Rows) -> pl.Expr:
 PRECISION = QuerySpec(
     name="precision",
     measures=(TrecMeasure("P", 11, "cutoffs", TREC_CUTOFFS), TrecMeasure("set_P", 29)),
-    spellings=Spellings(ir_measures=("SetP",), torchmetrics=("RetrievalPrecision",)),
+    spellings=Spellings(
+        recommenders=("Precision", "retrieval_precision"),
+        ir_measures=("SetP",),
+        torchmetrics=("RetrievalPrecision",),
+    ),
     top_k_only=True,
     aliases=("P", "p"),
     trec=("P_{k}", "set_P"),
@@ -64,7 +68,11 @@ def _recall(m: Metric, rows: Rows) -> pl.Expr:
 RECALL = QuerySpec(
     name="recall",
     measures=(TrecMeasure("recall", 13, "cutoffs", TREC_CUTOFFS), TrecMeasure("set_recall", 31)),
-    spellings=Spellings(ir_measures=("R", "SetR"), torchmetrics=("RetrievalRecall",)),
+    spellings=Spellings(
+        recommenders=("Recall", "retrieval_recall"),
+        ir_measures=("R", "SetR"),
+        torchmetrics=("RetrievalRecall",),
+    ),
     top_k_only=True,
     unretrieved=True,
     trec=("recall_{k}", "set_recall"),
@@ -111,7 +119,12 @@ def _hit_rate(m: Metric, rows: Rows) -> pl.Expr:
 HIT_RATE = QuerySpec(
     name="hit_rate",
     measures=(TrecMeasure("success", 28, "cutoffs", (1, 5, 10)),),
-    spellings=Spellings(ir_measures=("Success",), ranx=("hit-rate",), torchmetrics=("RetrievalHitRate",)),
+    spellings=Spellings(
+        recommenders=("HR", "HitRate", "Hit", "retrieval_hit_rate"),
+        ir_measures=("Success",),
+        ranx=("hit-rate",),
+        torchmetrics=("RetrievalHitRate",),
+    ),
     top_k_only=True,
     aliases=("success",),
     trec=("success_{k}",),
@@ -204,7 +217,10 @@ R_PRECISION = QuerySpec(
     name="r_precision",
     measures=(TrecMeasure("Rprec", 7),),
     spellings=Spellings(
-        ir_measures=("Rprec",), ranx=("r-precision", "r_precision"), torchmetrics=("RetrievalRPrecision",)
+        recommenders=("retrieval_r_precision",),
+        ir_measures=("Rprec",),
+        ranx=("r-precision", "r_precision"),
+        torchmetrics=("RetrievalRPrecision",),
     ),
     unretrieved=True,
     needs=frozenset({"num_rel"}),

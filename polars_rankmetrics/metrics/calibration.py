@@ -175,13 +175,15 @@ _CALIBRATION = (
     Param("alpha", 0.01, domain=Interval(0.0, 1.0, low_open=True)),
 )
 CATEGORY_DIVERSITY = CatalogSpec(
-    name="category_diversity", aliases=("CategoricalDiversity",), keep=keep_top,
+    name="category_diversity", per_list=True, aliases=("CategoricalDiversity",), keep=keep_top,
     catalog=_DIVERSITY.catalog, counts=_DIVERSITY)  # fmt: skip
 MISCALIBRATION = CatalogSpec(
-    name="miscalibration", keep=keep_top, catalog=_CALIBRATED.catalog, counts=_CALIBRATED, params=_CALIBRATION
+    name="miscalibration", keep=keep_top, catalog=_CALIBRATED.catalog, counts=_CALIBRATED,
+    params=_CALIBRATION, per_list=True,
 )  # fmt: skip
 MISCALIBRATION_RANK = CatalogSpec(
     name="miscalibration_rank", function="miscalibration", keep=keep_top, catalog=_CALIBRATED.catalog,
+    per_list=True,
     counts=_CALIBRATED, params=_CALIBRATION, needs=frozenset({"rank"}),
 )  # fmt: skip
 

@@ -116,7 +116,7 @@ _FALLOUT_TIES = (
 )
 FALLOUT = QuerySpec(
     name="fallout",
-    spellings=Spellings(torchmetrics=("RetrievalFallOut",)),
+    spellings=Spellings(recommenders=("retrieval_fall_out",), torchmetrics=("RetrievalFallOut",)),
     unretrieved=True,
     aliases=("FallOut", "fall_out"),
     needs=frozenset({"grade", "num_nonrel"}),
@@ -171,7 +171,9 @@ def _partial_auroc(
 
 AUROC = QuerySpec(
     name="auroc",
-    spellings=Spellings(torchmetrics=("RetrievalAUROC", "AUROC"), sklearn=("roc_auc",)),
+    spellings=Spellings(
+        recommenders=("retrieval_auroc",), torchmetrics=("RetrievalAUROC", "AUROC"), sklearn=("roc_auc",)
+    ),
     unretrieved=True,
     needs=frozenset({"grade", "num_nonrel", "hit_rank", "judged_rank"}),
     keep=keep_grade(lambda grade: grade >= 0),

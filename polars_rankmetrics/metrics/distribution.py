@@ -13,7 +13,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, exact_sum
-from polars_rankmetrics._spec import CatalogSpec, CountState, Metric
+from polars_rankmetrics._spec import CatalogSpec, CountState, Metric, Spellings
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics._core import keep_retrieved, keep_top
 from polars_rankmetrics.metrics._count_tables import COUNTED, ranked_counts, top_counts
@@ -161,10 +161,20 @@ _COVERAGE, _GINI, _ENTROPY = (
     CountState(top_counts, _entropy),
 )
 COVERAGE = CatalogSpec(
-    name="coverage", catalog=_COVERAGE.catalog, counts=_COVERAGE, keep=keep_retrieved, saturates=True
+    name="coverage",
+    catalog=_COVERAGE.catalog,
+    counts=_COVERAGE,
+    keep=keep_retrieved,
+    saturates=True,
+    spellings=Spellings(recommenders=("ItemCoverage", "CatalogCoverage", "Coverage")),
 )
 GINI = CatalogSpec(
-    name="gini", aliases=("gini_index",), catalog=_GINI.catalog, counts=_GINI, keep=keep_retrieved
+    name="gini",
+    aliases=("gini_index",),
+    catalog=_GINI.catalog,
+    counts=_GINI,
+    keep=keep_retrieved,
+    spellings=Spellings(recommenders=("GiniIndex",)),
 )
 ENTROPY = CatalogSpec(
     name="entropy", aliases=("shannon_entropy",), catalog=_ENTROPY.catalog, counts=_ENTROPY, keep=keep_top
@@ -183,7 +193,7 @@ def coverage(k: int | None = None, *, catalog: Catalog = None) -> Metric:
         Cutoff; None uses the whole lists.
     catalog
         The items that could be recommended: a Series or a sequence of item
-        ids, a DataFrame or LazyFrame whose first column holds them
+        ids, a DataFrame or LazyFrame whose ``item`` column (else its first) holds them
         (duplicates count once, nulls are an error), or the catalog's size as
         an int. None (the default) takes the distinct items ranked anywhere,
         at any rank, in any list of the frame: one catalog shared by every

@@ -53,6 +53,7 @@ DCG = QuerySpec(
     keep=keep_gain,
     value=_dcg,
     ties=TieSupport(extremal=True, average=_expected_dcg),
+    spellings=Spellings(recommenders=("DCG",)),
 )
 
 
@@ -65,7 +66,11 @@ def _ndcg(m: Metric, rows: Rows) -> pl.Expr:
 NDCG = QuerySpec(
     name="ndcg",
     measures=(TrecMeasure("ndcg", 22, "pairs"), TrecMeasure("ndcg_cut", 25, "cutoffs", TREC_CUTOFFS)),
-    spellings=Spellings(ir_measures=("nDCG",), torchmetrics=("RetrievalNormalizedDCG",)),
+    spellings=Spellings(
+        recommenders=("NDCG", "retrieval_normalized_dcg"),
+        ir_measures=("nDCG",),
+        torchmetrics=("RetrievalNormalizedDCG",),
+    ),
     top_k_only=True,
     unretrieved=True,
     needs=frozenset({"gain", "ideal_rank"}),

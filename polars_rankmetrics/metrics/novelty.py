@@ -8,9 +8,8 @@ import polars as pl
 
 from polars_rankmetrics._declare import SIDE, constructor, spec_of
 from polars_rankmetrics._kernel import ITEM
-from polars_rankmetrics._spec import CatalogSpec, CountState, Metric
+from polars_rankmetrics._spec import CatalogSpec, CountState, Metric, Spellings
 from polars_rankmetrics.exceptions import (
-    ColumnNotFoundError,
     InvalidDataError,
     InvalidParameterError,
 )
@@ -25,6 +24,7 @@ from polars_rankmetrics.metrics._side import (
     INFO,
     SIZE,
     as_lazy,
+    by_role,
     finish,
     item_text,
     keyed,
@@ -39,9 +39,8 @@ def _from_interactions(interactions: object) -> tuple[pl.LazyFrame, pl.DataType]
     frame = as_lazy(interactions, "interactions")
     schema = frame.collect_schema()
     names = schema.names()
-    if len(names) < 2:
-        raise ColumnNotFoundError.layout("`interactions`", "a user column then an item column", names)
-    user, item = names[0], names[1]
+    needed = "a user column and an item column (named user and item, or in that order)"
+    user, item = by_role(names, "interactions", ("user", "item"), needed)
     pairs = frame.select(user, item).unique()
     counts = pairs.group_by(item).agg(pl.len().alias(COUNT))
     users = frame.select(pl.col(user).n_unique().alias("__prm_users"))
@@ -139,7 +138,8 @@ def _novelty(metric: Metric, counts: pl.LazyFrame, by: tuple[str, ...]) -> pl.La
 
 _NOVELTY = CountState(top_counts, _novelty)  # Spark sums the table across partitions
 NOVELTY = CatalogSpec(
-    name="novelty", catalog=_NOVELTY.catalog, counts=_NOVELTY, keep=keep_top,
+    name="novelty", per_list=True, catalog=_NOVELTY.catalog, counts=_NOVELTY, keep=keep_top,
+    spellings=Spellings(recommenders=("MeanInvUserFreq",)),
 )  # fmt: skip
 
 
@@ -175,8 +175,8 @@ def novelty(
         The number of users the counts are out of (recmetrics' ``u``).
     interactions
         Instead of `popularity` and `n_users`: a frame of (user, item)
-        interactions, the user id in the first column and the item id in the
-        second. An item's count is its number of distinct users; `n_users`
+        interactions, read by name: ``user`` and ``item`` columns (else the
+        first two, in that order). An item's count is its number of distinct users; `n_users`
         the number of distinct users.
     per
         ``"list"``: each list's mean, then the mean over lists (recmetrics);

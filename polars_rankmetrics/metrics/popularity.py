@@ -14,7 +14,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM
-from polars_rankmetrics._spec import POSITIVE, CatalogSpec, CountState, Interval, Metric
+from polars_rankmetrics._spec import POSITIVE, CatalogSpec, CountState, Interval, Metric, Spellings
 from polars_rankmetrics.metrics._core import keep_top
 from polars_rankmetrics.metrics._count_tables import top_counts, weighted_sum
 from polars_rankmetrics.metrics._popularity_side import (
@@ -89,22 +89,23 @@ def _headed(metric: Metric, rows: pl.LazyFrame) -> pl.LazyFrame:
 
 _ARP = _mean_over_lists(lambda _m: pl.col(POP), _popular, per_item=True)
 ARP = CatalogSpec(
-    name="arp", aliases=("ARP",), keep=keep_top,
+    name="arp", per_list=True, aliases=("ARP",), keep=keep_top,
     catalog=_ARP.catalog, counts=_ARP,
+    spellings=Spellings(recommenders=("AveragePopularity", "AvgRecPopularity")),
 )  # fmt: skip
 _APLT = _mean_over_lists(lambda _m: ~pl.col(HEAD), _headed, per_item=True)
 APLT = CatalogSpec(
-    name="aplt", aliases=("APLT",), keep=keep_top,
+    name="aplt", per_list=True, aliases=("APLT",), keep=keep_top,
     catalog=_APLT.catalog, counts=_APLT,
 )  # fmt: skip
 _ACLT = _mean_over_lists(lambda _m: ~pl.col(HEAD), _headed, per_item=False)
 ACLT = CatalogSpec(
-    name="aclt", aliases=("ACLT",), keep=keep_top,
+    name="aclt", per_list=True, aliases=("ACLT",), keep=keep_top,
     catalog=_ACLT.catalog, counts=_ACLT,
 )  # fmt: skip
 _TAIL_PERCENTAGE = _mean_over_lists(lambda _m: pl.col(TAIL), _with_tail, per_item=True)
 TAIL_PERCENTAGE = CatalogSpec(
-    name="tail_percentage", aliases=("TailPercentage",), keep=keep_top,
+    name="tail_percentage", per_list=True, aliases=("TailPercentage",), keep=keep_top,
     catalog=_TAIL_PERCENTAGE.catalog, counts=_TAIL_PERCENTAGE,
 )  # fmt: skip
 
@@ -134,8 +135,8 @@ def arp(
     k
         Cutoff; None uses the whole lists.
     interactions
-        The training interactions: a frame of (user, item), the user id in
-        the first column and the item id in the second. An item ranked but
+        The training interactions: a frame of (user, item), read by name:
+        ``user`` and ``item`` columns (else the first two, in that order). An item ranked but
         absent from them (a cold item) has popularity 0.
     popularity
         Instead of `interactions`: one row per item, the item id then its

@@ -26,7 +26,11 @@ def _expected_mrr(m: Metric, rows: Rows) -> pl.Expr:
 MRR = QuerySpec(
     name="mrr",
     measures=(TrecMeasure("recip_rank", 9),),
-    spellings=Spellings(ir_measures=("RR",), torchmetrics=("RetrievalMRR",)),
+    spellings=Spellings(
+        recommenders=("MRR", "RecipRank", "retrieval_reciprocal_rank"),
+        ir_measures=("RR",),
+        torchmetrics=("RetrievalMRR",),
+    ),
     top_k_only=True,
     aliases=("reciprocal_rank",),
     trec=("recip_rank",),
@@ -81,7 +85,11 @@ def _map_refuses(m: Metric, conventions: Conventions) -> str | None:
 MAP = QuerySpec(
     name="map",
     measures=(TrecMeasure("map", 5), TrecMeasure("map_cut", 26, "cutoffs", TREC_CUTOFFS)),
-    spellings=Spellings(ir_measures=("AP",), torchmetrics=("RetrievalMAP",)),
+    spellings=Spellings(
+        recommenders=("MAP", "AveragePrecision", "retrieval_average_precision"),
+        ir_measures=("AP",),
+        torchmetrics=("RetrievalMAP",),
+    ),
     top_k_only=True,
     unretrieved=True,
     aliases=("ap", "average_precision"),

@@ -128,10 +128,16 @@ def _serendipity(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> p
 _SERENDIPITY = CountState(_serendipity_sums, _serendipity)
 _PARAMS = (Param("history", None, "side"), Param("features", None, "side"))
 SERENDIPITY = CatalogSpec(
-    name="serendipity", keep=keep_top, catalog=_SERENDIPITY.catalog, counts=_SERENDIPITY, params=_PARAMS
+    name="serendipity",
+    per_list=True,
+    keep=keep_top,
+    catalog=_SERENDIPITY.catalog,
+    counts=_SERENDIPITY,
+    params=_PARAMS,
 )
 SERENDIPITY_UNWEIGHTED = CatalogSpec(
     name="serendipity_unweighted", function="serendipity", keep=keep_top, catalog=_SERENDIPITY.catalog,
+    per_list=True,
     counts=_SERENDIPITY, params=_PARAMS,
 )  # fmt: skip
 SPECS = (SERENDIPITY, SERENDIPITY_UNWEIGHTED)

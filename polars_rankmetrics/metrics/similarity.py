@@ -28,6 +28,7 @@ from polars_rankmetrics.metrics._side import (
     FEATURE,
     NONZERO,
     SIZE,
+    by_role,
     check_eager,
     finish,
     item_text,
@@ -97,10 +98,11 @@ def _feature_vectors(value: object) -> tuple[pl.LazyFrame, str, list[pl.Expr]]:
     frame = value.lazy()
     schema = frame.collect_schema()
     names = schema.names()
+    needed = "the item id (a column named item, or the first) and features in the others"
     if len(names) < 2:
-        needed = "the item id in its first column and features after it"
         raise ColumnNotFoundError.layout("`features`", needed, names)
-    item, rest = names[0], names[1:]
+    item = by_role(names, "features", ("item",), needed)[0]
+    rest = [n for n in names if n != item]
     check_eager(frame, value, item, "features", unique=True)
     if len(rest) == 1 and isinstance(schema[rest[0]], _NUMERIC_LIST):
         vectors = _vector_column(value, rest[0], schema[rest[0]])
@@ -191,7 +193,7 @@ PERSONALIZATION = CatalogSpec(
 )
 _INTRA_LIST_SIMILARITY = CountState(_similarity_sums, _intra_list_similarity)
 INTRA_LIST_SIMILARITY = CatalogSpec(
-    name="intra_list_similarity", aliases=("ils",),
+    name="intra_list_similarity", per_list=True, aliases=("ils",),
     catalog=_INTRA_LIST_SIMILARITY.catalog, counts=_INTRA_LIST_SIMILARITY, keep=keep_top,
 )  # fmt: skip
 
@@ -262,7 +264,8 @@ def intra_list_similarity(
     k
         Cutoff; None uses the whole lists.
     features
-        One row per item: the item id in the first column, then either one
+        One row per item: the item id (its ``item`` column, else its
+        first), then in the other columns either one
         List or Array column of numbers or one numeric column per feature
         (null features count as 0, as recmetrics' ``fillna(0)``). A LazyFrame
         needs an Array column or numeric columns (a List's width is unknown

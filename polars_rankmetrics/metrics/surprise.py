@@ -11,7 +11,7 @@ import polars as pl
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import ITEM
 from polars_rankmetrics._spec import SUMMED, CatalogSpec, CountState, Metric
-from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
+from polars_rankmetrics.exceptions import ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.metrics._core import keep_top
 from polars_rankmetrics.metrics._count_tables import state, top_counts, weighted_sum
 from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame, user_ids
@@ -19,6 +19,7 @@ from polars_rankmetrics.metrics._side import (
     BAD,
     SIZE,
     as_lazy,
+    by_role,
     check_eager,
     finish,
     keyed,
@@ -84,12 +85,10 @@ def _baseline(
     frame = as_lazy(value, "baseline")
     schema = frame.collect_schema()
     names = schema.names()
-    needed = "user, item and numeric score columns, in that order"
-    if len(names) < 3:  # user, item, score
-        raise ColumnNotFoundError.layout("`baseline`", needed, names)
-    if not schema[names[2]].is_numeric():
+    needed = "user, item and numeric score columns (named user, item and score, or in that order)"
+    user, item, score = by_role(names, "baseline", ("user", "item", "score"), needed)
+    if not schema[score].is_numeric():
         raise ColumnTypeError.layout("`baseline`", needed, dict(schema))
-    user, item, score = names[:3]
     check_eager(frame, value, item, "baseline", unique=False)
     users = user_ids(pl.col(user), schema[user], query_dtype, "baseline")
     items = (
@@ -140,9 +139,11 @@ _SURPRISAL = CountState(top_counts, _surprisal)  # Spark sums the table across p
 _UNEXPECTEDNESS = CountState(_overlap_sums, _unexpectedness)
 SURPRISAL = CatalogSpec(
     name="surprisal", aliases=("Surprisal",), keep=keep_top, catalog=_SURPRISAL.catalog, counts=_SURPRISAL,
+    per_list=True,
     )  # fmt: skip
 UNEXPECTEDNESS = CatalogSpec(
     name="unexpectedness", aliases=("Unexpectedness",), keep=keep_top, catalog=_UNEXPECTEDNESS.catalog,
+    per_list=True,
     counts=_UNEXPECTEDNESS)  # fmt: skip
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Literal
 import polars as pl
 
 from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics._schema import recalled
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
@@ -96,7 +97,7 @@ def rank_correlation(
     *,
     x: str,
     y: str,
-    by: str = "system",
+    by: str | None = None,
     method: CorrelationMethod = "tau_b",
 ) -> float:
     """How the systems' values in column `y` order them against their order by column `x`.
@@ -124,6 +125,8 @@ def rank_correlation(
         The two columns; `x` is the reference ("truth") for ``tau_ap``.
     by
         The column naming the system.
+        None takes the one `by` key of the frame :func:`evaluate` returned,
+        else ``"system"``.
     method
         ``"tau_b"``, ``"tau_ap"`` or ``"spearman"``.
 
@@ -164,6 +167,8 @@ def rank_correlation(
     """
     check_choice(method, "method", ("tau_b", "tau_ap", "spearman"))
     require("numpy", "prm.rank_correlation")
+    made = recalled(means)
+    by = by if by is not None else made[0][0] if made is not None and len(made[0]) == 1 else "system"
     df = _columns(means, x, y, by)
     xs, ys = df.get_column("x").to_numpy(), df.get_column("y").to_numpy()
     for name, values in ((x, xs), (y, ys)):

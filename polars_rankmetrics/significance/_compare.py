@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING, Literal
 import polars as pl
 
 from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics._schema import ColumnsLike
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions._parameters import check_choice, check_real
 from polars_rankmetrics.significance import _replicates
 from polars_rankmetrics.significance._deps import require
 from polars_rankmetrics.significance._replicates import Unequal
+from polars_rankmetrics.significance._roles import read
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,12 +48,14 @@ OUTPUT_COLUMNS = (
     "correction",
     "alpha",
     "missing",
+    "paired_on",
+    "p_text",
 )
 
 
 def _check_parameters(  # noqa: PLR0913
     *,
-    by: str,
+    by: str | None,
     test: str,
     correction: str | None,
     alpha: float,
@@ -59,7 +63,7 @@ def _check_parameters(  # noqa: PLR0913
     seed: int | None,
     missing: str,
 ) -> float:
-    if not isinstance(by, str):
+    if by is not None and not isinstance(by, str):
         raise InvalidParameterError.out_of_domain("by", "the name of the column naming the system", by)
     if by in OUTPUT_COLUMNS:
         raise InvalidParameterError.out_of_domain(
@@ -78,6 +82,26 @@ def _check_parameters(  # noqa: PLR0913
     return level
 
 
+SMALLEST_SHOWN = 1e-300
+"""P-values below this print as ``< 1e-300``: near and below the smallest double, the digits mean nothing."""
+
+
+def p_text(p: float | None) -> str | None:
+    """A p-value as text: ``< 1e-300`` below what a double shows, ``1.23e-07`` below 1e-4, else ``0.0123``.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics.significance._compare import p_text
+    >>> [p_text(p) for p in [0.0, 2e-310, 3.14159e-12, 0.0123, 1.0]]
+    ['< 1e-300', '< 1e-300', '3.14e-12', '0.0123', '1.0000']
+    """
+    if p is None or p != p:  # noqa: PLR0124  (NaN)
+        return None
+    if p < SMALLEST_SHOWN:
+        return "< 1e-300"
+    return f"{p:.2e}" if p < 1e-4 else f"{p:.4f}"
+
+
 def _pairs(paired: Paired, baseline: object) -> npt.NDArray[np.int64]:
     """``(system, baseline)`` positions: every system against the baseline, or every pair (j > i, i)."""
     import numpy as np  # noqa: PLC0415  (an optional dependency)
@@ -92,10 +116,11 @@ def _pairs(paired: Paired, baseline: object) -> npt.NDArray[np.int64]:
 def compare(  # noqa: PLR0913
     per_query: pl.DataFrame | pl.LazyFrame,
     *,
-    by: str,
+    by: str | None = None,
     baseline: object = None,
     metrics: str | Sequence[str] | None = None,
-    query: str = "query",
+    query: str | None = None,
+    columns: ColumnsLike = None,
     test: Test = "t",
     correction: Correction | None = "holm",
     alpha: float = 0.05,
@@ -116,7 +141,8 @@ def compare(  # noqa: PLR0913
         or other Arrow-stream frame. Row order does not matter; values are
         paired by query.
     by
-        The column naming the system (run, model...).
+        The column naming the system (run, model...); None takes the `by`
+        key of the frame :func:`evaluate` returned (one key).
     baseline
         The system every other is compared with; None compares every pair
         (in each pair the system that sorts first is the baseline).
@@ -124,7 +150,14 @@ def compare(  # noqa: PLR0913
         The metric columns to compare; None takes every numeric column but
         `by` and `query`.
     query
-        The query column.
+        The query column; None reads it from `columns`, else the frame
+        :func:`evaluate` returned knows its own, else a column ``query``,
+        else the one column that is neither the system, a float nor a
+        metric named.
+    columns
+        The frame's columns as :func:`evaluate` took them (a
+        :class:`Columns` or a ``{"query": name}`` mapping): its ``query``
+        names the query column (the unit of pairing).
     test
         ``"t"``: paired Student t test, with the t interval of the mean
         delta. ``"randomization"``: paired sign-flip permutation test of the
@@ -175,7 +208,12 @@ def compare(  # noqa: PLR0913
         all equal), and the settings, for :func:`table`: ``test``,
         ``correction``, ``alpha``, ``missing`` (the policy: with ``"zero"``
         or ``"intersect"`` a system's mean here is over other queries than
-        its mean from :func:`evaluate`; the table's note says so).
+        its mean from :func:`evaluate`; the table's note says so),
+        ``paired_on`` (the query column: the unit of pairing, which the
+        table's note names) and ``p_text``, the p-value as printed:
+        ``< 1e-300`` below what a double shows (where the test's p-value
+        underflows to 0), scientific below 1e-4 (``3.14e-12``), else four
+        decimals.
 
     Raises
     ------
@@ -238,6 +276,7 @@ def compare(  # noqa: PLR0913
         seed=seed,
         missing=missing,
     )
+    per_query, by, query = read(per_query, by, query, columns, "prm.compare", metrics, replicates)
     _replicates.check(replicates, unequal_replicates, by, query)
     require("numpy", "prm.compare")
     from polars_rankmetrics.significance._paired import metric_columns, pair  # noqa: PLC0415  (needs numpy)
@@ -255,7 +294,12 @@ def compare(  # noqa: PLR0913
     pairs = _pairs(paired, baseline)
     out = _tested(
         paired, pairs, test=test, correction=correction, alpha=level, n_resamples=n_resamples, seed=seed
-    ).with_columns(pl.lit(missing, dtype=pl.String).alias("missing"))
+    )
+    out = out.with_columns(
+        pl.lit(missing, dtype=pl.String).alias("missing"),
+        pl.lit(query, dtype=pl.String).alias("paired_on"),
+        pl.Series("p_text", [p_text(p) for p in out.get_column("p_value")], dtype=pl.String),
+    )
     if spread is None:
         return out
     std = _replicates.REPLICATE_STD

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Literal
 
 import polars as pl
 
+from polars_rankmetrics._schema import ColumnsLike
 from polars_rankmetrics.exceptions._parameters import check_choice
 from polars_rankmetrics.significance._compare import compare
 
@@ -21,13 +22,14 @@ DiscriminativeTest = Literal["tukey", "bootstrap", "randomization", "t"]
 def discriminative_power(  # noqa: PLR0913
     per_query: pl.DataFrame | pl.LazyFrame,
     *,
-    by: str,
+    by: str | None = None,
     metrics: str | Sequence[str] | None = None,
     test: DiscriminativeTest = "tukey",
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: int | None = None,
-    query: str = "query",
+    query: str | None = None,
+    columns: ColumnsLike = None,
     missing: MissingPolicy = "error",
 ) -> pl.DataFrame:
     """Discriminative power: the share of system pairs each metric finds significantly different.
@@ -46,7 +48,8 @@ def discriminative_power(  # noqa: PLR0913
     per_query
         One row per (system, query), one column per metric.
     by
-        The column naming the system.
+        The column naming the system; None takes the one `by` key of
+        the frame :func:`evaluate` returned.
     metrics
         The metric columns; None takes every numeric column but `by` and `query`.
     test
@@ -58,6 +61,13 @@ def discriminative_power(  # noqa: PLR0913
         Of the resampling tests, as :func:`compare`.
     query
         The query column.
+    columns
+        The frame's columns as :func:`evaluate` took them (a
+        :class:`Columns` or a ``{"query": name}`` mapping): its ``query``
+        names the query column. With neither `query` nor `columns`, the
+        frame :func:`evaluate` returned knows its own, else a column
+        ``query``, else the one column neither the system, a float nor a
+        metric named.
     missing
         Queries some system lacks: as :func:`compare`.
 
@@ -106,6 +116,7 @@ def discriminative_power(  # noqa: PLR0913
         by=by,
         metrics=metrics,
         query=query,
+        columns=columns,
         test=test,
         correction=None,
         alpha=alpha,

@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics._schema import ColumnsLike, recalled
 from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
 from polars_rankmetrics.significance._deps import require
+from polars_rankmetrics.significance._roles import read
 
 if TYPE_CHECKING:
     import altair as alt
@@ -50,10 +52,11 @@ LABELLED_QUERIES = 30  # up to this many queries, the delta chart names each que
 def deltas(  # noqa: PLR0913
     per_query: pl.DataFrame | pl.LazyFrame,
     *,
-    by: str,
+    by: str | None = None,
     baseline: object,
     metric: str,
-    query: str = "query",
+    query: str | None = None,
+    columns: ColumnsLike = None,
     missing: MissingPolicy = "error",
     title: str | None = None,
     path: str | Path | None = None,
@@ -65,13 +68,21 @@ def deltas(  # noqa: PLR0913
     per_query
         One row per (system, query), as for :func:`~polars_rankmetrics.significance`.
     by
-        The column naming the system.
+        The column naming the system; None takes the one `by` key of
+        the frame :func:`evaluate` returned.
     baseline
         The system the others are compared with.
     metric
         The metric column.
     query
         The query column.
+    columns
+        The frame's columns as :func:`evaluate` took them (a
+        :class:`Columns` or a ``{"query": name}`` mapping): its ``query``
+        names the query column. With neither `query` nor `columns`, the
+        frame :func:`evaluate` returned knows its own, else a column
+        ``query``, else the one column neither the system, a float nor a
+        metric named.
     missing
         The policy for a query some system lacks, as for
         :func:`~polars_rankmetrics.significance`.
@@ -120,6 +131,7 @@ def deltas(  # noqa: PLR0913
     require("numpy", "plots.deltas")
     from polars_rankmetrics.significance._paired import pair  # noqa: PLC0415  (needs numpy)
 
+    per_query, by, query = read(per_query, by, query, columns, "plots.deltas", [metric])
     paired = pair(per_query, by=by, query=query, metrics=[metric], missing=missing)
     few = paired.queries.len() <= LABELLED_QUERIES
     chart = _delta_chart(altair, _delta_table(paired, baseline), metric, baseline, few=few)
@@ -214,7 +226,7 @@ def metric_at_k(
     evaluation: pl.DataFrame | pl.LazyFrame,
     metric: str = "ndcg",
     *,
-    by: str,
+    by: str | None = None,
     title: str | None = None,
     path: str | Path | None = None,
 ) -> alt.Chart:
@@ -278,6 +290,8 @@ def metric_at_k(
     names = lf.collect_schema().names()
     pattern = re.compile(rf"{re.escape(metric)}@(\d+)")
     cutoffs = {c: int(m.group(1)) for c in names if (m := pattern.fullmatch(c))}
+    made = recalled(evaluation)
+    by = by if by is not None else made[0][0] if made is not None and len(made[0]) == 1 else "system"
     if by not in names:
         raise ColumnNotFoundError.from_missing_and_available(by, "by", names)
     if not cutoffs:

@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from polars_rankmetrics._schema import ColumnsLike
 from polars_rankmetrics.exceptions import InvalidDataError, InvalidParameterError
 from polars_rankmetrics.significance._deps import require
+from polars_rankmetrics.significance._roles import read
 from polars_rankmetrics.significance._summary import check_level
 
 if TYPE_CHECKING:
@@ -87,7 +89,7 @@ def _check(delta: object, n_queries: object, target: object) -> tuple[float | No
 def power(  # noqa: PLR0913
     per_query: pl.DataFrame | pl.LazyFrame,
     *,
-    by: str,
+    by: str | None = None,
     metric: str,
     delta: float | None = None,
     n_queries: int | None = None,
@@ -95,7 +97,8 @@ def power(  # noqa: PLR0913
     power: float = 0.8,
     baseline: object = None,
     pooled: bool = False,
-    query: str = "query",
+    query: str | None = None,
+    columns: ColumnsLike = None,
     missing: MissingPolicy = "error",
 ) -> pl.DataFrame:
     """Topic set size design: the queries needed, the smallest difference detectable, or the power.
@@ -122,7 +125,8 @@ def power(  # noqa: PLR0913
     per_query
         The pilot: one row per (system, query), one column per metric.
     by
-        The column naming the system.
+        The column naming the system; None takes the one `by` key of
+        the frame :func:`evaluate` returned.
     metric
         The metric column.
     delta
@@ -141,6 +145,13 @@ def power(  # noqa: PLR0913
         of their variances), its `by` and ``baseline`` null.
     query
         The query column.
+    columns
+        The frame's columns as :func:`evaluate` took them (a
+        :class:`Columns` or a ``{"query": name}`` mapping): its ``query``
+        names the query column. With neither `query` nor `columns`, the
+        frame :func:`evaluate` returned knows its own, else a column
+        ``query``, else the one column neither the system, a float nor a
+        metric named.
     missing
         Queries some system lacks: as :func:`compare`.
 
@@ -190,6 +201,7 @@ def power(  # noqa: PLR0913
     np = require("numpy", "prm.power")
     from polars_rankmetrics.significance._paired import pair  # noqa: PLC0415  (needs numpy)
 
+    per_query, by, query = read(per_query, by, query, columns, "prm.power", [metric])
     paired = pair(per_query, by=by, query=query, metrics=[metric], missing=missing)
     values = paired.values[0]  # (queries, systems)
     count = paired.systems.len()

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
-from polars_rankmetrics._inputs import as_polars
+from polars_rankmetrics._schema import ColumnsLike
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions._parameters import check_choice, check_real
 from polars_rankmetrics.significance import _replicates
 from polars_rankmetrics.significance._deps import require
+from polars_rankmetrics.significance._roles import read
 
 if TYPE_CHECKING:
     import numpy as np
@@ -99,9 +100,10 @@ def _moments(
 def summarize(  # noqa: PLR0913
     per_query: pl.DataFrame | pl.LazyFrame,
     *,
-    by: str,
+    by: str | None = None,
     metrics: str | Sequence[str] | None = None,
-    query: str = "query",
+    query: str | None = None,
+    columns: ColumnsLike = None,
     interval: IntervalKind = "t",
     alpha: float = 0.05,
     n_resamples: int = 10_000,
@@ -118,12 +120,20 @@ def summarize(  # noqa: PLR0913
         `replicates`), one column per metric: what
         ``prm.evaluate(frame, metrics, by=by, per_query=True)`` returns.
     by
-        The column naming the system.
+        The column naming the system; None takes the one `by` key of
+        the frame :func:`evaluate` returned.
     metrics
         The metric columns; None takes every numeric column but `by`,
         `query` and `replicates`.
     query
         The query column. Each system is summarised over the queries it has.
+    columns
+        The frame's columns as :func:`evaluate` took them (a
+        :class:`Columns` or a ``{"query": name}`` mapping): its ``query``
+        names the query column. With neither `query` nor `columns`, the
+        frame :func:`evaluate` returned knows its own, else a column
+        ``query``, else the one column neither the system, a float nor a
+        metric named.
     interval
         ``"t"``: Student's t interval ``mean +/- t(1 - alpha/2, n - 1) std /
         sqrt(n)``, as ``scipy.stats.t.interval``. ``"bootstrap"``: the
@@ -188,16 +198,15 @@ def summarize(  # noqa: PLR0913
     │ dense ┆ ndcg@10 ┆ 4   ┆ 0.525 ┆ 0.1708 ┆ 0.2532 ┆ 0.7968  │
     └───────┴─────────┴─────┴───────┴────────┴────────┴─────────┘
     """
+    per_query, by, query = read(per_query, by, query, columns, "prm.summarize", metrics, replicates)
     level = _checked(by, interval, alpha, n_resamples, seed)
     _replicates.check(replicates, unequal_replicates, by, query)
     np = require("numpy", "prm.summarize")
     require("scipy.stats", "prm.summarize")
     from polars_rankmetrics.significance._paired import check_rows, metric_columns  # noqa: PLC0415
 
-    lf = as_polars(per_query, "per_query").lazy()
-    schema = lf.collect_schema()
-    if replicates is not None:
-        schema = pl.Schema({k: v for k, v in schema.items() if k != replicates})
+    lf = per_query.lazy()
+    schema = pl.Schema({k: v for k, v in lf.collect_schema().items() if k != replicates})
     chosen = metric_columns(schema, by, query, metrics)
     spread = None
     if replicates is not None:

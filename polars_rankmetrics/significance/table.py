@@ -66,11 +66,12 @@ def _by_column(comparison: pl.DataFrame) -> str:
 
 
 def _footnote(comparison: pl.DataFrame) -> str:
-    settings = comparison.select("test", "correction", "alpha", "n").unique()
+    settings = comparison.select("test", "correction", "alpha", "n", "paired_on").unique()
     if settings.height != 1:
         why = "mixes tests, corrections, alphas or query counts: tabulate one compare() call"
         raise InvalidDataError.unusable("comparison", why)
-    test, correction, alpha, n = settings.row(0)
+    test, correction, alpha, n, column = settings.row(0)
+    unit = "paired queries" if column == "query" else f"paired values of {column!r}"
     if test == "tukey":
         how = _TESTS["tukey"]
     else:
@@ -80,7 +81,7 @@ def _footnote(comparison: pl.DataFrame) -> str:
     policy = comparison.get_column("missing").unique().to_list() if "missing" in comparison.columns else []
     return (
         "Bold: the best mean of each metric. A superscript letter marks a mean significantly higher "
-        f"than the mean of the system with that letter ({how}; alpha = {alpha:g}; {n} paired queries)."
+        f"than the mean of the system with that letter ({how}; alpha = {alpha:g}; {n} {unit})."
         + (_MISSING[policy[0]] if len(policy) == 1 else "")
     )
 

@@ -207,7 +207,9 @@ def test_integer_ids_and_the_output_schema() -> None:
     assert out.columns == [
         "model", "baseline", "metric", "n", "mean", "baseline_mean", "delta", "ci_low", "ci_high",
         "p_value", "p_adjusted", "significant", "effect_size", "test", "correction", "alpha", "missing",
+        "paired_on", "p_text",
     ]  # fmt: skip
+    assert out["paired_on"].to_list() == ["qid"]
     assert out.schema["model"] == out.schema["baseline"] == pl.Int64
     assert (out["model"][0], out["baseline"][0], out["baseline_mean"][0]) == (2, 1, 0.5)
     assert out["mean"][0] == pytest.approx(2 / 3)

@@ -12,6 +12,7 @@ FOUNDATION = (
     "polars_rankmetrics.exceptions._plan",
     "polars_rankmetrics._inputs",
     "polars_rankmetrics.exceptions._parameters",
+    "polars_rankmetrics._schema",
     "polars_rankmetrics.exceptions",
     "polars_rankmetrics.significance",
 )

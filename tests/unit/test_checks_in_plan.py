@@ -70,10 +70,14 @@ def test_lazyframe_path_raises_at_collect(case: str) -> None:
     plan = prm.evaluate(bad.lazy(), ["ndcg@10", "map"])
     with pytest.raises(prm.InvalidDataError, match=match):
         prm.collect(plan)
-    with pytest.raises(pl.exceptions.InvalidOperationError, match="polars_rankmetrics: "):
+    # A plain collect of the plan evaluate returned raises the same error (issue 38, point 5) ...
+    with pytest.raises(prm.InvalidDataError, match=match):
         plan.collect()
-    with pytest.raises(pl.exceptions.InvalidOperationError, match="polars_rankmetrics: "):
+    with pytest.raises(prm.InvalidDataError, match=match):
         plan.collect(engine="streaming")
+    # ... but pl.collect_all goes round it: Polars' error, the library's sentence inside.
+    with pytest.raises(pl.exceptions.InvalidOperationError, match="polars_rankmetrics: "):
+        pl.collect_all([plan])
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)

@@ -237,9 +237,15 @@ def test_side_inputs_stay_out_of_the_name() -> None:
 # --- errors ----------------------------------------------------------------------------------------
 
 
-def test_catalog_metric_per_query_is_refused() -> None:
-    with pytest.raises(prm.InvalidParameterError, match=r"'personalization@2'.*without per_query"):
-        prm.evaluate(RUN, ["personalization@2"], per_query=True)
+def test_whole_set_metric_per_query_is_the_group_value_on_each_list() -> None:
+    # Personalization describes the whole set of lists: per_query=True repeats it on each list
+    # (issue 38, point 2); evaluate_chunked, which cannot see every list, still refuses it.
+    out = prm.evaluate(RUN, ["personalization@2"], per_query=True)
+    whole = prm.evaluate(RUN, ["personalization@2"]).item()
+    assert out["personalization@2"].to_list() == [whole] * out.height
+    assert out.height == RUN["query"].n_unique()
+    with pytest.raises(prm.InvalidParameterError, match=r"'personalization@2'"):
+        prm.evaluate_chunked(RUN.lazy(), ["personalization@2"], per_query=True)
 
 
 @pytest.mark.parametrize(
@@ -254,7 +260,7 @@ def test_catalog_metric_per_query_is_refused() -> None:
         (lambda: prm.intra_list_similarity(3, features=pl.DataFrame({"item": ["a"], "x": ["s"]})),
          prm.ColumnTypeError, "feature column 'x' must be numeric"),
         (lambda: prm.intra_list_similarity(3, features=pl.DataFrame({"item": ["a"]})),
-         prm.ColumnNotFoundError, "features after it"),
+         prm.ColumnNotFoundError, "features in the others"),
         (lambda: prm.intra_list_similarity(3, features=RAGGED),
          prm.InvalidDataError, "lists of different lengths"),
         (lambda: prm.intra_list_similarity(3, features=pl.LazyFrame({"item": ["a"], "v": [[1.0]]})),
@@ -327,9 +333,11 @@ def test_bad_inputs_fail_when_the_plan_is_built(metric: Any, error: type[Excepti
 def test_data_errors_name_an_item_when_the_plan_runs(metric: Any, match: str) -> None:  # noqa: ANN401
     lazy = prm.evaluate(RUN.filter(pl.col("model") == "als").lazy(), [metric()])  # building is fine
     engines: tuple[Literal["in-memory", "streaming"], ...] = ("in-memory", "streaming")
-    for engine in engines:
-        with pytest.raises(pl.exceptions.InvalidOperationError, match=match):
+    for engine in engines:  # a plain collect raises the library's error, its message first
+        with pytest.raises(prm.InvalidDataError, match=match.removeprefix("polars_rankmetrics: ")):
             lazy.collect(engine=engine)
+    with pytest.raises(pl.exceptions.InvalidOperationError, match=match):  # Polars' own collect_all
+        pl.collect_all([lazy])
 
 
 def test_integer_ids_of_another_width_are_cast() -> None:
