@@ -153,6 +153,12 @@ class Accumulator:
             metrics, by=by, per_query=per_query, columns=columns, conventions=conventions, check=check,
             aggregate=aggregate, **overrides,
         )  # fmt: skip
+        if per_query:  # a list's value needs the whole list's rows: states hold count tables
+            _engine.refuse_catalog(
+                self._req.metrics,
+                "read(s) every list at once: per_query=True gives them in one plan (prm.evaluate), "
+                "not across batches",
+            )
         _engine.check_ties(self._req.metrics, self._req.conventions)  # refused now, not at the first batch
         self._layout = Layout(self._req, queries)
         self.reset()

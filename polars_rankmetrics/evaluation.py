@@ -65,14 +65,10 @@ def evaluate(  # noqa: PLR0913
         group and per query inside it.
     per_query
         Return one row per (by..., query) instead of one per `by` group.
-        A catalog metric defined as a mean over lists (novelty, ARP,
-        intra-list similarity, surprisal, unexpectedness, serendipity,
-        category diversity, miscalibration...) gives each list's value; one
-        of the whole set of lists (coverage, Gini, entropy, personalization,
-        exposure, pop_rsp...) keeps its one value per `by` group, repeated on
-        every list of the group (joined by the `by` keys). With catalog
-        metrics alone every list has a row; beside query-scope metrics the
-        rows are the queries those evaluate (the lists with a judged item).
+        A catalog metric that is a mean over lists (novelty, ARP,
+        intra-list similarity...) gives each list's value; one of the whole
+        set (coverage, Gini...) its group's value on every list: see
+        [per-list values][per-list-values] in the Beyond accuracy guide.
     columns
         Column names of the frame; defaults to ``Columns()``.
     conventions
@@ -99,12 +95,9 @@ def evaluate(  # noqa: PLR0913
         lookup in memory first). A join by hand would lose the judged items
         never retrieved, which recall, AP and IDCG need.
     **overrides
-        Convention fields that override the base: ``depth``,
-        ``relevance_level``, ``missing``, ``gain``, ``judged_only``,
-        ``ties`` (``"text"``, ``"average"``, ``"optimistic"``,
-        ``"pessimistic"``), ``iprec_rule`` (see :class:`Conventions`);
-        ``preset`` names the base like `conventions` (``"trec_eval"``,
-        ``"pytrec_eval"``, ``"ir_measures"``, ``"ranx"``, ``"sklearn"``).
+        Convention fields that override the base (``depth``,
+        ``relevance_level``, ``missing``, ``gain``, ``ties``...: see
+        :class:`Conventions`); ``preset`` names the base like `conventions`.
 
     Returns
     -------

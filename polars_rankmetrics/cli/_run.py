@@ -90,6 +90,9 @@ def _per_query(frame: pl.DataFrame, lines: list[Line], args: argparse.Namespace)
     )  # fmt: skip
     try:
         return plan.collect()
+    except prm.InvalidDataError:  # the plan's check (its message names the query): validate names the rows
+        prm.validate(frame)
+        raise
     except pl.exceptions.PolarsError as err:  # bad data (named by validate), or a parameter it cannot compute
         prm.validate(frame)
         raise prm.InvalidDataError.failed(str(err).splitlines()[0]) from err
