@@ -51,7 +51,9 @@ def test_the_resampling_tests_need_no_scipy(monkeypatch: pytest.MonkeyPatch) -> 
 def test_numpy_missing_names_the_significance_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test needs numpy."""
     _hide(monkeypatch, "numpy")
-    with pytest.raises(ModuleNotFoundError, match=r'prm.compare needs numpy.*polars-rankmetrics\[significance\]"'):
+    with pytest.raises(
+        ModuleNotFoundError, match=r'prm.compare needs numpy.*polars-rankmetrics\[significance\]"'
+    ):
         prm.compare(DF, by="system", test="randomization")
 
 
