@@ -250,6 +250,10 @@ class MetricSpec:
         ``tie_handling="aware"`` reads the tie groups); None adds none.
     ties
         The tie policies it defines besides trec_eval's order (:class:`TieSupport`).
+    refuse
+        Why the family cannot read the given conventions (a gain convention its
+        definition has no place for), or None when it can: evaluate raises
+        :class:`InvalidParameterError` with the reason.
     """
 
     name: str
@@ -265,6 +269,7 @@ class MetricSpec:
     unretrieved: bool = False
     needs_of: Needs | None = None
     ties: TieSupport = TieSupport()
+    refuse: Refuse | None = None
     scope: ClassVar[Scope] = "query"
 
     @property

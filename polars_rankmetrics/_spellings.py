@@ -50,6 +50,19 @@ SPELLINGS: Mapping[str, str] = {
     "RetrievalFallOut": "fallout",
     "RetrievalAUROC": "auroc",
     "RetrievalRecallAtFixedPrecision": "recall_at_precision",
+    # The recommender libraries' class names (RecTools, LensKit) and config names (RecBole, Elliot);
+    # their values under ours need the preset of the same name ("rectools", "lenskit"...).
+    "NDCG": "ndcg",
+    "MAP": "map",
+    "MRR": "mrr",
+    "Recall": "recall",
+    "Precision": "precision",
+    "HitRate": "hit_rate",
+    "RecipRank": "mrr",
+    "AveragePrecision": "map",
+    "Hit": "hit_rate",
+    "hit": "hit_rate",
+    "HR": "hit_rate",
     # scikit-learn's scorer name and torchmetrics' classification class for ROC AUC.
     "roc_auc": "auroc",
     "AUROC": "auroc",

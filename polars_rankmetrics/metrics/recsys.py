@@ -18,7 +18,7 @@ from polars_rankmetrics._quote import shown
 from polars_rankmetrics._spec import COUNT, Metric, Param, QuerySpec, TieSupport
 from polars_rankmetrics._validation import check_choice
 from polars_rankmetrics.exceptions import InvalidParameterError
-from polars_rankmetrics.metrics._core import keep_grade, keep_relevant, num_relevant, num_retrieved
+from polars_rankmetrics.metrics._core import keep_relevant, num_relevant, num_retrieved
 from polars_rankmetrics.metrics.rank import precision_at_hits
 
 __all__ = ["map_capped", "mar", "mpr"]
@@ -76,8 +76,8 @@ def _check_n_items(n_items: object) -> None:
 
 
 def _confidence(rows: Rows) -> pl.Expr:
-    """r_ui: the relevance grade where it is positive, else 0."""
-    return pl.when(rows.grade > 0).then(rows.grade).otherwise(0.0)
+    """r_ui: the gain (the grade under the default gain convention) where it is positive, else 0."""
+    return pl.when(rows.gain > 0).then(rows.gain).otherwise(0.0)
 
 
 def _mpr_weight(m: Metric, rows: Rows) -> pl.Expr:
@@ -113,8 +113,15 @@ def _mpr(m: Metric, rows: Rows) -> pl.Expr:
     return pl.when(weight > 0).then(numerator / weight)
 
 
-_GRADE = frozenset({"grade"})
-_POSITIVE = keep_grade(lambda grade: grade > 0)  # the rows with a weight r_ui
+_GRADE = frozenset({"gain"})
+
+
+def _positive(_m: Metric, rows: Rows) -> pl.Expr:
+    """The rows with a weight r_ui."""
+    return rows.gain > 0
+
+
+_POSITIVE = _positive
 MPR = QuerySpec(
     name="mpr", aggregate="weighted", k="none", needs=_GRADE, weight=_mpr_weight, keep=_POSITIVE, value=_mpr
 )
@@ -250,8 +257,9 @@ def mpr(*, missing_items: MissingItems = "bottom", n_items: int | None = None) -
     default because it needs no catalog size and never rewards a list for
     leaving a relevant item out; ``"ignore"`` does (a list of only its
     surest items looks best), ``"random"`` is the paper's value for a model
-    whose unranked items would come in random order. The grade is the
-    weight ``r_ui`` (the paper's watching time); with 0/1 grades every
+    whose unranked items would come in random order. The gain (the grade
+    under the default ``gain="linear"``) is the weight ``r_ui`` (the
+    paper's watching time); with 0/1 grades, or ``gain="binary"``, every
     relevant item weighs the same.
 
     References

@@ -10,6 +10,7 @@ from __future__ import annotations
 import polars as pl
 
 from polars_rankmetrics import metrics
+from polars_rankmetrics.conventions import Gain
 from polars_rankmetrics.expr._view import query_expr
 from polars_rankmetrics.metrics.recsys import MissingItems
 
@@ -174,6 +175,7 @@ def mpr(
     *,
     missing_items: MissingItems = "bottom",
     n_items: int | None = None,
+    gain: Gain = "linear",
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -201,6 +203,13 @@ def mpr(
         ``"ignore"``: they are left out, from the weights too.
     n_items
         The catalog size, for ``missing_items="random"`` only.
+    gain
+        The gain of a grade: ``"linear"`` (the grade), ``"exponential"``
+        (``2**grade - 1``), ``"binary"`` (1 for a relevant grade, else 0)
+        or a ``{grade: gain}`` mapping (trec_eval's
+        ``ndcg.1=3,2=9``; unmapped grades keep their linear gain; the output
+        name shows it, as ``ndcg(1=3,2=9)@10``). Unjudged items and negative
+        grades gain 0.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
         replaces `score` when given. Null score: judged, not retrieved; null
@@ -254,4 +263,5 @@ def mpr(
         relevance_level=relevance_level,
         depth=depth,
         judged_only=judged_only,
+        gain=gain,
     )
