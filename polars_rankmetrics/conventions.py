@@ -309,9 +309,11 @@ PRESETS: dict[str, Conventions] = {
     # LensKit 2025.8 (lenskit.metrics): test items are relevant (binary); NDCG's LogRankWeight clips
     # log2 at rank 2 (1 / max(1, log2 r)); Precision divides by the list's length within n, Recall by
     # min(n, |test|), AveragePrecision by min(|test|, list length); a list without test items is NaN
-    # (skipped in the mean). Its RBP's default patience is 0.85 (write rbp(p=0.85)).
+    # (skipped in the mean); a test user without recommendations gets each metric's default, 0
+    # (RunAnalysis fills missing lists). Its RBP's default patience is 0.85 (write rbp(p=0.85)).
     "lenskit": Conventions(
         gain="binary",
+        missing="zero",
         dcg_discount="log2_clipped",
         precision_denominator="length",
         recall_denominator="min_k_relevant",
