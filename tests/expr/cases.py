@@ -37,7 +37,7 @@ def builders(*, gain: Any = "linear", **options: Any) -> list[pl.Expr]:  # noqa:
         rx.mar(3, **o), rx.map_capped(2, **o),
         rx.mpr(**g), rx.mpr(missing_items="ignore", **g), rx.mpr(missing_items="random", n_items=40, **g),
         rx.f_beta(3, beta=2.0, **o), rx.f_beta(**o), rx.set_f(**o), rx.set_f(beta=0.25, **o),
-        rx.fallout(2, **o), rx.fallout(**o), rx.auroc(**o),
+        rx.fallout(2, **o), rx.fallout(**o), rx.auroc(**o), rx.gauc(**o), rx.gauc_weighted(**o),
         rx.recall_at_precision(precision=0.5, **o), rx.recall_at_precision(4, precision=1 / 3, **o),
     ]  # fmt: skip
 

@@ -91,3 +91,27 @@ def test_users_without_positives_are_not_evaluated() -> None:
     got = prm.evaluate(frame, ["map@2"], per_query=True, preset="recbole")
     assert got["query"].to_list() == ["a"]
     assert got["map@2"].item() == pytest.approx(0.5)  # (1/2) / min(2, 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=lists())
+def test_gauc_weighted_equals_recboles_gauc(data: tuple[dict[str, list[str]], dict[str, set[str]]]) -> None:
+    """RecBole's GAUC.metric_info from each user's positive rank sum, list length and positives.
+
+    RecBole ranks every item, so every positive is in its list: here the positives the list
+    leaves out are dropped from the frame, and users without a positive or a negative are the
+    ones RecBole removes (our value is null for them).
+    """
+    recs, positives = data
+    users = sorted(u for u in recs if set(recs[u]) & positives[u] and set(recs[u]) - positives[u])
+    if not users:
+        return
+    rank_sum = np.array(
+        [[sum(i + 1 for i, item in enumerate(recs[u]) if item in positives[u])] for u in users]
+    )
+    length = np.array([len(recs[u]) for u in users])
+    found = np.array([len(set(recs[u]) & positives[u]) for u in users])
+    want = metrics.GAUC.metric_info(None, rank_sum.astype(float), length, found)
+    frame = _frame(recs, {u: positives[u] & set(recs[u]) for u in recs})
+    got = prm.evaluate(frame, ["gauc_weighted"], preset="recbole").item()
+    assert got == pytest.approx(float(want), abs=1e-12)

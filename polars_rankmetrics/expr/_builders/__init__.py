@@ -8,13 +8,8 @@ from __future__ import annotations
 
 from polars_rankmetrics.expr._builders.binary import f1, hit_rate, precision, r_precision, recall
 from polars_rankmetrics.expr._builders.binary_2 import relative_precision, set_map, utility
-from polars_rankmetrics.expr._builders.classification import (
-    auroc,
-    f_beta,
-    fallout,
-    recall_at_precision,
-    set_f,
-)
+from polars_rankmetrics.expr._builders.classification import auroc, f_beta, fallout, gauc, gauc_weighted
+from polars_rankmetrics.expr._builders.classification_2 import recall_at_precision, set_f
 from polars_rankmetrics.expr._builders.counts import hits, num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.expr._builders.graded import dcg, ndcg
 from polars_rankmetrics.expr._builders.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
@@ -35,6 +30,8 @@ __all__ = [
     "f1",
     "f_beta",
     "fallout",
+    "gauc",
+    "gauc_weighted",
     "gm_bpref",
     "gm_map",
     "hit_rate",
