@@ -26,7 +26,7 @@ from polars_rankmetrics.metrics._core import (
 )
 from polars_rankmetrics.metrics._ties import expected_hits
 
-__all__ = ["auroc", "f_beta", "fallout", "gauc", "gauc_weighted", "recall_at_precision", "set_f"]
+__all__ = ["auroc", "f_beta", "fallout", "recall_at_precision", "set_f"]
 
 
 def _judged_nonrel(rows: Rows) -> pl.Expr:
@@ -163,45 +163,6 @@ AUROC = QuerySpec(
         why="its expectation over tie orders (ties counting one half) is not implemented",
     ),
 )
-
-
-def _gauc_counts(rows: Rows) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
-    """A list's relevant items P, other items N, and the sum of the relevant items' ranks."""
-    found = rows.rel & rows.rank.is_not_null()
-    positives = found.sum().cast(pl.Int64)
-    negatives = num_retrieved(rows).cast(pl.Int64) - positives
-    return positives, negatives, pl.when(found).then(rows.rank.cast(pl.Int64)).sum()
-
-
-def _gauc(_m: Metric, rows: Rows) -> pl.Expr:
-    # The pairs (relevant above other) of the list: P N + P (P + 1) / 2 - sum of the relevant ranks
-    # (RecBole's AUC(u)), counted twice in integers; null without a relevant or another item.
-    p, n, rank_sum = _gauc_counts(rows)
-    twice = 2 * p * n + p * (p + 1) - 2 * rank_sum
-    return pl.when((p > 0) & (n > 0)).then(twice.cast(pl.Float64) / (2 * p * n).cast(pl.Float64))
-
-
-def _gauc_users(_m: Metric, rows: Rows) -> pl.Expr:
-    p, n, _ = _gauc_counts(rows)
-    return pl.when((p > 0) & (n > 0)).then(1.0).otherwise(0.0)
-
-
-def _gauc_positives(_m: Metric, rows: Rows) -> pl.Expr:
-    p, n, _ = _gauc_counts(rows)
-    return pl.when((p > 0) & (n > 0)).then(p.cast(pl.Float64)).otherwise(0.0)
-
-
-_GAUC_TIES = TieSupport(
-    extremal=True, extremal_with_depth=False, why="its expectation over tie orders is not implemented"
-)
-GAUC = QuerySpec(
-    name="gauc", aliases=("GAUC",), aggregate="weighted", keep=keep_relevant, value=_gauc,
-    weight=_gauc_users, ties=_GAUC_TIES,
-)  # fmt: skip
-GAUC_WEIGHTED = QuerySpec(
-    name="gauc_weighted", aggregate="weighted", keep=keep_relevant, value=_gauc,
-    weight=_gauc_positives, ties=_GAUC_TIES,
-)  # fmt: skip
 
 
 def _recall_at_precision(m: Metric, rows: Rows) -> pl.Expr:
@@ -383,70 +344,6 @@ def auroc(*, max_fpr: Annotated[float, Interval(low=0.0, high=1.0, low_open=True
     """
 
 
-@constructor(GAUC)
-def gauc() -> Metric:
-    """Group AUC: each list's AUC of its relevant items against the other items it ranks, averaged.
-
-    Per list of n retrieved items of which P are relevant, at ranks r_i, with
-    N = n - P: ``(P N + P (P + 1) / 2 - sum r_i) / (P N)``, the share of
-    (relevant, other) pairs in the right order (Zhou et al., KDD 2018).
-    Every retrieved item that is not relevant counts as a negative, judged
-    or not (implicit feedback, as RecBole and Elliot read a full ranking);
-    relevant items the list leaves out are not pairs. A list without a
-    relevant or another item has no value and does not count (null per
-    query). Elliot's ``GAUC``; RecBole's ``gauc`` is :func:`gauc_weighted`.
-
-    Returns
-    -------
-    Metric
-        ``gauc``: the mean over the lists that have one.
-
-    Examples
-    --------
-    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "b"],
-    ...     "score": [0.9, 0.5, 0.1, 0.8, 0.2], "relevance": [0, 1, None, 1, 1]})
-    >>> prm.evaluate(df, [prm.gauc()], per_query=True)
-    shape: (2, 2)
-    ┌───────┬──────┐
-    │ query ┆ gauc │
-    │ ---   ┆ ---  │
-    │ i64   ┆ f64  │
-    ╞═══════╪══════╡
-    │ 1     ┆ 0.5  │
-    │ 2     ┆ null │
-    └───────┴──────┘
-    """
-
-
-@constructor(GAUC_WEIGHTED)
-def gauc_weighted() -> Metric:
-    """Group AUC weighted by each list's relevant items: RecBole's ``gauc``.
-
-    Each list's AUC as in :func:`gauc`, averaged with weight P, its relevant
-    items retrieved: ``sum P AUC / sum P`` over the lists with a relevant
-    and another item.
-
-    Returns
-    -------
-    Metric
-        ``gauc_weighted``.
-
-    Examples
-    --------
-    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2, 2], "item": ["a", "b", "c", "a", "b", "c"],
-    ...     "score": [0.9, 0.5, 0.1, 0.8, 0.5, 0.2], "relevance": [0, 1, 1, 1, 0, 0]})
-    >>> prm.evaluate(df, [prm.gauc(), prm.gauc_weighted()])
-    shape: (1, 2)
-    ┌──────┬───────────────┐
-    │ gauc ┆ gauc_weighted │
-    │ ---  ┆ ---           │
-    │ f64  ┆ f64           │
-    ╞══════╪═══════════════╡
-    │ 0.5  ┆ 0.333333      │
-    └──────┴───────────────┘
-    """
-
-
 @constructor(RECALL_AT_PRECISION)
 def recall_at_precision(k: int | None = None, precision: Annotated[float | None, UNIT] = None) -> Metric:
     """Recall at a fixed precision: the highest recall@j, j <= k, whose precision@j reaches `precision`.
@@ -488,7 +385,4 @@ def recall_at_precision(k: int | None = None, precision: Annotated[float | None,
     """
 
 
-SPECS = (
-    spec_of(f_beta), spec_of(set_f), spec_of(fallout), spec_of(auroc), spec_of(recall_at_precision),
-    spec_of(gauc), spec_of(gauc_weighted),
-)  # fmt: skip
+SPECS = (spec_of(f_beta), spec_of(set_f), spec_of(fallout), spec_of(auroc), spec_of(recall_at_precision))

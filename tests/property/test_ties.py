@@ -41,7 +41,7 @@ ORDER_FREE_WITHOUT_DEPTH = frozenset(
 )
 
 
-REQUIRED = {"recall_at_precision": "recall_at_precision(precision=0.5)"}
+REQUIRED = {"recall_at_precision": "recall_at_precision(precision=0.5)", "mcc": "mcc(n_items=12)"}
 """The families a parameter without a default must name, spelled with one."""
 
 

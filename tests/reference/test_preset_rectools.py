@@ -180,3 +180,52 @@ def test_rectools_formulas_on_generated_data(tables: tuple[Reco, Liked]) -> None
         for key, name in names.items():
             assert got[name] == pytest.approx([want[key][u] for u in sorted(liked)], abs=1e-12), name
         assert got_k[f"MAP@{k}"] == pytest.approx([want["map_k"][u] for u in sorted(liked)], abs=1e-12)
+
+
+# tests/metrics/test_classification.py (RecTools, commit 073cc96), TestMCC.test_calc with CATALOG = range(10).
+CLS_RECO = {"query": [1, 1, 1, 2, 2, 3, 4], "item": [1, 2, 3, 1, 2, 1, 1], "rank": [1, 2, 3, 1, 2, 1, 1]}
+CLS_INTERACTIONS = {"query": [1, 1, 1, 3, 4, 5], "item": [4, 2, 3, 1, 2, 2]}
+
+
+def test_rectools_mcc_cases() -> None:
+    """1/sqrt(21), 2/3, -1/6, -1/6, as RecTools' test expects.
+
+    User 5 has an interaction and no recommendation: RecTools counts k false positives for it,
+    and so does the formula here (the preset's ``missing="zero"`` evaluates the user).
+    """
+    got = _per_user(_frame(CLS_RECO, CLS_INTERACTIONS), ["MCC(n_items=10)@2", "Precision@2", "Recall@2"])
+    assert got["query"] == [1, 3, 4, 5]
+    assert got["MCC(n_items=10)@2"] == pytest.approx([1 / 21**0.5, 2 / 3, -1 / 6, -1 / 6], abs=1e-12)
+    assert got["Precision@2"] == pytest.approx([0.5, 0.5, 0.0, 0.0])  # TestPrecision
+    assert got["Recall@2"] == pytest.approx([1 / 3, 1, 0, 0])  # TestRecall
+
+
+def _rectools_mcc(reco: Reco, liked: Liked, k: int, n_items: int) -> dict[int, float]:
+    """classification.py 409-418 with calc_confusions 531-537: fp = k - tp, tn = n_items - k - fn."""
+    out = {}
+    for user, items in liked.items():
+        tp = sum(1 for item, r in reco.get(user, {}).items() if item in items and r <= k)
+        fp, fn = k - tp, len(items) - tp
+        tn = n_items - k - fn
+        denominator = math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+        out[user] = (tp * tn - fp * fn) / denominator if denominator else 0.0
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables=rectools_tables())
+def test_rectools_mcc_on_generated_data(tables: tuple[Reco, Liked]) -> None:
+    reco, liked = tables
+    if not liked:
+        return
+    run = {"query": [u for u, r in reco.items() for _ in r], "item": [i for r in reco.values() for i in r],
+           "rank": [x for r in reco.values() for x in r.values()]}  # fmt: skip
+    interactions = {
+        "query": [u for u, s in liked.items() for _ in s],
+        "item": [i for s in liked.values() for i in s],
+    }
+    for k in CUTOFFS:
+        want = _rectools_mcc(reco, liked, k, 20)
+        got = _per_user(_frame(run, interactions), [f"MCC(n_items=20)@{k}"])
+        assert got["query"] == sorted(liked)
+        assert got[f"MCC(n_items=20)@{k}"] == pytest.approx([want[u] for u in sorted(liked)], abs=1e-12)

@@ -8,14 +8,20 @@ from __future__ import annotations
 
 from polars_rankmetrics.expr._builders.binary import f1, hit_rate, precision, r_precision, recall
 from polars_rankmetrics.expr._builders.binary_2 import relative_precision, set_map, utility
-from polars_rankmetrics.expr._builders.classification import auroc, f_beta, fallout, gauc, gauc_weighted
-from polars_rankmetrics.expr._builders.classification_2 import recall_at_precision, set_f
+from polars_rankmetrics.expr._builders.classification import (
+    auroc,
+    f_beta,
+    fallout,
+    recall_at_precision,
+    set_f,
+)
 from polars_rankmetrics.expr._builders.counts import hits, num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.expr._builders.graded import dcg, ndcg
 from polars_rankmetrics.expr._builders.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
 from polars_rankmetrics.expr._builders.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
 from polars_rankmetrics.expr._builders.rank import average_precision, bing, gm_map, reciprocal_rank
-from polars_rankmetrics.expr._builders.recsys import map_capped, mar, mpr
+from polars_rankmetrics.expr._builders.recsys import gauc, gauc_weighted, map_capped, mar, mcc
+from polars_rankmetrics.expr._builders.recsys_2 import mpr
 from polars_rankmetrics.expr._builders.text import relstring
 from polars_rankmetrics.expr._builders.user import err, rbp, rbp_resid
 
@@ -40,6 +46,7 @@ __all__ = [
     "iprec_at_recall",
     "map_capped",
     "mar",
+    "mcc",
     "mpr",
     "ndcg",
     "num_nonrel_judged_ret",

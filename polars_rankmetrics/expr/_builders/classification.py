@@ -12,7 +12,7 @@ import polars as pl
 from polars_rankmetrics import metrics
 from polars_rankmetrics.expr._view import query_expr
 
-__all__ = ["auroc", "f_beta", "fallout", "gauc", "gauc_weighted"]
+__all__ = ["auroc", "f_beta", "fallout", "recall_at_precision", "set_f"]
 
 
 def auroc(
@@ -251,7 +251,9 @@ def fallout(
     )
 
 
-def gauc(
+def recall_at_precision(
+    k: int | None = None,
+    precision: float | None = None,
     *,
     item: str = "item",
     score: str = "score",
@@ -261,16 +263,20 @@ def gauc(
     depth: int | None = None,
     judged_only: bool = False,
 ) -> pl.Expr:
-    """Group AUC: each list's AUC of its relevant items against the other items it ranks, averaged.
+    """Recall at a fixed precision: the highest recall@j, j <= k, whose precision@j reaches `precision`.
 
     The definition, its notes and references are
-    :func:`polars_rankmetrics.gauc`'s. As an expression, the value is the
-    current group's (a ``group_by`` group, an ``over`` window, the frame in
-    ``select``) taken as one query: evaluate's per-query value; aggregating over
-    queries is evaluate's.
+    :func:`polars_rankmetrics.recall_at_precision`'s. As an expression, the
+    value is the current group's (a ``group_by`` group, an ``over`` window, the
+    frame in ``select``) taken as one query: evaluate's per-query value;
+    aggregating over queries is evaluate's.
 
     Parameters
     ----------
+    k
+        The deepest cutoff considered; None allows the whole list.
+    precision
+        The minimum precision, in [0, 1]; required.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
         replaces `score` when given. Null score: judged, not retrieved; null
@@ -281,7 +287,84 @@ def gauc(
     Returns
     -------
     pl.Expr
-        An aggregation named ``gauc``: the group's rows as one query, as
+        An aggregation named ``recall_at_precision@k`` (``recall_at_precision``
+        without a cutoff): the group's rows as one query, as ``prm.evaluate(...,
+        per_query=True)`` gives it; null for a group without a judged row.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.recall_at_precision : The same metric for :func:`polars_rankmetrics.evaluate`.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics import expr as rx
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1, 1], "item": ["a", "b", "c", "d", "e"],
+    ...     "score": [0.9, 0.5, 0.4, 0.1, None], "relevance": [1, 0, 1, 1, 1]})
+    >>> df.group_by("query", maintain_order=True).agg(rx.recall_at_precision(precision=0.7).round(4))
+    shape: (1, 2)
+    ┌───────┬─────────────────────────────────┐
+    │ query ┆ recall_at_precision(precision=… │
+    │ ---   ┆ ---                             │
+    │ i64   ┆ f64                             │
+    ╞═══════╪═════════════════════════════════╡
+    │ 1     ┆ 0.75                            │
+    └───────┴─────────────────────────────────┘
+    """
+    return query_expr(
+        metrics.recall_at_precision(k, precision),
+        item=item,
+        score=score,
+        rank=rank,
+        relevance=relevance,
+        relevance_level=relevance_level,
+        depth=depth,
+        judged_only=judged_only,
+    )
+
+
+def set_f(
+    *,
+    beta: float = 1.0,
+    item: str = "item",
+    score: str = "score",
+    rank: str | None = None,
+    relevance: str = "relevance",
+    relevance_level: float = 1.0,
+    depth: int | None = None,
+    judged_only: bool = False,
+) -> pl.Expr:
+    """trec_eval's ``set_F``: the F measure of the retrieved set, its weight `beta` unsquared.
+
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.set_f`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
+
+    Parameters
+    ----------
+    beta
+        trec_eval's weight of recall (>= 0): 0 gives precision, 1 F1.
+    item, score, rank, relevance
+        Column names (``prm.Columns()``'s by default); `rank` (1 is best)
+        replaces `score` when given. Null score: judged, not retrieved; null
+        relevance: unjudged (see :mod:`polars_rankmetrics.expr`).
+    relevance_level, depth, judged_only
+        The one-query conventions of :class:`polars_rankmetrics.Conventions`.
+
+    Returns
+    -------
+    pl.Expr
+        An aggregation named ``set_f``: the group's rows as one query, as
         ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
         a judged row.
 
@@ -296,101 +379,25 @@ def gauc(
 
     See Also
     --------
-    polars_rankmetrics.metrics.gauc : The same metric for :func:`polars_rankmetrics.evaluate`.
+    polars_rankmetrics.metrics.set_f : The same metric for :func:`polars_rankmetrics.evaluate`.
 
     Examples
     --------
     >>> from polars_rankmetrics import expr as rx
-    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "b"],
-    ...     "score": [0.9, 0.5, 0.1, 0.8, 0.2], "relevance": [0, 1, None, 1, 1]})
-    >>> df.group_by("query", maintain_order=True).agg(rx.gauc().round(4))
-    shape: (2, 2)
-    ┌───────┬──────┐
-    │ query ┆ gauc │
-    │ ---   ┆ ---  │
-    │ i64   ┆ f64  │
-    ╞═══════╪══════╡
-    │ 1     ┆ 0.5  │
-    │ 2     ┆ null │
-    └───────┴──────┘
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1], "item": ["a", "b", "c", "d"],
+    ...     "score": [0.9, 0.5, 0.1, None], "relevance": [0, 1, 1, 0]})
+    >>> df.group_by("query", maintain_order=True).agg(rx.set_f(beta=0.5).round(4))
+    shape: (1, 2)
+    ┌───────┬─────────────────┐
+    │ query ┆ set_f(beta=0.5) │
+    │ ---   ┆ ---             │
+    │ i64   ┆ f64             │
+    ╞═══════╪═════════════════╡
+    │ 1     ┆ 0.75            │
+    └───────┴─────────────────┘
     """
     return query_expr(
-        metrics.gauc(),
-        item=item,
-        score=score,
-        rank=rank,
-        relevance=relevance,
-        relevance_level=relevance_level,
-        depth=depth,
-        judged_only=judged_only,
-    )
-
-
-def gauc_weighted(
-    *,
-    item: str = "item",
-    score: str = "score",
-    rank: str | None = None,
-    relevance: str = "relevance",
-    relevance_level: float = 1.0,
-    depth: int | None = None,
-    judged_only: bool = False,
-) -> pl.Expr:
-    """Group AUC weighted by each list's relevant items: RecBole's ``gauc``.
-
-    The definition, its notes and references are
-    :func:`polars_rankmetrics.gauc_weighted`'s. As an expression, the value is
-    the current group's (a ``group_by`` group, an ``over`` window, the frame in
-    ``select``) taken as one query: evaluate's per-query value; aggregating over
-    queries is evaluate's.
-
-    Parameters
-    ----------
-    item, score, rank, relevance
-        Column names (``prm.Columns()``'s by default); `rank` (1 is best)
-        replaces `score` when given. Null score: judged, not retrieved; null
-        relevance: unjudged (see :mod:`polars_rankmetrics.expr`).
-    relevance_level, depth, judged_only
-        The one-query conventions of :class:`polars_rankmetrics.Conventions`.
-
-    Returns
-    -------
-    pl.Expr
-        An aggregation named ``gauc_weighted``: the group's rows as one query,
-        as ``prm.evaluate(..., per_query=True)`` gives it; null for a group
-        without a judged row.
-
-    Raises
-    ------
-    InvalidParameterError
-        When the expression is built: a parameter outside its domain, or a
-        column name that is not a string.
-    polars.exceptions.InvalidOperationError
-        When the plan runs: a score, rank or relevance column that is not
-        numeric (the message names this builder and the column).
-
-    See Also
-    --------
-    polars_rankmetrics.metrics.gauc_weighted : The same metric for :func:`polars_rankmetrics.evaluate`.
-
-    Examples
-    --------
-    >>> from polars_rankmetrics import expr as rx
-    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2, 2], "item": ["a", "b", "c", "a", "b", "c"],
-    ...     "score": [0.9, 0.5, 0.1, 0.8, 0.5, 0.2], "relevance": [0, 1, 1, 1, 0, 0]})
-    >>> df.group_by("query", maintain_order=True).agg(rx.gauc_weighted().round(4))
-    shape: (2, 2)
-    ┌───────┬───────────────┐
-    │ query ┆ gauc_weighted │
-    │ ---   ┆ ---           │
-    │ i64   ┆ f64           │
-    ╞═══════╪═══════════════╡
-    │ 1     ┆ 0.0           │
-    │ 2     ┆ 1.0           │
-    └───────┴───────────────┘
-    """
-    return query_expr(
-        metrics.gauc_weighted(),
+        metrics.set_f(beta=beta),
         item=item,
         score=score,
         rank=rank,
