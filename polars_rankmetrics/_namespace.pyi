@@ -79,6 +79,7 @@ class MetricMethods(Generic[_FrameT]):
     def coverage(
         self, k: int | None = None, *, catalog: Catalog = None, **options: Unpack[EvaluateOptions]
     ) -> _FrameT: ...
+    def covered_users(self, k: int, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def dcg(
         self,
         k: int | None = None,

@@ -196,7 +196,7 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
     for stage in _stages(whole):
         out = out.with_columns(stage)
     if keep is not None:
-        out = _kept(out, keep, conventions, gains)
+        out = _kept(out, keep, conventions, gains, keys)
     out = _second_window(out, needs, gains, keys)
     if conventions.ties == "average":
         out = ties.within_groups(out, keys)
@@ -386,10 +386,16 @@ def _gain_columns(
 
 
 def _kept(
-    out: pl.LazyFrame, keep: pl.Expr, conventions: Conventions, gains: Mapping[str, tuple[Gain, GainColumns]]
+    out: pl.LazyFrame,
+    keep: pl.Expr,
+    conventions: Conventions,
+    gains: Mapping[str, tuple[Gain, GainColumns]],
+    keys: tuple[str, ...],
 ) -> pl.LazyFrame:
     """The rows the metrics read; every query keeps its top row, or all when it retrieved nothing."""
-    anchor = (pl.col(RANK) == 1) | pl.col(RANK).is_null() & (pl.col(NUM_RET) == 0)
+    # A given rank (ranks="given") may start past 1: the top row is the query's least rank.
+    top = pl.col(RANK).min().over(keys) if conventions.ranks == "given" else 1
+    anchor = (pl.col(RANK) == top) | pl.col(RANK).is_null() & (pl.col(NUM_RET) == 0)
     if conventions.ties == "average":
         keep = keep | ties.keep([names.gain for _, names in gains.values()])
     return out.filter(keep | anchor)

@@ -33,6 +33,7 @@ def builders(*, gain: Any = "linear", **options: Any) -> list[pl.Expr]:  # noqa:
         rx.bpref(**o), rx.gm_bpref(**o), rx.infap(**o), rx.unjudged(3, **o), rx.num_nonrel_judged_ret(**o),
         rx.rbp(**g), rx.rbp(0.5, **g), rx.rbp_resid(**o), rx.rbp_resid(0.8, **o),
         rx.num_ret(**o), rx.num_rel(**o), rx.num_rel_ret(**o), rx.num_q(**o), rx.hits(3, **o), rx.hits(**o),
+        rx.covered_users(1, **o), rx.covered_users(3, **o),
         rx.relstring(**o), rx.relstring(4, **o),
         rx.mar(3, **o), rx.map_capped(2, **o),
         rx.mpr(**g), rx.mpr(missing_items="ignore", **g), rx.mpr(missing_items="random", n_items=40, **g),

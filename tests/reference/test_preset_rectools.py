@@ -229,3 +229,32 @@ def test_rectools_mcc_on_generated_data(tables: tuple[Reco, Liked]) -> None:
         got = _per_user(_frame(run, interactions), [f"MCC(n_items=20)@{k}"])
         assert got["query"] == sorted(liked)
         assert got[f"MCC(n_items=20)@{k}"] == pytest.approx([want[u] for u in sorted(liked)], abs=1e-12)
+
+
+def test_rectools_covered_users_cases() -> None:
+    """dq.py's CoveredUsers doctest: per user [1, 0, 0, 0] at k=1 and [1, 1, 0, 0] at k=2."""
+    frame = _frame(
+        {"query": [1, 1, 2], "item": [1, 2, 1], "rank": [1, 2, 2]}, {"query": [1, 2, 3, 4], "item": [1] * 4}
+    )
+    got = _per_user(frame, ["CoveredUsers@1", "covered_users@2"])
+    assert got["CoveredUsers@1"] == [1.0, 0.0, 0.0, 0.0]
+    assert got["covered_users@2"] == [1.0, 1.0, 0.0, 0.0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables=rectools_tables())
+def test_rectools_covered_users_on_generated_data(tables: tuple[Reco, Liked]) -> None:
+    """dq.py 271-274: a target user (with an interaction) is covered when a rank <= k is listed for it."""
+    reco, liked = tables
+    if not liked:
+        return
+    run = {"query": [u for u, r in reco.items() for _ in r], "item": [i for r in reco.values() for i in r],
+           "rank": [x for r in reco.values() for x in r.values()]}  # fmt: skip
+    interactions = {
+        "query": [u for u, s in liked.items() for _ in s],
+        "item": [i for s in liked.values() for i in s],
+    }
+    for k in CUTOFFS:
+        got = _per_user(_frame(run, interactions), [f"covered_users@{k}"])
+        want = [float(any(r <= k for r in reco.get(u, {}).values())) for u in sorted(liked)]
+        assert got[f"covered_users@{k}"] == want

@@ -15,7 +15,8 @@ from polars_rankmetrics.expr._builders.classification import (
     recall_at_precision,
     set_f,
 )
-from polars_rankmetrics.expr._builders.counts import hits, num_q, num_rel, num_rel_ret, num_ret
+from polars_rankmetrics.expr._builders.counts import covered_users, hits, num_q, num_rel, num_rel_ret
+from polars_rankmetrics.expr._builders.counts_2 import num_ret
 from polars_rankmetrics.expr._builders.graded import dcg, ndcg
 from polars_rankmetrics.expr._builders.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
 from polars_rankmetrics.expr._builders.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
@@ -30,6 +31,7 @@ __all__ = [
     "average_precision",
     "bing",
     "bpref",
+    "covered_users",
     "dcg",
     "eleven_point_average",
     "err",
