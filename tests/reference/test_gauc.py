@@ -59,3 +59,24 @@ def test_gauc_by_hand() -> None:
         "score": [0.9, 0.5, 0.1, 0.8, 0.5, 0.2], "relevance": [0, 1, 1, 1, 0, None]})  # fmt: skip
     got = prm.evaluate(frame, ["gauc", "GAUC", "gauc_weighted"])
     assert got.row(0) == pytest.approx((0.5, 0.5, 1 / 3))
+
+
+def _lists(*flags: str) -> pl.DataFrame:
+    """One list per string, 'p' a relevant item and 'n' another, in rank order."""
+    rows = [
+        (u, f"i{i}", float(len(s) - i), int(c == "p")) for u, s in enumerate(flags) for i, c in enumerate(s)
+    ]
+    return pl.DataFrame(rows, schema=["query", "item", "score", "relevance"], orient="row")
+
+
+def test_recboles_own_gauc_cases() -> None:
+    """RecBole's tests/metrics/test_rank_metrics.py (commit 21e1ce8), test_gauc, as ranked lists.
+
+    Case 0: lists of 2, 3, 5 items with 1, 2, 3 positives of rank sums 1, 4, 9 (0.5833...);
+    case 1: a list of 3 with its positive last, one without a positive, one without a negative
+    (the last two removed): 0.
+    """
+    case0 = (1 * (2 - 0 / 2 - 1 / 1) / 1 + 2 * (3 - 1 / 2 - 4 / 2) / 1 + 3 * (5 - 2 / 2 - 9 / 3) / 2) / 6
+    assert prm.evaluate(_lists("pn", "pnp", "pnpnp"), ["gauc_weighted"]).item() == pytest.approx(case0)
+    assert case0 == pytest.approx(0.5833, abs=1e-4)
+    assert prm.evaluate(_lists("nnp", "nnnnnn", "pppp"), ["gauc_weighted"]).item() == pytest.approx(0.0)
