@@ -147,6 +147,14 @@ class MetricMethods(Generic[_FrameT]):
     def map_ia(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def mar(self, k: int, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def mcc(self, k: int, *, n_items: float | None = None, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
+    def mean_pop_rank(
+        self,
+        k: int | None = None,
+        *,
+        interactions: pl.DataFrame | pl.LazyFrame | None = None,
+        popularity: pl.DataFrame | pl.LazyFrame | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
     def miscalibration(
         self,
         k: int | None = None,

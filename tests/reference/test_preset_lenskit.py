@@ -114,3 +114,55 @@ def test_the_issues_lenskit_cases() -> None:
     binary = pl.DataFrame({"query": [1, 1], "item": ["a", "b"], "score": [2.0, 1.0], "relevance": [1, 5]})
     assert prm.evaluate(binary, ["rbp(p=0.5)"], preset="lenskit").item() == pytest.approx(0.75)
     assert _lenskit(ranking.RBP(patience=0.5), ["a", "b"], {"a", "b"}) == pytest.approx(0.75)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    recs=st.dictionaries(
+        st.sampled_from([f"u{j}" for j in range(6)]),
+        st.lists(st.sampled_from([f"i{j}" for j in range(10)]), unique=True, min_size=1, max_size=6),
+        min_size=1,
+    ),
+    train=st.lists(
+        st.tuples(st.integers(0, 5), st.sampled_from([f"i{j}" for j in range(8)])), min_size=1, max_size=25
+    ),
+    k=st.sampled_from([None, 1, 3]),
+)
+def test_mean_pop_rank_equals_lenskits(
+    recs: dict[str, list[str]], train: list[tuple[int, str]], k: int | None
+) -> None:
+    """MeanPopRank(dataset, n=k): the mean over lists of each list's mean popularity quantile."""
+    import pandas as pd  # noqa: PLC0415  (pandas comes with LensKit)
+
+    interactions = pd.DataFrame(train, columns=["user_id", "item_id"]).drop_duplicates()
+    dataset = lenskit_data.from_interactions_df(interactions)
+    metric = ranking.MeanPopRank(dataset, n=k)
+    want = sum(_lenskit(metric, items, set()) for items in recs.values()) / len(recs)
+    rows = [(u, item, float(len(items) - i)) for u, items in recs.items() for i, item in enumerate(items)]
+    frame = pl.DataFrame(rows, schema=["query", "item", "score"], orient="row")
+    train_frame = pl.DataFrame(train, schema=["user", "item"], orient="row")
+    got = prm.evaluate(frame, [prm.mean_pop_rank(k, interactions=train_frame)]).item()
+    assert got == pytest.approx(want, abs=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    recs=st.dictionaries(
+        st.sampled_from([f"u{j}" for j in range(6)]),
+        st.lists(st.sampled_from([f"i{j}" for j in range(10)]), unique=True, min_size=1, max_size=6),
+        min_size=1,
+    ),
+    k=st.sampled_from([None, 1, 3]),
+)
+def test_list_gini_equals_lenskits(recs: dict[str, list[str]], k: int | None) -> None:
+    """ListGini(n=k, items=12): the Gini of how many top-k lists hold each of 12 catalog items."""
+    metric = ranking.ListGini(k, items=12)
+    parts = [
+        metric.compute_list_data(lenskit_data.ItemList(item_ids=items, ordered=True), None)
+        for items in recs.values()
+    ]
+    want = float(metric.global_aggregate(parts))
+    rows = [(u, item, float(len(items) - i)) for u, items in recs.items() for i, item in enumerate(items)]
+    frame = pl.DataFrame(rows, schema=["query", "item", "score"], orient="row")
+    got = prm.evaluate(frame, [prm.gini(k, catalog=12)]).item()
+    assert got == pytest.approx(want, abs=1e-12)
