@@ -131,6 +131,7 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import compat as compat
     from polars_rankmetrics.metrics import cost_gain as cost_gain
     from polars_rankmetrics.metrics import coverage as coverage
+    from polars_rankmetrics.metrics import covered_users as covered_users
     from polars_rankmetrics.metrics import dcg as dcg
     from polars_rankmetrics.metrics import eleven_point_average as eleven_point_average
     from polars_rankmetrics.metrics import entropy as entropy
@@ -141,6 +142,8 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import f1 as f1
     from polars_rankmetrics.metrics import f_beta as f_beta
     from polars_rankmetrics.metrics import fallout as fallout
+    from polars_rankmetrics.metrics import gauc as gauc
+    from polars_rankmetrics.metrics import gauc_weighted as gauc_weighted
     from polars_rankmetrics.metrics import gini as gini
     from polars_rankmetrics.metrics import gm_bpref as gm_bpref
     from polars_rankmetrics.metrics import gm_map as gm_map
@@ -152,6 +155,8 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import map_capped as map_capped
     from polars_rankmetrics.metrics import map_ia as map_ia
     from polars_rankmetrics.metrics import mar as mar
+    from polars_rankmetrics.metrics import mcc as mcc
+    from polars_rankmetrics.metrics import mean_pop_rank as mean_pop_rank
     from polars_rankmetrics.metrics import miscalibration as miscalibration
     from polars_rankmetrics.metrics import mpr as mpr
     from polars_rankmetrics.metrics import ndcg as ndcg

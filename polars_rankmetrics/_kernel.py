@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from polars_rankmetrics.conventions import Gain
+from polars_rankmetrics.conventions import Conventions, Gain
 
 RANK = "__prm_rank"  # 1-based retrieval rank within depth; null when not retrieved
 REL = "__prm_rel"  # judged relevant: grade >= relevance_level and grade >= 0
@@ -106,6 +106,9 @@ class Rows:
         The query's scale of its gains (:func:`query_scale`'s factor): a
         per-row column in the prepared view, an aggregation in a group view;
         None where every non-zero gain is 2**-3 or more (the fixed grid).
+    conventions
+        The evaluation's conventions, for the families that read one more
+        (``discount``, ``ideal``, ``rbp_normalization``, the denominators).
     """
 
     rank: pl.Expr
@@ -124,15 +127,17 @@ class Rows:
     ap_denominator: str = "relevant"
     terms: dict[str, pl.Expr] | None = field(default=None, compare=False, repr=False)
     gain_scale: pl.Expr | None = None
+    conventions: Conventions = field(default_factory=Conventions, compare=False, repr=False)
 
     @classmethod
-    def prepared(
+    def prepared(  # noqa: PLR0913, PLR0917  (the view's inputs, each named)
         cls,
         gain: GainColumns | None = None,
         keys: tuple[str, ...] = (),
         iprec_rule: str = "round",
         ap_denominator: str = "relevant",
         terms: dict[str, pl.Expr] | None = None,
+        conventions: Conventions | None = None,
     ) -> Rows:
         """Evaluate's view: the prepared frame's columns (`gain`: the metric's gain columns).
 
@@ -157,6 +162,7 @@ class Rows:
             ap_denominator=ap_denominator,
             terms=terms,
             gain_scale=None if names.scale is None else pl.col(names.scale),
+            conventions=conventions or Conventions(),
         )
 
     def in_rank_order(self, running: pl.Expr) -> pl.Expr:

@@ -368,6 +368,10 @@ class MetricSpec:
         retrieved items, the number retrieved only as ``min(k, n)``, and the
         query's judgments (R, the ideal ranking): fusion's search then cuts
         each candidate's list at k (``fusion/_cut.py``).
+    refuse
+        Why the family cannot read the given conventions (a gain convention its
+        definition has no place for), or None when it can: evaluate raises
+        :class:`InvalidParameterError` with the reason.
     """
 
     name: str
@@ -386,6 +390,7 @@ class MetricSpec:
     spellings: Spellings = Spellings()
     measures: tuple[TrecMeasure, ...] = ()
     top_k_only: bool = False
+    refuse: Refuse | None = None
     scope: ClassVar[Scope] = "query"
 
     @property

@@ -12,17 +12,29 @@ from polars_rankmetrics.exceptions._parameters import check_choice, check_gain, 
 __all__ = ["PRESETS", "ConventionOptions", "Conventions", "ReadingOptions"]
 
 Missing = Literal["skip", "zero"]
-Gain = Literal["linear", "exponential", "binary"] | Mapping[float, float]
+Gain = Literal["linear", "exponential", "binary", "thresholded_exponential"] | Mapping[float, float]
 Ties = Literal["text", "average", "optimistic", "pessimistic"]
 IprecRule = Literal["round", "trec_eval_9"]
 Judgments = Literal["all", "retrieved"]
-ApDenominator = Literal["relevant", "min_k_relevant", "found"]
+ApDenominator = Literal["relevant", "min_k_relevant", "found", "k", "min_length_relevant"]
 NoRelevant = Literal["count", "skip"]
+Ranks = Literal["positions", "given"]
+Ideal = Literal["judged", "k_slots"]
+Discount = Literal["log2", "log2_clipped"]
+RbpNormalization = Literal["series", "achievable"]
+PrecisionDenominator = Literal["k", "length"]
+RecallDenominator = Literal["relevant", "min_k_relevant"]
 TIES: tuple[str, ...] = ("text", "average", "optimistic", "pessimistic")
 IPREC_RULES: tuple[str, ...] = ("round", "trec_eval_9")
 JUDGMENTS: tuple[str, ...] = ("all", "retrieved")
-AP_DENOMINATORS: tuple[str, ...] = ("relevant", "min_k_relevant", "found")
+AP_DENOMINATORS: tuple[str, ...] = ("relevant", "min_k_relevant", "found", "k", "min_length_relevant")
 NO_RELEVANT: tuple[str, ...] = ("count", "skip")
+RANKS: tuple[str, ...] = ("positions", "given")
+IDEALS: tuple[str, ...] = ("judged", "k_slots")
+DISCOUNTS: tuple[str, ...] = ("log2", "log2_clipped")
+RBP_NORMALIZATIONS: tuple[str, ...] = ("series", "achievable")
+PRECISION_DENOMINATORS: tuple[str, ...] = ("k", "length")
+RECALL_DENOMINATORS: tuple[str, ...] = ("relevant", "min_k_relevant")
 
 
 @dataclass(frozen=True)
@@ -51,7 +63,9 @@ class Conventions:
         Gain of a grade in graded metrics: ``"linear"`` (the grade),
         ``"exponential"`` (``2**grade - 1``), ``"binary"`` (1 for a relevant
         item, ``grade >= relevance_level``, else 0: Microsoft Recommenders'
-        ``score_type="binary"``) or a ``{grade: gain}`` mapping (trec_eval
+        ``score_type="binary"``), ``"thresholded_exponential"``
+        (``2**(grade - relevance_level + 1) - 1`` for a relevant grade, else 0:
+        Elliot's nDCG) or a ``{grade: gain}`` mapping (trec_eval
         ``ndcg.1=3,2=9``; unmapped grades keep their linear gain). Negative
         grades and unjudged items gain 0.
     ties
@@ -79,20 +93,49 @@ class Conventions:
         (trec_eval's ``map_cut``: R), ``"min_k_relevant"`` (min(k, R):
         Microsoft Recommenders' ``map_at_k``) or ``"found"`` (the relevant
         items found in the top k: torchmetrics' ``RetrievalMAP(top_k=k)``,
-        recmetrics' unreleased ``mapk``). Without a cutoff, ``"found"`` divides by
-        the relevant items retrieved.
+        recmetrics' unreleased ``mapk``), ``"k"`` (the cutoff itself: RecTools'
+        ``MAP(divide_by_k=True)``) or ``"min_length_relevant"`` (min(R, the
+        items listed within k): LensKit's ``AveragePrecision``). Without a
+        cutoff, ``"found"`` divides by the relevant items retrieved, ``"k"``
+        by R.
     no_relevant
         A judged query without a relevant item: ``"count"`` (trec_eval: it
         gets its value, 0 for most metrics, and counts in the mean) or
         ``"skip"`` (Microsoft Recommenders: users without a relevant item
         are not evaluated).
+    ranks
+        How a ``rank`` column is read: ``"positions"`` (the order it gives,
+        positions 1, 2, 3... whatever the values) or ``"given"`` (each value
+        is the item's position, gaps kept: RecTools reads a lone item of rank
+        3 at position 3). A score column always gives positions.
+    ideal
+        nDCG's ideal DCG: ``"judged"`` (the judged items, best gain first) or
+        ``"k_slots"`` (every one of the k slots filled with the query's top
+        gain: RecTools' ``NDCG(divide_by_achievable=False)``; needs a cutoff).
+    dcg_discount
+        DCG's discount at rank r: ``"log2"`` (``log2(r + 1)``) or
+        ``"log2_clipped"`` (``max(1, log2 r)``, Järvelin and Kekäläinen's
+        first form: LensKit's default).
+    rbp_normalization
+        What rbp's discounted gains are measured against: ``"series"``
+        (``1 / (1 - p)``, the infinite list: ``(1 - p) * sum``) or
+        ``"achievable"`` (the sum of the first min(R, n) discounts, n the
+        list's length: LensKit's ``RBP(normalize=True)``).
+    precision_denominator
+        What precision at k divides by: ``"k"`` (trec_eval) or ``"length"``
+        (the items listed within k: LensKit's ``Precision``).
+    recall_denominator
+        What recall at k divides by: ``"relevant"`` (R) or ``"min_k_relevant"``
+        (min(k, R): LensKit's ``Recall``, our ``relative_P``).
 
     Examples
     --------
     >>> prm.Conventions(depth=100, missing="zero")
     Conventions(depth=100, relevance_level=1.0, missing='zero', judged_only=False, gain='linear',
                 ties='text', iprec_rule='round', judgments='all', ap_denominator='relevant',
-                no_relevant='count')
+                no_relevant='count', ranks='positions', ideal='judged', dcg_discount='log2',
+                rbp_normalization='series', precision_denominator='k',
+                recall_denominator='relevant')
     """
 
     depth: int | None = None
@@ -105,6 +148,12 @@ class Conventions:
     judgments: Judgments = "all"
     ap_denominator: ApDenominator = "relevant"
     no_relevant: NoRelevant = "count"
+    ranks: Ranks = "positions"
+    ideal: Ideal = "judged"
+    dcg_discount: Discount = "log2"
+    rbp_normalization: RbpNormalization = "series"
+    precision_denominator: PrecisionDenominator = "k"
+    recall_denominator: RecallDenominator = "relevant"
 
     def __post_init__(self) -> None:
         """Check every parameter when the conventions are built."""
@@ -118,6 +167,12 @@ class Conventions:
         check_choice(self.judgments, "judgments", JUDGMENTS)
         check_choice(self.ap_denominator, "ap_denominator", AP_DENOMINATORS)
         check_choice(self.no_relevant, "no_relevant", NO_RELEVANT)
+        check_choice(self.ranks, "ranks", RANKS)
+        check_choice(self.ideal, "ideal", IDEALS)
+        check_choice(self.dcg_discount, "dcg_discount", DISCOUNTS)
+        check_choice(self.rbp_normalization, "rbp_normalization", RBP_NORMALIZATIONS)
+        check_choice(self.precision_denominator, "precision_denominator", PRECISION_DENOMINATORS)
+        check_choice(self.recall_denominator, "recall_denominator", RECALL_DENOMINATORS)
 
     @classmethod
     def preset(cls, name: str) -> Conventions:
@@ -132,7 +187,13 @@ class Conventions:
         ``"ragas"`` (every expected id relevant with gain 1; lists from
         :func:`from_id_lists`); see :data:`PRESETS`
         and the presets' table in the documentation
-        (docs/guides/coming-from.md).
+        (docs/guides/coming-from.md). The recommender libraries: ``"rectools"``
+        (RecTools 0.19: binary gains, ranks as given, nDCG's ideal over k slots),
+        ``"lenskit"`` (LensKit 2025.8: binary gains, the clipped log discount,
+        precision over the list's length, recall and AP over min(k, R) and
+        min(length, R)), ``"recbole"`` (RecBole 1.2: binary gains, AP over
+        min(k, R)) and ``"elliot"`` (Elliot: gains ``2**(g - t + 1) - 1`` above
+        the threshold t, ``relevance_level``).
 
         Examples
         --------
@@ -159,7 +220,9 @@ class Conventions:
         >>> prm.Conventions.resolve("trec_eval", depth=10)
         Conventions(depth=10, relevance_level=1.0, missing='skip', judged_only=False, gain='linear',
                     ties='text', iprec_rule='round', judgments='all', ap_denominator='relevant',
-                    no_relevant='count')
+                    no_relevant='count', ranks='positions', ideal='judged', dcg_discount='log2',
+                    rbp_normalization='series', precision_denominator='k',
+                    recall_denominator='relevant')
         """
         preset = overrides.pop("preset", None)
         if preset is not None:
@@ -196,6 +259,12 @@ class ReadingOptions(TypedDict, total=False):
     judgments: Judgments | None
     ap_denominator: ApDenominator | None
     no_relevant: NoRelevant | None
+    ranks: Ranks | None
+    ideal: Ideal | None
+    dcg_discount: Discount | None
+    rbp_normalization: RbpNormalization | None
+    precision_denominator: PrecisionDenominator | None
+    recall_denominator: RecallDenominator | None
     preset: str | None
 
 
@@ -242,5 +311,34 @@ PRESETS: dict[str, Conventions] = {
     # Ragas' ID-based context precision and recall (IDBasedContextPrecision, IDBasedContextRecall):
     # sets of ids, = precision and recall without a cutoff, each id once (prm.from_id_lists).
     "ragas": Conventions(gain="binary"),
+    # RecTools 0.19 (rectools.metrics): interactions are the relevant items (binary); the rank column
+    # is read as the position (a lone item of rank 3 is at 3); NDCG(divide_by_achievable=False)
+    # measures DCG against k relevant slots; MAP divides by the user's test items (divide_by_k=False);
+    # a user with test interactions but no recommendation scores 0 and counts (merge_reco).
+    "rectools": Conventions(
+        gain="binary", ranks="given", ideal="k_slots", missing="zero", no_relevant="skip"
+    ),
+    # LensKit 2025.8 (lenskit.metrics): test items are relevant (binary); NDCG's LogRankWeight clips
+    # log2 at rank 2 (1 / max(1, log2 r)); Precision divides by the list's length within n, Recall by
+    # min(n, |test|), AveragePrecision by min(|test|, list length); a list without test items is NaN
+    # (skipped in the mean); a test user without recommendations gets each metric's default, 0
+    # (RunAnalysis fills missing lists). Its RBP's default patience is 0.85 (write rbp(p=0.85)).
+    "lenskit": Conventions(
+        gain="binary",
+        missing="zero",
+        dcg_discount="log2_clipped",
+        precision_denominator="length",
+        recall_denominator="min_k_relevant",
+        ap_denominator="min_length_relevant",
+        no_relevant="skip",
+    ),
+    # RecBole 1.2 (recbole/evaluator/metrics.py): binary positives; MAP@k divides by min(k, |pos|);
+    # NDCG's ideal holds min(k, |pos|) positives; every evaluated user has a positive item.
+    "recbole": Conventions(gain="binary", ap_denominator="min_k_relevant", no_relevant="skip"),
+    # Elliot (elliot/evaluation/relevance/relevance.py, DiscountedRelevance): nDCG's gain is
+    # 2**(r - t + 1) - 1 for a rating r >= the threshold t (relevance_level), else 0; users without a
+    # relevant test item are not evaluated. Its MAP and MAR (precision at every position) are not
+    # reproduced: a bug, see the guide.
+    "elliot": Conventions(gain="thresholded_exponential", no_relevant="skip"),
 }
 """Other libraries' conventions, each a named set of :class:`Conventions` (a table entry, not a code path)."""

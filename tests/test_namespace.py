@@ -106,12 +106,14 @@ def test_every_constructor_builds_its_own_family() -> None:
     """A constructor called with its defaults (and a required cutoff) gives a metric of a family it owns."""
     needs = {"mar": {"k": 3}, "map_capped": {"k": 3}, "unjudged": {"k": 3},
              "iprec_at_recall": {"recall": 0.5}, "recall_at_precision": {"precision": 0.5},
-             "rprec_mult": {"multiple": 2.0}, "mpr": {},
+             "rprec_mult": {"multiple": 2.0}, "mpr": {}, "mcc": {"k": 3, "n_items": 10},
+             "covered_users": {"k": 3},
              "novelty": {"popularity": pl.DataFrame({"item": ["a"], "count": [1]}), "n_users": 2},
              "intra_list_similarity": {"features": pl.DataFrame({"item": ["a"], "x": [1.0]})},
              "rbo": {"reference": pl.DataFrame({"query": ["q"], "item": ["a"], "score": [1.0]})},
              **{name: {"interactions": pl.DataFrame({"user": [1], "item": ["a"]})}
-                for name in ("arp", "aplt", "aclt", "tail_percentage", "pop_rsp", "pop_reo")},
+                for name in ("arp", "aplt", "aclt", "tail_percentage", "pop_rsp", "pop_reo",
+                             "mean_pop_rank")},
              "surprisal": {"k": 3, "interactions": pl.DataFrame({"user": [1], "item": ["a"]})},
              "unexpectedness": {"k": 3, "baseline": pl.DataFrame({"user": [1], "item": ["a"], "s": [1.0]})},
              "category_diversity": {"k": 3, "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},

@@ -69,7 +69,8 @@ OPTIONS = f"""    item: str = {COLUMNS.item!r},
 
 GAIN_DOC = """gain
     The gain of a grade: ``"linear"`` (the grade), ``"exponential"``
-    (``2**grade - 1``) or a ``{grade: gain}`` mapping (trec_eval's
+    (``2**grade - 1``), ``"binary"`` (1 for a relevant grade, else 0)
+    or a ``{grade: gain}`` mapping (trec_eval's
     ``ndcg.1=3,2=9``; unmapped grades keep their linear gain; the output
     name shows it, as ``ndcg(1=3,2=9)@10``). Unjudged items and negative
     grades gain 0."""
@@ -225,6 +226,8 @@ def _builder(spec: QuerySpec) -> str:
         call.append(p.name if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD else f"{p.name}={p.name}")
     if not star:
         own.append("    *,")
+    if spec.graded and "gain" not in sig.parameters:  # the convention alone (rbp, err, mpr)
+        own.append('    gain: Gain = "linear",')
     conventions = ", ".join(
         f"{o}={o}" for o in ("item", "score", "rank", "relevance", "relevance_level", "depth", "judged_only")
     )

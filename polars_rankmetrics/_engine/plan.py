@@ -112,6 +112,21 @@ def check_ties(metrics: NamedMetrics, conventions: Conventions) -> None:
             raise InvalidParameterError.tie_policy(name, policy, *refused)
 
 
+def _view(
+    gain: GainColumns, keys: tuple[str, ...], conventions: Conventions, terms: dict[str, pl.Expr]
+) -> Rows:
+    """The prepared frame's view for a metric of gain columns `gain`."""
+    return Rows.prepared(gain, keys, conventions.iprec_rule, conventions.ap_denominator, terms, conventions)
+
+
+def check_refusals(metrics: NamedMetrics, conventions: Conventions) -> None:
+    """Raise for a metric whose family refuses the conventions (a gain it has no place for)."""
+    for name, metric in metrics:
+        why = metric.spec.refuse(metric, conventions) if metric.spec.refuse is not None else None
+        if why:
+            raise InvalidParameterError.refused(f"metric {name!r}", why)
+
+
 def _value(spec: QuerySpec, conventions: Conventions) -> Callable[[Metric, Rows], pl.Expr]:
     """A family's per-query value under the tie policy: its expected value under ``"average"``."""
     average = spec.ties.average
@@ -162,6 +177,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     plan (one aggregation per query, and the table metrics joined to it); the catalog plan.
     """
     check_ties(metrics, conventions)
+    check_refusals(metrics, conventions)
     wants_intents = any("intents" in m.spec.needs for _, m in metrics)
     lf = intents.by_item(  # one row per item
         lf, columns, by, conventions.relevance_level, lists=wants_intents, check=check
@@ -176,10 +192,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     keys = (*schema.by, columns.query)
     # Every metric reads the prepared frame through the same view: the columns prepare adds.
     terms: dict[str, pl.Expr] = {}  # the per-row terms the metrics share (Rows.term), each once
-    view = {
-        name: Rows.prepared(columns_of[name], keys, conventions.iprec_rule, conventions.ap_denominator, terms)
-        for name, _ in metrics
-    }
+    view = {name: _view(columns_of[name], keys, conventions, terms) for name, _ in metrics}
     rows, whole = _row_columns(metrics, view)
     names = frame_schema(lf)
 

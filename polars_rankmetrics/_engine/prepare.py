@@ -90,6 +90,10 @@ def gain_expr(grade: pl.Expr, gain: Gain, relevance_level: float = 1.0) -> pl.Ex
         value = (g >= relevance_level).cast(pl.Float64)
     elif gain == "exponential":
         value = pl.lit(2.0).pow(g) - 1.0
+    elif gain == "thresholded_exponential":
+        # Elliot's discounted relevance: 2**(g - t + 1) - 1 above the threshold t, else 0.
+        value = pl.when(g >= relevance_level).then(pl.lit(2.0).pow(g - relevance_level + 1.0) - 1.0)
+        value = value.otherwise(0.0)
     else:
         assert isinstance(gain, Mapping)
         # A when/then chain, not Expr.replace: replace falls back to the in-memory engine (Polars 2.1).
@@ -108,6 +112,8 @@ def fine_gains(gain: Gain, relevance: pl.DataType) -> bool:
     decimals) can be anything, except under ``"binary"``.
     """
     fractional = not (relevance.is_integer() or relevance == pl.Boolean)
+    if gain == "thresholded_exponential":
+        return True  # a fractional threshold gives fractional exponents
     if isinstance(gain, str):
         return fractional and gain != "binary"
     return fractional or any(v != 0 and abs(v) < GRID_LARGEST for v in map(float, gain.values()))
@@ -190,7 +196,7 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
     for stage in _stages(whole):
         out = out.with_columns(stage)
     if keep is not None:
-        out = _kept(out, keep, conventions, gains)
+        out = _kept(out, keep, conventions, gains, keys)
     out = _second_window(out, needs, gains, keys)
     if conventions.ties == "average":
         out = ties.within_groups(out, keys)
@@ -222,6 +228,8 @@ def _split_short_lists(
     """The lists to order, and those short enough to skip the ordering window (or None)."""
     if unordered_up_to is None or conventions.depth is not None or conventions.judged_only:
         return lf, None
+    if conventions.ranks == "given" and schema.order_is_rank:
+        return lf, None  # a given rank past a cutoff is outside it, however short the list
     # Whole queries fall on either side, so every per-query window below is unchanged.
     sized = lf.with_columns(pl.col(schema.order_column).count().over(keys).alias(LIST_SIZE)).cache()
     return sized.filter(pl.col(LIST_SIZE) > unordered_up_to), sized.filter(
@@ -280,6 +288,9 @@ def _ranking(  # noqa: PLR0913, PLR0917
         # trec_eval -J: unjudged items are dropped from the ranking before ranks are given.
         retrieved = retrieved & judged
     rank = pl.when(retrieved).then(in_order).rank("ordinal", descending=descending).over(keys)
+    if conventions.ranks == "given" and schema.order_is_rank:
+        # RecTools: the rank column is the position itself, gaps kept (a lone item of rank 3 is third).
+        rank = pl.when(retrieved).then(order.cast(pl.UInt32))
     # The list size, when the split counted it already (no depth, no -J: the same count).
     num_ret = pl.col(LIST_SIZE) if counted else retrieved.sum().over(keys)
     recount = False
@@ -375,10 +386,16 @@ def _gain_columns(
 
 
 def _kept(
-    out: pl.LazyFrame, keep: pl.Expr, conventions: Conventions, gains: Mapping[str, tuple[Gain, GainColumns]]
+    out: pl.LazyFrame,
+    keep: pl.Expr,
+    conventions: Conventions,
+    gains: Mapping[str, tuple[Gain, GainColumns]],
+    keys: tuple[str, ...],
 ) -> pl.LazyFrame:
     """The rows the metrics read; every query keeps its top row, or all when it retrieved nothing."""
-    anchor = (pl.col(RANK) == 1) | pl.col(RANK).is_null() & (pl.col(NUM_RET) == 0)
+    # A given rank (ranks="given") may start past 1: the top row is the query's least rank.
+    top = pl.col(RANK).min().over(keys) if conventions.ranks == "given" else 1
+    anchor = (pl.col(RANK) == top) | pl.col(RANK).is_null() & (pl.col(NUM_RET) == 0)
     if conventions.ties == "average":
         keep = keep | ties.keep([names.gain for _, names in gains.values()])
     return out.filter(keep | anchor)

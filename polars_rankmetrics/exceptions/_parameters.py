@@ -40,9 +40,9 @@ def check_real(value: object, name: str) -> float:
 
 
 def check_gain(gain: object) -> str | Mapping[float, float]:
-    """Return `gain` if it is "linear", "exponential", "binary" or a {grade: gain} mapping."""
+    """Return `gain` if it is "linear", "exponential", "binary", "thresholded_exponential" or a mapping."""
     if isinstance(gain, str):
-        check_choice(gain, "gain", ("linear", "exponential", "binary"))
+        check_choice(gain, "gain", ("linear", "exponential", "binary", "thresholded_exponential"))
         return gain
     if isinstance(gain, Mapping) and gain:
         for grade, value in gain.items():
@@ -50,5 +50,7 @@ def check_gain(gain: object) -> str | Mapping[float, float]:
             check_real(value, f"gain for grade {grade}")
         return gain
     raise InvalidParameterError.out_of_domain(
-        "gain", '"linear", "exponential", "binary" or a non-empty {grade: gain} mapping', gain
+        "gain",
+        '"linear", "exponential", "binary", "thresholded_exponential" or a non-empty {grade: gain} mapping',
+        gain,
     )

@@ -117,12 +117,15 @@ if TYPE_CHECKING:  # the builders, for type checkers (written by tools/gen_expr.
     from polars_rankmetrics.expr._builders import average_precision as average_precision
     from polars_rankmetrics.expr._builders import binary_cost_gain as binary_cost_gain
     from polars_rankmetrics.expr._builders import bpref as bpref
+    from polars_rankmetrics.expr._builders import covered_users as covered_users
     from polars_rankmetrics.expr._builders import dcg as dcg
     from polars_rankmetrics.expr._builders import eleven_point_average as eleven_point_average
     from polars_rankmetrics.expr._builders import err as err
     from polars_rankmetrics.expr._builders import f1 as f1
     from polars_rankmetrics.expr._builders import f_beta as f_beta
     from polars_rankmetrics.expr._builders import fallout as fallout
+    from polars_rankmetrics.expr._builders import gauc as gauc
+    from polars_rankmetrics.expr._builders import gauc_weighted as gauc_weighted
     from polars_rankmetrics.expr._builders import gm_bpref as gm_bpref
     from polars_rankmetrics.expr._builders import gm_map as gm_map
     from polars_rankmetrics.expr._builders import hit_rate as hit_rate
@@ -131,6 +134,7 @@ if TYPE_CHECKING:  # the builders, for type checkers (written by tools/gen_expr.
     from polars_rankmetrics.expr._builders import iprec_at_recall as iprec_at_recall
     from polars_rankmetrics.expr._builders import map_capped as map_capped
     from polars_rankmetrics.expr._builders import mar as mar
+    from polars_rankmetrics.expr._builders import mcc as mcc
     from polars_rankmetrics.expr._builders import mpr as mpr
     from polars_rankmetrics.expr._builders import ndcg as ndcg
     from polars_rankmetrics.expr._builders import num_nonrel_judged_ret as num_nonrel_judged_ret

@@ -113,6 +113,7 @@ def group_rows(conventions: Conventions, gain: Gain) -> Rows:
         ap_denominator=conventions.ap_denominator,
         # The query's gain scale in place: 2**64, exact_sum's grid, unless every gain is below 2**-3.
         gain_scale=query_scale(gains),
+        conventions=conventions,
     )
 
 
@@ -155,6 +156,9 @@ def query_expr(  # noqa: PLR0913  (the columns and conventions, each named)
     conventions = Conventions(
         depth=depth, relevance_level=relevance_level, judged_only=judged_only, gain=gain
     )
+    why = spec.refuse(metric, conventions) if spec.refuse is not None else None
+    if why:
+        raise InvalidParameterError.refused(f"metric {str(metric)!r}", why)
     own: Mapping[float, float] | None = metric.gain()
     view = group_rows(conventions, own or conventions.gain)
     value = spec.value(metric, view).cast(DTYPES[spec.kind])

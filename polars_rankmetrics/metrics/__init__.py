@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.classification import fallout as fallout
     from polars_rankmetrics.metrics.classification import recall_at_precision as recall_at_precision
     from polars_rankmetrics.metrics.classification import set_f as set_f
+    from polars_rankmetrics.metrics.counts import covered_users as covered_users
     from polars_rankmetrics.metrics.counts import hits as hits
     from polars_rankmetrics.metrics.counts import num_q as num_q
     from polars_rankmetrics.metrics.counts import num_rel as num_rel
@@ -74,13 +75,17 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.popularity import aclt as aclt
     from polars_rankmetrics.metrics.popularity import aplt as aplt
     from polars_rankmetrics.metrics.popularity import arp as arp
+    from polars_rankmetrics.metrics.popularity import mean_pop_rank as mean_pop_rank
     from polars_rankmetrics.metrics.popularity import tail_percentage as tail_percentage
     from polars_rankmetrics.metrics.rank import average_precision as average_precision
     from polars_rankmetrics.metrics.rank import binary_cost_gain as binary_cost_gain
     from polars_rankmetrics.metrics.rank import gm_map as gm_map
     from polars_rankmetrics.metrics.rank import reciprocal_rank as reciprocal_rank
+    from polars_rankmetrics.metrics.recsys import gauc as gauc
+    from polars_rankmetrics.metrics.recsys import gauc_weighted as gauc_weighted
     from polars_rankmetrics.metrics.recsys import map_capped as map_capped
     from polars_rankmetrics.metrics.recsys import mar as mar
+    from polars_rankmetrics.metrics.recsys import mcc as mcc
     from polars_rankmetrics.metrics.recsys import mpr as mpr
     from polars_rankmetrics.metrics.serendipity import serendipity as serendipity
     from polars_rankmetrics.metrics.similarity import intra_list_similarity as intra_list_similarity

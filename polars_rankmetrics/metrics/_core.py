@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import polars as pl
@@ -26,13 +27,18 @@ def relevant_within(rows: Rows, k: int | None) -> pl.Expr:
 def ap_denominator(rows: Rows, k: int | None) -> pl.Expr:
     """What average precision at `k` divides by, by the conventions' ``ap_denominator``.
 
-    R (trec_eval), min(k, R) (Microsoft Recommenders' map_at_k, ``map_capped@k``) or the
-    relevant items retrieved within `k` (torchmetrics' RetrievalMAP).
+    R (trec_eval), min(k, R) (Microsoft Recommenders' map_at_k, ``map_capped@k``), the
+    relevant items retrieved within `k` (torchmetrics' RetrievalMAP), k (RecTools'
+    ``divide_by_k``) or min(R, the items listed within k) (LensKit's AveragePrecision).
     """
     if rows.ap_denominator == "found":
         return relevant_within(rows, k)
     if rows.ap_denominator == "min_k_relevant" and k is not None:
         return pl.min_horizontal(num_relevant(rows), pl.lit(k, dtype=pl.UInt32))
+    if rows.ap_denominator == "k" and k is not None:  # RecTools' MAP(divide_by_k=True)
+        return pl.lit(k, dtype=pl.UInt32)
+    if rows.ap_denominator == "min_length_relevant":  # LensKit: min(R, the items listed within k)
+        return pl.min_horizontal(num_relevant(rows), num_retrieved(rows, k).cast(pl.UInt32))
     return num_relevant(rows)
 
 
@@ -80,6 +86,19 @@ def keep_grade(predicate: Callable[[pl.Expr], pl.Expr]) -> Callable[[object, Row
     return lambda _m, rows: predicate(rows.grade).fill_null(value=False)
 
 
-def discount(positions: pl.Expr) -> pl.Expr:
-    """DCG's discount at 1-based `positions`: ``log2(position + 1)``."""
+def discount(positions: pl.Expr, kind: str = "log2") -> pl.Expr:
+    """DCG's discount at 1-based `positions`: ``log2(position + 1)``, or ``max(1, log2 position)``.
+
+    `kind` is the conventions' ``discount``: ``"log2"`` or ``"log2_clipped"`` (LensKit's
+    LogRankWeight: positions 1 and 2 both discount by 1).
+    """
+    if kind == "log2_clipped":
+        return pl.max_horizontal(positions.cast(pl.Float64), pl.lit(2.0)).log(2)
     return (positions.cast(pl.Float64) + 1.0).log(2)
+
+
+def discount_sum(k: int, kind: str = "log2") -> float:
+    """The sum of ``1 / discount`` over positions 1..k (the DCG of k slots of gain 1)."""
+    if kind == "log2_clipped":
+        return math.fsum(1.0 / max(1.0, math.log2(r)) for r in range(1, k + 1))
+    return math.fsum(1.0 / math.log2(r + 1) for r in range(1, k + 1))

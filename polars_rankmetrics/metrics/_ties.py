@@ -98,7 +98,8 @@ def room(rows: Rows, k: int | None) -> pl.Expr:
 def expected_dcg_at(rows: Rows, k: int | None) -> pl.Expr:
     """E[DCG@k]: the mean gain of each row's tie group over the discount of its rank."""
     gain = tie_gain(rows)
-    return rows.gain_sum(pl.when(gain != 0).then(gain / discount(rows.rank)), within(rows, k))
+    term = gain / discount(rows.rank, rows.conventions.dcg_discount)
+    return rows.gain_sum(pl.when(gain != 0).then(term), within(rows, k))
 
 
 def defining(specs: Iterable[MetricSpec], policy: str, conventions: Conventions) -> frozenset[str]:

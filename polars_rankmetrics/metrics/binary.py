@@ -29,15 +29,27 @@ from polars_rankmetrics.metrics._ties import TIE_FIRST, TIE_REL, expected_hits, 
 __all__ = ["f1", "hit_rate", "precision", "r_precision", "recall", "relative_precision", "set_map", "utility"]
 
 
+def _precision_denominator(rows: Rows, k: int | None) -> pl.Expr:
+    # trec_eval P_k divides by k even when fewer than k items were retrieved; LensKit's Precision
+    # (precision_denominator="length") by the items listed within k.
+    if k is None or rows.conventions.precision_denominator == "length":
+        return num_retrieved(rows, k)
+    return pl.lit(k)
+
+
+def _recall_denominator(rows: Rows, k: int | None) -> pl.Expr:
+    # R; LensKit's Recall (recall_denominator="min_k_relevant") min(k, R).
+    if k is not None and rows.conventions.recall_denominator == "min_k_relevant":
+        return pl.min_horizontal(num_relevant(rows), pl.lit(k, dtype=pl.UInt32))
+    return num_relevant(rows)
+
+
 def _expected_precision(m: Metric, rows: Rows) -> pl.Expr:
-    return ratio(expected_hits(rows, m.k), num_retrieved(rows) if m.k is None else pl.lit(m.k))
+    return ratio(expected_hits(rows, m.k), _precision_denominator(rows, m.k))
 
 
 def _precision(m: Metric, rows: Rows) -> pl.Expr:
-    k = m.k
-    # trec_eval P_k divides by k even when fewer than k items were retrieved.
-    denominator = num_retrieved(rows) if k is None else pl.lit(k)
-    return ratio(relevant_within(rows, k), denominator)
+    return ratio(relevant_within(rows, m.k), _precision_denominator(rows, m.k))
 
 
 PRECISION = QuerySpec(
@@ -58,11 +70,11 @@ PRECISION = QuerySpec(
 
 
 def _expected_recall(m: Metric, rows: Rows) -> pl.Expr:
-    return ratio(expected_hits(rows, m.k), num_relevant(rows))
+    return ratio(expected_hits(rows, m.k), _recall_denominator(rows, m.k))
 
 
 def _recall(m: Metric, rows: Rows) -> pl.Expr:
-    return ratio(relevant_within(rows, m.k), num_relevant(rows))
+    return ratio(relevant_within(rows, m.k), _recall_denominator(rows, m.k))
 
 
 RECALL = QuerySpec(

@@ -10,13 +10,15 @@ from polars_rankmetrics._spec import ORDER_FREE, Metric, QuerySpec, Spellings, T
 from polars_rankmetrics.metrics._core import (
     keep_none,
     keep_relevant,
+    keep_top,
     num_relevant,
     num_retrieved,
     relevant_within,
+    within,
 )
 from polars_rankmetrics.metrics._ties import expected_hits
 
-__all__ = ["hits", "num_q", "num_rel", "num_rel_ret", "num_ret"]
+__all__ = ["covered_users", "hits", "num_q", "num_rel", "num_rel_ret", "num_ret"]
 
 
 def _num_ret(_m: Metric, rows: Rows) -> pl.Expr:
@@ -240,4 +242,56 @@ def num_q() -> Metric:
     """
 
 
-SPECS = (spec_of(num_ret), spec_of(num_rel), spec_of(num_rel_ret), spec_of(num_q), spec_of(hits))
+def _covered(m: Metric, rows: Rows) -> pl.Expr:
+    return within(rows, m.k).fill_null(value=False).any().cast(pl.Float64)
+
+
+COVERED_USERS = QuerySpec(
+    name="covered_users",
+    aliases=("CoveredUsers",),
+    keep=keep_top,
+    value=_covered,
+    ties=TieSupport(extremal=True, average=ORDER_FREE),
+)
+
+
+@constructor(COVERED_USERS)
+def covered_users(k: int) -> Metric:
+    """Share of judged users with at least one recommendation in the top `k` (RecTools' ``CoveredUsers``).
+
+    Per user 1 when an item is listed within the top `k` (a rank column read
+    with ``ranks="given"`` can leave the top k empty), else 0; averaged over
+    the judged users: with ``missing="zero"`` (``preset="rectools"`` sets
+    it) those without a list count 0; the default ``missing="skip"`` leaves
+    them out (:func:`population` counts them).
+
+    Parameters
+    ----------
+    k
+        Cutoff.
+
+    Returns
+    -------
+    Metric
+        ``covered_users@k``, averaged over users.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 3, 4], "item": [1, 2, 1, 1, 1],
+    ...     "score": [2.0, 1.0, 1.0, None, None], "relevance": [1, None, 1, 1, 1]})
+    >>> prm.evaluate(df, [prm.covered_users(1)], preset="rectools")
+    shape: (1, 1)
+    ┌─────────────────┐
+    │ covered_users@1 │
+    │ ---             │
+    │ f64             │
+    ╞═════════════════╡
+    │ 0.5             │
+    └─────────────────┘
+    """
+
+
+SPECS = (
+    spec_of(num_ret), spec_of(num_rel), spec_of(num_rel_ret), spec_of(num_q), spec_of(hits),
+    spec_of(covered_users),
+)  # fmt: skip

@@ -32,7 +32,7 @@ from polars_rankmetrics._kernel import (
 )
 from polars_rankmetrics._spec import Metric, TableSpec, TieSupport, TrecMeasure
 from polars_rankmetrics.metrics._core import discount
-from polars_rankmetrics.metrics.graded import keep_gain
+from polars_rankmetrics.metrics.graded import judged_ideal_only, keep_gain
 
 __all__ = ["cost_gain", "ndcg_rel", "rndcg"]
 
@@ -184,6 +184,7 @@ G = TableSpec(
     trec=("G",),
     keep=keep_gain,
     table=_g_table,
+    refuse=judged_ideal_only,
     ties=TieSupport(
         why="trec_eval's G discounts by the gain found so far, so a larger gain first can lower it"
     ),
@@ -196,6 +197,7 @@ NDCG_REL = TableSpec(
     trec=("ndcg_rel",),
     keep=keep_gain,
     table=_ndcg_rel_table,
+    refuse=judged_ideal_only,
     ties=TieSupport(extremal=True),
 )
 RNDCG = TableSpec(
@@ -207,6 +209,7 @@ RNDCG = TableSpec(
     trec=("Rndcg",),
     keep=keep_gain,
     table=_rndcg_table,
+    refuse=judged_ideal_only,
     ties=TieSupport(extremal=True),
 )
 

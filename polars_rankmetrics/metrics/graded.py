@@ -9,7 +9,8 @@ import polars as pl
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, ratio
 from polars_rankmetrics._spec import TREC_CUTOFFS, Metric, QuerySpec, Spellings, TieSupport, TrecMeasure
-from polars_rankmetrics.metrics._core import discount, within
+from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.metrics._core import discount, discount_sum, within
 from polars_rankmetrics.metrics._ties import expected_dcg_at
 
 __all__ = ["dcg", "ndcg"]
@@ -18,14 +19,37 @@ __all__ = ["dcg", "ndcg"]
 def dcg_at(rows: Rows, k: int | None) -> pl.Expr:
     """DCG of the retrieved items within the top `k`."""
     # One term per retrieved item of non-zero gain, shared by every cutoff.
-    term = pl.when(rows.rank.is_not_null() & (rows.gain != 0)).then(rows.gain / discount(rows.rank))
+    kind = rows.conventions.dcg_discount
+    term = pl.when(rows.rank.is_not_null() & (rows.gain != 0)).then(rows.gain / discount(rows.rank, kind))
     return rows.gain_sum(term, within(rows, k))
 
 
 def idcg_at(rows: Rows, k: int | None) -> pl.Expr:
-    """Ideal DCG: every judged item of positive gain, best first, within the top `k`."""
+    """Ideal DCG: every judged item of positive gain, best first, within the top `k`.
+
+    Under ``ideal="k_slots"`` (RecTools) the ideal list fills all k slots with the query's top gain.
+    """
+    kind = rows.conventions.dcg_discount
+    if rows.conventions.ideal == "k_slots" and k is not None:
+        top = rows.gain.max().cast(pl.Float64).fill_null(0.0)
+        return pl.when(top > 0).then(top * discount_sum(k, kind)).otherwise(0.0)
     ideal = rows.ideal_rank
-    return rows.gain_sum(rows.gain / discount(ideal), None if k is None else ideal <= k)
+    return rows.gain_sum(rows.gain / discount(ideal, kind), None if k is None else ideal <= k)
+
+
+def judged_ideal_only(_m: Metric, conventions: Conventions) -> str | None:
+    """The refusal of a family with trec_eval's own ideal list and discount (G, ndcg_rel, Rndcg)."""
+    if conventions.ideal != "judged":
+        return f"does not take ideal={conventions.ideal!r}: its ideal list is trec_eval's, the judged items"
+    if conventions.dcg_discount != "log2":
+        return f"does not take dcg_discount={conventions.dcg_discount!r}: it is trec_eval's, log2(rank + 1)"
+    return None
+
+
+def _ndcg_refuse(m: Metric, conventions: Conventions) -> str | None:
+    if conventions.ideal == "k_slots" and m.k is None:
+        return "needs a cutoff under ideal='k_slots' (the ideal list fills k slots): write ndcg@k"
+    return None
 
 
 def keep_gain(_m: Metric, rows: Rows) -> pl.Expr:
@@ -78,6 +102,7 @@ NDCG = QuerySpec(
     keep=keep_gain,
     value=_ndcg,
     ties=TieSupport(extremal=True, average=_expected_ndcg),
+    refuse=_ndcg_refuse,
 )
 
 

@@ -18,7 +18,7 @@ from typing import Annotated, Literal
 import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
-from polars_rankmetrics._kernel import GRADE, ITEM, NUM_RET, RANK, REL, VALUE, GainColumns, exact_sum, power
+from polars_rankmetrics._kernel import ITEM, NUM_RET, RANK, REL, VALUE, GainColumns, exact_sum, power
 from polars_rankmetrics._spec import OPEN_UNIT, Metric, Param, TableSpec
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
@@ -346,13 +346,13 @@ def rbo(
 # --- compat: against the ideal ranking of the judgments -----------------------------------------------
 
 
-def _compat_table(m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+def _compat_table(m: Metric, g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
     p = m.number("p")
     relevant = frame.filter(pl.col(REL))
-    # The ideal ranking: grade, then the run's own order (retrieved first); unretrieved items, never
-    # in both rankings, only fill the ideal's prefixes, whatever their order.
+    # The ideal ranking: gain (the grade under gain="linear"), then the run's own order (retrieved
+    # first); unretrieved items, never in both rankings, only fill the ideal's prefixes.
     retrieved_first = (-pl.col(RANK).cast(pl.Int64)).fill_null(-(2**62))
-    ideal = pl.struct(pl.col(GRADE).alias("g"), retrieved_first.alias("r"), item_text().alias("i"))
+    ideal = pl.struct(pl.col(g.gain).alias("g"), retrieved_first.alias("r"), item_text().alias("i"))
     relevant = relevant.with_columns(
         ideal.rank("ordinal", descending=True).over(list(keys)).cast(pl.UInt32).alias(OTHER),
         pl.len().over(list(keys)).cast(pl.UInt32).alias(M),
@@ -389,7 +389,7 @@ def _compat_table(m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[s
 COMPAT = TableSpec(
     name="compat",
     aliases=("Compat",),
-    needs=frozenset({"grade", "item"}),
+    needs=frozenset({"gain", "item"}),
     table=_compat_table,
 )
 
@@ -398,7 +398,8 @@ COMPAT = TableSpec(
 def compat(*, p: Annotated[float, OPEN_UNIT] = 0.95) -> Metric:
     """Compatibility: rank-biased overlap of the ranking with the ideal ranking of the judgments.
 
-    The ideal ranking lists the relevant items by grade, the higher first;
+    The ideal ranking lists the relevant items by gain (the grade under the
+    default ``gain="linear"``), the higher first;
     among equal grades, the items the ranking retrieved come first, in its
     order (the ideal most compatible with it). With ``X_d`` the items in
     both top-``d`` prefixes, ``R`` the relevant items, ``n`` the ranking's

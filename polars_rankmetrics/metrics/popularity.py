@@ -29,12 +29,13 @@ from polars_rankmetrics.metrics._popularity_side import (
 )
 from polars_rankmetrics.metrics._side import BAD, DUP, SIZE, finish, item_text, keyed
 
-__all__ = ["aclt", "aplt", "arp", "tail_percentage"]
+__all__ = ["aclt", "aplt", "arp", "mean_pop_rank", "tail_percentage"]
 
 Term = Callable[[Metric], pl.Expr]
 Flags = Callable[[Metric, pl.LazyFrame], pl.LazyFrame]
 
 TAIL = "__prm_tail"  # the item is in RecBole's tail
+QUANTILE = "__prm_pop_quantile"  # LensKit's popularity rank of the item, as a quantile
 
 
 def _mean_over_lists(term: Term, flags: Flags, *, per_item: bool) -> CountState:
@@ -79,6 +80,26 @@ def _with_tail(metric: Metric, rows: pl.LazyFrame) -> pl.LazyFrame:
     return out.with_columns(pl.col(TAIL).fill_null(value=False), bad)
 
 
+def _with_quantile(metric: Metric, rows: pl.LazyFrame) -> pl.LazyFrame:
+    """`rows` with LensKit's popularity quantile of each item (0 for an item of count 0 or without one).
+
+    The average rank of the item's count among the items of positive count, ascending, over
+    their number.
+    """
+    table = popularity(metric, rows.collect_schema()[ITEM])
+    assert table is not None  # check_sources
+    positive = pl.col(POP) > 0
+    quantile = pl.col(POP).rank("average")
+    # Items of count 0 take the lowest ranks in a rank over every row: shift them out.
+    zeros = (~positive).sum()
+    value = pl.when(positive).then((quantile - zeros) / positive.sum()).otherwise(0.0)
+    flags = table.select(ITEM, value.alias(QUANTILE), DUP, ERROR)
+    out = rows.join(flags, on=ITEM, how="left")
+    duplicated = pl.when(pl.col(DUP) > 1).then(pl.format(DUPLICATED, item_text()))
+    bad = pl.coalesce(duplicated, ERROR).alias(BAD_ROW)
+    return out.with_columns(pl.col(QUANTILE).fill_null(0.0), bad)
+
+
 def _popular(metric: Metric, rows: pl.LazyFrame) -> pl.LazyFrame:
     return joined(metric, rows, need_popularity=True)
 
@@ -108,10 +129,15 @@ TAIL_PERCENTAGE = CatalogSpec(
     name="tail_percentage", per_list=True, aliases=("TailPercentage",), keep=keep_top,
     catalog=_TAIL_PERCENTAGE.catalog, counts=_TAIL_PERCENTAGE,
 )  # fmt: skip
+_MEAN_POP_RANK = _mean_over_lists(lambda _m: pl.col(QUANTILE), _with_quantile, per_item=True)
+MEAN_POP_RANK = CatalogSpec(
+    name="mean_pop_rank", aliases=("MeanPopRank",), keep=keep_top,
+    catalog=_MEAN_POP_RANK.catalog, counts=_MEAN_POP_RANK,
+)  # fmt: skip
 
 
 def _checked(metric: Metric) -> Metric:
-    check_sources(metric, need_popularity=metric.name in {"arp", "tail_percentage"})
+    check_sources(metric, need_popularity=metric.name in {"arp", "tail_percentage", "mean_pop_rank"})
     return metric
 
 
@@ -368,4 +394,56 @@ def tail_percentage(
     """
 
 
-SPECS = (spec_of(arp), spec_of(aplt), spec_of(aclt), spec_of(tail_percentage))
+@constructor(MEAN_POP_RANK, check=_checked)
+def mean_pop_rank(
+    k: int | None = None,
+    *,
+    interactions: pl.DataFrame | pl.LazyFrame | None = None,
+    popularity: pl.DataFrame | pl.LazyFrame | None = None,
+) -> Metric:
+    """Mean popularity rank: the mean popularity quantile of the listed items (LensKit's ``MeanPopRank``).
+
+    Each item's quantile ``q_i``: the (average) rank of its popularity among
+    the items of positive popularity, ascending, over their number (1 for
+    the most popular item); 0 for an item of popularity 0 or absent from the
+    side input. Per list the mean of ``q_i`` over its top-`k` items, then the
+    mean over lists (Ekstrand et al. 2017's obscurity). Lower means more
+    obscure recommendations.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole lists.
+    interactions
+        The training interactions, (user, item): an item's popularity is its
+        number of distinct users (LensKit's ``count="users"``).
+    popularity
+        Instead of `interactions`: one row per item, the item id then its
+        popularity (``count="interactions"`` gives the interaction counts).
+
+    Returns
+    -------
+    Metric
+        ``mean_pop_rank@k``, one value per `by` group (catalog scope).
+
+    Examples
+    --------
+    Item ``a`` has 3 users, ``b`` 2, ``c`` 1 (quantiles 1, 2/3, 1/3); ``d`` is cold (0):
+    the lists' means are 5/6 and 1/6.
+
+    >>> train = pl.DataFrame({"user": [1, 2, 3, 1, 2, 3], "item": ["a", "a", "a", "b", "b", "c"]})
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "c", "d"],
+    ...     "score": [2.0, 1.0, 2.0, 1.0]})
+    >>> prm.evaluate(df, [prm.mean_pop_rank(interactions=train)]).with_columns(pl.all().round(4))
+    shape: (1, 1)
+    ┌───────────────┐
+    │ mean_pop_rank │
+    │ ---           │
+    │ f64           │
+    ╞═══════════════╡
+    │ 0.5           │
+    └───────────────┘
+    """
+
+
+SPECS = (spec_of(arp), spec_of(aplt), spec_of(aclt), spec_of(tail_percentage), spec_of(mean_pop_rank))

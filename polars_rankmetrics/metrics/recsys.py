@@ -7,7 +7,7 @@ relevant items, ranked or not; users without judgments are not evaluated.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import polars as pl
 
@@ -15,13 +15,19 @@ from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
 from polars_rankmetrics._quote import shown
 from polars_rankmetrics._spec import COUNT, Metric, Param, QuerySpec, TieSupport
+from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
 from polars_rankmetrics.exceptions._parameters import check_choice
-from polars_rankmetrics.metrics._core import keep_grade, keep_relevant, num_relevant, num_retrieved
+from polars_rankmetrics.metrics._core import (
+    keep_relevant,
+    num_relevant,
+    num_retrieved,
+    relevant_within,
+)
 from polars_rankmetrics.metrics.rank import precision_at_hits
 
-__all__ = ["map_capped", "mar", "mpr"]
+__all__ = ["gauc", "gauc_weighted", "map_capped", "mar", "mcc", "mpr"]
 
 MissingItems = Literal["bottom", "random", "ignore"]
 
@@ -76,8 +82,8 @@ def _check_n_items(n_items: object) -> None:
 
 
 def _confidence(rows: Rows) -> pl.Expr:
-    """r_ui: the relevance grade where it is positive, else 0."""
-    return pl.when(rows.grade > 0).then(rows.grade).otherwise(0.0)
+    """r_ui: the gain (the grade under the default gain convention) where it is positive, else 0."""
+    return pl.when(rows.gain > 0).then(rows.gain).otherwise(0.0)
 
 
 def _mpr_weight(m: Metric, rows: Rows) -> pl.Expr:
@@ -113,8 +119,15 @@ def _mpr(m: Metric, rows: Rows) -> pl.Expr:
     return pl.when(weight > 0).then(numerator / weight)
 
 
-_GRADE = frozenset({"grade"})
-_POSITIVE = keep_grade(lambda grade: grade > 0)  # the rows with a weight r_ui
+_GRADE = frozenset({"gain"})
+
+
+def _positive(_m: Metric, rows: Rows) -> pl.Expr:
+    """The rows with a weight r_ui."""
+    return rows.gain > 0
+
+
+_POSITIVE = _positive
 MPR = QuerySpec(
     name="mpr", aggregate="weighted", k="none", needs=_GRADE, weight=_mpr_weight, keep=_POSITIVE, value=_mpr
 )
@@ -125,6 +138,71 @@ MPR_IGNORE = QuerySpec(
 MPR_RANDOM = QuerySpec(
     name="mpr_random", function="mpr", aggregate="weighted", k="none", needs=_GRADE, weight=_mpr_weight,
     keep=_POSITIVE, value=_mpr, params=(Param("n_items", None, domain=COUNT),),
+)  # fmt: skip
+
+
+# --- group AUC and the Matthews correlation (RecBole, Elliot, RecTools) --------------------------------
+
+
+def _gauc_counts(rows: Rows) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """A list's relevant items P, other items N, and the sum of the relevant items' ranks."""
+    found = rows.rel & rows.rank.is_not_null()
+    positives = found.sum().cast(pl.Int64)
+    negatives = num_retrieved(rows).cast(pl.Int64) - positives
+    return positives, negatives, pl.when(found).then(rows.rank.cast(pl.Int64)).sum()
+
+
+def _gauc(_m: Metric, rows: Rows) -> pl.Expr:
+    # The pairs (relevant above other) of the list: P N + P (P + 1) / 2 - sum of the relevant ranks
+    # (RecBole's AUC(u)), counted twice in integers; null without a relevant or another item.
+    p, n, rank_sum = _gauc_counts(rows)
+    twice = 2 * p * n + p * (p + 1) - 2 * rank_sum
+    return pl.when((p > 0) & (n > 0)).then(twice.cast(pl.Float64) / (2 * p * n).cast(pl.Float64))
+
+
+def _gauc_users(_m: Metric, rows: Rows) -> pl.Expr:
+    p, n, _ = _gauc_counts(rows)
+    return pl.when((p > 0) & (n > 0)).then(1.0).otherwise(0.0)
+
+
+def _gauc_positives(_m: Metric, rows: Rows) -> pl.Expr:
+    p, n, _ = _gauc_counts(rows)
+    return pl.when((p > 0) & (n > 0)).then(p.cast(pl.Float64)).otherwise(0.0)
+
+
+_GAUC_TIES = TieSupport(
+    extremal=True, extremal_with_depth=False, why="its expectation over tie orders is not implemented"
+)
+GAUC = QuerySpec(
+    name="gauc", aliases=("GAUC",), aggregate="weighted", keep=keep_relevant, value=_gauc,
+    weight=_gauc_users, ties=_GAUC_TIES,
+)  # fmt: skip
+GAUC_WEIGHTED = QuerySpec(
+    name="gauc_weighted", aggregate="weighted", keep=keep_relevant, value=_gauc,
+    weight=_gauc_positives, ties=_GAUC_TIES,
+)  # fmt: skip
+
+
+def _mcc_refuse(m: Metric, _conventions: Conventions) -> str | None:
+    if dict(zip((p.name for p in m.spec.params), m.params, strict=True)).get("n_items") is None:
+        return "needs `n_items`, the catalog size (RecTools' catalog): write mcc(n_items=1000)@10"
+    return None
+
+
+def _mcc(m: Metric, rows: Rows) -> pl.Expr:
+    # RecTools' confusion counts at k: tp the relevant in the top k, fp = k - tp, fn = R - tp,
+    # tn = n_items - k - fn; 0 where a margin is empty (the numerator is 0 there too).
+    k, n_items = float(m.k or 0), m.number("n_items")
+    tp = relevant_within(rows, m.k).cast(pl.Float64)
+    fp, fn = k - tp, num_relevant(rows).cast(pl.Float64) - tp
+    tn = n_items - k - fn
+    denominator = ((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)).sqrt()
+    return pl.when(denominator > 0).then((tp * tn - fp * fn) / denominator).otherwise(0.0)
+
+
+MCC = QuerySpec(
+    name="mcc", aliases=("MCC",), unretrieved=True, keep=keep_relevant, value=_mcc,
+    ties=TieSupport(extremal=True), refuse=_mcc_refuse,
 )  # fmt: skip
 
 
@@ -250,8 +328,9 @@ def mpr(*, missing_items: MissingItems = "bottom", n_items: int | None = None) -
     default because it needs no catalog size and never rewards a list for
     leaving a relevant item out; ``"ignore"`` does (a list of only its
     surest items looks best), ``"random"`` is the paper's value for a model
-    whose unranked items would come in random order. The grade is the
-    weight ``r_ui`` (the paper's watching time); with 0/1 grades every
+    whose unranked items would come in random order. The gain (the grade
+    under the default ``gain="linear"``) is the weight ``r_ui`` (the
+    paper's watching time); with 0/1 grades, or ``gain="binary"``, every
     relevant item weighs the same.
 
     References
@@ -297,4 +376,110 @@ def mpr(*, missing_items: MissingItems = "bottom", n_items: int | None = None) -
     return Metric(MPR if missing_items == "bottom" else MPR_IGNORE)
 
 
-SPECS = (spec_of(mar), spec_of(map_capped), MPR, MPR_IGNORE, MPR_RANDOM)
+@constructor(GAUC)
+def gauc() -> Metric:
+    """Group AUC: each list's AUC of its relevant items against the other items it ranks, averaged.
+
+    Per list of n retrieved items of which P are relevant, at ranks r_i, with
+    N = n - P: ``(P N + P (P + 1) / 2 - sum r_i) / (P N)``, the share of
+    (relevant, other) pairs in the right order (Zhou et al., KDD 2018).
+    Every retrieved item that is not relevant counts as a negative, judged
+    or not (implicit feedback, as RecBole and Elliot read a full ranking);
+    relevant items the list leaves out are not pairs. A list without a
+    relevant or another item has no value and does not count (null per
+    query). Elliot's ``GAUC``; RecBole's ``gauc`` is :func:`gauc_weighted`.
+
+    Returns
+    -------
+    Metric
+        ``gauc``: the mean over the lists that have one.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "b"],
+    ...     "score": [0.9, 0.5, 0.1, 0.8, 0.2], "relevance": [0, 1, None, 1, 1]})
+    >>> prm.evaluate(df, [prm.gauc()], per_query=True)
+    shape: (2, 2)
+    ┌───────┬──────┐
+    │ query ┆ gauc │
+    │ ---   ┆ ---  │
+    │ i64   ┆ f64  │
+    ╞═══════╪══════╡
+    │ 1     ┆ 0.5  │
+    │ 2     ┆ null │
+    └───────┴──────┘
+    """
+
+
+@constructor(GAUC_WEIGHTED)
+def gauc_weighted() -> Metric:
+    """Group AUC weighted by each list's relevant items: RecBole's ``gauc``.
+
+    Each list's AUC as in :func:`gauc`, averaged with weight P, its relevant
+    items retrieved: ``sum P AUC / sum P`` over the lists with a relevant
+    and another item.
+
+    Returns
+    -------
+    Metric
+        ``gauc_weighted``.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2, 2], "item": ["a", "b", "c", "a", "b", "c"],
+    ...     "score": [0.9, 0.5, 0.1, 0.8, 0.5, 0.2], "relevance": [0, 1, 1, 1, 0, 0]})
+    >>> prm.evaluate(df, [prm.gauc(), prm.gauc_weighted()])
+    shape: (1, 2)
+    ┌──────┬───────────────┐
+    │ gauc ┆ gauc_weighted │
+    │ ---  ┆ ---           │
+    │ f64  ┆ f64           │
+    ╞══════╪═══════════════╡
+    │ 0.5  ┆ 0.333333      │
+    └──────┴───────────────┘
+    """
+
+
+@constructor(MCC)
+def mcc(k: int, *, n_items: Annotated[float | None, COUNT] = None) -> Metric:
+    """Matthews correlation of the top `k` as a classifier of the catalog's items (RecTools' ``MCC``).
+
+    ``(tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn))`` with tp
+    the relevant items in the top k, ``fp = k - tp``, ``fn = R - tp`` and
+    ``tn = n_items - k - fn``: every catalog item is predicted (in the top
+    k) or not, relevant or not; 0 when a margin is empty. From -1 to 1.
+
+    Parameters
+    ----------
+    k
+        Cutoff: the predicted positives (RecTools counts k of them, however
+        short the list).
+    n_items
+        The catalog's size, required.
+
+    Returns
+    -------
+    Metric
+        ``mcc(n_items=...)@k``, averaged over queries.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1], "item": [1, 2, 3, 4],
+    ...     "score": [3.0, 2.0, 1.0, None], "relevance": [0, 1, 1, 1]})
+    >>> # tp 1, fp 1, fn 2, tn 10 - 2 - 2 = 6: (6 - 2) / sqrt(2 * 3 * 7 * 8)
+    >>> prm.evaluate(df, [prm.mcc(2, n_items=10)]).with_columns(pl.all().round(4))
+    shape: (1, 1)
+    ┌───────────────────┐
+    │ mcc(n_items=10)@2 │
+    │ ---               │
+    │ f64               │
+    ╞═══════════════════╡
+    │ 0.2182            │
+    └───────────────────┘
+    """
+
+
+SPECS = (
+    spec_of(mar), spec_of(map_capped), MPR, MPR_IGNORE, MPR_RANDOM, spec_of(gauc), spec_of(gauc_weighted),
+    spec_of(mcc),
+)  # fmt: skip

@@ -65,6 +65,7 @@ def relstring(k: int = 10) -> Metric:
     One character per rank: the grade's digit, ``>`` above 9, ``-`` for an
     item outside the judgment pool (null grade), ``.`` for a pooled but
     unjudged one (negative grade). Per query only: the aggregate is null.
+    It shows the judgments, not gains: the ``gain`` convention leaves it as is.
 
     Parameters
     ----------

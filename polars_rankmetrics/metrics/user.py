@@ -17,7 +17,9 @@ from polars_rankmetrics._spec import (
     TieSupport,
     TrecMeasure,
 )
-from polars_rankmetrics.metrics._core import keep_grade, keep_none, num_retrieved, within
+from polars_rankmetrics.conventions import Conventions
+from polars_rankmetrics.metrics._core import keep_none, num_relevant, num_retrieved, within
+from polars_rankmetrics.metrics.graded import keep_gain
 
 __all__ = ["err", "rbp", "rbp_resid"]
 
@@ -27,29 +29,30 @@ def _discount(rows: Rows, p: float) -> pl.Expr:
     return power(p, rows.rank - 1)
 
 
-_keep_positive = keep_grade(lambda grade: grade > 0)
-
-
 def _rbp(m: Metric, rows: Rows) -> pl.Expr:
-    # trec_eval's rbp: the grade as gain, scaled into [0, 1] by the query's top grade when above 1.
+    # trec_eval's rbp: the gain (the grade under the default "linear" convention), scaled into
+    # [0, 1] by the query's top gain when above 1; gain="binary" gives LensKit's RBP.
     p = m.number("p")
-    grade = rows.grade
-    judged = grade.fill_null(-1) >= 0
-    top = grade.filter(judged).max().cast(pl.Float64)
-    gain = pl.when(judged).then(grade).otherwise(0.0)
+    gain = rows.gain
+    top = gain.max().cast(pl.Float64)
     # A per-query scale keeps tiny terms (p=0.01 at rank 15: 9.9e-29), see Rows.scaled_sum.
     total = rows.scaled_sum(pl.when(within(rows, None) & (gain != 0)).then(gain * _discount(rows, p)))
-    scaled = pl.when(top > 1).then(total / top).otherwise(total)
-    return (1.0 - p) * scaled.fill_null(0.0)
+    scaled = pl.when(top > 1).then(total / top).otherwise(total).fill_null(0.0)
+    if rows.conventions.rbp_normalization == "achievable":
+        # LensKit's RBP(normalize=True): over the first min(R, n) discounts, (1 - p**m) / (1 - p).
+        m_ = pl.min_horizontal(num_relevant(rows), num_retrieved(rows)).cast(pl.Int64)
+        best = 1.0 - power(p, m_)
+        return pl.when(m_ > 0).then((1.0 - p) * scaled / best).otherwise(0.0)
+    return (1.0 - p) * scaled
 
 
 RBP = QuerySpec(
     name="rbp",
     measures=(TrecMeasure("rbp", 35, "pairs"),),
     spellings=Spellings(ir_measures=("RBP",)),
-    needs=frozenset({"grade", "num_rel"}),
+    needs=frozenset({"gain", "num_rel"}),
     trec=("rbp",),
-    keep=_keep_positive,
+    keep=keep_gain,
     value=_rbp,
     ties=TieSupport(extremal=True),
 )
@@ -121,20 +124,37 @@ def _err(m: Metric, rows: Rows) -> pl.Expr:
     return rows.scaled_sum(stop * survival / rows.rank.cast(pl.Float64), within(rows, m.k))
 
 
+def _err_refuse(m: Metric, conventions: Conventions) -> str | None:
+    # ERR reads the gain as its grade g: "linear" is the grade, "binary" 1 for a relevant item,
+    # a {grade: gain} mapping the grade each grade counts as.
+    gain = m.gain() or conventions.gain
+    if gain not in ("exponential", "thresholded_exponential"):
+        return None
+    return (
+        f"does not take gain={gain!r}: its stopping probability (2**g - 1) / 2**max_grade is "
+        "already exponential in the grade g; use gain='linear' (the grade), 'binary' or a mapping"
+    )
+
+
 ERR = QuerySpec(
     name="err",
     spellings=Spellings(ir_measures=("ERR",)),
-    needs=frozenset({"grade"}),
+    needs=frozenset({"gain"}),
     rows=_err_rows,
-    keep=_keep_positive,
+    keep=keep_gain,
     value=_err,
     ties=TieSupport(extremal=True),
+    refuse=_err_refuse,
 )
 
 
 def stop_probability(rows: Rows, max_grade: float) -> pl.Expr:
-    """ERR's R_i = (2**g - 1) / 2**max_grade; 0 for unjudged or negative grades."""
-    grade = rows.grade.fill_null(0.0).clip(0.0, max_grade)
+    """ERR's R_i = (2**g - 1) / 2**max_grade; 0 for unjudged or negative grades.
+
+    g is the gain: the grade under ``gain="linear"``, 1 for a relevant item under ``"binary"``,
+    the mapped value under a ``{grade: gain}`` mapping.
+    """
+    grade = rows.gain.fill_null(0.0).clip(0.0, max_grade)
     return (pl.lit(2.0).pow(grade) - 1.0) / pl.lit(2.0**max_grade)
 
 
@@ -153,8 +173,13 @@ def err_survival(rows: Rows, max_grade: float) -> pl.Expr:
 def rbp(p: Annotated[float, OPEN_UNIT] = 0.9) -> Metric:
     """Rank-biased precision: ``(1 - p) * sum gain_i * p**(i - 1)`` (Moffat and Zobel, 2008).
 
-    As trec_eval's ``rbp``: gains are the grades, scaled into [0, 1] by the
-    query's highest grade when it exceeds 1. Its residual, the mass left to
+    As trec_eval's ``rbp``: gains follow the ``gain`` convention of
+    :func:`evaluate` (the grade by default), scaled into [0, 1] by the
+    query's highest gain when it exceeds 1; ``gain="binary"`` gives each
+    relevant item gain 1 (LensKit's ``RBP``). Under
+    ``rbp_normalization="achievable"`` the sum is divided by the first
+    min(R, n) discounts instead of ``1 / (1 - p)`` (LensKit's
+    ``RBP(normalize=True)``; n the list's length). Its residual, the mass left to
     unjudged items and the unseen tail, is :func:`rbp_resid`.
 
     Parameters
@@ -223,7 +248,10 @@ def err(k: int | None = None, *, max_grade: Annotated[float, POSITIVE] = 4.0) ->
     ``sum_r (1/r) R_r prod_{i<r} (1 - R_i)`` with ``R = (2**g - 1) / 2**max_grade``:
     the expected reciprocal of the rank where a cascading user stops.
     Unjudged items and negative grades stop no one; grades above
-    `max_grade` count as `max_grade`.
+    `max_grade` count as `max_grade`. g is the gain read as a grade: the
+    grade under ``gain="linear"``, 1 for a relevant item and 0 otherwise
+    under ``"binary"``, the mapped value under a ``{grade: gain}`` mapping;
+    ``"exponential"`` is refused (R is already exponential in the grade).
 
     Parameters
     ----------

@@ -15,7 +15,9 @@ def builders(*, gain: Any = "linear", **options: Any) -> list[pl.Expr]:  # noqa:
     """One expression per (builder, parameters) case; `options` are the columns and conventions."""
     o = options
     g = {"gain": gain, **o}
-    return [
+    # err reads the gain as its grade and refuses gain="exponential" (tests/unit/test_gain_families.py).
+    by_grade = [rx.err(**g), rx.err(3, max_grade=2.5, **g)] if gain != "exponential" else []
+    return [*by_grade,
         rx.precision(1, **o), rx.precision(5, **o), rx.precision(**o),
         rx.recall(3, **o), rx.recall(**o),
         rx.f1(2, **o), rx.f1(**o),
@@ -29,14 +31,15 @@ def builders(*, gain: Any = "linear", **options: Any) -> list[pl.Expr]:  # noqa:
         rx.eleven_point_average(**o), rx.eleven_point_average([0.2, 0.9], **o),
         rx.rprec_mult(0.5, **o), rx.rprec_mult(2.0, **o),
         rx.bpref(**o), rx.gm_bpref(**o), rx.infap(**o), rx.unjudged(3, **o), rx.num_nonrel_judged_ret(**o),
-        rx.rbp(**o), rx.rbp(0.5, **o), rx.rbp_resid(**o), rx.rbp_resid(0.8, **o),
-        rx.err(**o), rx.err(3, max_grade=2.5, **o),
+        rx.rbp(**g), rx.rbp(0.5, **g), rx.rbp_resid(**o), rx.rbp_resid(0.8, **o),
         rx.num_ret(**o), rx.num_rel(**o), rx.num_rel_ret(**o), rx.num_q(**o), rx.hits(3, **o), rx.hits(**o),
+        rx.covered_users(1, **o), rx.covered_users(3, **o),
         rx.relstring(**o), rx.relstring(4, **o),
         rx.mar(3, **o), rx.map_capped(2, **o),
-        rx.mpr(**o), rx.mpr(missing_items="ignore", **o), rx.mpr(missing_items="random", n_items=40, **o),
+        rx.mpr(**g), rx.mpr(missing_items="ignore", **g), rx.mpr(missing_items="random", n_items=40, **g),
         rx.f_beta(3, beta=2.0, **o), rx.f_beta(**o), rx.set_f(**o), rx.set_f(beta=0.25, **o),
-        rx.fallout(2, **o), rx.fallout(**o), rx.auroc(**o),
+        rx.fallout(2, **o), rx.fallout(**o), rx.auroc(**o), rx.gauc(**o), rx.gauc_weighted(**o),
+        rx.mcc(2, n_items=20, **o), rx.mcc(5, n_items=9, **o),
         rx.recall_at_precision(precision=0.5, **o), rx.recall_at_precision(4, precision=1 / 3, **o),
     ]  # fmt: skip
 

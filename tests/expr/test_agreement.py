@@ -30,7 +30,7 @@ CONVENTIONS = st.fixed_dictionaries(
         "depth": st.sampled_from([None, None, 1, 3, 7]),
         "judged_only": st.booleans(),
         "relevance_level": st.sampled_from([1.0, 1.0, 2.0, 0.0, 1.5]),
-        "gain": st.sampled_from(["linear", "exponential", {1: 3.0, 2: 9.0}]),
+        "gain": st.sampled_from(["linear", "exponential", "binary", {1: 3.0, 2: 9.0}]),
     }
 )
 

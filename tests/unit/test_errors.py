@@ -113,7 +113,11 @@ def test_bad_k_through_the_namespace(df: pl.DataFrame) -> None:
     [
         ("depth", 0, "`depth` must be a positive integer or None, got 0"),
         ("missing", "drop", "`missing` must be one of 'skip', 'zero', got 'drop'"),
-        ("gain", "cubic", "`gain` must be one of 'linear', 'exponential', 'binary', got 'cubic'"),
+        (
+            "gain",
+            "cubic",
+            "`gain` must be one of 'linear', 'exponential', 'binary', 'thresholded_exponential', got 'cubic'",
+        ),
         ("gain", {}, "`gain` must be"),
         ("relevance_level", "high", "`relevance_level` must be a real number, got 'high'"),
         ("relevance_level", float("inf"), "`relevance_level` must be a real number, got inf"),
@@ -122,10 +126,21 @@ def test_bad_k_through_the_namespace(df: pl.DataFrame) -> None:
         (
             "preset",
             "trec",
-            "`preset` must be one of 'trec_eval', .*'recommenders', .*'llamaindex', 'ragas'.*got 'trec'",
+            "`preset` must be one of 'trec_eval', .*'recommenders', .*'ragas'.*'elliot', got 'trec'",
         ),
         ("ties", "random", "`ties` must be one of 'text', 'average', 'optimistic', .*, got 'random'"),
         ("iprec_rule", "floor", "`iprec_rule` must be one of 'round', 'trec_eval_9', got 'floor'"),
+        ("ranks", "gapped", "`ranks` must be one of 'positions', 'given', got 'gapped'"),
+        ("ideal", "k", "`ideal` must be one of 'judged', 'k_slots', got 'k'"),
+        ("dcg_discount", "ln", "`dcg_discount` must be one of 'log2', 'log2_clipped', got 'ln'"),
+        ("rbp_normalization", "max", "`rbp_normalization` must be one of 'series', 'achievable', got 'max'"),
+        ("precision_denominator", "n", "`precision_denominator` must be one of 'k', 'length', got 'n'"),
+        (
+            "recall_denominator",
+            "k",
+            "`recall_denominator` must be one of 'relevant', 'min_k_relevant', got 'k'",
+        ),
+        ("ap_denominator", "n", "`ap_denominator` must be one of .*'k', 'min_length_relevant', got 'n'"),
     ],
 )
 def test_bad_convention(df: pl.DataFrame, option: str, value: object, match: str) -> None:
@@ -304,3 +319,20 @@ def test_join_rejects_mismatched_id_types() -> None:
         prm.ColumnTypeError, match="column 'query' is Int64 in the run but String in the qrels"
     ):
         prm.join_run_qrels(run, qrels)
+
+
+@pytest.mark.parametrize(
+    ("names", "options", "match"),
+    [
+        (["err"], {"gain": "exponential"}, "metric 'err' does not take gain='exponential'"),
+        (["err@3"], {"gain": "thresholded_exponential"}, "metric 'err@3' does not take gain="),
+        (["ndcg"], {"ideal": "k_slots"}, "metric 'ndcg' needs a cutoff under ideal='k_slots'"),
+        (["G"], {"ideal": "k_slots"}, "metric 'G' does not take ideal='k_slots'"),
+        (["ndcg_rel"], {"dcg_discount": "log2_clipped"}, "metric 'ndcg_rel' does not take dcg_discount="),
+    ],
+)
+def test_a_family_refuses_conventions_it_cannot_read(
+    df: pl.DataFrame, names: list[str], options: dict[str, object], match: str
+) -> None:
+    with pytest.raises(prm.InvalidParameterError, match=match):
+        prm.evaluate(df, names, **options)  # type: ignore[arg-type]

@@ -23,7 +23,7 @@ from polars_rankmetrics.expr._builders.classification import (
     recall_at_precision,
     set_f,
 )
-from polars_rankmetrics.expr._builders.counts import hits, num_q, num_rel, num_rel_ret, num_ret
+from polars_rankmetrics.expr._builders.counts import covered_users, hits, num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.expr._builders.graded import dcg, ndcg
 from polars_rankmetrics.expr._builders.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
 from polars_rankmetrics.expr._builders.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
@@ -33,7 +33,7 @@ from polars_rankmetrics.expr._builders.rank import (
     gm_map,
     reciprocal_rank,
 )
-from polars_rankmetrics.expr._builders.recsys import map_capped, mar, mpr
+from polars_rankmetrics.expr._builders.recsys import gauc, gauc_weighted, map_capped, mar, mcc, mpr
 from polars_rankmetrics.expr._builders.text import relstring
 from polars_rankmetrics.expr._builders.user import err, rbp, rbp_resid
 
@@ -42,12 +42,15 @@ __all__ = [
     "average_precision",
     "binary_cost_gain",
     "bpref",
+    "covered_users",
     "dcg",
     "eleven_point_average",
     "err",
     "f1",
     "f_beta",
     "fallout",
+    "gauc",
+    "gauc_weighted",
     "gm_bpref",
     "gm_map",
     "hit_rate",
@@ -56,6 +59,7 @@ __all__ = [
     "iprec_at_recall",
     "map_capped",
     "mar",
+    "mcc",
     "mpr",
     "ndcg",
     "num_nonrel_judged_ret",

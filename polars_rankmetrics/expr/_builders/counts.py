@@ -12,7 +12,87 @@ import polars as pl
 from polars_rankmetrics import metrics
 from polars_rankmetrics.expr._view import query_expr
 
-__all__ = ["hits", "num_q", "num_rel", "num_rel_ret", "num_ret"]
+__all__ = ["covered_users", "hits", "num_q", "num_rel", "num_rel_ret", "num_ret"]
+
+
+def covered_users(
+    k: int,
+    *,
+    item: str = "item",
+    score: str = "score",
+    rank: str | None = None,
+    relevance: str = "relevance",
+    relevance_level: float = 1.0,
+    depth: int | None = None,
+    judged_only: bool = False,
+) -> pl.Expr:
+    """Share of judged users with at least one recommendation in the top `k` (RecTools' ``CoveredUsers``).
+
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.covered_users`'s. As an expression, the value is
+    the current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
+
+    Parameters
+    ----------
+    k
+        Cutoff.
+    item, score, rank, relevance
+        Column names (``prm.Columns()``'s by default); `rank` (1 is best)
+        replaces `score` when given. Null score: judged, not retrieved; null
+        relevance: unjudged (see :mod:`polars_rankmetrics.expr`).
+    relevance_level, depth, judged_only
+        The one-query conventions of :class:`polars_rankmetrics.Conventions`.
+
+    Returns
+    -------
+    pl.Expr
+        An aggregation named ``covered_users@k``: the group's rows as one query,
+        as ``prm.evaluate(..., per_query=True)`` gives it; null for a group
+        without a judged row.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.covered_users : The same metric for :func:`polars_rankmetrics.evaluate`.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics import expr as rx
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 3, 4], "item": [1, 2, 1, 1, 1],
+    ...     "score": [2.0, 1.0, 1.0, None, None], "relevance": [1, None, 1, 1, 1]})
+    >>> df.group_by("query", maintain_order=True).agg(rx.covered_users(1).round(4))
+    shape: (4, 2)
+    ┌───────┬─────────────────┐
+    │ query ┆ covered_users@1 │
+    │ ---   ┆ ---             │
+    │ i64   ┆ f64             │
+    ╞═══════╪═════════════════╡
+    │ 1     ┆ 1.0             │
+    │ 2     ┆ 1.0             │
+    │ 3     ┆ 0.0             │
+    │ 4     ┆ 0.0             │
+    └───────┴─────────────────┘
+    """
+    return query_expr(
+        metrics.covered_users(k),
+        item=item,
+        score=score,
+        rank=rank,
+        relevance=relevance,
+        relevance_level=relevance_level,
+        depth=depth,
+        judged_only=judged_only,
+    )
 
 
 def hits(

@@ -42,7 +42,8 @@ def dcg(
         Cutoff; None uses the whole list.
     gain
         The gain of a grade: ``"linear"`` (the grade), ``"exponential"``
-        (``2**grade - 1``) or a ``{grade: gain}`` mapping (trec_eval's
+        (``2**grade - 1``), ``"binary"`` (1 for a relevant grade, else 0)
+        or a ``{grade: gain}`` mapping (trec_eval's
         ``ndcg.1=3,2=9``; unmapped grades keep their linear gain; the output
         name shows it, as ``ndcg(1=3,2=9)@10``). Unjudged items and negative
         grades gain 0.
@@ -127,7 +128,8 @@ def ndcg(
         Cutoff; None uses the whole list (trec_eval ``ndcg``).
     gain
         The gain of a grade: ``"linear"`` (the grade), ``"exponential"``
-        (``2**grade - 1``) or a ``{grade: gain}`` mapping (trec_eval's
+        (``2**grade - 1``), ``"binary"`` (1 for a relevant grade, else 0)
+        or a ``{grade: gain}`` mapping (trec_eval's
         ``ndcg.1=3,2=9``; unmapped grades keep their linear gain; the output
         name shows it, as ``ndcg(1=3,2=9)@10``). Unjudged items and negative
         grades gain 0.

@@ -10,10 +10,161 @@ from __future__ import annotations
 import polars as pl
 
 from polars_rankmetrics import metrics
+from polars_rankmetrics.conventions import Gain
 from polars_rankmetrics.expr._view import query_expr
 from polars_rankmetrics.metrics.recsys import MissingItems
 
-__all__ = ["map_capped", "mar", "mpr"]
+__all__ = ["gauc", "gauc_weighted", "map_capped", "mar", "mcc", "mpr"]
+
+
+def gauc(
+    *,
+    item: str = "item",
+    score: str = "score",
+    rank: str | None = None,
+    relevance: str = "relevance",
+    relevance_level: float = 1.0,
+    depth: int | None = None,
+    judged_only: bool = False,
+) -> pl.Expr:
+    """Group AUC: each list's AUC of its relevant items against the other items it ranks, averaged.
+
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.gauc`'s. As an expression, the value is the
+    current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
+
+    Parameters
+    ----------
+    item, score, rank, relevance
+        Column names (``prm.Columns()``'s by default); `rank` (1 is best)
+        replaces `score` when given. Null score: judged, not retrieved; null
+        relevance: unjudged (see :mod:`polars_rankmetrics.expr`).
+    relevance_level, depth, judged_only
+        The one-query conventions of :class:`polars_rankmetrics.Conventions`.
+
+    Returns
+    -------
+    pl.Expr
+        An aggregation named ``gauc``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.gauc : The same metric for :func:`polars_rankmetrics.evaluate`.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics import expr as rx
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "b"],
+    ...     "score": [0.9, 0.5, 0.1, 0.8, 0.2], "relevance": [0, 1, None, 1, 1]})
+    >>> df.group_by("query", maintain_order=True).agg(rx.gauc().round(4))
+    shape: (2, 2)
+    ┌───────┬──────┐
+    │ query ┆ gauc │
+    │ ---   ┆ ---  │
+    │ i64   ┆ f64  │
+    ╞═══════╪══════╡
+    │ 1     ┆ 0.5  │
+    │ 2     ┆ null │
+    └───────┴──────┘
+    """
+    return query_expr(
+        metrics.gauc(),
+        item=item,
+        score=score,
+        rank=rank,
+        relevance=relevance,
+        relevance_level=relevance_level,
+        depth=depth,
+        judged_only=judged_only,
+    )
+
+
+def gauc_weighted(
+    *,
+    item: str = "item",
+    score: str = "score",
+    rank: str | None = None,
+    relevance: str = "relevance",
+    relevance_level: float = 1.0,
+    depth: int | None = None,
+    judged_only: bool = False,
+) -> pl.Expr:
+    """Group AUC weighted by each list's relevant items: RecBole's ``gauc``.
+
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.gauc_weighted`'s. As an expression, the value is
+    the current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
+
+    Parameters
+    ----------
+    item, score, rank, relevance
+        Column names (``prm.Columns()``'s by default); `rank` (1 is best)
+        replaces `score` when given. Null score: judged, not retrieved; null
+        relevance: unjudged (see :mod:`polars_rankmetrics.expr`).
+    relevance_level, depth, judged_only
+        The one-query conventions of :class:`polars_rankmetrics.Conventions`.
+
+    Returns
+    -------
+    pl.Expr
+        An aggregation named ``gauc_weighted``: the group's rows as one query,
+        as ``prm.evaluate(..., per_query=True)`` gives it; null for a group
+        without a judged row.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.gauc_weighted : The same metric for :func:`polars_rankmetrics.evaluate`.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics import expr as rx
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2, 2], "item": ["a", "b", "c", "a", "b", "c"],
+    ...     "score": [0.9, 0.5, 0.1, 0.8, 0.5, 0.2], "relevance": [0, 1, 1, 1, 0, 0]})
+    >>> df.group_by("query", maintain_order=True).agg(rx.gauc_weighted().round(4))
+    shape: (2, 2)
+    ┌───────┬───────────────┐
+    │ query ┆ gauc_weighted │
+    │ ---   ┆ ---           │
+    │ i64   ┆ f64           │
+    ╞═══════╪═══════════════╡
+    │ 1     ┆ 0.0           │
+    │ 2     ┆ 1.0           │
+    └───────┴───────────────┘
+    """
+    return query_expr(
+        metrics.gauc_weighted(),
+        item=item,
+        score=score,
+        rank=rank,
+        relevance=relevance,
+        relevance_level=relevance_level,
+        depth=depth,
+        judged_only=judged_only,
+    )
 
 
 def map_capped(
@@ -170,10 +321,92 @@ def mar(
     )
 
 
+def mcc(
+    k: int,
+    *,
+    n_items: float | None = None,
+    item: str = "item",
+    score: str = "score",
+    rank: str | None = None,
+    relevance: str = "relevance",
+    relevance_level: float = 1.0,
+    depth: int | None = None,
+    judged_only: bool = False,
+) -> pl.Expr:
+    """Matthews correlation of the top `k` as a classifier of the catalog's items (RecTools' ``MCC``).
+
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.mcc`'s. As an expression, the value is the current
+    group's (a ``group_by`` group, an ``over`` window, the frame in ``select``)
+    taken as one query: evaluate's per-query value; aggregating over queries is
+    evaluate's.
+
+    Parameters
+    ----------
+    k
+        Cutoff: the predicted positives (RecTools counts k of them, however
+        short the list).
+    n_items
+        The catalog's size, required.
+    item, score, rank, relevance
+        Column names (``prm.Columns()``'s by default); `rank` (1 is best)
+        replaces `score` when given. Null score: judged, not retrieved; null
+        relevance: unjudged (see :mod:`polars_rankmetrics.expr`).
+    relevance_level, depth, judged_only
+        The one-query conventions of :class:`polars_rankmetrics.Conventions`.
+
+    Returns
+    -------
+    pl.Expr
+        An aggregation named ``mcc@k``: the group's rows as one query, as
+        ``prm.evaluate(..., per_query=True)`` gives it; null for a group without
+        a judged row.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.mcc : The same metric for :func:`polars_rankmetrics.evaluate`.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics import expr as rx
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1], "item": [1, 2, 3, 4],
+    ...     "score": [3.0, 2.0, 1.0, None], "relevance": [0, 1, 1, 1]})
+    >>> df.group_by("query", maintain_order=True).agg(rx.mcc(2, n_items=10).round(4))
+    shape: (1, 2)
+    ┌───────┬───────────────────┐
+    │ query ┆ mcc(n_items=10)@2 │
+    │ ---   ┆ ---               │
+    │ i64   ┆ f64               │
+    ╞═══════╪═══════════════════╡
+    │ 1     ┆ 0.2182            │
+    └───────┴───────────────────┘
+    """
+    return query_expr(
+        metrics.mcc(k, n_items=n_items),
+        item=item,
+        score=score,
+        rank=rank,
+        relevance=relevance,
+        relevance_level=relevance_level,
+        depth=depth,
+        judged_only=judged_only,
+    )
+
+
 def mpr(
     *,
     missing_items: MissingItems = "bottom",
     n_items: int | None = None,
+    gain: Gain = "linear",
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -201,6 +434,13 @@ def mpr(
         ``"ignore"``: they are left out, from the weights too.
     n_items
         The catalog size, for ``missing_items="random"`` only.
+    gain
+        The gain of a grade: ``"linear"`` (the grade), ``"exponential"``
+        (``2**grade - 1``), ``"binary"`` (1 for a relevant grade, else 0)
+        or a ``{grade: gain}`` mapping (trec_eval's
+        ``ndcg.1=3,2=9``; unmapped grades keep their linear gain; the output
+        name shows it, as ``ndcg(1=3,2=9)@10``). Unjudged items and negative
+        grades gain 0.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
         replaces `score` when given. Null score: judged, not retrieved; null
@@ -254,4 +494,5 @@ def mpr(
         relevance_level=relevance_level,
         depth=depth,
         judged_only=judged_only,
+        gain=gain,
     )

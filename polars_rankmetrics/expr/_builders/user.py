@@ -10,6 +10,7 @@ from __future__ import annotations
 import polars as pl
 
 from polars_rankmetrics import metrics
+from polars_rankmetrics.conventions import Gain
 from polars_rankmetrics.expr._view import query_expr
 
 __all__ = ["err", "rbp", "rbp_resid"]
@@ -19,6 +20,7 @@ def err(
     k: int | None = None,
     *,
     max_grade: float = 4.0,
+    gain: Gain = "linear",
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -41,6 +43,13 @@ def err(
         Cutoff; None uses the whole list.
     max_grade
         The top of the grade scale (4, as in the TREC Web track's gdeval).
+    gain
+        The gain of a grade: ``"linear"`` (the grade), ``"exponential"``
+        (``2**grade - 1``), ``"binary"`` (1 for a relevant grade, else 0)
+        or a ``{grade: gain}`` mapping (trec_eval's
+        ``ndcg.1=3,2=9``; unmapped grades keep their linear gain; the output
+        name shows it, as ``ndcg(1=3,2=9)@10``). Unjudged items and negative
+        grades gain 0.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
         replaces `score` when given. Null score: judged, not retrieved; null
@@ -92,12 +101,14 @@ def err(
         relevance_level=relevance_level,
         depth=depth,
         judged_only=judged_only,
+        gain=gain,
     )
 
 
 def rbp(
     p: float = 0.9,
     *,
+    gain: Gain = "linear",
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -118,6 +129,13 @@ def rbp(
     ----------
     p
         Persistence: the chance the user moves on to the next item.
+    gain
+        The gain of a grade: ``"linear"`` (the grade), ``"exponential"``
+        (``2**grade - 1``), ``"binary"`` (1 for a relevant grade, else 0)
+        or a ``{grade: gain}`` mapping (trec_eval's
+        ``ndcg.1=3,2=9``; unmapped grades keep their linear gain; the output
+        name shows it, as ``ndcg(1=3,2=9)@10``). Unjudged items and negative
+        grades gain 0.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
         replaces `score` when given. Null score: judged, not retrieved; null
@@ -169,6 +187,7 @@ def rbp(
         relevance_level=relevance_level,
         depth=depth,
         judged_only=judged_only,
+        gain=gain,
     )
 
 

@@ -1,0 +1,121 @@
+"""Every family that reads grades either uses the ``gain`` convention or refuses it.
+
+A family *uses* a gain convention when its value under ``gain=G`` equals its
+value under the default ``gain="linear"`` on the same frame with every judged
+grade ``g >= 0`` replaced by its gain ``G(g)`` (the gains below keep each grade
+on its side of ``relevance_level=1``, so the relevant set and the judged set do
+not change). A family that cannot read a gain refuses it with
+``InvalidParameterError`` naming the metric and the gain. Families reading only
+whether an item is judged pass the first check unchanged; the registry's list
+of grade-reading families is checked whole, so a new one joins this test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import polars_rankmetrics as prm
+from polars_rankmetrics._registry import SPECS
+from tests.strategies import eval_frames
+
+pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
+
+MAPPING = {1.0: 3.0, 2.0: 9.0}  # grades 3 and 4 keep their linear gain: not increasing
+GAINS: list[Any] = ["linear", "exponential", "binary", MAPPING]
+METRICS = {
+    "dcg": "dcg@3", "ndcg": "ndcg@3", "g": "g", "ndcg_rel": "ndcg_rel", "rndcg": "rndcg",
+    "unjudged": "unjudged@3", "num_nonrel_judged_ret": "num_nonrel_judged_ret",
+    "rbp": "rbp(p=0.5)", "rbp_resid": "rbp_resid", "err": "err@5", "relstring": "relstring",
+    "mpr": "mpr", "mpr_ignore": "mpr_ignore", "mpr_random": "mpr_random(n_items=40)",
+    "fallout": "fallout", "auroc": "auroc", "compat": "compat",
+}  # fmt: skip
+# The refusals, each on purpose: ERR's stopping probability is exponential in its grade already.
+REFUSED = {("err", "exponential")}
+# relstring shows the judgments as trec_eval prints them, not gains: every gain leaves it as is.
+JUDGMENT_TEXT = {"relstring"}
+GAIN_READERS = {
+    "dcg", "ndcg", "g", "ndcg_rel", "rndcg", "rbp", "err", "mpr", "mpr_ignore", "mpr_random", "compat",
+}  # fmt: skip
+
+
+def _key(gain: object) -> str:
+    return "mapping" if isinstance(gain, Mapping) else str(gain)
+
+
+def _as_gain(grade: pl.Expr, gain: object) -> pl.Expr:
+    """The gain of each judged grade, written from the definitions; unjudged and negative kept."""
+    g = grade.cast(pl.Float64)
+    if gain == "linear":
+        value = g
+    elif gain == "exponential":
+        value = 2.0**g - 1.0
+    elif gain == "binary":
+        value = (g >= 1).cast(pl.Float64)
+    else:
+        assert isinstance(gain, Mapping)
+        value = g.replace_strict(list(gain), list(gain.values()), default=g)
+    return pl.when(g >= 0).then(value).otherwise(g)
+
+
+def test_every_grade_reading_family_is_listed() -> None:
+    readers = {s.name for s in SPECS if "grade" in s.needs or "gain" in s.needs}
+    assert readers == set(METRICS)
+    assert {s.name for s in SPECS if "gain" in s.needs} == GAIN_READERS
+
+
+def _evaluate(frame: pl.DataFrame, name: str, gain: object) -> pl.DataFrame:
+    return prm.evaluate(frame, [METRICS[name]], per_query=True, missing="zero", gain=gain)  # type: ignore[arg-type]
+
+
+@settings(max_examples=40, deadline=None)
+@given(frame=eval_frames(id_type="str"), gain=st.sampled_from(GAINS[1:]))
+def test_each_family_uses_or_refuses_each_gain(frame: pl.DataFrame, gain: object) -> None:
+    regraded = frame.with_columns(_as_gain(pl.col("relevance"), gain).alias("relevance"))
+    for name, col in METRICS.items():
+        if (name, _key(gain)) in REFUSED:
+            with pytest.raises(prm.InvalidParameterError, match=rf"metric '{col}'.*gain="):
+                _evaluate(frame, name, gain)
+            continue
+        got = _evaluate(frame, name, gain)
+        want = _evaluate(frame if name in JUDGMENT_TEXT else regraded, name, "linear")
+        assert got.columns == want.columns
+        joined = want.join(got, on="query", how="full", suffix="_got", coalesce=True)
+        if joined[col].dtype == pl.String:
+            assert joined[col].to_list() == joined[col + "_got"].to_list(), (name, gain)
+            continue
+        diff = (joined[col] - joined[col + "_got"]).abs()
+        assert joined[col].is_null().to_list() == joined[col + "_got"].is_null().to_list(), (name, gain)
+        assert (diff.fill_null(0) <= 1e-12).all(), (name, gain, joined)
+
+
+def test_linear_and_binary_differ_for_every_gain_reader() -> None:
+    """Each gain reader's value moves with the gain (none ignores it, as rbp and err once did)."""
+    frame = pl.DataFrame(
+        {
+            "query": ["q"] * 5,
+            "item": ["a", "b", "c", "d", "e"],
+            "score": [5.0, 4.0, 3.0, 2.0, None],
+            "relevance": [1, 0, 4, 2, 3],
+        }
+    )
+    for name in GAIN_READERS:
+        linear = _evaluate(frame, name, "linear").item(0, METRICS[name])
+        binary = _evaluate(frame, name, "binary").item(0, METRICS[name])
+        assert linear != pytest.approx(binary), name
+
+
+def test_rbp_with_binary_gain_is_lenskits() -> None:
+    """The issue's case: rbp(p=0.5) of grades [1, 5] is 0.75 with binary gains (0.35 linear)."""
+    frame = pl.DataFrame({"query": [1, 1], "item": ["a", "b"], "score": [2.0, 1.0], "relevance": [1, 5]})
+    # binary: (1 - 0.5) * (1 + 0.5) = 0.75; linear, scaled by the top grade 5: 0.5 * (1 + 5 * 0.5) / 5
+    assert prm.evaluate(frame, ["rbp(p=0.5)"], gain="binary").item() == pytest.approx(0.75)
+    assert prm.evaluate(frame, ["rbp(p=0.5)"]).item() == pytest.approx(0.35)
+    # err reads a relevant item's gain 1 as its grade: R = 1/16 at both ranks.
+    r = 1 / 16
+    assert prm.evaluate(frame, ["err"], gain="binary").item() == pytest.approx(r + (1 - r) * r / 2)
