@@ -338,6 +338,22 @@ class TrecFormatError(RankMetricsError):
         """A TREC file that cannot be read: ``path: why`` (a bad line is worded in its plan)."""
         return cls(f"{cut(str(path))}: {why}")
 
+    @classmethod
+    def not_regular(cls, path: object) -> TrecFormatError:
+        """A path that is not a regular file (FIFO, device, directory): refused before reading."""
+        return cls(
+            f"{cut(str(path))}: not a readable file: not a regular file (a directory, FIFO, socket or "
+            "device); TREC files are read whole; write the stream to a file first"
+        )
+
+    @classmethod
+    def nul_byte(cls, path: object, line: int) -> TrecFormatError:
+        """A file holding a NUL byte: binary or UTF-16, not a text file of TREC lines."""
+        return cls(
+            f"{cut(str(path))}: line {line}: holds a NUL byte: not a text file of TREC lines "
+            "(a UTF-16 or binary file? save it as UTF-8 text); trec_eval 10.0 misreads it"
+        )
+
 
 class InvalidInputError(RankMetricsError, TypeError):
     """An argument is of a type the library cannot read; the message names what is accepted.

@@ -139,10 +139,10 @@ def read_trec_run(path: str | Path, *, columns: Columns | None = None) -> pl.Dat
     │ 303   ┆ 500 │
     └───────┴─────┘
     """
-    fields = _trec_fast.read(path, "run")
-    if fields is not None:
-        return fields.select(_run_columns(columns))
-    return _trec_files.read(scan_trec_run(path, columns=columns), path, "run")
+    fields = _trec_fast.read(path, "run")  # refuses a FIFO or NUL bytes, warns of CR-only line ends
+    if fields is None:
+        fields = _trec_files.read(_trec_files.scan(path, "run", checked=True), path, "run")
+    return fields.select(_run_columns(columns))
 
 
 def read_trec_qrels(
@@ -170,10 +170,10 @@ def read_trec_qrels(
     │ 1         ┆ 561  │
     └───────────┴──────┘
     """
-    fields = _trec_fast.read(path, "qrels")
-    if fields is not None:
-        return fields.select(_qrels_columns(columns, intents=intents))
-    return _trec_files.read(scan_trec_qrels(path, columns=columns, intents=intents), path, "qrels")
+    fields = _trec_fast.read(path, "qrels")  # refuses a FIFO or NUL bytes, warns of CR-only line ends
+    if fields is None:
+        fields = _trec_files.read(_trec_files.scan(path, "qrels", checked=True), path, "qrels")
+    return fields.select(_qrels_columns(columns, intents=intents))
 
 
 @overload
