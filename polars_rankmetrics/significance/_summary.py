@@ -80,6 +80,25 @@ def _moments(
 ) -> tuple[Any, Any, Any, Any]:
     """Each column's mean, sample standard deviation and interval (nulls below two queries)."""
     np = require("numpy", "prm.summarize")
+    # Each column over a power of two at least its largest magnitude: the sums cannot overflow
+    # (values near 1e308 gave mean=inf), and the bits are those of the unscaled sums otherwise.
+    scale = np.ldexp(
+        1.0, np.frexp(np.max(np.abs(values), axis=0, initial=0.0))[1] - 1
+    )  # values / scale in [-2, 2]
+    mean, std, low, high = _scaled_moments(values / scale, interval, level, n_resamples, entropy)
+    with np.errstate(over="ignore"):  # an interval bound beyond the largest float is inf
+        return mean * scale, std * scale, low * scale, high * scale
+
+
+def _scaled_moments(
+    values: Any,  # noqa: ANN401
+    interval: str,
+    level: float,
+    n_resamples: int,
+    entropy: int,
+) -> tuple[Any, Any, Any, Any]:
+    """:func:`_moments` of values within [-2, 2]."""
+    np = require("numpy", "prm.summarize")
     stats = require("scipy.stats", "prm.summarize")
     n = values.shape[0]
     mean = values.mean(axis=0)
