@@ -400,7 +400,7 @@ class Metric:
 
     def __init__(self, spec: MetricSpec, k: int | None = None, **params: object) -> None:
         """Check the cutoff and every parameter against `spec`."""
-        check_k(k)
+        k = check_k(k)  # a numpy integer becomes an int
         check_cutoff(spec, k)
         known = [p.name for p in spec.params]
         unknown = sorted(set(params) - set(known))

@@ -56,7 +56,7 @@ SPELLINGS: Mapping[str, str] = {
 }
 """Other libraries' metric names, each the spelling of one of our families."""
 
-_DOTTED = re.compile(r"^(?P<name>[A-Za-z_0-9]+)\.(?P<param>\d*\.?\d+)$")
+_DOTTED = re.compile(r"^(?P<name>[A-Za-z_0-9]+)\.(?P<param>\d*\.?\d+)$", re.ASCII)
 
 
 def dotted(name: str) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Mapping
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 from polars_rankmetrics import _errors
@@ -12,14 +12,15 @@ from polars_rankmetrics.exceptions import InvalidParameterError
 
 
 def check_k(k: object, name: str = "k") -> int | None:
-    """Return `k` if it is a positive integer or None, else raise."""
+    """Return `k` as an int if it is a positive integer (numpy's too) or None, else raise."""
     if k is None:
         return None
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+    if isinstance(k, bool) or not isinstance(k, Integral) or k < 1:
         raise InvalidParameterError.out_of_domain(name, "a positive integer or None", k)
-    if k >= _errors.CUTOFF_LIMIT:
-        raise InvalidParameterError.cutoff_too_large(f"an integer of {k.bit_length():,} bits", name=name)
-    return k
+    value = int(k)
+    if value >= _errors.CUTOFF_LIMIT:
+        raise InvalidParameterError.cutoff_too_large(f"an integer of {value.bit_length():,} bits", name=name)
+    return value
 
 
 def check_choice(value: object, name: str, choices: Collection[Any]) -> None:

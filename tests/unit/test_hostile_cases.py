@@ -219,3 +219,44 @@ def test_summarize_of_ordinary_values_keeps_its_bits() -> None:
     row = prm.summarize(frame, by="system").row(0, named=True)
     assert row["mean"] == values.mean()
     assert row["std"] == values.std(ddof=1)
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def _frame() -> pl.DataFrame:
+    return pl.DataFrame(
+        {"query": ["q1"] * 3, "item": ["a", "b", "c"], "score": [3.0, 2, 1], "relevance": [1, 0, 1]}
+    )
+
+
+@pytest.mark.parametrize("k", [np.int64(2), np.int32(2), np.uint8(2)])
+def test_a_numpy_integer_is_a_cutoff(k: object) -> None:
+    metric = prm.precision(k)  # type: ignore[arg-type]
+    assert metric == prm.precision(2)
+    assert type(metric.k) is int
+    # precision@2 of (1, 0, 1): one relevant item in the first two.
+    assert prm.evaluate(_frame(), [metric], qrels=None).item() == 0.5
+
+
+@pytest.mark.parametrize("k", [np.float64(2.0), np.bool_(1), np.int64(0), np.int64(-1)])
+def test_a_numpy_non_integer_is_no_cutoff(k: object) -> None:
+    with pytest.raises(prm.InvalidParameterError, match="`k` must be a positive integer"):
+        prm.precision(k)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ndcg@\u0661\u0660",
+        "P.\u0661\u0660",
+        "P_\u0665",
+        "ndcg_cut_\u0661\u0660",
+        "P@\uff15",
+        "rbp(p=\u0660.5)",
+    ],
+)
+def test_cutoffs_and_parameters_are_ascii_digits(name: str) -> None:
+    """Arabic-Indic and full-width digits are no cutoff (ndcg@<U+0661 U+0660> read as ndcg@10 before)."""
+    with pytest.raises(prm.UnknownMetricError):
+        prm.parse(name)
