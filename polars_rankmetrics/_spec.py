@@ -250,6 +250,9 @@ class MetricSpec:
         ``tie_handling="aware"`` reads the tie groups); None adds none.
     ties
         The tie policies it defines besides trec_eval's order (:class:`TieSupport`).
+    judgments
+        Whether its value reads the relevance column; False for a family
+        that compares rankings only (rbo): its frame needs none.
     """
 
     name: str
@@ -265,6 +268,7 @@ class MetricSpec:
     unretrieved: bool = False
     needs_of: Needs | None = None
     ties: TieSupport = TieSupport()
+    judgments: bool = True
     scope: ClassVar[Scope] = "query"
 
     @property
@@ -358,6 +362,8 @@ class CatalogSpec(MetricSpec):
     catalog: CatalogFrame
     saturates: bool = False
     counts: CountState | None = None
+    grades: str | None = None
+    """Set when the value reads the ranked items' judgments: what to use without a relevance column."""
     scope: ClassVar[Scope] = "catalog"
 
 

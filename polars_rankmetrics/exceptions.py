@@ -97,6 +97,16 @@ class ColumnNotFoundError(RankMetricsError):
         return cls(f"{role} column {shown(name)} not found{hint}; {where} has columns: {listed(present)}")
 
     @classmethod
+    def read_by(
+        cls, name: str, role: str, metric: str, instead: str, available: Iterable[str]
+    ) -> ColumnNotFoundError:
+        """A column a catalog metric still reads (serendipity's relevance): say what does without it."""
+        return cls(
+            f"{role} column {shown(name)} not found: {metric} reads it; {instead}; "
+            f"the frame has columns: {listed(list(available))}"
+        )
+
+    @classmethod
     def no_order(cls, score: str, rank: str, available: Iterable[str]) -> ColumnNotFoundError:
         """A frame with neither a score nor a rank column."""
         return cls(

@@ -127,6 +127,8 @@ def memberships(value: object, what: str, label: str, item_dtype: pl.DataType | 
         raise ColumnNotFoundError.layout(f"`{what}`", f"an item column then a {label} column", names)
     item, labels = names[:2]
     if isinstance(value, pl.DataFrame):
+        if value.is_empty():  # every ranked item would lack a label: the value would be no value
+            raise InvalidParameterError.empty(what, f"give one ({item}, {label}) row per ranked item")
         for column in (item, labels):
             if value[column].null_count():
                 raise InvalidDataError.nulls_in(f"`{what}`", column)

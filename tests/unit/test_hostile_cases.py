@@ -260,3 +260,95 @@ def test_cutoffs_and_parameters_are_ascii_digits(name: str) -> None:
     """Arabic-Indic and full-width digits are no cutoff (ndcg@<U+0661 U+0660> read as ndcg@10 before)."""
     with pytest.raises(prm.UnknownMetricError):
         prm.parse(name)
+
+
+# ---------------------------------------------------------------- metrics read only what they need
+
+RECS = pl.DataFrame(
+    {"query": ["u1"] * 3 + ["u2"] * 3, "item": ["a", "b", "c", "a", "d", "e"], "score": [3.0, 2, 1] * 2}
+)
+HISTORY = pl.DataFrame({"user": ["u1", "u1", "u2", "u2"], "item": ["x", "a", "a", "b"]})
+
+
+def _serendipity_every_item_relevant() -> float:
+    """Microsoft Recommenders' serendipity without a relevance column: every recommended item relevant.
+
+    s(u, i) = 1 - mean_{j in H_u} c(i, j) / sqrt(n_i n_j), c the users holding both in the histories.
+    """
+    held: dict[str, set[str]] = {}
+    for user, item in HISTORY.iter_rows():
+        held.setdefault(user, set()).add(item)
+
+    def sim(i: str, j: str) -> float:
+        both = sum(1 for items in held.values() if i in items and j in items)
+        n_i = sum(1 for items in held.values() if i in items)
+        n_j = sum(1 for items in held.values() if j in items)
+        return both / math.sqrt(n_i * n_j) if both else 0.0
+
+    per_user = []
+    for user, items in RECS.group_by("query").agg("item").iter_rows():
+        history = held[user]
+        per_user.append(sum(1 - sum(sim(i, j) for j in history) / len(history) for i in items) / len(items))
+    return sum(per_user) / len(per_user)
+
+
+def test_serendipity_without_a_relevance_column_is_refused_naming_the_alternative() -> None:
+    """It read every item as unjudged: 0.0, silently (Recommenders gives the every-item-relevant value)."""
+    with pytest.raises(prm.ColumnNotFoundError, match=r"serendipity@10 reads it.*relevance=False"):
+        prm.evaluate(RECS, [prm.serendipity(10, history=HISTORY)])
+    got = prm.evaluate(RECS, [prm.serendipity(10, history=HISTORY, relevance=False)]).item()
+    assert got == pytest.approx(_serendipity_every_item_relevant(), abs=1e-12)
+    assert got == pytest.approx(0.656557, abs=1e-6)  # worked by hand: (0.597631 + 0.715482) / 2
+
+
+def _rbo_ext(a: list[str], b: list[str], p: float) -> float:
+    """Webber et al. (2010) eq. 32, RBO_ext of two lists of equal length k."""
+    k = len(a)
+    overlap = [len(set(a[:d]) & set(b[:d])) for d in range(1, k + 1)]
+    summed = sum(overlap[d - 1] / d * p**d for d in range(1, k + 1))
+    return overlap[-1] / k * p**k + (1 - p) / p * summed
+
+
+def test_rbo_needs_no_relevance_column() -> None:
+    reference = pl.DataFrame(
+        {"query": ["u1"] * 3 + ["u2"] * 3, "item": ["a", "c", "b", "d", "a", "f"], "score": [3.0, 2, 1] * 2}
+    )
+    out = prm.evaluate(RECS, [prm.rbo(p=0.9, reference=reference)], per_query=True)
+    assert out["query"].to_list() == ["u1", "u2"]
+    want = [_rbo_ext(["a", "b", "c"], ["a", "c", "b"], 0.9), _rbo_ext(["a", "d", "e"], ["d", "a", "f"], 0.9)]
+    assert out["rbo"].to_list() == pytest.approx(want, abs=1e-12)
+    judged = prm.evaluate(
+        RECS.with_columns(relevance=pl.lit(1)), [prm.rbo(p=0.9, reference=reference)], per_query=True
+    )
+    assert judged["rbo"].to_list() == out["rbo"].to_list()
+    # A metric that reads judgments beside it still needs them.
+    with pytest.raises(prm.ColumnNotFoundError, match="relevance column"):
+        prm.evaluate(RECS, [prm.rbo(p=0.9, reference=reference), "ndcg@3"])
+
+
+@pytest.mark.parametrize("ranks", [[0, 1], [-3, 1], [1.0, 2.5]])
+def test_rbo_reference_ranks_start_at_one(ranks: list[float]) -> None:
+    reference = pl.DataFrame({"query": ["u1", "u1"], "item": ["a", "b"], "rank": ranks})
+    with pytest.raises(prm.InvalidDataError, match="ranks are whole numbers from 1"):
+        prm.evaluate(RECS, [prm.rbo(p=0.9, reference=reference)])
+
+
+def test_personalization_of_one_list_is_null() -> None:
+    """No pair of lists: the mean similarity over pairs is undefined (it read 0.0)."""
+    one = RECS.filter(query="u1")
+    assert prm.evaluate(one, ["personalization@10"]).item() is None
+    assert prm.evaluate(RECS, ["personalization@10"]).item() == pytest.approx(1 - 1 / 3)  # share a of 3
+
+
+def test_intra_list_similarity_of_zero_vectors_is_null() -> None:
+    """Every cosine 0/0: no defined pair, no value (it read 0.0)."""
+    zeros = pl.DataFrame({"item": list("abcde"), "x": [0.0] * 5, "y": [0.0] * 5})
+    assert prm.evaluate(RECS, [prm.intra_list_similarity(10, features=zeros)]).item() is None
+
+
+def test_exposure_with_an_empty_groups_frame_is_refused() -> None:
+    """It returned no row, warning 'the frame holds no query' (false)."""
+    empty = pl.DataFrame(schema={"item": pl.String, "group": pl.String})
+    frame = RECS.with_columns(relevance=pl.lit(1))
+    with pytest.raises(prm.InvalidParameterError, match="`groups` is empty"):
+        prm.evaluate(frame, ["ndcg@10", prm.exposure_disparity(10, groups=empty)])
