@@ -146,10 +146,13 @@ class Param:
         return tuple(sorted((float(g), float(v)) for g, v in gain.items()))
 
     def _number(self, value: object, metric: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        if isinstance(value, bool) or not isinstance(value, Real):
             raise InvalidParameterError.out_of_domain(self.name, str(self.domain), value, metric=metric)
-        number = float(value)
-        if number not in self.domain:
+        try:
+            number = float(value)
+        except OverflowError:  # an int beyond the float range (10**400)
+            number = math.inf
+        if not math.isfinite(number) or number not in self.domain:
             raise InvalidParameterError.out_of_domain(self.name, str(self.domain), value, metric=metric)
         return number
 

@@ -16,13 +16,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import product
-from numbers import Real
 
 import polars as pl
 
 from polars_rankmetrics._engine import collect
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._validation import is_finite
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidParameterError
@@ -81,7 +81,7 @@ def _checked_step(spec: FusionMethod, step: object, n_runs: int) -> float | int 
     """`step`, checked against the grid it makes, before any candidate is built."""
     if step is None:
         return None
-    if isinstance(step, bool) or not isinstance(step, Real) or not math.isfinite(step):
+    if not is_finite(step):
         raise InvalidParameterError.out_of_domain(
             "step", "a finite positive number or None", step, method=spec.name
         )
@@ -302,6 +302,8 @@ def optimize_fusion(  # noqa: PLR0913
     source = as_polars(runs, "runs").lazy()
     base = base_frame(source, req)
     names = sorted(collect(base.select(pl.col(RUN).unique()))[RUN].to_list())
+    if not names:
+        raise InvalidParameterError.empty("runs", "give the runs' rows (run, query, item, score)")
     values = _grid(spec, step, grid, len(names))
     judged = as_polars(qrels, "qrels").lazy()
     evaluation = (metric, conventions)

@@ -9,15 +9,14 @@ ranking, so every candidate shares it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from numbers import Real
 
 import polars as pl
 
 from polars_rankmetrics import _errors
 from polars_rankmetrics._schema import Columns
+from polars_rankmetrics._validation import is_finite
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.fusion._condorcet import condorcet
 from polars_rankmetrics.fusion._methods import WEIGHT, combined, listed, terms
@@ -101,7 +100,7 @@ def check_weights(weights: object, method: FusionMethod) -> dict[object, float] 
 
 def check_weight(w: object, run: object, method: str) -> float:
     """One run's weight: a finite real number."""
-    if isinstance(w, bool) or not isinstance(w, Real) or not math.isfinite(w):
+    if not is_finite(w):
         raise InvalidParameterError.out_of_domain(
             f"weights[{run!r}]", "a finite real number", w, method=method
         )

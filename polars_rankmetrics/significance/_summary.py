@@ -58,6 +58,10 @@ def _bootstrap(
     return low, high
 
 
+MAX_RESAMPLES = 10_000_000
+"""The most resamples (or permutations) a test or interval draws: each is a row of work."""
+
+
 def _checked(by: object, interval: object, alpha: object, n_resamples: object, seed: object) -> float:
     """Check summarize's options; return the level `alpha` as a float."""
     if not isinstance(by, str):
@@ -66,6 +70,9 @@ def _checked(by: object, interval: object, alpha: object, n_resamples: object, s
     level = check_level(alpha)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, Integral) or n_resamples < 1:
         raise InvalidParameterError.out_of_domain("n_resamples", "a positive integer", n_resamples)
+    if int(n_resamples) > MAX_RESAMPLES:  # each resample is a row of work: bounded before any draw
+        domain = f"at most {MAX_RESAMPLES:,} (each resample is a row of work)"
+        raise InvalidParameterError.out_of_domain("n_resamples", domain, n_resamples)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0):
         raise InvalidParameterError.out_of_domain("seed", "a non-negative integer or None", seed)
     return level

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -352,3 +353,36 @@ def test_exposure_with_an_empty_groups_frame_is_refused() -> None:
     frame = RECS.with_columns(relevance=pl.lit(1))
     with pytest.raises(prm.InvalidParameterError, match="`groups` is empty"):
         prm.evaluate(frame, ["ndcg@10", prm.exposure_disparity(10, groups=empty)])
+
+
+# ---------------------------------------------------------------- sizes and huge numbers
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: prm.rbp(p=10**400),
+        lambda: prm.fuse(_runs(), "wsum", weights={"a": 10**400, "b": 1}),
+        lambda: prm.optimize_fusion(_runs(), _qrels(), "wsum", step=10**400),
+    ],
+    ids=["rbp", "weights", "step"],
+)
+def test_an_integer_past_the_float_range_is_a_parameter_error(call: Callable[[], object]) -> None:
+    """10**400 is a Real whose float() overflows: OverflowError before."""
+    with pytest.raises(prm.InvalidParameterError):
+        call()
+
+
+@pytest.mark.parametrize("function", ["summarize", "compare"])
+def test_resamples_are_bounded_before_any_draw(function: str) -> None:
+    per_query = pl.DataFrame(
+        {"query": [1, 2, 1, 2], "system": ["a", "a", "b", "b"], "v": [0.1, 0.2, 0.3, 0.5]}
+    )
+    call = getattr(prm, function)
+    with pytest.raises(prm.InvalidParameterError, match="at most 10,000,000"):
+        call(per_query, by="system", n_resamples=10**12)
+
+
+def test_optimize_fusion_of_no_runs_is_refused() -> None:
+    with pytest.raises(prm.InvalidParameterError, match="`runs` is empty"):
+        prm.optimize_fusion(_runs().head(0), _qrels(), "wsum")
