@@ -69,11 +69,14 @@ def valid_names() -> list[str]:
     return list(dict.fromkeys([*canonical, *trec, *others]))
 
 
-_CANONICAL = re.compile(r"^(?P<name>[A-Za-z_0-9-]+?)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>-?\d+))?\Z")
+# re.ASCII: a cutoff or parameter is ASCII digits (Arabic-Indic digits after '@' are no cutoff).
+_CANONICAL = re.compile(
+    r"^(?P<name>[A-Za-z_0-9-]+?)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>-?\d+))?\Z", re.ASCII
+)
 _PLACEHOLDERS = {"{k}": r"(?P<k>\d+)", "{x}": r"(?P<x>\d*\.?\d+)"}
-_NAMED = re.compile(r"^(?P<key>[A-Za-z_]\w*)\s*=\s*(?P<value>.*)$")
-_PAIR = re.compile(r"^(?P<grade>[-+]?[\d.eE+-]+)\s*=\s*(?P<gain>.*)$")
-_DOTTED = re.compile(r"^(?P<name>[A-Za-z_0-9]+)\.(?P<param>\d*\.?\d+)\Z")
+_NAMED = re.compile(r"^(?P<key>[A-Za-z_]\w*)\s*=\s*(?P<value>.*)$", re.ASCII)
+_PAIR = re.compile(r"^(?P<grade>[-+]?[\d.eE+-]+)\s*=\s*(?P<gain>.*)$", re.ASCII)
+_DOTTED = re.compile(r"^(?P<name>[A-Za-z_0-9]+)\.(?P<param>\d*\.?\d+)\Z", re.ASCII)
 
 
 def dotted(name: str) -> str | None:
@@ -99,7 +102,7 @@ def _trec_patterns() -> list[tuple[re.Pattern[str], MetricSpec]]:
             pattern = re.escape(spelled)
             for placeholder, group in _PLACEHOLDERS.items():
                 pattern = pattern.replace(re.escape(placeholder), group)
-            out.append((re.compile(pattern), spec))
+            out.append((re.compile(pattern, re.ASCII), spec))
     return out
 
 
@@ -133,6 +136,8 @@ def _trec_match(name: str) -> tuple[MetricSpec, dict[str, str]] | None:
 
 def _number(text: str, name: str) -> float:
     try:
+        if not text.isascii():  # float() reads Arabic-Indic digits: a parameter is ASCII
+            raise ValueError(text)  # noqa: TRY301
         return float(text)
     except ValueError:
         raise UnknownMetricError.not_a_number(text, metric=name) from None

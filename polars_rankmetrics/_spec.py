@@ -146,10 +146,13 @@ class Param:
         return tuple(sorted((float(g), float(v)) for g, v in gain.items()))
 
     def _number(self, value: object, metric: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        if isinstance(value, bool) or not isinstance(value, Real):
             raise InvalidParameterError.out_of_domain(self.name, str(self.domain), value, metric=metric)
-        number = float(value)
-        if number not in self.domain:
+        try:
+            number = float(value)
+        except OverflowError:  # an int beyond the float range (10**400)
+            number = math.inf
+        if not math.isfinite(number) or number not in self.domain:
             raise InvalidParameterError.out_of_domain(self.name, str(self.domain), value, metric=metric)
         return number
 
@@ -372,6 +375,9 @@ class MetricSpec:
         Why the family cannot read the given conventions (a gain convention its
         definition has no place for), or None when it can: evaluate raises
         :class:`InvalidParameterError` with the reason.
+    judgments
+        Whether its value reads the relevance column; False for a family
+        that compares rankings only (rbo): its frame needs none.
     """
 
     name: str
@@ -391,6 +397,7 @@ class MetricSpec:
     measures: tuple[TrecMeasure, ...] = ()
     top_k_only: bool = False
     refuse: Refuse | None = None
+    judgments: bool = True
     scope: ClassVar[Scope] = "query"
 
     @property
@@ -489,6 +496,8 @@ class CatalogSpec(MetricSpec):
     saturates: bool = False
     counts: CountState | None = None
     per_list: bool = False
+    grades: str | None = None
+    """Set when the value reads the ranked items' judgments: what to use without a relevance column."""
     scope: ClassVar[Scope] = "catalog"
 
 
@@ -531,7 +540,7 @@ class Metric:
 
     def __init__(self, spec: MetricSpec, k: int | None = None, **params: object) -> None:
         """Check the cutoff and every parameter against `spec`."""
-        check_k(k)
+        k = check_k(k)  # a numpy integer becomes an int
         check_cutoff(spec, k)
         known = [p.name for p in spec.params]
         unknown = sorted(set(params) - set(known))

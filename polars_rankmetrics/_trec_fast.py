@@ -24,6 +24,8 @@ from typing import Literal
 
 import polars as pl
 
+from polars_rankmetrics import _trec_files
+
 _S = pl.String
 _SCHEMA: dict[str, dict[str, type[pl.DataType]]] = {
     "run": {"query": _S, "q0": _S, "item": _S, "rank": _S, "score": pl.Float64, "run": _S},
@@ -46,12 +48,16 @@ def read(path: str | Path, kind: Literal["run", "qrels"]) -> pl.DataFrame | None
     """The file's fields (run: query q0 item rank score run; qrels: query iteration item relevance), or None.
 
     None when the file is not plain (see the module's docstring): the
-    strict parser then reads it.
+    strict parser then reads it. A path that is not a regular file, or
+    bytes holding NUL, are refused here (TrecFormatError), before Polars
+    sees them; a carriage return inside a line warns.
     """
+    _trec_files.regular(path, kind)  # a FIFO would block the read below for ever
     try:
         data = Path(path).read_bytes()  # the bytes, not the name: Polars would read 'q[1].txt' as a pattern
-    except (OSError, TypeError):  # not a readable path: the strict reader says why
+    except OSError:  # not readable: the strict reader says why
         return None
+    _trec_files.check_bytes(data, path)
     if not data or not _plain(data):
         return None
     try:

@@ -14,20 +14,29 @@ made strict where trec_eval would compute a silent wrong number:
 - a qrels line has exactly four fields, ``query iteration docno relevance``,
   as trec_eval requires; the relevance must be an integer (trec_eval's
   ``atol`` reads ``1.5`` as 1 and ``abc`` as 0: here they are errors);
-- blank lines and lines starting with ``#`` are skipped; tabs and runs of
-  spaces separate fields; CRLF line ends and a UTF-8 byte-order mark are
-  accepted; bytes that are not UTF-8 are an error naming the line.
+- fields are separated by runs of ASCII whitespace only (C's ``isspace``:
+  space, tab, LF, VT, FF, CR), as trec_eval splits them: a non-breaking
+  space (U+00A0) or an ideographic space (U+3000) stays inside its field;
+- blank lines and lines starting with ``#`` are skipped; CRLF line ends and
+  a UTF-8 byte-order mark are accepted; a line ends at LF only, as in
+  trec_eval (a file with CR-only line ends is one line: the reader warns);
+- bytes that are not UTF-8 are an error naming the line; a NUL byte is an
+  error naming its line (trec_eval miscounts its lines there, and may abort); a path
+  that is not a regular file (a FIFO, a device, a directory) is refused at
+  once, before any byte is read.
 """
 
 from __future__ import annotations
 
+import stat
+import warnings
 from os import PathLike
 from pathlib import Path
 from typing import Literal
 
 import polars as pl
 
-from polars_rankmetrics.exceptions import InvalidInputError, TrecFormatError
+from polars_rankmetrics.exceptions import InvalidInputError, RankMetricsWarning, TrecFormatError
 from polars_rankmetrics.exceptions import _plan as _errors
 
 FileKind = Literal["run", "qrels"]
@@ -39,10 +48,15 @@ _FIELDS = {
     "qrels": ["query", "iteration", "item", "relevance"],
 }
 _LAYOUT = {"run": "'query Q0 docno rank score runid'", "qrels": "'query iteration docno relevance'"}
+# C's isspace in the C locale (trec_eval's separators): Unicode spaces are not among them.
+SPACE = " \t\n\x0b\x0c\r"
+_S = "[ \\t\\n\\x0B\\x0C\\r]"  # one ASCII whitespace character, as a regex class
+_F = "([^ \\t\\n\\x0B\\x0C\\r]+)"  # one field
 _PATTERN = {
-    "run": r"^(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)(?:\s.*)?$",
-    "qrels": r"^(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$",
+    "run": f"^{_F}{_S}+{_F}{_S}+{_F}{_S}+{_F}{_S}+{_F}{_S}+{_F}(?:{_S}(?s:.*))?$",
+    "qrels": f"^{_F}{_S}+{_F}{_S}+{_F}{_S}+{_F}$",
 }
+_FIELD = "[^ \\t\\n\\x0B\\x0C\\r]+"
 _INTEGER = r"^[+-]?\d+$"
 _SHOWN = 80  # characters of an offending line quoted in the message
 
@@ -60,7 +74,7 @@ def _lines(path: str | Path) -> pl.LazyFrame:
         encoding="utf8-lossy",  # bad bytes become U+FFFD, reported below with their line
         glob=False,  # a file name is a name, not a pattern: 'q[1].txt' is one file
     )
-    text = pl.col(_TEXT).str.strip_chars()
+    text = pl.col(_TEXT).str.strip_chars(SPACE)
     return lf.with_columns(text.alias(_TEXT)).filter(
         text.is_not_null() & (text != "") & ~text.str.starts_with("#")
     )
@@ -69,7 +83,7 @@ def _lines(path: str | Path) -> pl.LazyFrame:
 def _problem(kind: FileKind, fields: pl.Expr) -> pl.Expr:
     """What is wrong with a line, in words, or null."""
     text = pl.col(_TEXT)
-    count = text.str.count_matches(r"\S+")
+    count = text.str.count_matches(_FIELD)
     wanted = 6 if kind == "run" else 4
     shape = f"expected {_LAYOUT[kind]} ({wanted} fields{' or more' if kind == 'run' else ''})"
     other = "qrels" if kind == "run" else "run"
@@ -117,14 +131,68 @@ def _checked(path: str | Path, kind: FileKind) -> pl.LazyFrame:
 _PROBLEM = "__prm_problem"
 
 
-def scan(path: str | Path, kind: FileKind) -> pl.LazyFrame:
-    """The fields of every line of a TREC file, as strings; the plan fails on a bad line."""
+_CHUNK = 1 << 20  # bytes read at a time when a file is searched for NUL
+
+
+def regular(path: object, kind: FileKind) -> str | PathLike[str]:
+    """The path, if it names a regular file; refused at once otherwise (a FIFO would block for ever)."""
     if not isinstance(path, (str, PathLike)):
         raise InvalidInputError.from_type(
             "path", f"the path of a TREC {kind} file (str or os.PathLike)", path
         )
-    if not Path(path).is_file():  # a scan names a missing file at once, as a read does
-        raise TrecFormatError.unreadable(path, "not a readable file")
+    try:
+        mode = Path(path).stat().st_mode
+    except (OSError, ValueError):  # missing, unreadable, or a name holding NUL
+        raise TrecFormatError.unreadable(path, "not a readable file") from None
+    if not stat.S_ISREG(mode):
+        raise TrecFormatError.not_regular(path)
+    return path
+
+
+def nul_line(data: bytes, first_line: int = 1) -> int | None:
+    """The line number of the first NUL byte of `data` (lines counted from `first_line`), or None."""
+    at = data.find(b"\x00")
+    return None if at < 0 else first_line + data.count(b"\n", 0, at)
+
+
+def refuse_nul(path: str | PathLike[str]) -> None:
+    """Refuse a file holding a NUL byte, read in bounded chunks (a binary or UTF-16 file)."""
+    line = 1
+    with Path(path).open("rb") as f:
+        while chunk := f.read(_CHUNK):
+            found = nul_line(chunk, line)
+            if found is not None:
+                raise TrecFormatError.nul_byte(path, found)
+            line += chunk.count(b"\n")
+
+
+def check_bytes(data: bytes, path: str | PathLike[str]) -> None:
+    """Refuse a NUL byte; warn of a carriage return inside a line (CR-only line ends)."""
+    found = nul_line(data)
+    if found is not None:
+        raise TrecFormatError.nul_byte(path, found)
+    at = data.find(b"\r")
+    while at >= 0 and data[at + 1 : at + 2] == b"\n":
+        at = data.find(b"\r", at + 1)
+    if at >= 0 and data[at + 1 :].strip(SPACE.encode()):  # text after a lone CR: lines were joined
+        line = 1 + data.count(b"\n", 0, at)
+        warnings.warn(
+            f"{path}: line {line} holds a carriage return (CR) inside it: a line ends at LF only, "
+            "as trec_eval reads it, so a file with CR-only line ends reads as one line per LF and "
+            "the fields after the sixth (fourth in qrels) are ignored; convert the line ends to LF",
+            RankMetricsWarning,
+            stacklevel=4,  # the caller of read_trec_run or read_trec_qrels
+        )
+
+
+def scan(path: str | Path, kind: FileKind, *, checked: bool = False) -> pl.LazyFrame:
+    """The fields of every line of a TREC file, as strings; the plan fails on a bad line.
+
+    The path must be a regular file holding no NUL byte, checked at once
+    (unless `checked`: the caller has read and checked its bytes).
+    """
+    if not checked:
+        refuse_nul(regular(path, kind))
     names = _FIELDS[kind]
     # The query column carries the check: every reader's output keeps it, so no projection drops it.
     failing = _errors.in_plan(pl.col(_PROBLEM), TrecFormatError).cast(pl.String)
@@ -150,10 +218,7 @@ def _collect(lf: pl.LazyFrame, path: str | Path) -> pl.DataFrame:
     try:
         return lf.collect()
     except (pl.exceptions.SchemaError, pl.exceptions.ComputeError) as err:
-        if "field" in str(err).lower():  # a NUL byte splits a line into several columns
-            why = "not a text file of TREC lines: it holds NUL bytes"
-        else:
-            why = f"not a text file of TREC lines ({type(err).__name__}: {str(err).splitlines()[0]})"
+        why = f"not a text file of TREC lines ({type(err).__name__}: {str(err).splitlines()[0]})"
         raise TrecFormatError.unreadable(path, why) from err
     except OSError as err:
         raise TrecFormatError.unreadable(path, f"cannot be read ({err})") from err

@@ -234,7 +234,7 @@ def _chunk(lf: pl.LazyFrame, req: Request, keys: Sequence[str], *, check: bool |
     """One chunk's plan: its per-query rows, or its mergeable states (a row per `by` group)."""
     checked = req.check if check is None else check
     plan = _engine.build(lf, req.columns, req.by, req.conventions, req.metrics, check=checked)
-    per_q = plan.per_query.filter(_engine.evaluated(req.conventions))
+    per_q = plan.per_query.filter(_engine.evaluated(req.conventions, judged_frame=plan.judged))
     if req.per_query:
         return per_q.select(*keys, *req.names)
     return _engine.states(per_q, req.metrics, req.by, how=req.aggregate)

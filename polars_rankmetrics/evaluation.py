@@ -175,7 +175,7 @@ def _evaluated(frame: FrameT, req: Request) -> FrameT:
     plan = _engine.build(
         frame.lazy(), cols, keys_by, resolved, requested, check=check, diagnose=eager, item_digits=digits
     )
-    per_q = plan.per_query.filter(_engine.evaluated(resolved))
+    per_q = plan.per_query.filter(_engine.evaluated(resolved, judged_frame=plan.judged))
     carried = eager and diagnose.JUDGED_RETRIEVED in per_q.collect_schema()
     scoped = req.scoped
     if per_query:

@@ -138,10 +138,10 @@ def read_trec_run(path: str | Path, *, columns: ColumnsLike = None) -> pl.DataFr
     │ 303   ┆ 500 │
     └───────┴─────┘
     """
-    fields = _trec_fast.read(path, "run")
-    if fields is not None:
-        return fields.select(_run_columns(columns))
-    return _trec_files.read(_trec_files.scan(path, "run").select(_run_columns(columns)), path, "run")
+    fields = _trec_fast.read(path, "run")  # refuses a FIFO or NUL bytes, warns of CR-only line ends
+    if fields is None:
+        fields = _trec_files.read(_trec_files.scan(path, "run", checked=True), path, "run")
+    return fields.select(_run_columns(columns))
 
 
 def read_trec_qrels(path: str | Path, *, columns: ColumnsLike = None, intents: bool = False) -> pl.DataFrame:
@@ -167,11 +167,10 @@ def read_trec_qrels(path: str | Path, *, columns: ColumnsLike = None, intents: b
     │ 1         ┆ 561  │
     └───────────┴──────┘
     """
-    fields = _trec_fast.read(path, "qrels")
-    if fields is not None:
-        return fields.select(_qrels_columns(columns, intents=intents))
-    lf = _trec_files.scan(path, "qrels").select(_qrels_columns(columns, intents=intents))
-    return _trec_files.read(lf, path, "qrels")
+    fields = _trec_fast.read(path, "qrels")  # refuses a FIFO or NUL bytes, warns of CR-only line ends
+    if fields is None:
+        fields = _trec_files.read(_trec_files.scan(path, "qrels", checked=True), path, "qrels")
+    return fields.select(_qrels_columns(columns, intents=intents))
 
 
 @overload

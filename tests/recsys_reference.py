@@ -20,10 +20,10 @@ def top(lists: Lists, k: int | None) -> list[list[Item]]:
     return [list(items[:k]) if k is not None else list(items) for items in lists]
 
 
-def personalization(lists: Lists) -> float:
-    """1 - the mean over pairs of users of the cosine of their binary item vectors (0.0 for one user)."""
+def personalization(lists: Lists) -> float | None:
+    """1 - the mean over pairs of users of the cosine of their binary item vectors (None for one user)."""
     if len(lists) < 2:
-        return 0.0
+        return None  # no pair: the mean over pairs is undefined
     sims = []
     for a, b in combinations(lists, 2):
         sa, sb = set(a), set(b)
@@ -33,21 +33,21 @@ def personalization(lists: Lists) -> float:
 
 
 def cosine(u: Sequence[float], v: Sequence[float]) -> float:
-    """Cosine similarity; 0 if either vector is all zeros (as scikit-learn)."""
+    """Cosine similarity; None (0/0, undefined) if either vector is all zeros (scikit-learn says 0)."""
     nu, nv = sqrt(sum(x * x for x in u)), sqrt(sum(x * x for x in v))
     if nu == 0 or nv == 0:
-        return 0.0
+        return None
     return sum(x * y for x, y in zip(u, v, strict=True)) / (nu * nv)
 
 
 def intra_list_similarity(lists: Lists, features: Mapping[Item, Sequence[float]]) -> float | None:
-    """Mean over lists with 2+ items of the mean pairwise cosine of their items' features."""
+    """Mean over lists with a defined pair of the mean of their items' defined pairwise cosines."""
     per_list = []
     for items in lists:
-        if len(items) < 2:
-            continue
-        pairs = [cosine(features[a], features[b]) for a, b in combinations(items, 2)]
-        per_list.append(sum(pairs) / len(pairs))
+        cosines = [cosine(features[a], features[b]) for a, b in combinations(items, 2)]
+        pairs = [c for c in cosines if c is not None]  # a zero vector's pairs are undefined
+        if pairs:
+            per_list.append(sum(pairs) / len(pairs))
     return sum(per_list) / len(per_list) if per_list else None
 
 

@@ -25,7 +25,7 @@ from polars_rankmetrics._registry import SPECS, parse
 from polars_rankmetrics._schema import Columns, ResolvedSchema, frame_schema, resolve_schema
 from polars_rankmetrics._spec import CatalogSpec, CountState, Metric, QuerySpec, TableSpec
 from polars_rankmetrics.conventions import Conventions, Gain
-from polars_rankmetrics.exceptions import InvalidInputError, InvalidParameterError
+from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidInputError, InvalidParameterError
 from polars_rankmetrics.metrics import _ties
 
 MetricLike = str | Metric
@@ -77,6 +77,7 @@ class Plan:
     per_query: pl.LazyFrame  # one row per (by..., query): population counts, query-scope metrics
     catalog: list[tuple[str, pl.LazyFrame]]  # catalog-scope metrics: (name, frame of by..., name)
     lists: pl.LazyFrame | None = None  # the rows catalog metrics read (None without them): catalog_value
+    judged: bool = True  # the frame has a relevance column (else only judgment-free metrics were asked)
 
 
 def _gain_columns(
@@ -184,7 +185,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     )
     queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
-    judged = bool(queries) or not catalogs or any(m.spec.unretrieved for _, m in catalogs)
+    judged = _judged(metrics, columns, frame_schema(lf).names())
     schema = resolve_schema(frame_schema(lf), columns, by, need_relevance=judged, item_digits=item_digits)
     _refuse_key_names(metrics, (*by, columns.query))
     needs = set().union(*(m.needs for _, m in metrics)) | ({"item"} if catalogs else set())
@@ -229,7 +230,22 @@ def build(  # noqa: PLR0913  (the request's parts)
     catalog = (
         [] if lists is None else [(n, catalog_value(n, m, lists, by, columns.query)) for n, m in catalogs]
     )
-    return Plan(keys=prepared.keys, per_query=per_query, catalog=catalog, lists=lists)
+    judged = schema.has_relevance
+    return Plan(keys=prepared.keys, per_query=per_query, catalog=catalog, lists=lists, judged=judged)
+
+
+def _judged(metrics: NamedMetrics, columns: Columns, present: list[str]) -> bool:
+    """Whether the frame must have a relevance column: a metric reads the judgments (or none is asked).
+
+    A catalog metric that reads grades (serendipity) is refused without it: it would read 0.
+    """
+    for _, m in metrics:
+        spec = m.spec
+        if isinstance(spec, CatalogSpec) and spec.grades is not None and columns.relevance not in present:
+            raise ColumnNotFoundError.read_by(columns.relevance, "relevance", str(m), spec.grades, present)
+    catalog = [m.spec for _, m in metrics if isinstance(m.spec, CatalogSpec)]
+    query = [m.spec for _, m in metrics if not isinstance(m.spec, CatalogSpec)]
+    return any(s.judgments for s in query) or not metrics or any(s.unretrieved for s in catalog)
 
 
 def _with_terms(frame: pl.LazyFrame, terms: dict[str, pl.Expr]) -> pl.LazyFrame:
@@ -393,12 +409,15 @@ def counted_value(name: str, metric: Metric, table: pl.LazyFrame, by: tuple[str,
     return state.value(metric, table, by).select(*by, pl.col(VALUE).alias(name))
 
 
-def evaluated(conventions: Conventions) -> pl.Expr:
+def evaluated(conventions: Conventions, *, judged_frame: bool = True) -> pl.Expr:
     """Whether a per-query row counts: judged, retrieved something, holding a relevant item.
 
     A query that retrieved nothing counts under ``missing="zero"``; one without a relevant item
-    counts unless ``no_relevant="skip"``.
+    counts unless ``no_relevant="skip"``. A frame without judgments (`judged_frame` False: only
+    metrics that read none, such as rbo) counts every query that retrieved something.
     """
+    if not judged_frame:
+        return pl.col(N_RETRIEVED) > 0
     judged = pl.col(N_JUDGED) > 0
     if conventions.no_relevant == "skip":
         judged = judged & (pl.col(N_RELEVANT) > 0)

@@ -111,6 +111,16 @@ class ColumnNotFoundError(RankMetricsError):
         return cls(f"{role} column {shown(name)} not found{hint}; {where} has columns: {listed(present)}")
 
     @classmethod
+    def read_by(
+        cls, name: str, role: str, metric: str, instead: str, available: Iterable[str]
+    ) -> ColumnNotFoundError:
+        """A column a catalog metric still reads (serendipity's relevance): say what does without it."""
+        return cls(
+            f"{role} column {shown(name)} not found: {metric} reads it; {instead}; "
+            f"the frame has columns: {listed(list(available))}"
+        )
+
+    @classmethod
     def no_order(cls, score: str, rank: str, available: Iterable[str]) -> ColumnNotFoundError:
         """A frame with neither a score nor a rank column."""
         return cls(
@@ -349,6 +359,22 @@ class TrecFormatError(RankMetricsError):
     def unreadable(cls, path: object, why: str) -> TrecFormatError:
         """A TREC file that cannot be read: ``path: why`` (a bad line is worded in its plan)."""
         return cls(f"{cut(str(path))}: {why}")
+
+    @classmethod
+    def not_regular(cls, path: object) -> TrecFormatError:
+        """A path that is not a regular file (FIFO, device, directory): refused before reading."""
+        return cls(
+            f"{cut(str(path))}: not a readable file: not a regular file (a directory, FIFO, socket or "
+            "device); TREC files are read whole; write the stream to a file first"
+        )
+
+    @classmethod
+    def nul_byte(cls, path: object, line: int) -> TrecFormatError:
+        """A file holding a NUL byte: binary or UTF-16, not a text file of TREC lines."""
+        return cls(
+            f"{cut(str(path))}: line {line}: holds a NUL byte: not a text file of TREC lines "
+            "(a UTF-16 or binary file? save it as UTF-8 text); trec_eval 10.0 misreads it"
+        )
 
 
 class InvalidInputError(RankMetricsError, TypeError):

@@ -127,6 +127,14 @@ class ParameterMessages(Worded):
         )
 
     @classmethod
+    def unknown_weight(cls, run: object, column: str, held: Iterable[object]) -> Self:
+        """A weight of a weighted fusion naming a run the runs do not hold (a typo would be ignored)."""
+        return cls(
+            f"`weights` names run {shown(run)}, which column {column!r} of the runs does not hold: "
+            f"name only the runs given ({listed(sorted(held, key=str))})"
+        )
+
+    @classmethod
     def shared_column(cls, name: str, first: str, second: str) -> Self:
         """Two roles given the same column."""
         return cls(

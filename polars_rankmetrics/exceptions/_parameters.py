@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Mapping
-from numbers import Real
-from typing import Any
+from numbers import Integral, Real
+from typing import Any, TypeGuard
 
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
 
 
 def check_k(k: object, name: str = "k") -> int | None:
-    """Return `k` if it is a positive integer or None, else raise."""
+    """Return `k` as an int if it is a positive integer (numpy's too) or None, else raise."""
     if k is None:
         return None
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+    if isinstance(k, bool) or not isinstance(k, Integral) or k < 1:
         raise InvalidParameterError.out_of_domain(name, "a positive integer or None", k)
-    if k >= _errors.CUTOFF_LIMIT:
-        raise InvalidParameterError.cutoff_too_large(f"an integer of {k.bit_length():,} bits", name=name)
-    return k
+    value = int(k)
+    if value >= _errors.CUTOFF_LIMIT:
+        raise InvalidParameterError.cutoff_too_large(f"an integer of {value.bit_length():,} bits", name=name)
+    return value
 
 
 def check_choice(value: object, name: str, choices: Collection[Any]) -> None:
@@ -32,11 +33,25 @@ def check_choice(value: object, name: str, choices: Collection[Any]) -> None:
         raise InvalidParameterError.choice(name, choices, value)
 
 
+def is_finite(value: object) -> TypeGuard[Real]:
+    """A real number (not a bool) that is finite as a float (an int past the float range is not)."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def check_real(value: object, name: str) -> float:
     """Return `value` as a float if it is a finite real number, else raise."""
-    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+    try:
+        number = float(value) if isinstance(value, Real) and not isinstance(value, bool) else math.nan
+    except OverflowError:  # an int beyond the float range (10**400)
+        number = math.inf
+    if not math.isfinite(number):
         raise InvalidParameterError.out_of_domain(name, "a real number", value)  # NaN and infinities are not
-    return float(value)
+    return number
 
 
 def check_gain(gain: object) -> str | Mapping[float, float]:

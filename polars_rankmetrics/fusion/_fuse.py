@@ -37,10 +37,14 @@ def weights_frame(weights: Mapping[object, float], dtype: pl.DataType) -> pl.Laz
 
 
 def _check_runs_named(frame: pl.DataFrame, by: str, weights: Mapping[object, float]) -> None:
-    """A DataFrame's runs all have a weight (a LazyFrame's are checked in its plan)."""
-    unnamed = sorted(set(frame.get_column(by).unique().to_list()) - set(weights), key=str)
+    """A DataFrame's runs all have a weight, and every weight a run (a LazyFrame's: in its plan)."""
+    held = set(frame.get_column(by).unique().to_list())
+    unnamed = sorted(held - set(weights), key=str)
     if unnamed:
         raise InvalidParameterError.no_weight(unnamed[0], by, weights)
+    unknown = [run for run in weights if run not in held]
+    if unknown:
+        raise InvalidParameterError.unknown_weight(unknown[0], by, held)
 
 
 def fuse(  # noqa: PLR0913
@@ -152,14 +156,17 @@ def fuse(  # noqa: PLR0913
     judged = check_qrels(qrels, spec, cols)
     base = base_frame(frame.lazy(), req)
     names = _checked(frame, req) if check and isinstance(frame, pl.DataFrame) else None
-    table = None
+    table, named = None, None
     if checked is not None:
         if isinstance(frame, pl.DataFrame):
             _check_runs_named(frame, by, checked)
         table = weights_frame(checked, base.collect_schema()[RUN])
+        named = pl.Series(
+            list(checked), dtype=base.collect_schema()[RUN]
+        )  # a LazyFrame's: checked in the plan
     exprs = {name: pl.lit(value) for name, value in req.params.items()}
     bits = run_bits(names) if names is not None else None
-    out = fused(prepared(base, req), req, exprs, weights=table, qrels=judged, bits=bits)
+    out = fused(prepared(base, req), req, exprs, weights=table, named=named, qrels=judged, bits=bits)
     out = out.select(
         cols.query,
         cols.item,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from itertools import product
 
 import polars as pl
@@ -24,6 +25,7 @@ from polars_rankmetrics._schema import Columns, ColumnsLike
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.evaluation import evaluate
 from polars_rankmetrics.exceptions import InvalidParameterError
+from polars_rankmetrics.exceptions._parameters import is_finite
 from polars_rankmetrics.fusion._cut import CANDIDATE, coded, cutoff, evaluate_cut, wide_runs
 from polars_rankmetrics.fusion._methods import WEIGHT
 from polars_rankmetrics.fusion._names import FusionMethod, check_params, method_spec, norm_name
@@ -55,7 +57,8 @@ class FusionSearch:
 
 def steps(start: float, stop: float, step: float) -> list[float]:
     """Ranx's grid: ``numpy.arange(start, stop + step, step)`` rounded to the step's decimals."""
-    digits = str(step)[::-1].find(".")
+    exponent = Decimal(str(step)).as_tuple().exponent  # '0.25': -2, '2e-05': -5 (ranx reads the '.')
+    digits = max(0, -exponent) if isinstance(exponent, int) else 0
     count = math.ceil((stop + step - start) / step)
     return [round(start + i * step, digits) for i in range(count)]
 
@@ -66,16 +69,70 @@ def weight_grid(n_runs: int, step: float) -> list[tuple[float, ...]]:
     return [seq for seq in product(values, repeat=n_runs) if sum(seq) == 1.0]
 
 
-def _grid(spec: FusionMethod, step: float | None, grid: Sequence[object] | None, n_runs: int) -> list[object]:
+MAX_CANDIDATES = 100_000
+"""The most candidates a search evaluates (an explicit `grid` or one a `step` makes)."""
+MAX_TUPLES = 10_000_000
+"""The most weight tuples a weighted grid enumerates: ``(1 / step + 1) ** runs``."""
+
+_INTEGER_STEPS = {"rrf": (10, 101), "slidefuse": (1, 101), "probfuse": (1, 101)}
+
+
+def _checked_step(spec: FusionMethod, step: object, n_runs: int) -> float | int | None:
+    """`step`, checked against the grid it makes, before any candidate is built."""
+    if step is None:
+        return None
+    if not is_finite(step):
+        raise InvalidParameterError.out_of_domain(
+            "step", "a finite positive number or None", step, method=spec.name
+        )
+    value = float(step)
+    if spec.name in _INTEGER_STEPS:
+        low, high = _INTEGER_STEPS[spec.name]
+        if value != int(value) or not 1 <= value < high - low:
+            domain = (
+                f"a whole number in [1, {high - low - 1}] (the grid is {low}, {low} + step, ... {high - 1})"
+            )
+            raise InvalidParameterError.out_of_domain("step", domain, step, method=spec.name)
+        return int(value)
+    if not 0 < value <= 1:
+        raise InvalidParameterError.out_of_domain("step", "in (0, 1]", step, method=spec.name)
+    count = math.ceil(1.0 / value) + 1
+    if (count**n_runs if spec.weighted else count) > (MAX_TUPLES if spec.weighted else MAX_CANDIDATES):
+        limit = (
+            f"at most {MAX_TUPLES:,} weight tuples ((1 / step + 1) ** runs, {n_runs} runs)"
+            if spec.weighted
+            else f"at most {MAX_CANDIDATES:,} candidates (1 / step)"
+        )
+        raise InvalidParameterError.out_of_domain("step", f"large enough for {limit}", step, method=spec.name)
+    return value
+
+
+def _grid(spec: FusionMethod, step: object, grid: object, n_runs: int) -> list[object]:
+    """The candidates, from `grid` or the method's grid at `step`; checked against the limits first."""
     if grid is not None:
+        if isinstance(grid, (str, bytes, Mapping)) or not isinstance(grid, Sequence) or not grid:
+            raise InvalidParameterError.out_of_domain(
+                "grid", "a non-empty sequence of candidates or None", grid, method=spec.name
+            )
+        if len(grid) > MAX_CANDIDATES:
+            limit = f"a sequence of at most {MAX_CANDIDATES:,} candidates"
+            raise InvalidParameterError.out_of_domain(
+                "grid", limit, f"{len(grid):,} candidates", method=spec.name
+            )
         return list(grid)
+    checked = _checked_step(spec, step, n_runs)
     if spec.weighted:
-        return list(weight_grid(n_runs, 0.1 if step is None else step))
-    if spec.name == "rrf":
-        return list(range(10, 101, 10 if step is None else int(step)))
-    if spec.name in {"slidefuse", "probfuse"}:
-        return list(range(1, 101, 1 if step is None else int(step)))
-    return list(steps(0.01, 1.0, 0.01 if step is None else step))
+        values: list[object] = list(weight_grid(n_runs, 0.1 if checked is None else checked))
+        if not values:
+            why = (
+                f"makes no candidate: no tuple of weights 0, {checked}, ... sums to 1; take a step dividing 1"
+            )
+            raise InvalidParameterError.refused(f"step={checked!r} of optimize_fusion", why)
+        return values
+    if spec.name in _INTEGER_STEPS:
+        low, high = _INTEGER_STEPS[spec.name]
+        return list(range(low, high, (10 if spec.name == "rrf" else 1) if checked is None else int(checked)))
+    return list(steps(0.01, 1.0, 0.01 if checked is None else checked))
 
 
 def _as_weights(value: object, names: list[object], method: str) -> dict[object, float]:
@@ -189,10 +246,15 @@ def optimize_fusion(  # noqa: PLR0913
     by, norm, columns
         As for :func:`fuse`.
     step
-        The grid's step (weights: 0.1; rrf's k: 10; other parameters: 0.01).
+        The grid's step (weights: 0.1; rrf's k: 10; other parameters: 0.01):
+        in (0, 1], or a whole number for rrf, slidefuse and probfuse. A
+        weighted grid enumerates ``(1 / step + 1) ** runs`` tuples, at most
+        10,000,000; a parameter grid at most 100,000 candidates: a smaller
+        step is refused before any work.
     grid
-        Explicit candidates: weight tuples (runs in sorted name order) or
-        {run: weight} mappings, or parameter values.
+        Explicit candidates (a non-empty sequence of at most 100,000): weight
+        tuples (runs in sorted name order) or {run: weight} mappings, or
+        parameter values.
     batch_size
         Candidates per plan.
     conventions
@@ -240,6 +302,8 @@ def optimize_fusion(  # noqa: PLR0913
     source = as_polars(runs, "runs").lazy()
     base = base_frame(source, req)
     names = sorted(collect(base.select(pl.col(RUN).unique()))[RUN].to_list())
+    if not names:
+        raise InvalidParameterError.empty("runs", "give the runs' rows (run, query, item, score)")
     values = _grid(spec, step, grid, len(names))
     judged = as_polars(qrels, "qrels").lazy()
     evaluation = (metric, conventions)

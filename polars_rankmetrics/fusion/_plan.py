@@ -9,16 +9,15 @@ ranking, so every candidate shares it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from numbers import Real
 
 import polars as pl
 
 from polars_rankmetrics._schema import Columns
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
+from polars_rankmetrics.exceptions._parameters import is_finite
 from polars_rankmetrics.fusion._condorcet import condorcet
 from polars_rankmetrics.fusion._methods import WEIGHT, combined, listed, terms
 from polars_rankmetrics.fusion._names import FusionMethod
@@ -62,8 +61,18 @@ def base_frame(frame: pl.LazyFrame, req: FusionRequest) -> pl.LazyFrame:
             raise ColumnNotFoundError.from_missing_and_available(name, role, schema.names(), where="the runs")
     if not schema[cols.score].is_numeric():
         raise ColumnTypeError.from_dtype(cols.score, "score", "numeric", schema[cols.score])
+    score = pl.col(cols.score).cast(pl.Float64)
+    where = (pl.col(c).cast(pl.String).fill_null("null") for c in (req.by, cols.query, cols.item))
+    said = pl.format(
+        f"score column {cols.score!r} holds a NaN or infinite score, at {req.by}={{}}, query={{}}, item={{}}",
+        *(_errors.shown_expr(w) for w in where),
+    )
+    bad = _errors.in_plan(pl.when(score.is_nan() | score.is_infinite()).then(said))
     return frame.select(
-        pl.col(req.by).alias(RUN), cols.query, cols.item, pl.col(cols.score).cast(pl.Float64).alias(SCORE)
+        pl.col(req.by).alias(RUN),
+        cols.query,
+        cols.item,
+        pl.when(bad.is_null()).then(score).alias(SCORE),  # a lazy frame's scores, checked in its plan
     )
 
 
@@ -78,12 +87,20 @@ def check_weights(weights: object, method: FusionMethod) -> dict[object, float] 
         raise InvalidParameterError.out_of_domain(
             "weights", "a non-empty mapping {run name: weight}", weights, method=method.name
         )
-    return {run: check_weight(w, run, method.name) for run, w in weights.items()}
+    checked = {run: check_weight(w, run, method.name) for run, w in weights.items()}
+    if not any(checked.values()):  # every fused score would be 0: no ranking at all
+        raise InvalidParameterError.out_of_domain(
+            "weights",
+            "a mapping with a non-zero weight (all zero fuse every item to 0)",
+            weights,
+            method=method.name,
+        )
+    return checked
 
 
 def check_weight(w: object, run: object, method: str) -> float:
     """One run's weight: a finite real number."""
-    if isinstance(w, bool) or not isinstance(w, Real) or not math.isfinite(w):
+    if not is_finite(w):
         raise InvalidParameterError.out_of_domain(
             f"weights[{run!r}]", "a finite real number", w, method=method
         )
@@ -130,15 +147,25 @@ def prepared(base: pl.LazyFrame, req: FusionRequest) -> pl.LazyFrame:
     return listed(ranked(normalized(base, norm, lay), lay), name, lay)
 
 
-def with_weights(lf: pl.LazyFrame, weights: pl.LazyFrame) -> pl.LazyFrame:
+def with_weights(lf: pl.LazyFrame, weights: pl.LazyFrame, named: pl.Series | None = None) -> pl.LazyFrame:
     """Each row's run weight (a row per candidate when `weights` has a candidate column, one per run each).
 
-    A run without a weight fails in the plan.
+    A run without a weight fails in the plan, and so does a name of `named`
+    (the runs `weights` names) that no row holds.
     """
     joined = lf.join(weights, on=RUN, how="left")
     missing = pl.format("run {} has no weight: name every run in `weights`", pl.col(RUN).cast(pl.String))
     failed = _errors.in_plan(pl.when(pl.col(WEIGHT).is_null()).then(missing))
-    return joined.with_columns(pl.when(failed.is_null()).then(pl.col(WEIGHT)).alias(WEIGHT))
+    kept = failed.is_null()
+    if named is not None:
+        names = pl.lit(named)
+        unknown = names.filter(~names.is_in(pl.col(RUN).implode())).first()
+        said = pl.format(
+            "`weights` names run {}, which the runs do not hold: name only the runs given",
+            unknown.cast(pl.String),
+        )
+        kept &= _errors.in_plan(pl.when(unknown.is_not_null()).then(said)).is_null()
+    return joined.with_columns(pl.when(kept).then(pl.col(WEIGHT)).alias(WEIGHT))
 
 
 def fused(  # noqa: PLR0913
@@ -147,6 +174,7 @@ def fused(  # noqa: PLR0913
     params: Mapping[str, pl.Expr],
     *,
     weights: pl.LazyFrame | None = None,
+    named: pl.Series | None = None,
     qrels: pl.LazyFrame | None = None,
     keys: Sequence[str] = (),
     train: pl.LazyFrame | None = None,
@@ -159,7 +187,7 @@ def fused(  # noqa: PLR0913
     """
     name, lay = req.method.name, req.layout
     if weights is not None:
-        ready = with_weights(ready, weights)
+        ready = with_weights(ready, weights, named)
     if name in {"condorcet", "w_condorcet"}:
         return condorcet(ready, lay, keys, weighted=name == "w_condorcet")
     if qrels is not None:

@@ -157,6 +157,8 @@ def memberships(value: object, what: str, label: str, item_dtype: pl.DataType | 
     needed = f"an item column and a {label} column (named item and {label}, or in that order)"
     item, labels = by_role(names, what, ("item", "label"), needed)
     if isinstance(value, pl.DataFrame):
+        if value.is_empty():  # every ranked item would lack a label: the value would be no value
+            raise InvalidParameterError.empty(what, f"give one ({item}, {label}) row per ranked item")
         for column in (item, labels):
             if value[column].null_count():
                 raise InvalidDataError.nulls_in(f"`{what}`", column)

@@ -92,6 +92,15 @@ def _reference(
         .when(pl.len().over(q, item) > 1)
         .then(pl.format("`reference` holds item {} more than once for one query", item_text(pl.col(item))))
     )
+    if order == "rank":  # as the main frame's ranks: whole numbers from 1
+        rank = pl.col(order).cast(pl.Float64)
+        bad = bad.when((rank < 1) | (rank != rank.floor())).then(
+            pl.format(
+                "`reference` ranks item {} at {}: ranks are whole numbers from 1",
+                item_text(pl.col(item)),
+                pl.col(order),
+            )
+        )
     return frame.select(
         same_dtype(pl.col(q), schema[q], query_dtype, "reference").alias(query),
         same_dtype(pl.col(item), schema[item], item_dtype, "reference").alias(ITEM),
@@ -203,6 +212,7 @@ RBO = TableSpec(
     name="rbo",
     k="none",
     needs=frozenset({"item"}),
+    judgments=False,  # two rankings' overlap: no relevance column needed
     params=(
         Param("p", 0.9, domain=OPEN_UNIT),
         Param("reference", None, "side"),

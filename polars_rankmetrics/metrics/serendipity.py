@@ -128,13 +128,11 @@ def _serendipity(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> p
 _SERENDIPITY = CountState(_serendipity_sums, _serendipity)
 _PARAMS = (Param("history", None, "side"), Param("features", None, "side"))
 SERENDIPITY = CatalogSpec(
-    name="serendipity",
-    per_list=True,
-    keep=keep_top,
-    catalog=_SERENDIPITY.catalog,
-    counts=_SERENDIPITY,
+    name="serendipity", per_list=True, keep=keep_top, catalog=_SERENDIPITY.catalog, counts=_SERENDIPITY,
     params=_PARAMS,
-)
+    grades="serendipity(..., relevance=False) counts every item relevant, as Microsoft Recommenders does "
+    "without a relevance column",
+)  # fmt: skip
 SERENDIPITY_UNWEIGHTED = CatalogSpec(
     name="serendipity_unweighted", function="serendipity", keep=keep_top, catalog=_SERENDIPITY.catalog,
     per_list=True,
@@ -174,8 +172,10 @@ def serendipity(
         have similarity 0); None uses co-occurrence.
     relevance
         True: ``rel(u, i)`` is 1 for a relevant item, 0 otherwise
-        (Recommenders' ``col_relevance``). False: 1 for every item
-        (``serendipity_unweighted``: Recommenders without a relevance column).
+        (Recommenders' ``col_relevance``): the frame must have a relevance
+        column (without one it is refused: every value would be 0). False:
+        1 for every item (``serendipity_unweighted``: Recommenders without a
+        relevance column).
 
     Returns
     -------
@@ -188,6 +188,8 @@ def serendipity(
     ------
     InvalidParameterError
         No `history`.
+    ColumnNotFoundError
+        `relevance` True and the frame has no relevance column.
     InvalidDataError
         Null ids in an eager history; when the plan runs, an item (ranked or
         in a history) without features.

@@ -57,7 +57,7 @@ def _personalization(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) 
     users = pl.col("__prm_lists")
     pairs = users * (users - 1.0) / 2.0
     mean_similarity = pl.col("__prm_pairs_sum") / pairs
-    value = pl.when(users >= 2).then((1.0 - mean_similarity).clip(0.0, 1.0)).otherwise(0.0)
+    value = pl.when(users >= 2).then((1.0 - mean_similarity).clip(0.0, 1.0))  # one list: no pair, null
     return finish(per_group, by, value)
 
 
@@ -167,11 +167,13 @@ def _similarity_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], q
     # Over the pairs of a list of unit (or zero) vectors v: sum of cos = (||sum v||^2 - sum ||v||^2) / 2.
     # ||sum v||^2, summed exactly: a float horizontal sum can differ in its last bits between engines.
     squared = exact_sum_horizontal([pl.col(f"{FEATURE}{j}") ** 2 for j in range(width)])
-    n = pl.col(SIZE).cast(pl.Float64)
-    similarity = pl.when(n >= 2).then((squared - pl.col(NONZERO)) / (n * (n - 1.0)))  # sum / (n(n-1)/2) / 2
+    # A zero vector's cosine is 0/0: its pairs are left out (it adds nothing to either sum), so the
+    # mean is over the pairs of the n non-zero vectors.
+    n = pl.col(NONZERO)
+    similarity = pl.when(n >= 2).then((squared - n) / (n * (n - 1.0)))  # sum / (n(n-1)/2) / 2
     per_group = per_list.group_by(keys).agg(
         fixed_point_sum(similarity).alias(_SIMILARITY),
-        (pl.col(SIZE) >= 2).sum().cast(pl.Int64).alias(_PAIRED),
+        (pl.col(NONZERO) >= 2).sum().cast(pl.Int64).alias(_PAIRED),
         pl.col(BAD).min(),
     )
     return state(per_group, by, keys)
@@ -216,8 +218,8 @@ def personalization(k: int | None = None) -> Metric:
     -------
     Metric
         ``personalization@k``, one value per `by` group (catalog scope). A
-        group with a single list scores 0.0: there is no pair to differ
-        (recmetrics divides by zero there).
+        group with a single list is null: with no pair of lists the mean
+        similarity is undefined (recmetrics divides by zero there).
 
     Notes
     -----
@@ -291,9 +293,11 @@ def intra_list_similarity(
 
     Notes
     -----
-    A zero vector has similarity 0 with every vector (as scikit-learn's
-    ``cosine_similarity``). Lists with fewer than two items have no pair and
-    are left out of the mean; a group with no such list gives null. Each
+    A zero vector's cosine with any vector is 0/0, undefined: its pairs are
+    left out of its list's mean (scikit-learn's ``cosine_similarity``, and
+    so recmetrics, count them 0, which lowers the mean by an artefact).
+    Lists with fewer than two non-zero vectors have no pair and are left out
+    of the mean; a group with no list left gives null. Each
     list's sum over pairs comes from the sum of its unit vectors,
     ``(||sum v||^2 - sum ||v||^2) / 2``, never an items x items matrix.
 

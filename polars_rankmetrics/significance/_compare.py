@@ -16,6 +16,7 @@ from polars_rankmetrics.significance import _replicates
 from polars_rankmetrics.significance._deps import require
 from polars_rankmetrics.significance._replicates import Unequal
 from polars_rankmetrics.significance._roles import read
+from polars_rankmetrics.significance._summary import MAX_RESAMPLES
 
 if TYPE_CHECKING:
     import numpy as np
@@ -77,6 +78,9 @@ def _check_parameters(  # noqa: PLR0913
         raise InvalidParameterError.out_of_domain("alpha", "in (0, 1)", alpha)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, Integral) or n_resamples < 1:
         raise InvalidParameterError.out_of_domain("n_resamples", "a positive integer", n_resamples)
+    if int(n_resamples) > MAX_RESAMPLES:  # each resample is a row of work: bounded before any draw
+        domain = f"at most {MAX_RESAMPLES:,} (each resample is a row of work)"
+        raise InvalidParameterError.out_of_domain("n_resamples", domain, n_resamples)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0):
         raise InvalidParameterError.out_of_domain("seed", "a non-negative integer or None", seed)
     return level

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from numbers import Integral, Real
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,9 @@ if TYPE_CHECKING:
 __all__ = ["power"]
 
 MIN_QUERIES = 2  # the paired t test has n - 1 degrees of freedom
+MAX_QUERIES = 10**7
+"""The most queries power plans for (given as `n_queries`, or needed for `delta`)."""
+_ROUNDING = 64  # deltas whose spread is below this many ulps of the values are equal up to rounding
 
 
 def t_power(effect: float, n: int, alpha: float) -> float:
@@ -31,15 +35,50 @@ def t_power(effect: float, n: int, alpha: float) -> float:
     stats = require("scipy.stats", "prm.power")
     df = n - 1
     nc = effect * n**0.5
-    upper = stats.t.isf(alpha / 2.0, df)
-    lower = stats.t.ppf(alpha / 2.0, df)
-    return float(stats.nct.sf(upper, df, nc) + stats.nct.cdf(lower, df, nc))
+    upper = float(stats.t.isf(alpha / 2.0, df))
+    lower = float(stats.t.ppf(alpha / 2.0, df))
+    above = float(stats.nct.sf(upper, df, nc))
+    below = float(stats.nct.cdf(lower, df, nc))
+    if not math.isfinite(above):  # scipy's noncentral t returns NaN at some points of its tails
+        above = _tail(upper, df, nc, above=True)
+    if not math.isfinite(below):
+        below = _tail(lower, df, nc, above=False)
+    value = above + below
+    if not 0.0 <= value <= 1.0 + 1e-9:
+        raise InvalidDataError.undefined(
+            f"the power at an effect |delta| / sd of {effect:.6g} with {n} queries",
+            "the noncentral t cannot be computed there (the effect is too large or too small)",
+        )
+    return min(value, 1.0)
+
+
+def _tail(t: float, df: int, nc: float, *, above: bool) -> float:
+    """``P(T > t)`` (or ``P(T < t)``) of the noncentral t, from its definition.
+
+    ``T = (Z + nc) / sqrt(V / df)``, ``Z`` standard normal, ``V`` chi-squared
+    with `df` degrees of freedom: ``P(T > t) = E_V[P(Z > t sqrt(V / df) - nc)]``,
+    integrated over ``V``'s density.
+    """
+    stats = require("scipy.stats", "prm.power")
+    integrate = require("scipy.integrate", "prm.power")
+
+    def term(v: float) -> float:
+        x = t * math.sqrt(v / df) - nc
+        return float((stats.norm.sf(x) if above else stats.norm.cdf(x)) * stats.chi2.pdf(v, df))
+
+    value: float = integrate.quad(term, 0.0, math.inf, limit=200)[0]
+    return value
 
 
 def _queries_needed(effect: float, alpha: float, target: float) -> int:
     """The smallest n >= 2 whose power reaches `target` (power grows with n)."""
     stats = require("scipy.stats", "prm.power")
     guess = ((stats.norm.isf(alpha / 2.0) + stats.norm.ppf(target)) / effect) ** 2
+    if not guess <= MAX_QUERIES:  # the normal approximation is below the t test's need
+        raise InvalidDataError.undefined(
+            f"the queries needed to detect an effect |delta| / sd of {effect:.6g}",
+            f"over {MAX_QUERIES:,} queries (about {guess:.3g}): give a larger delta",
+        )
     n = max(MIN_QUERIES, int(guess))
     while t_power(effect, n, alpha) < target:
         n += 1
@@ -68,9 +107,12 @@ def _check(delta: object, n_queries: object, target: object) -> tuple[float | No
     ):
         raise InvalidParameterError.out_of_domain("delta", "a non-zero finite number or None", delta)
     if n_queries is not None and (
-        isinstance(n_queries, bool) or not isinstance(n_queries, Integral) or n_queries < MIN_QUERIES
+        isinstance(n_queries, bool)
+        or not isinstance(n_queries, Integral)
+        or not MIN_QUERIES <= int(n_queries) <= MAX_QUERIES
     ):
-        raise InvalidParameterError.out_of_domain("n_queries", "an integer >= 2 or None", n_queries)
+        domain = f"an integer in [2, {MAX_QUERIES:,}] or None"
+        raise InvalidParameterError.out_of_domain("n_queries", domain, n_queries)
     if delta is None and n_queries is None:
         raise InvalidParameterError.out_of_domain(
             "delta",
@@ -132,7 +174,7 @@ def power(  # noqa: PLR0913
     delta
         The difference in means to detect (its sign does not matter).
     n_queries
-        The number of queries of the planned collection (at least 2).
+        The number of queries of the planned collection (2 to 10,000,000).
     alpha
         The test's significance level.
     power
@@ -167,8 +209,10 @@ def power(  # noqa: PLR0913
     InvalidParameterError
         Neither `delta` nor `n_queries`, or a value out of its domain.
     InvalidDataError
-        A pair whose deltas are all equal (no variance: no power to plan;
-        with `pooled`, only when every pair's are),
+        A pair whose deltas are all equal, up to rounding (no variance: no
+        power to plan; with `pooled`, only when every pair's are); a
+        `delta` that would need over 10,000,000 queries; an effect so large
+        or small that the noncentral t cannot be computed;
         and the data errors of :func:`compare`.
     ModuleNotFoundError
         numpy or scipy is not installed: ``pip install "polars-rankmetrics[significance]"``.
@@ -211,7 +255,9 @@ def power(  # noqa: PLR0913
     else:
         pairs = [(j, i) for i in range(count) for j in range(i + 1, count)]
     deltas = np.stack([values[:, s] - values[:, b] for s, b in pairs], axis=1)
-    constant = np.all(deltas == deltas[:1], axis=0)
+    # Equal up to rounding: a spread within a few ulps of the values (0.6 - 0.3 and 0.7 - 0.4 differ).
+    scale = np.max(np.abs(values), initial=0.0) * np.finfo(np.float64).eps * _ROUNDING
+    constant = np.ptp(deltas, axis=0) <= scale
     if constant.all() if pooled else constant.any():  # pooled: the other pairs' variance plans
         s, b = pairs[int(np.flatnonzero(constant)[0])]
         names = paired.systems.to_list()

@@ -59,6 +59,10 @@ def _bootstrap(
     return low, high
 
 
+MAX_RESAMPLES = 10_000_000
+"""The most resamples (or permutations) a test or interval draws: each is a row of work."""
+
+
 def _checked(by: object, interval: object, alpha: object, n_resamples: object, seed: object) -> float:
     """Check summarize's options; return the level `alpha` as a float."""
     if not isinstance(by, str):
@@ -67,6 +71,9 @@ def _checked(by: object, interval: object, alpha: object, n_resamples: object, s
     level = check_level(alpha)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, Integral) or n_resamples < 1:
         raise InvalidParameterError.out_of_domain("n_resamples", "a positive integer", n_resamples)
+    if int(n_resamples) > MAX_RESAMPLES:  # each resample is a row of work: bounded before any draw
+        domain = f"at most {MAX_RESAMPLES:,} (each resample is a row of work)"
+        raise InvalidParameterError.out_of_domain("n_resamples", domain, n_resamples)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0):
         raise InvalidParameterError.out_of_domain("seed", "a non-negative integer or None", seed)
     return level
@@ -80,6 +87,25 @@ def _moments(
     entropy: int,
 ) -> tuple[Any, Any, Any, Any]:
     """Each column's mean, sample standard deviation and interval (nulls below two queries)."""
+    np = require("numpy", "prm.summarize")
+    # Each column over a power of two at least its largest magnitude: the sums cannot overflow
+    # (values near 1e308 gave mean=inf), and the bits are those of the unscaled sums otherwise.
+    scale = np.ldexp(
+        1.0, np.frexp(np.max(np.abs(values), axis=0, initial=0.0))[1] - 1
+    )  # values / scale in [-2, 2]
+    mean, std, low, high = _scaled_moments(values / scale, interval, level, n_resamples, entropy)
+    with np.errstate(over="ignore"):  # an interval bound beyond the largest float is inf
+        return mean * scale, std * scale, low * scale, high * scale
+
+
+def _scaled_moments(
+    values: Any,  # noqa: ANN401
+    interval: str,
+    level: float,
+    n_resamples: int,
+    entropy: int,
+) -> tuple[Any, Any, Any, Any]:
+    """:func:`_moments` of values within [-2, 2]."""
     np = require("numpy", "prm.summarize")
     stats = require("scipy.stats", "prm.summarize")
     n = values.shape[0]

@@ -102,7 +102,7 @@ class Partition:
         digits = _engine.item_digits(df, self.columns)  # the partition's widest item: a narrower key
         request = (self.columns, self.by, self.conventions, self.requested)
         plan = _engine.build(df.lazy(), *request, check=check, item_digits=digits)
-        per_q = plan.per_query.filter(_engine.evaluated(self.conventions))
+        per_q = plan.per_query.filter(_engine.evaluated(self.conventions, judged_frame=plan.judged))
         if self.per_query:
             out = per_q.select(*plan.keys, *(name for name, _ in self.requested))
         else:

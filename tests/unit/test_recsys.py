@@ -123,7 +123,7 @@ def test_entropy_of_uniform_recommendations_is_log2_of_their_number() -> None:
 
 def test_personalization_edge_cases() -> None:
     single = pl.DataFrame({"query": [1, 1], "item": ["a", "b"], "score": [2.0, 1.0]})
-    assert prm.evaluate(single, ["personalization"]).item() == 0.0  # no pair to differ
+    assert prm.evaluate(single, ["personalization"]).item() is None  # no pair: the mean is undefined
     disjoint = pl.DataFrame({"query": [1, 2, 3], "item": ["a", "b", "c"], "score": [1.0, 1.0, 1.0]})
     assert prm.evaluate(disjoint, ["personalization"]).item() == 1.0
     # Unequal lengths: {a, b} and {a}: cos = 1 / sqrt(2 * 1).
@@ -133,10 +133,15 @@ def test_personalization_edge_cases() -> None:
 
 def test_intra_list_similarity_zero_vectors_and_short_lists() -> None:
     frame = pl.DataFrame({"query": [1, 1, 2], "item": ["a", "d", "b"], "score": [2.0, 1.0, 1.0]})
-    # d is a zero vector: similarity 0 with a; user 2's one-item list has no pair and is left out.
-    assert prm.evaluate(frame, [prm.intra_list_similarity(features=FEATURES)]).item() == 0.0
+    # d is a zero vector: its cosine with a is 0/0, left out, so user 1's list has no defined pair;
+    # user 2's one-item list has none either: no list is left, the value is null.
+    assert prm.evaluate(frame, [prm.intra_list_similarity(features=FEATURES)]).item() is None
     singles = frame.filter(pl.col("item") != "d")
     assert prm.evaluate(singles, [prm.intra_list_similarity(features=FEATURES)]).item() is None
+    # a, b, d: only (a, b) is defined, cos = 1 / sqrt(2); the list's mean is that pair's.
+    three = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "d"], "score": [3.0, 2.0, 1.0]})
+    got = prm.evaluate(three, [prm.intra_list_similarity(features=FEATURES)]).item()
+    assert got == pytest.approx(1 / sqrt(2), abs=1e-15)
 
 
 def test_intra_list_similarity_feature_layouts_agree() -> None:
