@@ -49,26 +49,30 @@ def _shown(values: pl.Expr, dtype: pl.DataType) -> pl.Expr:
     return text.fill_null("None")
 
 
-def duplicate_message(ids: list[str], schema: pl.Schema, note: str) -> pl.Expr:
-    """The message naming the (query, item) pairs judged on several rows, or null: one value per frame.
+def repeated_rows(ids: list[str]) -> pl.Expr:
+    """True on each row whose (query, item) pair is on several rows: the rows a duplicate message names."""
+    return pl.len().over(ids) > 1
 
-    Only the repeated rows are formatted: on a frame without them this is one window count.
+
+def duplicate_message(ids: list[str], schema: pl.Schema, note: str) -> pl.Expr:
+    """The message naming the pairs of the frame's rows, all repeated ones, or null: one value per frame.
+
+    Select it from the rows :func:`repeated_rows` keeps, rechunked (Polars 2.1 panicked,
+    ``assertion failed: i < self.len()``, formatting the filtered rows of a frame of several
+    chunks, such as a concatenation, in one expression).
     """
-    repeated = pl.len().over(ids) > 1
-    pairs = pl.format(
-        ", ".join(f"{k}={{}}" for k in ids), *(_shown(pl.col(k).filter(repeated), schema[k]) for k in ids)
-    )
+    pairs = pl.format(", ".join(f"{k}={{}}" for k in ids), *(_shown(pl.col(k), schema[k]) for k in ids))
     pairs = pairs.unique().sort()
     more = pl.when(pairs.len() > _LISTED).then(pl.lit("; ...")).otherwise(pl.lit(""))
     message = pl.format(
         f"the qrels judge {{}} ({', '.join(ids)}) pair(s) more than once, on {{}} rows: {{}}{{}}{note}; "
         "keep one judgment per pair",
         pairs.len(),
-        repeated.sum(),
+        pl.len(),
         pairs.head(_LISTED).str.join("; "),
         more,
     )
-    return pl.when(repeated.any()).then(message)
+    return pl.when(pl.len() > 0).then(message)
 
 
 def _pair_hash(ids: list[str]) -> pl.Expr:
@@ -98,7 +102,7 @@ def checked_lazy(judged: pl.LazyFrame, ids: list[str], relevance: str, note: str
     failure; its column gates the relevance, so no projection drops it.
     """
     message = duplicate_message(ids, judged.collect_schema(), note)
-    suspects = judged.filter(_pairs_repeat(ids))
+    suspects = judged.filter(_pairs_repeat(ids)).filter(repeated_rows(ids))
     failure = suspects.select(_errors.in_plan(message).alias(_MESSAGE))
     gated = pl.when(pl.col(_MESSAGE).is_null()).then(pl.col(relevance)).alias(relevance)
     return judged.join(failure, how="cross").with_columns(gated).drop(_MESSAGE)
@@ -108,7 +112,8 @@ def check_frame(qrels: pl.DataFrame, ids: list[str], note: str) -> None:
     """Raise :class:`InvalidDataError` naming the pairs `qrels` judges on several rows."""
     if not qrels.select(_pairs_repeat(ids)).item():
         return
-    found = qrels.select(duplicate_message(ids, qrels.schema, note)).item()
+    repeated = qrels.filter(repeated_rows(ids)).rechunk()  # pl.format of a chunked filter panics (2.1)
+    found = repeated.select(duplicate_message(ids, qrels.schema, note)).item()
     if found is not None:
         raise InvalidDataError.from_worded(found)
 
