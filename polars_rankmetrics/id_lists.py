@@ -5,7 +5,12 @@ from __future__ import annotations
 import polars as pl
 
 from polars_rankmetrics._inputs import as_polars
-from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidDataError
+from polars_rankmetrics.exceptions import (
+    ColumnNotFoundError,
+    ColumnTypeError,
+    InvalidDataError,
+    InvalidInputError,
+)
 
 __all__ = ["from_id_lists"]
 
@@ -95,6 +100,9 @@ def from_id_lists(
     │ 0.333333  ┆ 0.5    ┆ 0.5 ┆ 0.416667 │
     └───────────┴────────┴─────┴──────────┘
     """
+    for flag, name in (("query", query), ("retrieved", retrieved), ("reference", reference)):
+        if not isinstance(name, str):
+            raise InvalidInputError.from_type(flag, "a column name (str)", name)
     frame = as_polars(samples, "samples").lazy()
     schema = frame.collect_schema()
     if query not in schema:

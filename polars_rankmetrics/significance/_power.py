@@ -247,8 +247,7 @@ def power(  # noqa: PLR0913
 
     per_query, by, query = read(per_query, by, query, columns, "prm.power", [metric])
     paired = pair(per_query, by=by, query=query, metrics=[metric], missing=missing)
-    values = paired.values[0]  # (queries, systems)
-    count = paired.systems.len()
+    values, count = paired.values[0], paired.systems.len()  # values: (queries, systems)
     if baseline is not None:
         base = paired.index(baseline)
         pairs = [(s, base) for s in range(count) if s != base]

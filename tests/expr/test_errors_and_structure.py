@@ -37,7 +37,10 @@ FRAME = pl.DataFrame({"query": [1, 1], "item": ["a", "b"], "score": [2.0, 1.0], 
             lambda: rx.recall(5, relevance_level="high"),
             r"`relevance_level` must be a real number, got 'high'",
         ),
-        (lambda: rx.ndcg(5, gain="cubic"), r"`gain` must be one of 'linear', 'exponential', 'binary', got"),
+        (
+            lambda: rx.ndcg(5, gain="cubic"),
+            r"`gain` must be one of 'linear', 'exponential', 'binary', 'thresholded_exponential', got",
+        ),
         (lambda: rx.ndcg(5, gain={1: "x"}), r"`gain for grade 1` must be a real number"),
         (lambda: rx.map_capped(2, judged_only="yes"), r"`judged_only` must be one of False, True"),
         (lambda: rx.hit_rate(3, item=1), r"`item` must be a column name \(str\), got 1"),
@@ -70,12 +73,15 @@ _REQUIRED = {
     "mar": (3,),
     "unjudged": (3,),
     "recall_at_precision": (None, 0.5),
+    "covered_users": (3,),
 }
 
 
 def _build(name: str, **options: object) -> pl.Expr:
     builder: Callable[..., pl.Expr] = getattr(rx, name)
-    return builder(*_REQUIRED.get(name, ()), **options)
+    if name == "mcc":  # its catalog size has no default
+        options = {"n_items": 100, **options}
+    return builder(*_REQUIRED.get(name, (3,) if name == "mcc" else ()), **options)
 
 
 @pytest.mark.parametrize("name", _WITH_K)

@@ -54,6 +54,8 @@ def _side_metrics(df: pl.DataFrame) -> list[prm.Metric]:
     )
     return [
         prm.mpr(missing_items="random", n_items=40),
+        prm.mcc(5, n_items=40),
+        prm.mean_pop_rank(5, interactions=history),
         prm.recall_at_precision(5, precision=0.5),
         prm.rbo(reference=reference),
         prm.coverage(5, catalog=items),

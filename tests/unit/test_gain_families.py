@@ -29,7 +29,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsW
 MAPPING = {1.0: 3.0, 2.0: 9.0}  # grades 3 and 4 keep their linear gain: not increasing
 GAINS: list[Any] = ["linear", "exponential", "binary", MAPPING]
 METRICS = {
-    "dcg": "dcg@3", "ndcg": "ndcg@3", "g": "g", "ndcg_rel": "ndcg_rel", "rndcg": "rndcg",
+    "dcg": "dcg@3", "ndcg": "ndcg@3", "cost_gain": "g", "ndcg_rel": "ndcg_rel", "rndcg": "rndcg",
     "unjudged": "unjudged@3", "num_nonrel_judged_ret": "num_nonrel_judged_ret",
     "rbp": "rbp(p=0.5)", "rbp_resid": "rbp_resid", "err": "err@5", "relstring": "relstring",
     "mpr": "mpr", "mpr_ignore": "mpr_ignore", "mpr_random": "mpr_random(n_items=40)",
@@ -40,7 +40,8 @@ REFUSED = {("err", "exponential")}
 # relstring shows the judgments as trec_eval prints them, not gains: every gain leaves it as is.
 JUDGMENT_TEXT = {"relstring"}
 GAIN_READERS = {
-    "dcg", "ndcg", "g", "ndcg_rel", "rndcg", "rbp", "err", "mpr", "mpr_ignore", "mpr_random", "compat",
+    "dcg", "ndcg", "cost_gain", "ndcg_rel", "rndcg", "rbp", "err",
+    "mpr", "mpr_ignore", "mpr_random", "compat",
 }  # fmt: skip
 
 
