@@ -11,6 +11,7 @@ from polars_rankmetrics._schema import Columns, normalise_by
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     InvalidDataError,
+    InvalidInputError,
     InvalidParameterError,
 )
 from polars_rankmetrics.exceptions._parameters import check_choice, check_k, check_real
@@ -88,6 +89,8 @@ def fill_judgments(  # noqa: PLR0913  (two frames, the names, the scale, the col
     │ 1     ┆ c    ┆ 3.0       ┆ model  │
     └───────┴──────┴───────────┴────────┘
     """
+    if not isinstance(source, str):
+        raise InvalidInputError.from_type("source", "a column name (str)", source)
     cols = Columns.of(columns)
     names_ok = isinstance(sources, tuple) and len(sources) == 2 and all(isinstance(s, str) for s in sources)
     if not names_ok or sources[0] == sources[1]:
@@ -199,6 +202,8 @@ def judgment_shares(  # noqa: PLR0913  (the run, the judgments, then keywords)
     │ 1     ┆ people ┆ 2      ┆ 1        ┆ 2.0  ┆ 0.666667 │
     └───────┴────────┴────────┴──────────┴──────┴──────────┘
     """
+    if not isinstance(source, str):
+        raise InvalidInputError.from_type("source", "a column name (str)", source)
     cols = Columns.of(columns)
     cutoff = check_k(k)
     level = check_real(relevance_level, "relevance_level")

@@ -267,7 +267,13 @@ def test_every_public_callable_keeps_the_contract(
 
     examples = 1 if name.startswith("prm.plots.") or name in SLOW else EXAMPLES
 
-    @settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=True,  # the same examples every run: CI reports a contract break, not a draw
+        suppress_health_check=list(HealthCheck),
+    )
     @given(st.data())
     def run(data: st.DataObject) -> None:
         args: dict[str, Any] = {}
