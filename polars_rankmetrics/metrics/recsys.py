@@ -197,7 +197,9 @@ def _mcc(m: Metric, rows: Rows) -> pl.Expr:
     fp, fn = k - tp, num_relevant(rows).cast(pl.Float64) - tp
     tn = n_items - k - fn
     denominator = ((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)).sqrt()
-    return pl.when(denominator > 0).then((tp * tn - fp * fn) / denominator).otherwise(0.0)
+    # tn < 0: n_items is smaller than the list and the relevant items together; undefined (null).
+    value = pl.when(denominator > 0).then((tp * tn - fp * fn) / denominator).otherwise(0.0)
+    return pl.when(tn >= 0).then(value)
 
 
 MCC = QuerySpec(
