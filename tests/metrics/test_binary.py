@@ -1,0 +1,32 @@
+"""binary (metrics/binary.py): precision, recall, f1, hit_rate, r_precision... by hand.
+
+Peer oracles: pytrec_eval (``tests/reference/test_pytrec_eval.py``,
+``test_pytrec_eval_all_trec.py``), the trec_eval binary
+(``tests/conformance/``) and the presets of ``tests/reference/test_preset_*.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from metrics._helpers import TREC_FRAME, per_query
+
+# q1 of TREC_FRAME: 3 relevant (b, d, e); b at rank 3, d at rank 5; 5 retrieved.
+EXPECTED_Q1 = {
+    "precision@3": 1 / 3,
+    "P_5": 2 / 5,
+    "precision": 2 / 5,  # set_P: hits / num_ret
+    "recall@3": 1 / 3,
+    "recall@5": 2 / 3,
+    "f1@3": 2 * 1 / (3 + 3),
+    "hit_rate@2": 0.0,
+    "hit_rate@3": 1.0,
+    "r_precision": 1 / 3,
+}
+
+
+def test_hand_computed_values() -> None:
+    got = per_query(TREC_FRAME, list(EXPECTED_Q1))
+    assert set(got) == {"q1", "q2"}  # q3 has no judgments, q4 retrieved nothing
+    assert got["q1"] == pytest.approx(EXPECTED_Q1, abs=1e-12)
+    assert got["q2"] == pytest.approx(dict.fromkeys(EXPECTED_Q1, 0))  # nothing relevant
