@@ -7,7 +7,9 @@ is ``tests/strategies.py``'s.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import log2
+from typing import Any
 
 import polars as pl
 
@@ -39,7 +41,9 @@ TWO_HITS_OF_THREE = pl.DataFrame(
 )
 
 
-def per_query(frame: pl.DataFrame, metrics: list[str], **options: object) -> dict[str, dict[str, float]]:
+def per_query(
+    frame: pl.DataFrame, metrics: Sequence[str | prm.Metric], **options: object
+) -> dict[Any, dict[str, Any]]:
     """``evaluate(..., per_query=True)`` as {query: {metric: value}}."""
     out = prm.evaluate(frame, metrics, per_query=True, **options)  # type: ignore[arg-type]
     return {row.pop("query"): row for row in out.iter_rows(named=True)}

@@ -1,4 +1,6 @@
-"""Exposure fairness against plain transcriptions of the definitions (tests/beyond_reference.py).
+"""exposure (metrics/exposure.py): exposure fairness against plain transcriptions of the definitions.
+
+The transcriptions are tests/beyond_reference.py's.
 
 Generated data: several models (``by="model"``), tied scores (the frame's order: score
 descending, then the item's text descending), lists of length 1, items in several

@@ -1,4 +1,8 @@
-"""Popularity-bias metrics against plain transcriptions of Elliot and RecBole (tests/beyond_reference.py).
+"""popularity (metrics/popularity.py): arp, aplt, aclt, tail_percentage against Elliot and RecBole.
+
+The references are plain transcriptions of Elliot and RecBole (tests/beyond_reference.py); the
+generated test checks parity's pop_rsp beside them (its own tests: tests/metrics/test_parity.py).
+Peer oracles: mean_pop_rank against LensKit (tests/reference/test_preset_lenskit.py).
 
 Generated data: several models (``by="model"``), users with one item, users
 without history, cold items (ranked, never in the training interactions),
@@ -89,16 +93,6 @@ def test_hand_computed_head_with_ties() -> None:
     out = prm.evaluate(frame, metrics)
     # 0.5: tail {d, e}: lists {c, d} 1/2, {e, a} 1/2. 0.4: head {a} only (b, c start at 4, not < 4).
     assert out.row(0) == (0.5, 0.75, ((2 + 1) / 2 + (1 + 4) / 2) / 2)
-
-
-def test_pop_rsp_counts_the_items_ranked_past_its_cutoff_whatever_else_is_asked() -> None:
-    # Items 7..37 ranked (37 past the cutoff), 7 the head: the tail is 17, 27, 37 alone or beside coverage@10.
-    frame = pl.DataFrame({"query": [1, 1, 1, 1], "item": [7, 17, 27, 37], "score": [4.0, 3.0, 2.0, 1.0]})
-    metric = prm.pop_rsp(3, interactions=pl.DataFrame({"u": [0], "i": [7]}))
-    alone = prm.evaluate(frame, [metric])
-    assert alone.equals(prm.evaluate(frame, [metric, prm.coverage(10)]).select(alone.columns))
-    # P_H = 1 / 1, P_T = 2 / 3: |1 - 2/3| / (1 + 2/3).
-    assert close(alone.item(), (1 - 2 / 3) / (1 + 2 / 3))
 
 
 TRAIN = pl.DataFrame({"u": [1], "i": ["a"]})
