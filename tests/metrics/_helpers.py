@@ -45,6 +45,18 @@ TWO_HITS_OF_THREE = pl.DataFrame(
 )
 
 
+# Query j: r1 (grade 1), n1 (0), u (outside the judgments), r2 (1), n2 (0) retrieved in that
+# order; r3 (1) and n3 (0) judged, never retrieved. R = 3 relevant, 3 judged non-relevant.
+INCOMPLETE = pl.DataFrame(
+    {
+        "query": ["j"] * 7,
+        "item": ["r1", "n1", "u", "r2", "n2", "r3", "n3"],
+        "score": [5.0, 4.0, 3.0, 2.0, 1.0, None, None],
+        "relevance": [1, 0, None, 1, 0, 1, 0],
+    }
+)
+
+
 def per_query(
     frame: pl.DataFrame, metrics: Sequence[str | prm.Metric], **options: object
 ) -> dict[Any, dict[str, Any]]:
