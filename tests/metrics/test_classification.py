@@ -27,11 +27,7 @@ from sklearn.metrics import roc_auc_score
 from strategies import eval_frames, trec_order
 
 import polars_rankmetrics as prm
-from metrics._helpers import per_query
-
-pytestmark = pytest.mark.filterwarnings(
-    "ignore::polars_rankmetrics.RankMetricsWarning"
-)  # generated data is often degenerate on purpose
+from metrics._helpers import DEGENERATE_DATA, per_query
 
 TOLERANCE = 1e-9
 CUTOFFS = (1, 3, 10, None)
@@ -113,6 +109,7 @@ def auroc(q: Query, max_fpr: float | None = None) -> float:
     return float(roc_auc_score(labels, [s if s != -math.inf else -1e9 for _, s in judged], max_fpr=max_fpr))
 
 
+@DEGENERATE_DATA
 @given(
     frame=eval_frames(),
     beta=st.sampled_from([0.5, 1.0, 2.0, 0.25]),
@@ -136,6 +133,7 @@ def test_f_beta_fallout_auroc_match_their_references(
     assert_close(per_query(frame, metrics), want)
 
 
+@DEGENERATE_DATA
 @given(frame=eval_frames(), p=st.sampled_from([0.0, 0.2, 1 / 3, 0.5, 2 / 3, 0.75, 1.0]))
 def test_recall_at_precision_matches_torchmetrics_reference(frame: pl.DataFrame, p: float) -> None:
     metrics = [prm.recall_at_precision(k, precision=p) for k in CUTOFFS]
@@ -169,6 +167,7 @@ def test_sklearn_roc_auc_with_score_ties_and_unretrieved() -> None:
     assert prm.evaluate(frame, [prm.auroc()]).item() == pytest.approx(want, abs=TOLERANCE)
 
 
+@DEGENERATE_DATA
 @given(frame=eval_frames(), ks=st.lists(st.integers(1, 12), min_size=1, max_size=4, unique=True))
 def test_pr_curve_matches_torchmetrics_reference(frame: pl.DataFrame, ks: list[int]) -> None:
     curve = prm.pr_curve(frame, ks=ks, per_query=True)
@@ -200,6 +199,7 @@ def _ir_measures_inputs(frame: pl.DataFrame) -> tuple[pl.DataFrame, list[Any], l
     return frame, qrels, run
 
 
+@DEGENERATE_DATA
 @given(frame=eval_frames(), beta=st.sampled_from([0.5, 1.0, 2.0]))
 def test_f_beta_matches_ir_measures_set_f_on_generated_data(frame: pl.DataFrame, beta: float) -> None:
     frame, qrels, run = _ir_measures_inputs(frame)
@@ -214,6 +214,7 @@ def test_f_beta_matches_ir_measures_set_f_on_generated_data(frame: pl.DataFrame,
         assert math.isclose(got[query], value, abs_tol=TOLERANCE), query
 
 
+@DEGENERATE_DATA
 @given(frame=eval_frames(), beta=st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0, 3.0]))
 def test_set_f_is_ir_measures_set_f_bit_for_bit(frame: pl.DataFrame, beta: float) -> None:
     # trec_eval's own weight, unsquared: prm.set_f(beta=x) is SetF(beta=x), computed as m_set_F.c
