@@ -25,7 +25,8 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from beyond_cases import FEWER
+from hypothesis import given
 from hypothesis import strategies as st
 from peers import oracle
 
@@ -39,7 +40,6 @@ pytestmark = [
 evaluation = oracle("recommenders.evaluation.python_evaluation", "oracles")
 
 TOLERANCE = 1e-12
-FEWER = settings(max_examples=max(10, settings().max_examples // 3))
 
 
 @st.composite
