@@ -65,6 +65,14 @@ def per_query(
     return {row.pop("query"): row for row in out.iter_rows(named=True)}
 
 
+def assert_trec_frame_values(expected_q1: dict[str, float]) -> None:
+    """On TREC_FRAME: q1's values as expected, q2's (nothing relevant) 0; q3 and q4 not evaluated."""
+    got = per_query(TREC_FRAME, list(expected_q1))
+    assert set(got) == {"q1", "q2"}  # q3 has no judgments, q4 retrieved nothing
+    assert got["q1"] == pytest.approx(expected_q1, abs=1e-12)
+    assert got["q2"] == pytest.approx(dict.fromkeys(expected_q1, 0))
+
+
 def by_model(out: pl.DataFrame) -> dict[str, dict[str, Any]]:
     """An evaluation ``by="model"`` as {model: {metric: value}}."""
     return {row.pop("model"): row for row in out.iter_rows(named=True)}

@@ -7,9 +7,7 @@ Peer oracles: pytrec_eval (``tests/reference/test_pytrec_eval.py``,
 
 from __future__ import annotations
 
-import pytest
-
-from metrics._helpers import TREC_FRAME, per_query
+from metrics._helpers import assert_trec_frame_values
 
 # q1 of TREC_FRAME: 3 relevant (b, d, e); b at rank 3, d at rank 5; 5 retrieved.
 EXPECTED_Q1 = {
@@ -26,7 +24,4 @@ EXPECTED_Q1 = {
 
 
 def test_hand_computed_values() -> None:
-    got = per_query(TREC_FRAME, list(EXPECTED_Q1))
-    assert set(got) == {"q1", "q2"}  # q3 has no judgments, q4 retrieved nothing
-    assert got["q1"] == pytest.approx(EXPECTED_Q1, abs=1e-12)
-    assert got["q2"] == pytest.approx(dict.fromkeys(EXPECTED_Q1, 0))  # nothing relevant
+    assert_trec_frame_values(EXPECTED_Q1)

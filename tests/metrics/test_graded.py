@@ -12,7 +12,7 @@ from math import log2
 import pytest
 
 import polars_rankmetrics as prm
-from metrics._helpers import NDCG5_Q1, TREC_FRAME, TWO_HITS_OF_THREE, per_query
+from metrics._helpers import NDCG5_Q1, TREC_FRAME, TWO_HITS_OF_THREE, assert_trec_frame_values, per_query
 
 # q1 of TREC_FRAME: b (grade 2) at rank 3, d (1) at rank 5; ideal e (3), b (2), d (1).
 EXPECTED_Q1 = {
@@ -24,10 +24,7 @@ EXPECTED_Q1 = {
 
 
 def test_hand_computed_values() -> None:
-    got = per_query(TREC_FRAME, list(EXPECTED_Q1))
-    assert set(got) == {"q1", "q2"}  # q3 has no judgments, q4 retrieved nothing
-    assert got["q1"] == pytest.approx(EXPECTED_Q1, abs=1e-12)
-    assert got["q2"] == pytest.approx(dict.fromkeys(EXPECTED_Q1, 0))  # nothing relevant
+    assert_trec_frame_values(EXPECTED_Q1)
 
 
 def test_exponential_and_mapped_gain() -> None:
