@@ -45,6 +45,25 @@ TWO_HITS_OF_THREE = pl.DataFrame(
 )
 
 
+# Query t: x (grade 1) and y (0) tied at the top, z (2) third; w (0) judged, never retrieved.
+# Optimistic order (the higher grade first): x, y, z; pessimistic (and trec_eval's text order,
+# item ids descending): y, x, z; average: the mean over both orders.
+TIED = pl.DataFrame(
+    {
+        "query": ["t"] * 4,
+        "item": ["x", "y", "z", "w"],
+        "score": [1.0, 1.0, 0.5, None],
+        "relevance": [1, 0, 2, 0],
+    }
+)
+POLICIES = ("text", "optimistic", "pessimistic", "average")
+
+
+def by_policy(frame: pl.DataFrame, metric: str) -> dict[str, float]:
+    """The metric's mean on `frame` under each tie policy of POLICIES."""
+    return {ties: prm.evaluate(frame, [metric], ties=ties).item() for ties in POLICIES}  # type: ignore[arg-type]
+
+
 # Query j: r1 (grade 1), n1 (0), u (outside the judgments), r2 (1), n2 (0) retrieved in that
 # order; r3 (1) and n3 (0) judged, never retrieved. R = 3 relevant, 3 judged non-relevant.
 INCOMPLETE = pl.DataFrame(

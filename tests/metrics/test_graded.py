@@ -12,7 +12,15 @@ from math import log2
 import pytest
 
 import polars_rankmetrics as prm
-from metrics._helpers import NDCG5_Q1, TREC_FRAME, TWO_HITS_OF_THREE, assert_trec_frame_values, per_query
+from metrics._helpers import (
+    NDCG5_Q1,
+    TIED,
+    TREC_FRAME,
+    TWO_HITS_OF_THREE,
+    assert_trec_frame_values,
+    by_policy,
+    per_query,
+)
 
 # q1 of TREC_FRAME: b (grade 2) at rank 3, d (1) at rank 5; ideal e (3), b (2), d (1).
 EXPECTED_Q1 = {
@@ -44,3 +52,12 @@ def test_binary_gain_by_hand() -> None:
     # relevance_level 2: only the grade-3 item is relevant, and gains 1.
     level2 = prm.evaluate(TWO_HITS_OF_THREE, ["ndcg"], gain="binary", relevance_level=2).item()
     assert level2 == pytest.approx(1 / log2(5), abs=1e-15)
+
+
+def test_tie_policies() -> None:
+    # Gains x 1, y 0 in the tied top 2; the ideal z (2), x (1).
+    ideal = 2 + 1 / log2(3)
+    best, worst = 1 / ideal, (1 / log2(3)) / ideal
+    want = {"text": worst, "optimistic": best, "pessimistic": worst, "average": (best + worst) / 2}
+    assert by_policy(TIED, "ndcg@2") == pytest.approx(want, abs=1e-15)
+    assert by_policy(TIED, "dcg@1") == {"text": 0.0, "optimistic": 1.0, "pessimistic": 0.0, "average": 0.5}
