@@ -21,12 +21,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import polars_rankmetrics as prm
-
-pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
+from metrics._helpers import DEGENERATE_DATA
 
 CUTOFFS = (1, 3, None)
 
 
+@DEGENERATE_DATA
 @FEWER
 @given(cases(), st.sampled_from([0.2, 0.5, 0.8, 1.0]), st.sampled_from([0.1, 0.5, 1.0, 2.0, 3.0]))
 def test_popularity_bias_from_interactions_matches_elliot_and_recbole(
@@ -61,6 +61,7 @@ def test_popularity_bias_from_interactions_matches_elliot_and_recbole(
             assert close(row[str(metric)], want), (str(metric), row[str(metric)], want)
 
 
+@DEGENERATE_DATA
 @FEWER
 @given(cases(), st.sampled_from([0.2, 0.5, 1.0]))
 def test_popularity_frame_and_explicit_head(case: Case, share: float) -> None:
