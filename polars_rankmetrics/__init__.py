@@ -171,6 +171,8 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import num_rel_ret as num_rel_ret
     from polars_rankmetrics.metrics import num_ret as num_ret
     from polars_rankmetrics.metrics import p_ia as p_ia
+    from polars_rankmetrics.metrics import pap as pap
+    from polars_rankmetrics.metrics import partial_auc as partial_auc
     from polars_rankmetrics.metrics import personalization as personalization
     from polars_rankmetrics.metrics import pop_reo as pop_reo
     from polars_rankmetrics.metrics import pop_rsp as pop_rsp

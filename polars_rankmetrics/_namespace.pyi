@@ -14,7 +14,7 @@ from polars_rankmetrics._request import EvaluateOptions, MetricOptions
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.metrics.distribution import Catalog
 from polars_rankmetrics.metrics.overlap import TieHandling
-from polars_rankmetrics.metrics.recsys import MissingItems
+from polars_rankmetrics.metrics.recsys import InsufficientHandling, MissingItems
 
 __all__ = ["MetricMethods", "method_doc", "options_type"]
 
@@ -205,6 +205,20 @@ class MetricMethods(Generic[_FrameT]):
     def num_rel_ret(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def num_ret(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def p_ia(self, k: int, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
+    def pap(
+        self,
+        k: int,
+        *,
+        insufficient_handling: InsufficientHandling = "ignore",
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def partial_auc(
+        self,
+        k: int,
+        *,
+        insufficient_handling: InsufficientHandling = "ignore",
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
     def personalization(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def pop_reo(
         self,

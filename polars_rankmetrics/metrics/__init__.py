@@ -87,6 +87,8 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.recsys import mar as mar
     from polars_rankmetrics.metrics.recsys import mcc as mcc
     from polars_rankmetrics.metrics.recsys import mpr as mpr
+    from polars_rankmetrics.metrics.recsys import pap as pap
+    from polars_rankmetrics.metrics.recsys import partial_auc as partial_auc
     from polars_rankmetrics.metrics.serendipity import serendipity as serendipity
     from polars_rankmetrics.metrics.similarity import intra_list_similarity as intra_list_similarity
     from polars_rankmetrics.metrics.similarity import personalization as personalization

@@ -74,6 +74,8 @@ _REQUIRED = {
     "unjudged": (3,),
     "recall_at_precision": (None, 0.5),
     "covered_users": (3,),
+    "partial_auc": (3,),
+    "pap": (3,),
 }
 
 

@@ -33,7 +33,16 @@ from polars_rankmetrics.expr._builders.rank import (
     gm_map,
     reciprocal_rank,
 )
-from polars_rankmetrics.expr._builders.recsys import gauc, gauc_weighted, map_capped, mar, mcc, mpr
+from polars_rankmetrics.expr._builders.recsys import (
+    gauc,
+    gauc_weighted,
+    map_capped,
+    mar,
+    mcc,
+    mpr,
+    pap,
+    partial_auc,
+)
 from polars_rankmetrics.expr._builders.text import relstring
 from polars_rankmetrics.expr._builders.user import err, rbp, rbp_resid
 
@@ -67,6 +76,8 @@ __all__ = [
     "num_rel",
     "num_rel_ret",
     "num_ret",
+    "pap",
+    "partial_auc",
     "precision",
     "r_precision",
     "rbp",
