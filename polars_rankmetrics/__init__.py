@@ -150,6 +150,7 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import hit_rate as hit_rate
     from polars_rankmetrics.metrics import hits as hits
     from polars_rankmetrics.metrics import infap as infap
+    from polars_rankmetrics.metrics import intersection as intersection
     from polars_rankmetrics.metrics import intra_list_similarity as intra_list_similarity
     from polars_rankmetrics.metrics import iprec_at_recall as iprec_at_recall
     from polars_rankmetrics.metrics import map_capped as map_capped

@@ -135,6 +135,14 @@ class MetricMethods(Generic[_FrameT]):
     def hit_rate(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def hits(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def infap(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
+    def intersection(
+        self,
+        k: int,
+        *,
+        ref_k: float = 0,
+        reference: pl.DataFrame | pl.LazyFrame | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
     def intra_list_similarity(
         self,
         k: int | None = None,

@@ -69,6 +69,7 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.judged import unjudged as unjudged
     from polars_rankmetrics.metrics.novelty import novelty as novelty
     from polars_rankmetrics.metrics.overlap import compat as compat
+    from polars_rankmetrics.metrics.overlap import intersection as intersection
     from polars_rankmetrics.metrics.overlap import rbo as rbo
     from polars_rankmetrics.metrics.parity import pop_reo as pop_reo
     from polars_rankmetrics.metrics.parity import pop_rsp as pop_rsp

@@ -17,15 +17,16 @@ from typing import Annotated, Literal
 
 import polars as pl
 
-from polars_rankmetrics._declare import constructor, spec_of
+from polars_rankmetrics._declare import SIDE, constructor, spec_of
 from polars_rankmetrics._kernel import ITEM, NUM_RET, RANK, REL, VALUE, GainColumns, exact_sum, power
-from polars_rankmetrics._spec import OPEN_UNIT, Metric, Param, TableSpec
+from polars_rankmetrics._spec import OPEN_UNIT, Interval, Metric, Param, Spellings, TableSpec
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
+from polars_rankmetrics.metrics._core import keep_top
 from polars_rankmetrics.metrics._side import as_lazy, item_text, same_dtype
 from polars_rankmetrics.metrics._ties import TIE_START
 
-__all__ = ["compat", "rbo"]
+__all__ = ["compat", "intersection", "rbo"]
 
 
 POS = "__prm_overlap_pos"  # a depth (a rank in the longer ranking) or an event's depth
@@ -61,17 +62,25 @@ def _counted(depths: pl.LazyFrame, events: Mapping[str, pl.LazyFrame], keys: tup
 # --- rbo: against a reference run ---------------------------------------------------------------------
 
 
-def _reference(
-    metric: Metric, query: str, query_dtype: pl.DataType, item_dtype: pl.DataType, *, aware: bool
+def _reference(  # noqa: PLR0913  (the frame's id types, and how to read the reference)
+    metric: Metric,
+    query: str,
+    query_dtype: pl.DataType,
+    item_dtype: pl.DataType,
+    *,
+    aware: bool,
+    given: bool = False,
 ) -> pl.LazyFrame:
     """The reference run as (query, ITEM, OTHER): its items ranked by score (or rank), ties by item id.
 
     `aware` adds TOP_OTHER, each item's first position in its tie group (1 + the items above it).
+    `given`: a rank column's values are OTHER themselves, gaps and ties kept (RecTools' reading).
     """
     value = metric.side("reference")
     if value is None:
-        remedy = "prm.rbo(p=0.9, reference=frame_of_query_item_and_score)"
-        raise InvalidParameterError.needs("rbo", "a reference run", remedy)
+        example = "p=0.9, " if metric.name == "rbo" else "5, "
+        remedy = f"prm.{metric.name}({example}reference=frame_of_query_item_and_score)"
+        raise InvalidParameterError.needs(metric.name, "a reference run", remedy)
     frame = as_lazy(value, "reference")
     schema = frame.collect_schema()
     if len(schema) < 3:
@@ -83,6 +92,8 @@ def _reference(
     key = -pl.col(order).cast(pl.Float64) if order == "rank" else pl.col(order).cast(pl.Float64)
     text = pl.col(item).cast(pl.String)
     ranked = pl.struct(key.alias("k"), text.alias("i")).rank("ordinal", descending=True).over(q)
+    if given and order == "rank":
+        ranked = pl.col(order).cast(pl.Float64).clip(upper_bound=2.0**31).cast(pl.UInt32, strict=False)
     tops = [key.rank("min", descending=True).over(q).cast(pl.UInt32).alias(TOP_OTHER)] if aware else []
     bad = (
         pl.when(pl.col(q).is_null() | pl.col(item).is_null())
@@ -452,4 +463,128 @@ def compat(*, p: Annotated[float, OPEN_UNIT] = 0.95) -> Metric:
     """
 
 
-SPECS = (RBO, spec_of(compat))
+# --- intersection: the share of the top k in a reference's top ref_k (RecTools) ------------------------
+
+
+_DEPTH = Interval(low=0.0, integer=True)  # ref_k: 0 reads k
+
+
+def _intersection_table(
+    m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]
+) -> pl.LazyFrame:
+    k, query = m.k or 0, keys[-1]
+    ref_k = m.number("ref_k") or float(k)
+    schema = frame.collect_schema()
+    ref = _reference(m, query, schema[query], schema[ITEM], aware=False, given=True)
+    bad = ref.group_by(query).agg(pl.col(BAD).drop_nulls().min())
+    top = frame.select(*keys, ITEM, (pl.col(RANK) <= k).fill_null(value=False).alias(POS))
+    shared = ref.filter(pl.col(OTHER) <= ref_k).select(query, ITEM, pl.lit(value=True).alias(X))
+    counted = (
+        top.join(shared, on=[query, ITEM], how="left")
+        .group_by(keys)
+        .agg(
+            pl.col(POS).sum().alias(N),
+            (pl.col(POS) & pl.col(X).fill_null(value=False)).sum().alias(M),
+        )
+        .join(bad, on=query, how="left")
+    )
+    # RecTools' intersection.py 83-86: Recall@ref_k of the reference against the top k as interactions.
+    value = pl.when(pl.col(N) > 0).then(pl.col(M).cast(pl.Float64) / pl.col(N).cast(pl.Float64))
+    return counted.select(*keys, pl.coalesce(_errors.in_plan(pl.col(BAD)), value).alias(VALUE))
+
+
+def _check_reference(m: Metric) -> None:
+    reference = m.side("reference")
+    if reference is None:
+        _reference(m, "query", pl.String(), pl.String(), aware=False)  # raises: the message says how
+    elif not isinstance(reference, (pl.DataFrame, pl.LazyFrame)):
+        raise InvalidParameterError.from_type("reference", "a polars DataFrame or LazyFrame", reference)
+
+
+INTERSECTION = TableSpec(
+    name="intersection",
+    spellings=Spellings(recommenders=("Intersection",)),
+    needs=frozenset({"item"}),
+    judgments=False,  # two rankings' overlap: no relevance column needed
+    keep=keep_top,
+    table=_intersection_table,
+)
+
+
+@constructor(INTERSECTION, check=_check_reference)
+def intersection(
+    k: int,
+    *,
+    ref_k: Annotated[float, _DEPTH] = 0,
+    reference: Annotated[pl.DataFrame | pl.LazyFrame | None, SIDE] = None,
+) -> Metric:
+    """Share of the top `k` that a reference run holds in its top `ref_k` (RecTools' ``Intersection``).
+
+    Per query, with ``T_k`` the items of the ranking within the top `k` and
+    ``U`` those of the reference within its top `ref_k` (`k` when not given)::
+
+        intersection@k = |T_k & U| / |T_k|
+
+    RecTools' ``Intersection(k, ref_k)``: Recall@ref_k of the reference
+    with the top `k` as the relevant items. A query the reference lacks
+    scores 0; a query with nothing within the top `k` (a given rank past
+    it, ``ranks="given"``) has no value (null, not averaged). Like
+    :func:`rbo` it reads no judgments: a frame without a relevance column
+    counts every query that retrieved something, one with judgments the
+    queries the evaluation counts.
+
+    Parameters
+    ----------
+    k
+        Cutoff of the ranking (required).
+    ref_k
+        Cutoff of the reference; 0 (the default) reads `k`.
+    reference
+        The reference run: a DataFrame or LazyFrame whose first three
+        columns are the query id, the item id and a score (higher first;
+        ties broken by item id, the higher first) or, when the third column
+        is named ``rank``, a rank read as given: an item is within `ref_k`
+        when its rank is at most `ref_k`, gaps and ties kept, as RecTools
+        reads its rank column.
+
+    Returns
+    -------
+    Metric
+        ``intersection@k`` (``intersection(ref_k=10)@5``), averaged over
+        queries; RecTools' spelling ``Intersection@k``.
+
+    Raises
+    ------
+    InvalidParameterError
+        No `reference`, or `ref_k` not a whole number from 0.
+    ColumnNotFoundError, ColumnTypeError
+        `reference` has fewer than three columns, a non-numeric score, or
+        ids of another type than the frame's.
+    InvalidDataError
+        (when evaluated) `reference` has a null id or score, an item twice
+        for one query, or a rank that is not a whole number from 1.
+
+    References
+    ----------
+    RecTools, ``rectools/metrics/intersection.py`` (``Intersection``).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "b"],
+    ...     "score": [3.0, 2.0, 1.0, 2.0, 1.0]})
+    >>> reference = pl.DataFrame({"query": [1, 1, 1, 2], "item": ["c", "a", "d", "x"], "rank": [1, 2, 3, 1]})
+    >>> prm.evaluate(df, [prm.intersection(2, reference=reference),
+    ...     prm.intersection(2, ref_k=1, reference=reference)], per_query=True)
+    shape: (2, 3)
+    ┌───────┬────────────────┬─────────────────────────┐
+    │ query ┆ intersection@2 ┆ intersection(ref_k=1)@2 │
+    │ ---   ┆ ---            ┆ ---                     │
+    │ i64   ┆ f64            ┆ f64                     │
+    ╞═══════╪════════════════╪═════════════════════════╡
+    │ 1     ┆ 0.5            ┆ 0.0                     │
+    │ 2     ┆ 0.0            ┆ 0.0                     │
+    └───────┴────────────────┴─────────────────────────┘
+    """
+
+
+SPECS = (RBO, spec_of(compat), spec_of(intersection))

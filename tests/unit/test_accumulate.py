@@ -58,6 +58,7 @@ def _side_metrics(df: pl.DataFrame) -> list[prm.Metric]:
         prm.mean_pop_rank(5, interactions=history),
         prm.recall_at_precision(5, precision=0.5),
         prm.rbo(reference=reference),
+        prm.intersection(5, ref_k=3, reference=reference),
         prm.coverage(5, catalog=items),
         prm.gini(5, catalog=items),
         prm.intra_list_similarity(5, features=features),
