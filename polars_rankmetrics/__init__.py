@@ -193,6 +193,8 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import set_f as set_f
     from polars_rankmetrics.metrics import set_map as set_map
     from polars_rankmetrics.metrics import strec as strec
+    from polars_rankmetrics.metrics import sufficient_reco as sufficient_reco
+    from polars_rankmetrics.metrics import sufficient_reco_deep as sufficient_reco_deep
     from polars_rankmetrics.metrics import surprisal as surprisal
     from polars_rankmetrics.metrics import tail_percentage as tail_percentage
     from polars_rankmetrics.metrics import unexpectedness as unexpectedness

@@ -108,6 +108,7 @@ def test_every_constructor_builds_its_own_family() -> None:
              "iprec_at_recall": {"recall": 0.5}, "recall_at_precision": {"precision": 0.5},
              "rprec_mult": {"multiple": 2.0}, "mpr": {}, "mcc": {"k": 3, "n_items": 10},
              "covered_users": {"k": 3}, "partial_auc": {"k": 3}, "pap": {"k": 3},
+             "sufficient_reco": {"k": 3}, "sufficient_reco_deep": {"k": 3},
              "novelty": {"popularity": pl.DataFrame({"item": ["a"], "count": [1]}), "n_users": 2},
              "intra_list_similarity": {"features": pl.DataFrame({"item": ["a"], "x": [1.0]})},
              "rbo": {"reference": pl.DataFrame({"query": ["q"], "item": ["a"], "score": [1.0]})},

@@ -40,6 +40,8 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.counts import num_rel as num_rel
     from polars_rankmetrics.metrics.counts import num_rel_ret as num_rel_ret
     from polars_rankmetrics.metrics.counts import num_ret as num_ret
+    from polars_rankmetrics.metrics.counts import sufficient_reco as sufficient_reco
+    from polars_rankmetrics.metrics.counts import sufficient_reco_deep as sufficient_reco_deep
     from polars_rankmetrics.metrics.cumulative import cost_gain as cost_gain
     from polars_rankmetrics.metrics.cumulative import ndcg_rel as ndcg_rel
     from polars_rankmetrics.metrics.cumulative import rndcg as rndcg

@@ -76,6 +76,8 @@ _REQUIRED = {
     "covered_users": (3,),
     "partial_auc": (3,),
     "pap": (3,),
+    "sufficient_reco": (3,),
+    "sufficient_reco_deep": (3,),
 }
 
 

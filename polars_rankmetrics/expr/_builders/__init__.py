@@ -23,7 +23,16 @@ from polars_rankmetrics.expr._builders.classification import (
     recall_at_precision,
     set_f,
 )
-from polars_rankmetrics.expr._builders.counts import covered_users, hits, num_q, num_rel, num_rel_ret, num_ret
+from polars_rankmetrics.expr._builders.counts import (
+    covered_users,
+    hits,
+    num_q,
+    num_rel,
+    num_rel_ret,
+    num_ret,
+    sufficient_reco,
+    sufficient_reco_deep,
+)
 from polars_rankmetrics.expr._builders.graded import dcg, ndcg
 from polars_rankmetrics.expr._builders.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
 from polars_rankmetrics.expr._builders.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
@@ -90,6 +99,8 @@ __all__ = [
     "rprec_mult",
     "set_f",
     "set_map",
+    "sufficient_reco",
+    "sufficient_reco_deep",
     "unjudged",
     "utility",
 ]
