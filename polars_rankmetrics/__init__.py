@@ -138,6 +138,7 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import err as err
     from polars_rankmetrics.metrics import err_ia as err_ia
     from polars_rankmetrics.metrics import exposure_disparity as exposure_disparity
+    from polars_rankmetrics.metrics import exposure_gini as exposure_gini
     from polars_rankmetrics.metrics import exposure_share as exposure_share
     from polars_rankmetrics.metrics import f1 as f1
     from polars_rankmetrics.metrics import f_beta as f_beta
@@ -180,6 +181,7 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import precision as precision
     from polars_rankmetrics.metrics import r_precision as r_precision
     from polars_rankmetrics.metrics import rbo as rbo
+    from polars_rankmetrics.metrics import rbo_normalized as rbo_normalized
     from polars_rankmetrics.metrics import rbp as rbp
     from polars_rankmetrics.metrics import rbp_resid as rbp_resid
     from polars_rankmetrics.metrics import recall as recall

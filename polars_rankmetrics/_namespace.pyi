@@ -110,6 +110,14 @@ class MetricMethods(Generic[_FrameT]):
         p: float | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
+    def exposure_gini(
+        self,
+        k: int | None = None,
+        *,
+        p: float = 0.85,
+        catalog: Catalog = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
     def exposure_share(
         self,
         k: int | None = None,
@@ -254,6 +262,14 @@ class MetricMethods(Generic[_FrameT]):
         p: float = 0.9,
         reference: pl.DataFrame | pl.LazyFrame | None = None,
         tie_handling: TieHandling = "break",
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def rbo_normalized(
+        self,
+        k: int,
+        *,
+        p: float = 0.85,
+        reference: pl.DataFrame | pl.LazyFrame | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def rbp(self, p: float = 0.9, **options: Unpack[EvaluateOptions]) -> _FrameT: ...

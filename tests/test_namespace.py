@@ -113,6 +113,7 @@ def test_every_constructor_builds_its_own_family() -> None:
              "intra_list_similarity": {"features": pl.DataFrame({"item": ["a"], "x": [1.0]})},
              "rbo": {"reference": pl.DataFrame({"query": ["q"], "item": ["a"], "score": [1.0]})},
              "intersection": {"k": 3, "reference": pl.DataFrame({"query": ["q"], "item": ["a"], "s": [1.0]})},
+             "rbo_normalized": {"k": 3, "reference": pl.DataFrame({"query": ["q"], "item": ["a"], "s": [1]})},
              **{name: {"interactions": pl.DataFrame({"user": [1], "item": ["a"]})}
                 for name in ("arp", "aplt", "aclt", "tail_percentage", "pop_rsp", "pop_reo",
                              "mean_pop_rank")},

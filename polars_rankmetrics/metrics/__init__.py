@@ -47,6 +47,7 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.cumulative import rndcg as rndcg
     from polars_rankmetrics.metrics.distribution import coverage as coverage
     from polars_rankmetrics.metrics.distribution import entropy as entropy
+    from polars_rankmetrics.metrics.distribution import exposure_gini as exposure_gini
     from polars_rankmetrics.metrics.distribution import gini as gini
     from polars_rankmetrics.metrics.diversity import alpha_ndcg as alpha_ndcg
     from polars_rankmetrics.metrics.diversity import err_ia as err_ia
@@ -73,6 +74,7 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.overlap import compat as compat
     from polars_rankmetrics.metrics.overlap import intersection as intersection
     from polars_rankmetrics.metrics.overlap import rbo as rbo
+    from polars_rankmetrics.metrics.overlap import rbo_normalized as rbo_normalized
     from polars_rankmetrics.metrics.parity import pop_reo as pop_reo
     from polars_rankmetrics.metrics.parity import pop_rsp as pop_rsp
     from polars_rankmetrics.metrics.popularity import aclt as aclt

@@ -12,6 +12,7 @@ positions of the items' tie groups, and counts the items seen by each depth
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Annotated, Literal
 
@@ -26,7 +27,7 @@ from polars_rankmetrics.metrics._core import keep_top
 from polars_rankmetrics.metrics._side import as_lazy, item_text, same_dtype
 from polars_rankmetrics.metrics._ties import TIE_START
 
-__all__ = ["compat", "intersection", "rbo"]
+__all__ = ["compat", "intersection", "rbo", "rbo_normalized"]
 
 
 POS = "__prm_overlap_pos"  # a depth (a rank in the longer ranking) or an event's depth
@@ -587,4 +588,111 @@ def intersection(
     """
 
 
-SPECS = (RBO, spec_of(compat), spec_of(intersection))
+# --- rbo_normalized: RBO truncated at a depth, over the weights' sum (LensKit) ----------------------------
+
+
+def _rbo_normalized_table(
+    m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]
+) -> pl.LazyFrame:
+    n, p, query = m.k or 0, m.number("p"), keys[-1]
+    schema = frame.collect_schema()
+    ref = _reference(m, query, schema[query], schema[ITEM], aware=False)
+    bad = ref.group_by(query).agg(pl.col(BAD).drop_nulls().min())
+    # An item in both top-d prefixes for every d >= max(r, t) adds sum_{d=max..n} p^(d-1) / d.
+    tail = [math.fsum(p ** (d - 1) / d for d in range(m_, n + 1)) for m_ in range(1, n + 1)]
+    weights = math.fsum(p ** (d - 1) for d in range(1, n + 1))
+    common = (
+        frame.filter(pl.col(RANK) <= n)
+        .select(*keys, ITEM, RANK)
+        .join(ref.filter(pl.col(OTHER) <= n), on=[query, ITEM])
+    )
+    deepest = pl.max_horizontal(RANK, OTHER).cast(pl.Int64)
+    term = deepest.replace_strict(list(range(1, n + 1)), tail, return_dtype=pl.Float64)
+    scores = common.group_by(keys).agg(exact_sum(term).alias("__prm_rbo"))
+    lists = frame.select(*keys).unique().join(bad, on=query, how="left")
+    out = lists.join(scores, on=list(keys), how="left")
+    value = pl.col("__prm_rbo").fill_null(0.0) / weights
+    return out.select(*keys, pl.coalesce(_errors.in_plan(pl.col(BAD)), value).alias(VALUE))
+
+
+RBO_NORMALIZED = TableSpec(
+    name="rbo_normalized",
+    spellings=Spellings(recommenders=("rank_biased_overlap",)),
+    needs=frozenset({"item"}),
+    judgments=False,  # two rankings' overlap: no relevance column needed
+    keep=keep_top,
+    table=_rbo_normalized_table,
+)
+
+
+@constructor(RBO_NORMALIZED, check=_check_reference)
+def rbo_normalized(
+    k: int,
+    *,
+    p: Annotated[float, OPEN_UNIT] = 0.85,
+    reference: Annotated[pl.DataFrame | pl.LazyFrame | None, SIDE] = None,
+) -> Metric:
+    """Rank-biased overlap truncated at depth `k`, over its weights' sum (LensKit's ``rank_biased_overlap``).
+
+    With ``X_d`` the items in both top-``d`` prefixes (a list shorter than
+    ``d`` is all of it)::
+
+        RBO@k = sum_{d=1..k} p^(d-1) X_d / d  /  sum_{d=1..k} p^(d-1)
+
+    Webber, Moffat and Zobel's truncated sum (their RBO_min without the
+    residual, eq. 11) rescaled so that two identical rankings of `k` items
+    or more score 1; the agreement past depth `k` is ignored, and a short
+    list is not extrapolated (:func:`rbo`'s RBO_ext is). This is LensKit's
+    ``rank_biased_overlap(reference, reranked, GeometricRankWeight(p), n=k)``:
+    on ``[3, 2, 6, 7, 1]`` against ``[1, 2, 3, 4, 5]`` at ``p = 0.9`` it is
+    0.4269 at ``k = 5`` (``rbo``, at its default ``p = 0.9``, is 0.5291). A query the reference
+    lacks scores 0.
+
+    Parameters
+    ----------
+    k
+        The depth (LensKit's ``n``, 10 by default there).
+    p
+        The persistence (LensKit's default ``GeometricRankWeight(0.85)``).
+    reference
+        The reference run, as for :func:`rbo`: its first three columns are
+        the query id, the item id and a score (higher first) or, named
+        ``rank``, a rank (lower first); ties by item id.
+
+    Returns
+    -------
+    Metric
+        ``rbo_normalized@k`` (``rbo_normalized(p=0.9)@5``), averaged over
+        queries; LensKit's spelling ``rank_biased_overlap@k``.
+
+    Raises
+    ------
+    InvalidParameterError
+        No `reference`, or `p` outside (0, 1).
+    InvalidDataError
+        (when evaluated) `reference` has a null id or score, or an item
+        twice for one query.
+
+    References
+    ----------
+    Webber, Moffat & Zobel (2010), A similarity measure for indefinite
+    rankings, ACM TOIS 28(4). LensKit, ``lenskit/metrics/reranking/_rbo.py``.
+
+    Examples
+    --------
+    >>> run = pl.DataFrame({"query": 1, "item": [3, 2, 6, 7, 1], "score": [5.0, 4, 3, 2, 1]})
+    >>> reference = pl.DataFrame({"query": 1, "item": [1, 2, 3, 4, 5], "rank": [1, 2, 3, 4, 5]})
+    >>> prm.evaluate(run, [prm.rbo_normalized(5, p=0.9, reference=reference),
+    ...     prm.rbo(p=0.9, reference=reference)]).with_columns(pl.all().round(4))
+    shape: (1, 2)
+    ┌─────────────────────────┬────────┐
+    │ rbo_normalized(p=0.9)@5 ┆ rbo    │
+    │ ---                     ┆ ---    │
+    │ f64                     ┆ f64    │
+    ╞═════════════════════════╪════════╡
+    │ 0.4269                  ┆ 0.5291 │
+    └─────────────────────────┴────────┘
+    """
+
+
+SPECS = (RBO, spec_of(compat), spec_of(intersection), spec_of(rbo_normalized))
