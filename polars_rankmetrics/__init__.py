@@ -154,6 +154,7 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import intersection as intersection
     from polars_rankmetrics.metrics import intra_list_similarity as intra_list_similarity
     from polars_rankmetrics.metrics import iprec_at_recall as iprec_at_recall
+    from polars_rankmetrics.metrics import least_item_promoted as least_item_promoted
     from polars_rankmetrics.metrics import map_capped as map_capped
     from polars_rankmetrics.metrics import map_ia as map_ia
     from polars_rankmetrics.metrics import mar as mar

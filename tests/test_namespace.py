@@ -112,8 +112,8 @@ def test_every_constructor_builds_its_own_family() -> None:
              "novelty": {"popularity": pl.DataFrame({"item": ["a"], "count": [1]}), "n_users": 2},
              "intra_list_similarity": {"features": pl.DataFrame({"item": ["a"], "x": [1.0]})},
              "rbo": {"reference": pl.DataFrame({"query": ["q"], "item": ["a"], "score": [1.0]})},
-             "intersection": {"k": 3, "reference": pl.DataFrame({"query": ["q"], "item": ["a"], "s": [1.0]})},
-             "rbo_normalized": {"k": 3, "reference": pl.DataFrame({"query": ["q"], "item": ["a"], "s": [1]})},
+             **{name: {"k": 3, "reference": pl.DataFrame({"query": ["q"], "item": ["a"], "s": [1]})}
+                for name in ("intersection", "rbo_normalized", "least_item_promoted")},
              **{name: {"interactions": pl.DataFrame({"user": [1], "item": ["a"]})}
                 for name in ("arp", "aplt", "aclt", "tail_percentage", "pop_rsp", "pop_reo",
                              "mean_pop_rank")},

@@ -73,6 +73,7 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.novelty import novelty as novelty
     from polars_rankmetrics.metrics.overlap import compat as compat
     from polars_rankmetrics.metrics.overlap import intersection as intersection
+    from polars_rankmetrics.metrics.overlap import least_item_promoted as least_item_promoted
     from polars_rankmetrics.metrics.overlap import rbo as rbo
     from polars_rankmetrics.metrics.overlap import rbo_normalized as rbo_normalized
     from polars_rankmetrics.metrics.parity import pop_reo as pop_reo

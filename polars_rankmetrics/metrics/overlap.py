@@ -27,7 +27,7 @@ from polars_rankmetrics.metrics._core import keep_top
 from polars_rankmetrics.metrics._side import as_lazy, item_text, same_dtype
 from polars_rankmetrics.metrics._ties import TIE_START
 
-__all__ = ["compat", "intersection", "rbo", "rbo_normalized"]
+__all__ = ["compat", "intersection", "least_item_promoted", "rbo", "rbo_normalized"]
 
 
 POS = "__prm_overlap_pos"  # a depth (a rank in the longer ranking) or an event's depth
@@ -695,4 +695,94 @@ def rbo_normalized(
     """
 
 
-SPECS = (RBO, spec_of(compat), spec_of(intersection), spec_of(rbo_normalized))
+# --- least_item_promoted: how far from below k the deepest promoted item came (LensKit) -------------------
+
+
+def _lip_table(m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+    n, query = m.k or 0, keys[-1]
+    schema = frame.collect_schema()
+    ref = _reference(m, query, schema[query], schema[ITEM], aware=False)
+    referenced = ref.group_by(query).agg(pl.col(BAD).drop_nulls().min(), pl.len().alias(M))
+    # LensKit's _lip.py 38-45: the largest 0-based reference index of a top-n item, at least n, minus n.
+    deepest = (
+        frame.filter(pl.col(RANK) <= n)
+        .select(*keys, ITEM)
+        .join(ref, on=[query, ITEM])
+        .group_by(keys)
+        .agg((pl.col(OTHER).max().cast(pl.Int64) - 1).alias(X))
+    )
+    lists = frame.select(*keys).unique().join(referenced, on=query, how="left")
+    out = lists.join(deepest, on=list(keys), how="left")
+    value = pl.when(pl.col(M) > 0).then((pl.col(X).fill_null(0) - n).clip(lower_bound=0).cast(pl.Float64))
+    return out.select(*keys, pl.coalesce(_errors.in_plan(pl.col(BAD)), value).alias(VALUE))
+
+
+LEAST_ITEM_PROMOTED = TableSpec(
+    name="least_item_promoted",
+    aliases=("lip",),
+    needs=frozenset({"item"}),
+    judgments=False,  # two rankings' overlap: no relevance column needed
+    keep=keep_top,
+    table=_lip_table,
+)
+
+
+@constructor(LEAST_ITEM_PROMOTED, check=_check_reference)
+def least_item_promoted(
+    k: int, *, reference: Annotated[pl.DataFrame | pl.LazyFrame | None, SIDE] = None
+) -> Metric:
+    """Least item promoted: how far below the top `k` of a reference the deepest item of the top `k` came.
+
+    For a reranked list and the reference it reranks (LensKit's
+    ``least_item_promoted``), with ``t_i`` the 1-based rank in the reference
+    of an item ``i`` of the ranking's top `k`::
+
+        LIP@k = max(0, max_i (t_i - 1) - k)
+
+    0 when every item of the top `k` comes from the reference's top
+    ``k + 1`` (LensKit counts the 0-based index: an item just below the
+    top `k` of the reference, at rank ``k + 1``, scores 0 too); items the
+    reference lacks are skipped. A query the reference lacks has no value
+    (null, LensKit's NaN), not averaged. A number of positions, not a share.
+
+    Parameters
+    ----------
+    k
+        The depth (LensKit's ``n``, 10 by default there).
+    reference
+        The reference (base) ranking, as for :func:`rbo`: its first three
+        columns are the query id, the item id and a score (higher first) or,
+        named ``rank``, a rank (lower first); ties by item id.
+
+    Returns
+    -------
+    Metric
+        ``least_item_promoted@k``, averaged over queries; alias ``lip@k``.
+
+    References
+    ----------
+    LensKit, ``lenskit/metrics/reranking/_lip.py`` (``least_item_promoted``).
+
+    Examples
+    --------
+    LensKit's own case: item 6, sixth in the reference (index 5), reranked
+    into the top 3, was promoted from 2 places below it.
+
+    >>> run = pl.DataFrame({"query": 1, "item": [6, 2, 3, 1], "score": [4.0, 3, 2, 1]})
+    >>> reference = pl.DataFrame({"query": 1, "item": [1, 2, 3, 4, 5, 6], "rank": [1, 2, 3, 4, 5, 6]})
+    >>> prm.evaluate(run, [prm.least_item_promoted(3, reference=reference),
+    ...     prm.least_item_promoted(1, reference=reference)])
+    shape: (1, 2)
+    ┌───────────────────────┬───────────────────────┐
+    │ least_item_promoted@3 ┆ least_item_promoted@1 │
+    │ ---                   ┆ ---                   │
+    │ f64                   ┆ f64                   │
+    ╞═══════════════════════╪═══════════════════════╡
+    │ 2.0                   ┆ 4.0                   │
+    └───────────────────────┴───────────────────────┘
+    """
+
+
+SPECS = (
+    RBO, spec_of(compat), spec_of(intersection), spec_of(rbo_normalized), spec_of(least_item_promoted),
+)  # fmt: skip

@@ -60,6 +60,7 @@ def _side_metrics(df: pl.DataFrame) -> list[prm.Metric]:
         prm.rbo(reference=reference),
         prm.intersection(5, ref_k=3, reference=reference),
         prm.rbo_normalized(5, p=0.8, reference=reference),
+        prm.least_item_promoted(3, reference=reference),
         prm.coverage(5, catalog=items),
         prm.gini(5, catalog=items),
         prm.exposure_gini(5, catalog=items),
