@@ -181,6 +181,7 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import pop_rsp as pop_rsp
     from polars_rankmetrics.metrics import precision as precision
     from polars_rankmetrics.metrics import r_precision as r_precision
+    from polars_rankmetrics.metrics import rank_biased_entropy as rank_biased_entropy
     from polars_rankmetrics.metrics import rbo as rbo
     from polars_rankmetrics.metrics import rbo_normalized as rbo_normalized
     from polars_rankmetrics.metrics import rbp as rbp

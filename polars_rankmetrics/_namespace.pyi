@@ -263,6 +263,14 @@ class MetricMethods(Generic[_FrameT]):
     ) -> _FrameT: ...
     def precision(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def r_precision(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
+    def rank_biased_entropy(
+        self,
+        k: int | None = None,
+        *,
+        p: float = 0.85,
+        categories: pl.DataFrame | pl.LazyFrame | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
     def rbo(
         self,
         *,

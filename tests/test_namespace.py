@@ -120,6 +120,7 @@ def test_every_constructor_builds_its_own_family() -> None:
              "surprisal": {"k": 3, "interactions": pl.DataFrame({"user": [1], "item": ["a"]})},
              "unexpectedness": {"k": 3, "baseline": pl.DataFrame({"user": [1], "item": ["a"], "s": [1.0]})},
              "category_diversity": {"k": 3, "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},
+             "rank_biased_entropy": {"categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},
              "miscalibration": {"history": pl.DataFrame({"user": [1], "item": ["a"]}),
                                 "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},
              "serendipity": {"history": pl.DataFrame({"user": [1], "item": ["a"]})},

@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.binary import utility as utility
     from polars_rankmetrics.metrics.calibration import category_diversity as category_diversity
     from polars_rankmetrics.metrics.calibration import miscalibration as miscalibration
+    from polars_rankmetrics.metrics.calibration import rank_biased_entropy as rank_biased_entropy
     from polars_rankmetrics.metrics.classification import auroc as auroc
     from polars_rankmetrics.metrics.classification import f_beta as f_beta
     from polars_rankmetrics.metrics.classification import fallout as fallout

@@ -75,6 +75,7 @@ def _side_metrics(df: pl.DataFrame) -> list[prm.Metric]:
         prm.surprisal(5, interactions=history),
         prm.unexpectedness(5, baseline=reference),
         prm.category_diversity(5, categories=groups),
+        prm.rank_biased_entropy(5, p=0.7, categories=groups),
         prm.miscalibration(5, history=history, categories=groups),
         prm.miscalibration(5, history=history, categories=groups, weights="rank"),
         prm.serendipity(5, history=history),
