@@ -4,8 +4,8 @@ LensKit 2025.8.1 (the last release for Python 3.11) is called directly with each
 an item x category matrix of ones (``lenskit/metrics/ranking/_entropy.py`` 43-74 and 77-101: the
 top n rows weighted by ``GeometricRankWeight(p)``, each column summed plus 1e-6, the entropy in bits
 of the columns' shares); the matrix's columns are every category of the categories frame. LensKit's
-own tests (tests/eval/test_entropy.py, lenskit/lkpy) check bounds and orderings; its cases are
-valued here too.
+own tests (tests/eval/test_entropy.py, lenskit/lkpy) check bounds and an ordering; their matrices are
+valued here.
 """
 
 from __future__ import annotations
@@ -56,20 +56,33 @@ def _ours(recs: Lists, categories: Categories, p: float, k: int | None) -> dict[
     return dict(prm.evaluate(frame, [metric], per_query=True).iter_rows())
 
 
-@pytest.mark.parametrize(
-    ("items", "categories", "expected"),
-    [
-        (["a", "b"], {"a": {"x"}, "b": {"x"}}, "low"),  # tests/eval/test_entropy.py: one category
-        (["a", "b", "c"], {"a": {"x"}, "b": {"y"}, "c": {"z"}}, "high"),  # one category each
-        (["a", "b"], {"a": {"x", "y"}, "b": {"y"}, "c": {"z"}}, "mid"),  # several per item
-    ],
-)
-def test_lenskit_cases(items: list[str], categories: Categories, expected: str) -> None:
-    for p, k in ((0.85, None), (0.5, 2), (0.9, 1)):
-        want = _lenskit(items, categories, p, k)
-        assert _ours({"q": items}, categories, p, k)["q"] == pytest.approx(want, abs=1e-9)
-    if expected == "low":
-        assert want < 0.01
+# tests/eval/test_entropy.py (lenskit/lkpy, main): the item x category matrices as categories, rows
+# 1..5 the items "1".."5" of the list; LensKit checks bounds and an ordering, valued here.
+DIVERSE = {"1": {"c0"}, "2": {"c1"}, "3": {"c2"}, "4": {"c0"}, "5": {"c0"}}  # test_rank_biased_entropy
+DOMINATED = {"1": {"c0"}, "2": {"c0"}, "3": {"c0"}, "4": {"c1"}, "5": {"c2"}}
+PARTIAL = {"1": {"c0"}, "2": {"c1"}, "4": {"c2"}}  # test_rank_biased_entropy_partial_weighted: 3, 5 none
+LIST = ["1", "2", "3", "4", "5"]
+
+
+def test_lenskit_cases() -> None:
+    diverse, dominated = (
+        _ours({"q": LIST}, DIVERSE, 0.85, None)["q"],
+        _ours({"q": LIST}, DOMINATED, 0.85, None)["q"],
+    )
+    assert diverse == pytest.approx(_lenskit(LIST, DIVERSE, 0.85, None), abs=1e-12)
+    assert dominated == pytest.approx(_lenskit(LIST, DOMINATED, 0.85, None), abs=1e-12)
+    assert 0 < dominated < diverse <= np.log2(3)  # "categories1 more diverse due to weights"
+    partial = _ours({"q": LIST}, PARTIAL, 0.5, None)["q"]
+    assert partial == pytest.approx(_lenskit(LIST, PARTIAL, 0.5, None), abs=1e-12)
+    assert 0 < partial <= np.log2(3)
+
+
+def test_a_list_without_categories_is_uniform() -> None:
+    """test_matrix_column_entropy_all_zeros: the smoothing alone, log2 of the categories (4)."""
+    categories = {"x": {"c0"}, "y": {"c1"}, "z": {"c2"}, "w": {"c3"}}
+    got = _ours({"q": ["a", "b", "c"], "r": ["x"]}, categories, 0.85, None)
+    assert got["q"] == pytest.approx(np.log2(4), abs=1e-12)
+    assert got["q"] == pytest.approx(_lenskit(["a", "b", "c"], categories, 0.85, None), abs=1e-12)
 
 
 @settings(max_examples=60, deadline=None)
