@@ -356,7 +356,7 @@ def _rbe_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: s
     vocabulary = categories.select(pl.col(CAT).n_unique().cast(pl.Float64).alias("__prm_c"))
     rows, keys = _ranked(metric, lists, by, query)
     weight = power(metric.number("p"), pl.col(RANK).cast(pl.Float64) - 1.0)
-    # LensKit's _entropy.py 64-74 and 93-101: each category's summed weight over the top-k items
+    # LensKit's _entropy.py 63-72 and 93-102: each category's summed weight over the top-k items
     # holding it, plus 1e-6 for every category of the matrix; the entropy in bits of their shares.
     per_category = (
         rows.with_columns(weight.alias("__prm_w"))

@@ -489,7 +489,7 @@ def _intersection_table(
         )
         .join(bad, on=query, how="left")
     )
-    # RecTools' intersection.py 83-86: Recall@ref_k of the reference against the top k as interactions.
+    # RecTools' intersection.py 96-106: Recall@ref_k of the reference against the top k as interactions.
     value = pl.when(pl.col(N) > 0).then(pl.col(M).cast(pl.Float64) / pl.col(N).cast(pl.Float64))
     return counted.select(*keys, pl.coalesce(_errors.in_plan(pl.col(BAD)), value).alias(VALUE))
 
@@ -703,7 +703,7 @@ def _lip_table(m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[str,
     schema = frame.collect_schema()
     ref = _reference(m, query, schema[query], schema[ITEM], aware=False)
     referenced = ref.group_by(query).agg(pl.col(BAD).drop_nulls().min(), pl.len().alias(M))
-    # LensKit's _lip.py 38-45: the largest 0-based reference index of a top-n item, at least n, minus n.
+    # LensKit's _lip.py 40-49: the largest 0-based reference index of a top-n item, at least n, minus n.
     deepest = (
         frame.filter(pl.col(RANK) <= n)
         .select(*keys, ITEM)

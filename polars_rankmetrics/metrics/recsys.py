@@ -220,7 +220,7 @@ def _keep_listed_or_relevant(_m: Metric, rows: Rows) -> pl.Expr:
 
 
 def _partial_auc(m: Metric, rows: Rows) -> pl.Expr:
-    # RecTools' auc.py 197-208 and 375-380: each listed relevant item scores k minus the negatives
+    # RecTools' auc.py 175-186, 375-380 and 486-497: each listed relevant item scores k minus the negatives
     # ranked above it (at least 0); a listed item that is not relevant, or an empty position of a
     # given rank (its outer_merge_reco fills them in), is a negative: rank - hit_rank of them lie above.
     k = m.k or 0
@@ -234,7 +234,7 @@ def _partial_auc(m: Metric, rows: Rows) -> pl.Expr:
     handling = m.side("insufficient_handling")
     if handling in (None, "ignore"):
         return value
-    # auc.py 147-156 and 166-188: a list with fewer than k negatives and a relevant item it misses.
+    # auc.py 131-137 and 146-173: a list with fewer than k negatives and a relevant item it misses.
     found = listed.sum().cast(pl.Int64)
     negatives = rows.rank.max().cast(pl.Int64).fill_null(0) - found
     insufficient = (negatives < k) & (r > found)

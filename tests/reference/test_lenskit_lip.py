@@ -1,7 +1,7 @@
 """least_item_promoted against LensKit 2025.8.1's: its test_lip.py cases and generated lists.
 
 LensKit 2025.8.1 (the last release for Python 3.11) is called directly:
-``lenskit/metrics/reranking/_lip.py`` 38-47, the largest 0-based index in the reference of an item of
+``lenskit/metrics/reranking/_lip.py`` 40-49, the largest 0-based index in the reference of an item of
 the reranked list's top n (items the reference lacks skipped), at least n, minus n; NaN for an
 empty reference.
 """

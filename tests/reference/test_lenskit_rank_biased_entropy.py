@@ -1,7 +1,7 @@
 """rank_biased_entropy against LensKit 2025.8.1's rank_biased_entropy, called on generated lists.
 
 LensKit 2025.8.1 (the last release for Python 3.11) is called directly with each list's rows of
-an item x category matrix of ones (``lenskit/metrics/ranking/_entropy.py`` 43-74 and 77-101: the
+an item x category matrix of ones (``lenskit/metrics/ranking/_entropy.py`` 41-72 and 75-102: the
 top n rows weighted by ``GeometricRankWeight(p)``, each column summed plus 1e-6, the entropy in bits
 of the columns' shares); the matrix's columns are every category of the categories frame. LensKit's
 own tests (tests/eval/test_entropy.py, lenskit/lkpy) check bounds and an ordering; their matrices are

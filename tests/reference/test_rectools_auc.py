@@ -6,13 +6,13 @@ its algorithm is transcribed here from its source (RecTools main, commit 41a5a63
 - ``rectools/metrics/base.py`` 125-141 (``outer_merge_reco``): the interactions, deduplicated,
   outer-joined with the recommendations of the users that have one; every rank from 1 to the
   user's largest is present (an empty position is a row without an item, not a test positive).
-- ``rectools/metrics/auc.py`` 117-128 (``fit``): ``__tp`` and ``__fp`` are the ranked rows that
+- ``rectools/metrics/auc.py`` 105-138 (``fit``): ``__tp`` and ``__fp`` are the ranked rows that
   are (not) test positives; their running sums in rank order; n_pos the user's interactions.
-- ``auc.py`` 197-208 (``_calc_roc_auc``): the sum of ``(k - fp_cumsum) * tp`` over the kept rows,
+- ``auc.py`` 175-186 (``_calc_roc_auc``): the sum of ``(k - fp_cumsum) * tp`` over the kept rows,
   over ``n_pos * k``; a user without a kept row scores 0.
-- ``auc.py`` 375-380 (``PartialAUC``): the ranked rows with ``fp_cumsum < k``; ``auc.py`` 514-525
+- ``auc.py`` 375-380 (``PartialAUC``): the ranked rows with ``fp_cumsum < k``; ``auc.py`` 486-497
   (``PAP``): also ``test_pos_cumsum <= k``, and n_pos clipped at k.
-- ``auc.py`` 131-138 and 147-174 (insufficient handling): a user with fewer than k false positives
+- ``auc.py`` 131-137 and 146-173 (insufficient handling): a user with fewer than k false positives
   in its list and a test positive it misses is insufficient: excluded, or a ValueError.
 
 The frame holds each (user, item) once, so the cases' duplicate interactions are deduplicated
