@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from polars_rankmetrics.accumulate import Accumulator
     from polars_rankmetrics.chunked import evaluate_chunked
     from polars_rankmetrics.curves import pr_curve
+    from polars_rankmetrics.debias import debias_qrels
     from polars_rankmetrics.fusion import FusionSearch, fuse, optimize_fusion
     from polars_rankmetrics.judges import (
         agreement,
@@ -73,6 +74,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "plots": ("polars_rankmetrics.plots", None),
     "evaluate_chunked": ("polars_rankmetrics.chunked", "evaluate_chunked"),
     "pr_curve": ("polars_rankmetrics.curves", "pr_curve"),
+    "debias_qrels": ("polars_rankmetrics.debias", "debias_qrels"),
     "FusionSearch": ("polars_rankmetrics.fusion", "FusionSearch"),
     "fuse": ("polars_rankmetrics.fusion", "fuse"),
     "optimize_fusion": ("polars_rankmetrics.fusion", "optimize_fusion"),
@@ -229,6 +231,7 @@ __all__ = [  # noqa: PLE0604 (the families' names, read at run time)
     "collect",
     "compare",
     "confusion_table",
+    "debias_qrels",
     "demo_path",
     "discriminative_power",
     "evaluate",
