@@ -248,8 +248,15 @@ def _check_insufficient(m: Metric) -> None:
     check_choice(m.side("insufficient_handling"), "insufficient_handling", INSUFFICIENT_HANDLING)
 
 
+def _auc_tie_refusal(m: Metric, conventions: Conventions) -> str | None:
+    # Which lists are insufficient depends on which tied items a depth cuts.
+    if conventions.depth is not None and m.side("insufficient_handling") not in (None, "ignore"):
+        return f"with depth={conventions.depth} the insufficient lists depend on the order of tied items"
+    return None
+
+
 _AUC_TIES = TieSupport(
-    extremal=True, extremal_with_depth=False, why="its expectation over tie orders is not implemented"
+    extremal=True, why="its expectation over tie orders is not implemented", refuse=_auc_tie_refusal
 )
 PARTIAL_AUC = QuerySpec(
     name="partial_auc", aliases=("pauc",), spellings=Spellings(recommenders=("PartialAUC",)),

@@ -249,3 +249,15 @@ def test_default_conventions_read_positions(tables: tuple[Reco, Liked], k: int) 
         assert out[str(_metric(family, k, "ignore"))].to_list() == pytest.approx(
             [want[u] for u in sorted(want)], abs=1e-12
         )
+
+
+def test_tie_policies() -> None:
+    """The grade order is extremal; with a depth, which lists are insufficient depends on the tie order."""
+    frame = pl.DataFrame(
+        {"query": [1, 1, 1], "item": [1, 2, 3], "score": [1.0, 1.0, 0.5], "relevance": [0, 1, 1]}
+    )
+    best = prm.evaluate(frame, [prm.partial_auc(1)], ties="optimistic").item()
+    worst = prm.evaluate(frame, [prm.partial_auc(1)], ties="pessimistic").item()
+    assert (best, worst) == (0.5, 0.0)  # item 2 above or below item 1; item 3 under one negative
+    with pytest.raises(InvalidParameterError, match="insufficient lists"):
+        prm.evaluate(frame, [_metric("pap", 1, "exclude")], ties="optimistic", depth=2)
