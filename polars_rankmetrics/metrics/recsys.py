@@ -244,6 +244,11 @@ def _partial_auc(m: Metric, rows: Rows) -> pl.Expr:
     return pl.coalesce(_errors.in_plan(pl.when(insufficient).then(pl.lit(text))), value)
 
 
+def _auc_counted(m: Metric, rows: Rows) -> pl.Expr:
+    """1 for a user with a value, 0 for one without (no relevant item, or excluded): the mean's weights."""
+    return pl.when(_partial_auc(m, rows).is_not_null()).then(1.0).otherwise(0.0)
+
+
 def _check_insufficient(m: Metric) -> None:
     check_choice(m.side("insufficient_handling"), "insufficient_handling", INSUFFICIENT_HANDLING)
 
@@ -261,11 +266,12 @@ _AUC_TIES = TieSupport(
 PARTIAL_AUC = QuerySpec(
     name="partial_auc", aliases=("pauc",), spellings=Spellings(recommenders=("PartialAUC",)),
     unretrieved=True, needs=frozenset({"hit_rank"}), keep=_keep_listed_or_relevant, value=_partial_auc,
-    ties=_AUC_TIES,
+    aggregate="weighted", weight=_auc_counted, ties=_AUC_TIES,
 )  # fmt: skip
 PAP = QuerySpec(
     name="pap", spellings=Spellings(recommenders=("PAP",)), unretrieved=True, needs=frozenset({"hit_rank"}),
-    keep=_keep_listed_or_relevant, value=_partial_auc, ties=_AUC_TIES,
+    keep=_keep_listed_or_relevant, value=_partial_auc, aggregate="weighted", weight=_auc_counted,
+    ties=_AUC_TIES,
 )  # fmt: skip
 
 
