@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
-from polars_rankmetrics._kernel import Rows
+from polars_rankmetrics._kernel import Rows, ratio
 from polars_rankmetrics._spec import ORDER_FREE, Metric, QuerySpec, Spellings, TieSupport, TrecMeasure
 from polars_rankmetrics.metrics._core import (
     keep_none,
@@ -304,7 +304,7 @@ def _sufficient(m: Metric, rows: Rows) -> pl.Expr:
     # or their share of k, at most 1 (deep=True).
     listed, k = _listed_within(m, rows), float(m.k or 0)
     if m.name == "sufficient_reco_deep":
-        return pl.min_horizontal(listed / k, pl.lit(1.0))
+        return pl.min_horizontal(ratio(listed, pl.lit(k)), pl.lit(1.0))  # a true quotient, alone or not
     return (listed >= k).cast(pl.Float64)
 
 

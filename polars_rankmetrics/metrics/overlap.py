@@ -19,7 +19,7 @@ from typing import Annotated, Literal
 import polars as pl
 
 from polars_rankmetrics._declare import SIDE, constructor, spec_of
-from polars_rankmetrics._kernel import ITEM, NUM_RET, RANK, REL, VALUE, GainColumns, exact_sum, power
+from polars_rankmetrics._kernel import ITEM, NUM_RET, RANK, REL, VALUE, GainColumns, exact_sum, power, ratio
 from polars_rankmetrics._spec import OPEN_UNIT, Interval, Metric, Param, Spellings, TableSpec
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
@@ -253,8 +253,10 @@ def rbo(
     It is 1 for identical rankings and 0 for disjoint ones; ``p`` sets how
     top-heavy it is (at ``p = 0.9`` the first 10 ranks carry 86% of the
     weight). A query the reference lacks (or that retrieved nothing) scores
-    0. Like every per-query metric it is averaged over the queries the
-    evaluation counts, those with a judged row: a run without judgments
+    0. LensKit's ``rank_biased_overlap`` is another variant, truncated at a
+    depth and divided by its weights' sum: :func:`rbo_normalized`. Like
+    every per-query metric it is averaged over the queries the evaluation
+    counts, those with a judged row: a run without judgments
     takes a relevance column of zeros (``run.with_columns(relevance=0)``).
 
     TieSupport: by default (``tie_handling="break"``) tied scores are ordered as in every
@@ -611,7 +613,7 @@ def _rbo_normalized_table(
     scores = common.group_by(keys).agg(exact_sum(term).alias("__prm_rbo"))
     lists = frame.select(*keys).unique().join(bad, on=query, how="left")
     out = lists.join(scores, on=list(keys), how="left")
-    value = pl.col("__prm_rbo").fill_null(0.0) / weights
+    value = ratio(pl.col("__prm_rbo").fill_null(0.0), pl.lit(weights))  # a true quotient
     return out.select(*keys, pl.coalesce(_errors.in_plan(pl.col(BAD)), value).alias(VALUE))
 
 
