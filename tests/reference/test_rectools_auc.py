@@ -261,3 +261,23 @@ def test_tie_policies() -> None:
     assert (best, worst) == (0.5, 0.0)  # item 2 above or below item 1; item 3 under one negative
     with pytest.raises(InvalidParameterError, match="insufficient lists"):
         prm.evaluate(frame, [_metric("pap", 1, "exclude")], ties="optimistic", depth=2)
+
+
+@settings(max_examples=30, deadline=None)
+@given(tables=rectools_tables(), k=st.integers(1, 4))
+def test_the_expression_builders_agree(tables: tuple[Reco, Liked], k: int) -> None:
+    """prm.expr.partial_auc / pap with insufficient_handling="exclude": evaluate's values, per user."""
+    from polars_rankmetrics import expr as rx  # noqa: PLC0415
+
+    reco, liked = tables
+    if not liked:
+        return
+    frame = _frame(*_tables(reco, liked))
+    for family, build in (("partial_auc", rx.partial_auc), ("pap", rx.pap)):
+        metric = _metric(family, k, "exclude")
+        want = prm.evaluate(frame, [metric], per_query=True).sort("query")
+        got = (
+            frame.group_by("query").agg(build(k, insufficient_handling="exclude", rank="rank")).sort("query")
+        )
+        got = got.join(want.select("query"), on="query", how="semi")
+        assert got[str(metric)].to_list() == want[str(metric)].to_list()
