@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from polars_rankmetrics.accumulate import Accumulator
     from polars_rankmetrics.chunked import evaluate_chunked
     from polars_rankmetrics.curves import pr_curve
+    from polars_rankmetrics.debias import debias_qrels
     from polars_rankmetrics.fusion import FusionSearch, fuse, optimize_fusion
     from polars_rankmetrics.judges import (
         agreement,
@@ -73,6 +74,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "plots": ("polars_rankmetrics.plots", None),
     "evaluate_chunked": ("polars_rankmetrics.chunked", "evaluate_chunked"),
     "pr_curve": ("polars_rankmetrics.curves", "pr_curve"),
+    "debias_qrels": ("polars_rankmetrics.debias", "debias_qrels"),
     "FusionSearch": ("polars_rankmetrics.fusion", "FusionSearch"),
     "fuse": ("polars_rankmetrics.fusion", "fuse"),
     "optimize_fusion": ("polars_rankmetrics.fusion", "optimize_fusion"),
@@ -138,6 +140,7 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import err as err
     from polars_rankmetrics.metrics import err_ia as err_ia
     from polars_rankmetrics.metrics import exposure_disparity as exposure_disparity
+    from polars_rankmetrics.metrics import exposure_gini as exposure_gini
     from polars_rankmetrics.metrics import exposure_share as exposure_share
     from polars_rankmetrics.metrics import f1 as f1
     from polars_rankmetrics.metrics import f_beta as f_beta
@@ -150,8 +153,10 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import hit_rate as hit_rate
     from polars_rankmetrics.metrics import hits as hits
     from polars_rankmetrics.metrics import infap as infap
+    from polars_rankmetrics.metrics import intersection as intersection
     from polars_rankmetrics.metrics import intra_list_similarity as intra_list_similarity
     from polars_rankmetrics.metrics import iprec_at_recall as iprec_at_recall
+    from polars_rankmetrics.metrics import least_item_promoted as least_item_promoted
     from polars_rankmetrics.metrics import map_capped as map_capped
     from polars_rankmetrics.metrics import map_ia as map_ia
     from polars_rankmetrics.metrics import mar as mar
@@ -171,12 +176,16 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import num_rel_ret as num_rel_ret
     from polars_rankmetrics.metrics import num_ret as num_ret
     from polars_rankmetrics.metrics import p_ia as p_ia
+    from polars_rankmetrics.metrics import pap as pap
+    from polars_rankmetrics.metrics import partial_auc as partial_auc
     from polars_rankmetrics.metrics import personalization as personalization
     from polars_rankmetrics.metrics import pop_reo as pop_reo
     from polars_rankmetrics.metrics import pop_rsp as pop_rsp
     from polars_rankmetrics.metrics import precision as precision
     from polars_rankmetrics.metrics import r_precision as r_precision
+    from polars_rankmetrics.metrics import rank_biased_entropy as rank_biased_entropy
     from polars_rankmetrics.metrics import rbo as rbo
+    from polars_rankmetrics.metrics import rbo_normalized as rbo_normalized
     from polars_rankmetrics.metrics import rbp as rbp
     from polars_rankmetrics.metrics import rbp_resid as rbp_resid
     from polars_rankmetrics.metrics import recall as recall
@@ -190,6 +199,8 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import set_f as set_f
     from polars_rankmetrics.metrics import set_map as set_map
     from polars_rankmetrics.metrics import strec as strec
+    from polars_rankmetrics.metrics import sufficient_reco as sufficient_reco
+    from polars_rankmetrics.metrics import sufficient_reco_deep as sufficient_reco_deep
     from polars_rankmetrics.metrics import surprisal as surprisal
     from polars_rankmetrics.metrics import tail_percentage as tail_percentage
     from polars_rankmetrics.metrics import unexpectedness as unexpectedness
@@ -220,6 +231,7 @@ __all__ = [  # noqa: PLE0604 (the families' names, read at run time)
     "collect",
     "compare",
     "confusion_table",
+    "debias_qrels",
     "demo_path",
     "discriminative_power",
     "evaluate",

@@ -14,7 +14,7 @@ from polars_rankmetrics._request import EvaluateOptions, MetricOptions
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.metrics.distribution import Catalog
 from polars_rankmetrics.metrics.overlap import TieHandling
-from polars_rankmetrics.metrics.recsys import MissingItems
+from polars_rankmetrics.metrics.recsys import InsufficientHandling, MissingItems
 
 __all__ = ["MetricMethods", "method_doc", "options_type"]
 
@@ -110,6 +110,14 @@ class MetricMethods(Generic[_FrameT]):
         p: float | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
+    def exposure_gini(
+        self,
+        k: int | None = None,
+        *,
+        p: float = 0.85,
+        catalog: Catalog = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
     def exposure_share(
         self,
         k: int | None = None,
@@ -135,6 +143,14 @@ class MetricMethods(Generic[_FrameT]):
     def hit_rate(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def hits(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def infap(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
+    def intersection(
+        self,
+        k: int,
+        *,
+        ref_k: float = 0,
+        reference: pl.DataFrame | pl.LazyFrame | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
     def intra_list_similarity(
         self,
         k: int | None = None,
@@ -143,6 +159,13 @@ class MetricMethods(Generic[_FrameT]):
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def iprec_at_recall(self, recall: float, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
+    def least_item_promoted(
+        self,
+        k: int,
+        *,
+        reference: pl.DataFrame | pl.LazyFrame | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
     def map_capped(self, k: int, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def map_ia(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def mar(self, k: int, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
@@ -205,6 +228,20 @@ class MetricMethods(Generic[_FrameT]):
     def num_rel_ret(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def num_ret(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def p_ia(self, k: int, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
+    def pap(
+        self,
+        k: int,
+        *,
+        insufficient_handling: InsufficientHandling = "ignore",
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def partial_auc(
+        self,
+        k: int,
+        *,
+        insufficient_handling: InsufficientHandling = "ignore",
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
     def personalization(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def pop_reo(
         self,
@@ -226,12 +263,28 @@ class MetricMethods(Generic[_FrameT]):
     ) -> _FrameT: ...
     def precision(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def r_precision(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
+    def rank_biased_entropy(
+        self,
+        k: int | None = None,
+        *,
+        p: float = 0.85,
+        categories: pl.DataFrame | pl.LazyFrame | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
     def rbo(
         self,
         *,
         p: float = 0.9,
         reference: pl.DataFrame | pl.LazyFrame | None = None,
         tie_handling: TieHandling = "break",
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def rbo_normalized(
+        self,
+        k: int,
+        *,
+        p: float = 0.85,
+        reference: pl.DataFrame | pl.LazyFrame | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def rbp(self, p: float = 0.9, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
@@ -259,6 +312,8 @@ class MetricMethods(Generic[_FrameT]):
     def set_f(self, *, beta: float = 1.0, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def set_map(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def strec(self, k: int, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
+    def sufficient_reco(self, k: int, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
+    def sufficient_reco_deep(self, k: int, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def surprisal(
         self,
         k: int,

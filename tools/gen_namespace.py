@@ -53,7 +53,7 @@ from polars_rankmetrics._request import EvaluateOptions, MetricOptions
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.metrics.distribution import Catalog
 from polars_rankmetrics.metrics.overlap import TieHandling
-from polars_rankmetrics.metrics.recsys import MissingItems
+from polars_rankmetrics.metrics.recsys import InsufficientHandling, MissingItems
 
 __all__ = ["MetricMethods", "method_doc", "options_type"]
 

@@ -48,6 +48,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "scan_trec_run",
         "scan_trec_qrels",
         "join_run_qrels",
+        "debias_qrels",
         "from_id_lists",
         "demo_path",
     ),

@@ -36,6 +36,7 @@ DTYPES: dict[str, pl.DataType] = {"int": pl.Int64(), "float": pl.Float64(), "str
 N_JUDGED = "__prm_n_judged"
 N_RETRIEVED = "__prm_n_retrieved"
 N_RELEVANT = "__prm_n_relevant"
+IN_TABLE = "__prm_in_table"  # a table metric's query is in its table (its null stays null)
 WEIGHT = "__prm_weight_"  # + metric name: a query's weight under the "weighted" aggregate
 
 
@@ -223,9 +224,12 @@ def build(  # noqa: PLR0913  (the request's parts)
     if check:
         per_query = plan_checks.guard(per_query, N_JUDGED, N_RETRIEVED)
     for name, table in tables:
-        # Tables cover the queries with an ideal list; every other query scores 0.
-        per_query = per_query.join(table, on=list(prepared.keys), how="left")
-        per_query = per_query.with_columns(pl.col(name).fill_null(0.0))
+        # Tables cover the queries with an ideal list; every other query scores 0. A null in the
+        # table stays: that query has no value (intersection with nothing within k).
+        covered = table.with_columns(pl.lit(value=True).alias(IN_TABLE))
+        per_query = per_query.join(covered, on=list(prepared.keys), how="left")
+        filled = pl.when(pl.col(IN_TABLE).is_null()).then(0.0).otherwise(pl.col(name))
+        per_query = per_query.with_columns(filled.alias(name)).drop(IN_TABLE)
     lists = _lists(prepared.frame, catalogs) if catalogs else None
     catalog = (
         [] if lists is None else [(n, catalog_value(n, m, lists, by, columns.query)) for n, m in catalogs]

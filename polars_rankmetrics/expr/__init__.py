@@ -142,6 +142,8 @@ if TYPE_CHECKING:  # the builders, for type checkers (written by tools/gen_expr.
     from polars_rankmetrics.expr._builders import num_rel as num_rel
     from polars_rankmetrics.expr._builders import num_rel_ret as num_rel_ret
     from polars_rankmetrics.expr._builders import num_ret as num_ret
+    from polars_rankmetrics.expr._builders import pap as pap
+    from polars_rankmetrics.expr._builders import partial_auc as partial_auc
     from polars_rankmetrics.expr._builders import precision as precision
     from polars_rankmetrics.expr._builders import r_precision as r_precision
     from polars_rankmetrics.expr._builders import rbp as rbp
@@ -154,6 +156,8 @@ if TYPE_CHECKING:  # the builders, for type checkers (written by tools/gen_expr.
     from polars_rankmetrics.expr._builders import rprec_mult as rprec_mult
     from polars_rankmetrics.expr._builders import set_f as set_f
     from polars_rankmetrics.expr._builders import set_map as set_map
+    from polars_rankmetrics.expr._builders import sufficient_reco as sufficient_reco
+    from polars_rankmetrics.expr._builders import sufficient_reco_deep as sufficient_reco_deep
     from polars_rankmetrics.expr._builders import unjudged as unjudged
     from polars_rankmetrics.expr._builders import utility as utility
 

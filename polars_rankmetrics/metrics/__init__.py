@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.binary import utility as utility
     from polars_rankmetrics.metrics.calibration import category_diversity as category_diversity
     from polars_rankmetrics.metrics.calibration import miscalibration as miscalibration
+    from polars_rankmetrics.metrics.calibration import rank_biased_entropy as rank_biased_entropy
     from polars_rankmetrics.metrics.classification import auroc as auroc
     from polars_rankmetrics.metrics.classification import f_beta as f_beta
     from polars_rankmetrics.metrics.classification import fallout as fallout
@@ -40,11 +41,14 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.counts import num_rel as num_rel
     from polars_rankmetrics.metrics.counts import num_rel_ret as num_rel_ret
     from polars_rankmetrics.metrics.counts import num_ret as num_ret
+    from polars_rankmetrics.metrics.counts import sufficient_reco as sufficient_reco
+    from polars_rankmetrics.metrics.counts import sufficient_reco_deep as sufficient_reco_deep
     from polars_rankmetrics.metrics.cumulative import cost_gain as cost_gain
     from polars_rankmetrics.metrics.cumulative import ndcg_rel as ndcg_rel
     from polars_rankmetrics.metrics.cumulative import rndcg as rndcg
     from polars_rankmetrics.metrics.distribution import coverage as coverage
     from polars_rankmetrics.metrics.distribution import entropy as entropy
+    from polars_rankmetrics.metrics.distribution import exposure_gini as exposure_gini
     from polars_rankmetrics.metrics.distribution import gini as gini
     from polars_rankmetrics.metrics.diversity import alpha_ndcg as alpha_ndcg
     from polars_rankmetrics.metrics.diversity import err_ia as err_ia
@@ -69,7 +73,10 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.judged import unjudged as unjudged
     from polars_rankmetrics.metrics.novelty import novelty as novelty
     from polars_rankmetrics.metrics.overlap import compat as compat
+    from polars_rankmetrics.metrics.overlap import intersection as intersection
+    from polars_rankmetrics.metrics.overlap import least_item_promoted as least_item_promoted
     from polars_rankmetrics.metrics.overlap import rbo as rbo
+    from polars_rankmetrics.metrics.overlap import rbo_normalized as rbo_normalized
     from polars_rankmetrics.metrics.parity import pop_reo as pop_reo
     from polars_rankmetrics.metrics.parity import pop_rsp as pop_rsp
     from polars_rankmetrics.metrics.popularity import aclt as aclt
@@ -87,6 +94,8 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.recsys import mar as mar
     from polars_rankmetrics.metrics.recsys import mcc as mcc
     from polars_rankmetrics.metrics.recsys import mpr as mpr
+    from polars_rankmetrics.metrics.recsys import pap as pap
+    from polars_rankmetrics.metrics.recsys import partial_auc as partial_auc
     from polars_rankmetrics.metrics.serendipity import serendipity as serendipity
     from polars_rankmetrics.metrics.similarity import intra_list_similarity as intra_list_similarity
     from polars_rankmetrics.metrics.similarity import personalization as personalization

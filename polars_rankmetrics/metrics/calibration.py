@@ -1,4 +1,4 @@
-"""Catalog-scope category metrics: Steck's miscalibration and RePlay's categorical diversity.
+"""Catalog-scope category metrics: Steck's miscalibration, RePlay's categorical diversity, LensKit's RBE.
 
 Item categories come as a side input of (item, category) rows; an item in
 several categories shares its weight equally among them (Steck 2018).
@@ -6,11 +6,22 @@ several categories shares its weight equally among them (Steck 2018).
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import polars as pl
 
-from polars_rankmetrics._declare import constructor, spec_of
-from polars_rankmetrics._kernel import ITEM, RANK, exact_sum, fixed_point_sum
-from polars_rankmetrics._spec import SUMMED, CatalogSpec, CountState, Interval, Metric, Param
+from polars_rankmetrics._declare import SIDE, constructor, spec_of
+from polars_rankmetrics._kernel import ITEM, RANK, exact_sum, fixed_point_sum, power
+from polars_rankmetrics._spec import (
+    OPEN_UNIT,
+    SUMMED,
+    CatalogSpec,
+    CountState,
+    Interval,
+    Metric,
+    Param,
+    Spellings,
+)
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions._parameters import check_choice
 from polars_rankmetrics.metrics._core import PREPARED, keep_top, within
@@ -27,7 +38,7 @@ from polars_rankmetrics.metrics._side import (
     same_dtype,
 )
 
-__all__ = ["category_diversity", "miscalibration"]
+__all__ = ["category_diversity", "miscalibration", "rank_biased_entropy"]
 
 CAT = LABEL  # an item's category
 MISSING = "item {} of the {} has no row in `categories`"
@@ -333,4 +344,138 @@ def miscalibration(
     return metric
 
 
-SPECS = (spec_of(category_diversity), MISCALIBRATION, MISCALIBRATION_RANK)
+# --- rank-biased entropy (LensKit) ------------------------------------------------------------------------
+
+_RBE = SUMMED + "_rbe"  # the fixed-point sum of the lists' entropies
+_SMOOTHING = 1e-6  # LensKit's matrix_column_entropy adds it to every category's weight
+
+
+def _rbe_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: str) -> pl.LazyFrame:
+    """Per group: the fixed-point sum of the lists' rank-biased entropies, and the lists."""
+    categories = _categories(metric, lists.collect_schema()[ITEM]).select(ITEM, CAT)
+    vocabulary = categories.select(pl.col(CAT).n_unique().cast(pl.Float64).alias("__prm_c"))
+    rows, keys = _ranked(metric, lists, by, query)
+    weight = power(metric.number("p"), pl.col(RANK).cast(pl.Float64) - 1.0)
+    # LensKit's _entropy.py 63-72 and 93-102: each category's summed weight over the top-k items
+    # holding it, plus 1e-6 for every category of the matrix; the entropy in bits of their shares.
+    per_category = (
+        rows.with_columns(weight.alias("__prm_w"))
+        .join(categories, on=ITEM, how="inner")
+        .group_by(*keys, USER, CAT)
+        .agg(exact_sum(pl.col("__prm_w")).alias("__prm_s"))
+    )
+    every_list = rows.select(*keys, USER).unique()
+    totals = (
+        per_category.group_by(*keys, USER)
+        .agg(exact_sum(pl.col("__prm_s")).alias("__prm_total"), pl.len().cast(pl.Float64).alias("__prm_held"))
+        .join(every_list, on=[*keys, USER], how="right")
+        .join(vocabulary, how="cross")
+        .with_columns(
+            (pl.col("__prm_total").fill_null(0.0) + _SMOOTHING * pl.col("__prm_c")).alias("__prm_v"),
+            pl.col("__prm_held").fill_null(0.0),
+        )
+    )
+    q = (pl.col("__prm_s") + _SMOOTHING) / pl.col("__prm_v")
+    held = (
+        per_category.join(totals.select(*keys, USER, "__prm_v"), on=[*keys, USER])
+        .group_by(*keys, USER)
+        .agg(exact_sum(q * q.log(2)).alias("__prm_qlogq"))
+    )
+    q0 = _SMOOTHING / pl.col("__prm_v")
+    rest = (pl.col("__prm_c") - pl.col("__prm_held")) * q0 * q0.log(2)  # the categories the list lacks
+    entropy = -(pl.col("__prm_qlogq").fill_null(0.0) + rest)
+    per_list = totals.join(held, on=[*keys, USER], how="left").select(*keys, entropy.alias("__prm_h"))
+    per_group = per_list.group_by(keys).agg(
+        fixed_point_sum(pl.col("__prm_h")).alias(_RBE), pl.len().cast(pl.Int64).alias(_LISTS)
+    )
+    return state(per_group, by, keys)
+
+
+def _rank_biased_entropy(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    return finish(table, by, exact(_RBE) / pl.col(_LISTS).cast(pl.Float64))
+
+
+_ENTROPY = CountState(_rbe_sums, _rank_biased_entropy)
+RANK_BIASED_ENTROPY = CatalogSpec(
+    name="rank_biased_entropy", aliases=("rbe",), spellings=Spellings(recommenders=("RankBiasedEntropy",)),
+    per_list=True, keep=keep_top, needs=frozenset({"rank"}), catalog=_ENTROPY.catalog, counts=_ENTROPY,
+)  # fmt: skip
+
+
+@constructor(RANK_BIASED_ENTROPY, check=lambda metric: _categories(metric, None))
+def rank_biased_entropy(
+    k: int | None = None,
+    *,
+    p: Annotated[float, OPEN_UNIT] = 0.85,
+    categories: Annotated[pl.DataFrame | pl.LazyFrame | None, SIDE] = None,
+) -> Metric:
+    """Rank-biased entropy of a list's categories (LensKit's ``rank_biased_entropy``).
+
+    Each category ``c`` of the `categories` frame weighs
+    ``v_c = sum_{i in top k, i in c} p^(rank_i - 1) + 1e-6`` in a list (RBP's
+    geometric weight per item holding it; LensKit's smoothing of 1e-6 for
+    every category); with ``q_c = v_c / sum_c v_c``::
+
+        RBE@k = - sum_c q_c log2 q_c
+
+    in bits, over every category of the frame (those the list lacks weigh
+    1e-6); the mean over lists. Higher is more diverse: a list whose top
+    items share one category scores near 0, one spreading its weight evenly
+    over ``m`` categories near ``log2 m``. An item in several categories
+    counts fully in each (LensKit's item-category matrix of ones); an item
+    without a category adds nothing.
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole lists (LensKit's ``n``).
+    p
+        The patience of the geometric weight (LensKit's default
+        ``GeometricRankWeight(0.85)``).
+    categories
+        The items' categories: a frame of (item, category) rows, an item in
+        as many rows as it has categories (or a List column of categories);
+        its distinct categories are the matrix's columns.
+
+    Returns
+    -------
+    Metric
+        ``rank_biased_entropy@k`` (``rank_biased_entropy(p=0.5)@k``), one
+        value per `by` group (catalog scope), per list with
+        ``per_query=True``; alias ``rbe``.
+
+    Raises
+    ------
+    InvalidParameterError
+        No `categories`, or `p` outside (0, 1).
+    InvalidDataError
+        Nulls in eager categories.
+
+    References
+    ----------
+    LensKit, ``lenskit/metrics/ranking/_entropy.py`` (``rank_biased_entropy``,
+    ``matrix_column_entropy``).
+
+    Examples
+    --------
+    Two lists over two genres: the first weighs x 1 + 0.25 and y 0.5, the second
+    holds x alone.
+
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "d"],
+    ...     "score": [3.0, 2.0, 1.0, 2.0, 1.0]})
+    >>> cats = pl.DataFrame({"item": ["a", "b", "c", "d"], "genre": ["x", "y", "x", "x"]})
+    >>> metric = prm.rank_biased_entropy(categories=cats, p=0.5)
+    >>> prm.evaluate(df, [metric], per_query=True).with_columns(pl.col(str(metric)).round(4))
+    shape: (2, 2)
+    ┌───────┬────────────────────────────┐
+    │ query ┆ rank_biased_entropy(p=0.5) │
+    │ ---   ┆ ---                        │
+    │ i64   ┆ f64                        │
+    ╞═══════╪════════════════════════════╡
+    │ 1     ┆ 0.8631                     │
+    │ 2     ┆ 0.0                        │
+    └───────┴────────────────────────────┘
+    """
+
+
+SPECS = (spec_of(category_diversity), MISCALIBRATION, MISCALIBRATION_RANK, spec_of(rank_biased_entropy))

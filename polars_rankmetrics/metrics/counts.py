@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
-from polars_rankmetrics._kernel import Rows
+from polars_rankmetrics._kernel import Rows, ratio
 from polars_rankmetrics._spec import ORDER_FREE, Metric, QuerySpec, Spellings, TieSupport, TrecMeasure
 from polars_rankmetrics.metrics._core import (
     keep_none,
@@ -18,7 +18,10 @@ from polars_rankmetrics.metrics._core import (
 )
 from polars_rankmetrics.metrics._ties import expected_hits
 
-__all__ = ["covered_users", "hits", "num_q", "num_rel", "num_rel_ret", "num_ret"]
+__all__ = [
+    "covered_users", "hits", "num_q", "num_rel", "num_rel_ret", "num_ret", "sufficient_reco",
+    "sufficient_reco_deep",
+]  # fmt: skip
 
 
 def _num_ret(_m: Metric, rows: Rows) -> pl.Expr:
@@ -291,7 +294,116 @@ def covered_users(k: int) -> Metric:
     """
 
 
+def _listed_within(m: Metric, rows: Rows) -> pl.Expr:
+    """The items listed within the top k: under ``ranks="given"``, those whose rank is at most k."""
+    return within(rows, m.k).fill_null(value=False).sum().cast(pl.Float64)
+
+
+def _sufficient(m: Metric, rows: Rows) -> pl.Expr:
+    # RecTools' dq.py 130-137 (SufficientReco): the rows of rank <= k, at least k of them (deep=False)
+    # or their share of k, at most 1 (deep=True).
+    listed, k = _listed_within(m, rows), float(m.k or 0)
+    if m.name == "sufficient_reco_deep":
+        return pl.min_horizontal(ratio(listed, pl.lit(k)), pl.lit(1.0))  # a true quotient, alone or not
+    return (listed >= k).cast(pl.Float64)
+
+
+SUFFICIENT_RECO = QuerySpec(
+    name="sufficient_reco", spellings=Spellings(recommenders=("SufficientReco",)), judgments=False,
+    keep=keep_top, value=_sufficient, ties=TieSupport(extremal=True, average=ORDER_FREE),
+)  # fmt: skip
+SUFFICIENT_RECO_DEEP = QuerySpec(
+    name="sufficient_reco_deep", judgments=False, keep=keep_top, value=_sufficient,
+    ties=TieSupport(extremal=True, average=ORDER_FREE),
+)  # fmt: skip
+
+
+@constructor(SUFFICIENT_RECO)
+def sufficient_reco(k: int) -> Metric:
+    """Share of users whose list fills the top `k` (RecTools' ``SufficientReco``).
+
+    Per user 1 when at least `k` items are listed within the top `k`, else
+    0: ``[n_k >= k]`` with ``n_k`` the items of rank at most `k` (under
+    ``ranks="given"`` a gapped rank column can leave positions empty);
+    averaged over users. It reads no judgments: a frame without a relevance
+    column counts every user with a list (RecTools' users of the
+    recommendations); with judgments, the users the evaluation counts.
+    :func:`sufficient_reco_deep` is the share of the `k` positions filled.
+
+    Parameters
+    ----------
+    k
+        The number of recommendations each user needs.
+
+    Returns
+    -------
+    Metric
+        ``sufficient_reco@k``, averaged over users; RecTools' spelling
+        ``SufficientReco@k``.
+
+    References
+    ----------
+    RecTools, ``rectools/metrics/dq.py`` (``SufficientReco``).
+
+    Examples
+    --------
+    RecTools' own example: lists of 2, 3 and 5 items.
+
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2, 2, 3, 3, 3, 3, 3], "item": [1, 2, 1, 2, 3, 1, 2, 3, 4, 5],
+    ...     "score": [2.0, 1, 3, 2, 1, 5, 4, 3, 2, 1], "relevance": 0})
+    >>> prm.evaluate(df, [prm.sufficient_reco(1), prm.sufficient_reco(4), prm.sufficient_reco_deep(4)],
+    ...     per_query=True)
+    shape: (3, 4)
+    ┌───────┬───────────────────┬───────────────────┬────────────────────────┐
+    │ query ┆ sufficient_reco@1 ┆ sufficient_reco@4 ┆ sufficient_reco_deep@4 │
+    │ ---   ┆ ---               ┆ ---               ┆ ---                    │
+    │ i64   ┆ f64               ┆ f64               ┆ f64                    │
+    ╞═══════╪═══════════════════╪═══════════════════╪════════════════════════╡
+    │ 1     ┆ 1.0               ┆ 0.0               ┆ 0.5                    │
+    │ 2     ┆ 1.0               ┆ 0.0               ┆ 0.75                   │
+    │ 3     ┆ 1.0               ┆ 1.0               ┆ 1.0                    │
+    └───────┴───────────────────┴───────────────────┴────────────────────────┘
+    """
+
+
+@constructor(SUFFICIENT_RECO_DEEP)
+def sufficient_reco_deep(k: int) -> Metric:
+    """Share of the top `k` positions a list fills (RecTools' ``SufficientReco(deep=True)``).
+
+    Per user ``min(n_k / k, 1)`` with ``n_k`` the items of rank at most `k`
+    (under ``ranks="given"`` tied ranks can put more than `k` there);
+    averaged over users. It reads no judgments (see :func:`sufficient_reco`).
+
+    Parameters
+    ----------
+    k
+        The number of recommendations each user needs.
+
+    Returns
+    -------
+    Metric
+        ``sufficient_reco_deep@k``, averaged over users.
+
+    References
+    ----------
+    RecTools, ``rectools/metrics/dq.py`` (``SufficientReco``, ``deep=True``).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 2], "item": [1, 2, 1], "score": [2.0, 1.0, 1.0], "relevance": 0})
+    >>> prm.evaluate(df, [prm.sufficient_reco_deep(4), prm.sufficient_reco(2)])
+    shape: (1, 2)
+    ┌────────────────────────┬───────────────────┐
+    │ sufficient_reco_deep@4 ┆ sufficient_reco@2 │
+    │ ---                    ┆ ---               │
+    │ f64                    ┆ f64               │
+    ╞════════════════════════╪═══════════════════╡
+    │ 0.375                  ┆ 0.5               │
+    └────────────────────────┴───────────────────┘
+    """
+
+
 SPECS = (
     spec_of(num_ret), spec_of(num_rel), spec_of(num_rel_ret), spec_of(num_q), spec_of(hits),
-    spec_of(covered_users),
+    spec_of(covered_users), spec_of(sufficient_reco), spec_of(sufficient_reco_deep),
 )  # fmt: skip

@@ -7,16 +7,16 @@ every node of the plan streams.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Annotated, Literal
 
 import polars as pl
 
 from polars_rankmetrics._declare import constructor, spec_of
-from polars_rankmetrics._kernel import ITEM, exact_sum
-from polars_rankmetrics._spec import CatalogSpec, CountState, Metric, Spellings
+from polars_rankmetrics._kernel import ITEM, RANK, exact_sum, power
+from polars_rankmetrics._spec import OPEN_UNIT, CatalogSpec, CountState, Metric, Spellings
 from polars_rankmetrics.exceptions import InvalidParameterError
-from polars_rankmetrics.metrics._core import keep_retrieved, keep_top
-from polars_rankmetrics.metrics._count_tables import COUNTED, ranked_counts, top_counts
+from polars_rankmetrics.metrics._core import PREPARED, keep_retrieved, keep_top, within
+from polars_rankmetrics.metrics._count_tables import COUNTED, ranked_counts, top_counts, weighted_sum
 from polars_rankmetrics.metrics._side import (
     BAD,
     COUNT,
@@ -29,7 +29,7 @@ from polars_rankmetrics.metrics._side import (
     same_dtype,
 )
 
-__all__ = ["coverage", "entropy", "gini"]
+__all__ = ["coverage", "entropy", "exposure_gini", "gini"]
 
 
 _CATALOG_KINDS = "None, 'group', a frame, a sequence of item ids or a positive integer"
@@ -154,6 +154,42 @@ def _entropy(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.La
     return finish(per_group, by, value)
 
 
+POSITION = "__prm_position"  # a ranked item's position within the cutoff (null below it)
+
+
+def _position_counts(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], _query: str) -> pl.LazyFrame:
+    """Per (group, ranked item, position within k): the lists holding it there (a null position below k)."""
+    frame, keys = keyed(lists, by)
+    position = pl.when(within(PREPARED, metric.k)).then(pl.col(RANK)).cast(pl.UInt32).alias(POSITION)
+    table = frame.group_by(*keys, ITEM, position).agg(pl.len().cast(pl.Int64).alias(COUNTED))
+    return table.select(*by, ITEM, POSITION, COUNTED)
+
+
+def _exposure_gini(metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
+    # LensKit's ExposureGini (lenskit/metrics/ranking/_gini.py 121-138): each item's exposure, the sum
+    # over the lists of p ** (position - 1) within the top k, then lenskit.stats.gini over the catalog.
+    frame, keys = keyed(table, by)
+    exposure = weighted_sum(power(metric.number("p"), pl.col(POSITION).cast(pl.Float64) - 1.0).fill_null(0.0))
+    per_item = frame.group_by(*keys, ITEM).agg(exposure.alias(COUNTED))
+    counts, keys = _item_counts(metric, per_item, by)
+    e = pl.col(COUNT)
+    twice_rank = e.rank("average").over(keys) * 2.0  # a window outside the agg streams
+    counts = counts.with_columns(twice_rank.alias("__prm_twice_rank"))
+    per_group = counts.group_by(keys).agg(
+        exact_sum(pl.col("__prm_twice_rank") * e).alias("__prm_a"),
+        exact_sum(e).alias("__prm_total"),
+        (e > 0).sum().alias("__prm_recommended"),
+        pl.len().alias("__prm_ranked"),
+        pl.col(BAD).min(),
+    )
+    per_group, n = _catalog_size(metric, per_group, table)
+    # G = sum (2i - n - 1) e_i / (n sum e) over the catalog sorted ascending; unranked items are 0.
+    n, total = n.cast(pl.Float64), pl.col("__prm_total")
+    a = pl.col("__prm_a") + 2.0 * (n - pl.col("__prm_ranked").cast(pl.Float64)) * total
+    value = pl.when(total > 0).then(pl.max_horizontal((a - (n + 1.0) * total) / (n * total), pl.lit(0.0)))
+    return finish(per_group, by, value, BAD)
+
+
 # Each from a count table that Spark sums across partitions (CountState).
 _COVERAGE, _GINI, _ENTROPY = (
     CountState(ranked_counts, _coverage),
@@ -175,6 +211,15 @@ GINI = CatalogSpec(
     counts=_GINI,
     keep=keep_retrieved,
     spellings=Spellings(recommenders=("GiniIndex",)),
+)
+_EXPOSURE_GINI = CountState(_position_counts, _exposure_gini)
+EXPOSURE_GINI = CatalogSpec(
+    name="exposure_gini",
+    needs=frozenset({"rank"}),  # the positions themselves, not only "within the top k"
+    catalog=_EXPOSURE_GINI.catalog,
+    counts=_EXPOSURE_GINI,
+    keep=keep_retrieved,
+    spellings=Spellings(recommenders=("ExposureGini",)),
 )
 ENTROPY = CatalogSpec(
     name="entropy", aliases=("shannon_entropy",), catalog=_ENTROPY.catalog, counts=_ENTROPY, keep=keep_top
@@ -331,4 +376,64 @@ def entropy(k: int | None = None) -> Metric:
     """
 
 
-SPECS = (spec_of(coverage), spec_of(gini), spec_of(entropy))
+@constructor(EXPOSURE_GINI, check=lambda metric: _catalog(metric.side("catalog")))
+def exposure_gini(
+    k: int | None = None, *, p: Annotated[float, OPEN_UNIT] = 0.85, catalog: Catalog = None
+) -> Metric:
+    """Gini index of the catalog items' exposure in the top `k` (LensKit's ``ExposureGini``).
+
+    Each item's exposure is the sum, over the lists that rank it within the
+    top `k`, of RBP's geometric weight ``p ** (position - 1)``. With the
+    catalog's exposures sorted ascending ``e_1 <= ... <= e_n`` (items never
+    recommended have 0), ``G = sum_i (2i - n - 1) e_i / (n sum_i e_i)``
+    (at least 0, as ``lenskit.stats.gini``): 0 when every item is equally
+    exposed, ``1 - 1/n`` at most. :func:`gini` is the same index of the
+    counts (LensKit's ``ListGini``).
+
+    Parameters
+    ----------
+    k
+        Cutoff; None uses the whole lists.
+    p
+        The patience of the geometric weight (LensKit's
+        ``GeometricRankWeight``, default 0.85).
+    catalog
+        As for :func:`gini`: LensKit's ``items``, the catalog's size (an
+        int) or its items; the default takes the items ranked anywhere in
+        any list of the frame, shared by every `by` group.
+
+    Returns
+    -------
+    Metric
+        ``exposure_gini@k`` (``exposure_gini(p=0.5)@k``), one value per
+        `by` group (catalog scope); lower is more even.
+
+    Notes
+    -----
+    LensKit sums the weights in 32-bit floats: its values differ from these
+    exact sums by about 1e-7.
+
+    References
+    ----------
+    LensKit, ``lenskit/metrics/ranking/_gini.py`` (``ExposureGini``).
+
+    Examples
+    --------
+    Item a is first in both lists (exposure 2), b and c second (0.5 each);
+    in the top 1 of a catalog of 4 items, only a is exposed:
+
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "a", "c"],
+    ...     "score": [0.9, 0.5, 0.8, 0.1]})
+    >>> prm.evaluate(df, [prm.exposure_gini(p=0.5), prm.exposure_gini(1, p=0.5, catalog=4)])
+    shape: (1, 2)
+    ┌──────────────────────┬────────────────────────┐
+    │ exposure_gini(p=0.5) ┆ exposure_gini(p=0.5)@1 │
+    │ ---                  ┆ ---                    │
+    │ f64                  ┆ f64                    │
+    ╞══════════════════════╪════════════════════════╡
+    │ 0.333333             ┆ 0.75                   │
+    └──────────────────────┴────────────────────────┘
+    """
+
+
+SPECS = (spec_of(coverage), spec_of(gini), spec_of(exposure_gini), spec_of(entropy))

@@ -12,20 +12,22 @@ positions of the items' tie groups, and counts the items seen by each depth
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Annotated, Literal
 
 import polars as pl
 
-from polars_rankmetrics._declare import constructor, spec_of
-from polars_rankmetrics._kernel import ITEM, NUM_RET, RANK, REL, VALUE, GainColumns, exact_sum, power
-from polars_rankmetrics._spec import OPEN_UNIT, Metric, Param, TableSpec
+from polars_rankmetrics._declare import SIDE, constructor, spec_of
+from polars_rankmetrics._kernel import ITEM, NUM_RET, RANK, REL, VALUE, GainColumns, exact_sum, power, ratio
+from polars_rankmetrics._spec import OPEN_UNIT, Interval, Metric, Param, Spellings, TableSpec
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
+from polars_rankmetrics.metrics._core import keep_top
 from polars_rankmetrics.metrics._side import as_lazy, item_text, same_dtype
 from polars_rankmetrics.metrics._ties import TIE_START
 
-__all__ = ["compat", "rbo"]
+__all__ = ["compat", "intersection", "least_item_promoted", "rbo", "rbo_normalized"]
 
 
 POS = "__prm_overlap_pos"  # a depth (a rank in the longer ranking) or an event's depth
@@ -61,17 +63,25 @@ def _counted(depths: pl.LazyFrame, events: Mapping[str, pl.LazyFrame], keys: tup
 # --- rbo: against a reference run ---------------------------------------------------------------------
 
 
-def _reference(
-    metric: Metric, query: str, query_dtype: pl.DataType, item_dtype: pl.DataType, *, aware: bool
+def _reference(  # noqa: PLR0913  (the frame's id types, and how to read the reference)
+    metric: Metric,
+    query: str,
+    query_dtype: pl.DataType,
+    item_dtype: pl.DataType,
+    *,
+    aware: bool,
+    given: bool = False,
 ) -> pl.LazyFrame:
     """The reference run as (query, ITEM, OTHER): its items ranked by score (or rank), ties by item id.
 
     `aware` adds TOP_OTHER, each item's first position in its tie group (1 + the items above it).
+    `given`: a rank column's values are OTHER themselves, gaps and ties kept (RecTools' reading).
     """
     value = metric.side("reference")
     if value is None:
-        remedy = "prm.rbo(p=0.9, reference=frame_of_query_item_and_score)"
-        raise InvalidParameterError.needs("rbo", "a reference run", remedy)
+        example = "p=0.9, " if metric.name == "rbo" else "5, "
+        remedy = f"prm.{metric.name}({example}reference=frame_of_query_item_and_score)"
+        raise InvalidParameterError.needs(metric.name, "a reference run", remedy)
     frame = as_lazy(value, "reference")
     schema = frame.collect_schema()
     if len(schema) < 3:
@@ -83,6 +93,8 @@ def _reference(
     key = -pl.col(order).cast(pl.Float64) if order == "rank" else pl.col(order).cast(pl.Float64)
     text = pl.col(item).cast(pl.String)
     ranked = pl.struct(key.alias("k"), text.alias("i")).rank("ordinal", descending=True).over(q)
+    if given and order == "rank":
+        ranked = pl.col(order).cast(pl.Float64).clip(upper_bound=2.0**31).cast(pl.UInt32, strict=False)
     tops = [key.rank("min", descending=True).over(q).cast(pl.UInt32).alias(TOP_OTHER)] if aware else []
     bad = (
         pl.when(pl.col(q).is_null() | pl.col(item).is_null())
@@ -241,8 +253,10 @@ def rbo(
     It is 1 for identical rankings and 0 for disjoint ones; ``p`` sets how
     top-heavy it is (at ``p = 0.9`` the first 10 ranks carry 86% of the
     weight). A query the reference lacks (or that retrieved nothing) scores
-    0. Like every per-query metric it is averaged over the queries the
-    evaluation counts, those with a judged row: a run without judgments
+    0. LensKit's ``rank_biased_overlap`` is another variant, truncated at a
+    depth and divided by its weights' sum: :func:`rbo_normalized`. Like
+    every per-query metric it is averaged over the queries the evaluation
+    counts, those with a judged row: a run without judgments
     takes a relevance column of zeros (``run.with_columns(relevance=0)``).
 
     TieSupport: by default (``tie_handling="break"``) tied scores are ordered as in every
@@ -452,4 +466,325 @@ def compat(*, p: Annotated[float, OPEN_UNIT] = 0.95) -> Metric:
     """
 
 
-SPECS = (RBO, spec_of(compat))
+# --- intersection: the share of the top k in a reference's top ref_k (RecTools) ------------------------
+
+
+_DEPTH = Interval(low=0.0, integer=True)  # ref_k: 0 reads k
+
+
+def _intersection_table(
+    m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]
+) -> pl.LazyFrame:
+    k, query = m.k or 0, keys[-1]
+    ref_k = m.number("ref_k") or float(k)
+    schema = frame.collect_schema()
+    ref = _reference(m, query, schema[query], schema[ITEM], aware=False, given=True)
+    bad = ref.group_by(query).agg(pl.col(BAD).drop_nulls().min())
+    top = frame.select(*keys, ITEM, (pl.col(RANK) <= k).fill_null(value=False).alias(POS))
+    shared = ref.filter(pl.col(OTHER) <= ref_k).select(query, ITEM, pl.lit(value=True).alias(X))
+    counted = (
+        top.join(shared, on=[query, ITEM], how="left")
+        .group_by(keys)
+        .agg(
+            pl.col(POS).sum().alias(N),
+            (pl.col(POS) & pl.col(X).fill_null(value=False)).sum().alias(M),
+        )
+        .join(bad, on=query, how="left")
+    )
+    # RecTools' intersection.py 96-106: Recall@ref_k of the reference against the top k as interactions.
+    value = pl.when(pl.col(N) > 0).then(pl.col(M).cast(pl.Float64) / pl.col(N).cast(pl.Float64))
+    return counted.select(*keys, pl.coalesce(_errors.in_plan(pl.col(BAD)), value).alias(VALUE))
+
+
+def _check_reference(m: Metric) -> None:
+    reference = m.side("reference")
+    if reference is None:
+        _reference(m, "query", pl.String(), pl.String(), aware=False)  # raises: the message says how
+    elif not isinstance(reference, (pl.DataFrame, pl.LazyFrame)):
+        raise InvalidParameterError.from_type("reference", "a polars DataFrame or LazyFrame", reference)
+
+
+INTERSECTION = TableSpec(
+    name="intersection",
+    spellings=Spellings(recommenders=("Intersection",)),
+    needs=frozenset({"item"}),
+    judgments=False,  # two rankings' overlap: no relevance column needed
+    keep=keep_top,
+    table=_intersection_table,
+)
+
+
+@constructor(INTERSECTION, check=_check_reference)
+def intersection(
+    k: int,
+    *,
+    ref_k: Annotated[float, _DEPTH] = 0,
+    reference: Annotated[pl.DataFrame | pl.LazyFrame | None, SIDE] = None,
+) -> Metric:
+    """Share of the top `k` that a reference run holds in its top `ref_k` (RecTools' ``Intersection``).
+
+    Per query, with ``T_k`` the items of the ranking within the top `k` and
+    ``U`` those of the reference within its top `ref_k` (`k` when not given)::
+
+        intersection@k = |T_k & U| / |T_k|
+
+    RecTools' ``Intersection(k, ref_k)``: Recall@ref_k of the reference
+    with the top `k` as the relevant items. A query the reference lacks
+    scores 0; a query with nothing within the top `k` (a given rank past
+    it, ``ranks="given"``) has no value (null, not averaged). Like
+    :func:`rbo` it reads no judgments: a frame without a relevance column
+    counts every query that retrieved something, one with judgments the
+    queries the evaluation counts.
+
+    Parameters
+    ----------
+    k
+        Cutoff of the ranking (required).
+    ref_k
+        Cutoff of the reference; 0 (the default) reads `k`.
+    reference
+        The reference run: a DataFrame or LazyFrame whose first three
+        columns are the query id, the item id and a score (higher first;
+        ties broken by item id, the higher first) or, when the third column
+        is named ``rank``, a rank read as given: an item is within `ref_k`
+        when its rank is at most `ref_k`, gaps and ties kept, as RecTools
+        reads its rank column.
+
+    Returns
+    -------
+    Metric
+        ``intersection@k`` (``intersection(ref_k=10)@5``), averaged over
+        queries; RecTools' spelling ``Intersection@k``.
+
+    Raises
+    ------
+    InvalidParameterError
+        No `reference`, or `ref_k` not a whole number from 0.
+    ColumnNotFoundError, ColumnTypeError
+        `reference` has fewer than three columns, a non-numeric score, or
+        ids of another type than the frame's.
+    InvalidDataError
+        (when evaluated) `reference` has a null id or score, an item twice
+        for one query, or a rank that is not a whole number from 1.
+
+    References
+    ----------
+    RecTools, ``rectools/metrics/intersection.py`` (``Intersection``).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "b"],
+    ...     "score": [3.0, 2.0, 1.0, 2.0, 1.0]})
+    >>> reference = pl.DataFrame({"query": [1, 1, 1, 2], "item": ["c", "a", "d", "x"], "rank": [1, 2, 3, 1]})
+    >>> prm.evaluate(df, [prm.intersection(2, reference=reference),
+    ...     prm.intersection(2, ref_k=1, reference=reference)], per_query=True)
+    shape: (2, 3)
+    ┌───────┬────────────────┬─────────────────────────┐
+    │ query ┆ intersection@2 ┆ intersection(ref_k=1)@2 │
+    │ ---   ┆ ---            ┆ ---                     │
+    │ i64   ┆ f64            ┆ f64                     │
+    ╞═══════╪════════════════╪═════════════════════════╡
+    │ 1     ┆ 0.5            ┆ 0.0                     │
+    │ 2     ┆ 0.0            ┆ 0.0                     │
+    └───────┴────────────────┴─────────────────────────┘
+    """
+
+
+# --- rbo_normalized: RBO truncated at a depth, over the weights' sum (LensKit) ----------------------------
+
+
+def _rbo_normalized_table(
+    m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]
+) -> pl.LazyFrame:
+    n, p, query = m.k or 0, m.number("p"), keys[-1]
+    schema = frame.collect_schema()
+    ref = _reference(m, query, schema[query], schema[ITEM], aware=False)
+    bad = ref.group_by(query).agg(pl.col(BAD).drop_nulls().min())
+    # An item in both top-d prefixes for every d >= max(r, t) adds sum_{d=max..n} p^(d-1) / d.
+    tail = [math.fsum(p ** (d - 1) / d for d in range(m_, n + 1)) for m_ in range(1, n + 1)]
+    weights = math.fsum(p ** (d - 1) for d in range(1, n + 1))
+    common = (
+        frame.filter(pl.col(RANK) <= n)
+        .select(*keys, ITEM, RANK)
+        .join(ref.filter(pl.col(OTHER) <= n), on=[query, ITEM])
+    )
+    deepest = pl.max_horizontal(RANK, OTHER).cast(pl.Int64)
+    term = deepest.replace_strict(list(range(1, n + 1)), tail, return_dtype=pl.Float64)
+    scores = common.group_by(keys).agg(exact_sum(term).alias("__prm_rbo"))
+    lists = frame.select(*keys).unique().join(bad, on=query, how="left")
+    out = lists.join(scores, on=list(keys), how="left")
+    value = ratio(pl.col("__prm_rbo").fill_null(0.0), pl.lit(weights))  # a true quotient
+    return out.select(*keys, pl.coalesce(_errors.in_plan(pl.col(BAD)), value).alias(VALUE))
+
+
+RBO_NORMALIZED = TableSpec(
+    name="rbo_normalized",
+    spellings=Spellings(recommenders=("rank_biased_overlap",)),
+    needs=frozenset({"item"}),
+    judgments=False,  # two rankings' overlap: no relevance column needed
+    keep=keep_top,
+    table=_rbo_normalized_table,
+)
+
+
+@constructor(RBO_NORMALIZED, check=_check_reference)
+def rbo_normalized(
+    k: int,
+    *,
+    p: Annotated[float, OPEN_UNIT] = 0.85,
+    reference: Annotated[pl.DataFrame | pl.LazyFrame | None, SIDE] = None,
+) -> Metric:
+    """Rank-biased overlap truncated at depth `k`, over its weights' sum (LensKit's ``rank_biased_overlap``).
+
+    With ``X_d`` the items in both top-``d`` prefixes (a list shorter than
+    ``d`` is all of it)::
+
+        RBO@k = sum_{d=1..k} p^(d-1) X_d / d  /  sum_{d=1..k} p^(d-1)
+
+    Webber, Moffat and Zobel's truncated sum (their RBO_min without the
+    residual, eq. 11) rescaled so that two identical rankings of `k` items
+    or more score 1; the agreement past depth `k` is ignored, and a short
+    list is not extrapolated (:func:`rbo`'s RBO_ext is). This is LensKit's
+    ``rank_biased_overlap(reference, reranked, GeometricRankWeight(p), n=k)``:
+    on ``[3, 2, 6, 7, 1]`` against ``[1, 2, 3, 4, 5]`` at ``p = 0.9`` it is
+    0.4269 at ``k = 5`` (``rbo``, at its default ``p = 0.9``, is 0.5291). A query the reference
+    lacks scores 0.
+
+    Parameters
+    ----------
+    k
+        The depth (LensKit's ``n``, 10 by default there).
+    p
+        The persistence (LensKit's default ``GeometricRankWeight(0.85)``).
+    reference
+        The reference run, as for :func:`rbo`: its first three columns are
+        the query id, the item id and a score (higher first) or, named
+        ``rank``, a rank (lower first); ties by item id.
+
+    Returns
+    -------
+    Metric
+        ``rbo_normalized@k`` (``rbo_normalized(p=0.9)@5``), averaged over
+        queries; LensKit's spelling ``rank_biased_overlap@k``.
+
+    Raises
+    ------
+    InvalidParameterError
+        No `reference`, or `p` outside (0, 1).
+    InvalidDataError
+        (when evaluated) `reference` has a null id or score, or an item
+        twice for one query.
+
+    References
+    ----------
+    Webber, Moffat & Zobel (2010), A similarity measure for indefinite
+    rankings, ACM TOIS 28(4). LensKit, ``lenskit/metrics/reranking/_rbo.py``.
+
+    Examples
+    --------
+    >>> run = pl.DataFrame({"query": 1, "item": [3, 2, 6, 7, 1], "score": [5.0, 4, 3, 2, 1]})
+    >>> reference = pl.DataFrame({"query": 1, "item": [1, 2, 3, 4, 5], "rank": [1, 2, 3, 4, 5]})
+    >>> prm.evaluate(run, [prm.rbo_normalized(5, p=0.9, reference=reference),
+    ...     prm.rbo(p=0.9, reference=reference)]).with_columns(pl.all().round(4))
+    shape: (1, 2)
+    ┌─────────────────────────┬────────┐
+    │ rbo_normalized(p=0.9)@5 ┆ rbo    │
+    │ ---                     ┆ ---    │
+    │ f64                     ┆ f64    │
+    ╞═════════════════════════╪════════╡
+    │ 0.4269                  ┆ 0.5291 │
+    └─────────────────────────┴────────┘
+    """
+
+
+# --- least_item_promoted: how far from below k the deepest promoted item came (LensKit) -------------------
+
+
+def _lip_table(m: Metric, _g: GainColumns, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
+    n, query = m.k or 0, keys[-1]
+    schema = frame.collect_schema()
+    ref = _reference(m, query, schema[query], schema[ITEM], aware=False)
+    referenced = ref.group_by(query).agg(pl.col(BAD).drop_nulls().min(), pl.len().alias(M))
+    # LensKit's _lip.py 40-49: the largest 0-based reference index of a top-n item, at least n, minus n.
+    deepest = (
+        frame.filter(pl.col(RANK) <= n)
+        .select(*keys, ITEM)
+        .join(ref, on=[query, ITEM])
+        .group_by(keys)
+        .agg((pl.col(OTHER).max().cast(pl.Int64) - 1).alias(X))
+    )
+    lists = frame.select(*keys).unique().join(referenced, on=query, how="left")
+    out = lists.join(deepest, on=list(keys), how="left")
+    value = pl.when(pl.col(M) > 0).then((pl.col(X).fill_null(0) - n).clip(lower_bound=0).cast(pl.Float64))
+    return out.select(*keys, pl.coalesce(_errors.in_plan(pl.col(BAD)), value).alias(VALUE))
+
+
+LEAST_ITEM_PROMOTED = TableSpec(
+    name="least_item_promoted",
+    aliases=("lip",),
+    needs=frozenset({"item"}),
+    judgments=False,  # two rankings' overlap: no relevance column needed
+    keep=keep_top,
+    table=_lip_table,
+)
+
+
+@constructor(LEAST_ITEM_PROMOTED, check=_check_reference)
+def least_item_promoted(
+    k: int, *, reference: Annotated[pl.DataFrame | pl.LazyFrame | None, SIDE] = None
+) -> Metric:
+    """Least item promoted: how far below the top `k` of a reference the deepest item of the top `k` came.
+
+    For a reranked list and the reference it reranks (LensKit's
+    ``least_item_promoted``), with ``t_i`` the 1-based rank in the reference
+    of an item ``i`` of the ranking's top `k`::
+
+        LIP@k = max(0, max_i (t_i - 1) - k)
+
+    0 when every item of the top `k` comes from the reference's top
+    ``k + 1`` (LensKit counts the 0-based index: an item just below the
+    top `k` of the reference, at rank ``k + 1``, scores 0 too); items the
+    reference lacks are skipped. A query the reference lacks has no value
+    (null, LensKit's NaN), not averaged. A number of positions, not a share.
+
+    Parameters
+    ----------
+    k
+        The depth (LensKit's ``n``, 10 by default there).
+    reference
+        The reference (base) ranking, as for :func:`rbo`: its first three
+        columns are the query id, the item id and a score (higher first) or,
+        named ``rank``, a rank (lower first); ties by item id.
+
+    Returns
+    -------
+    Metric
+        ``least_item_promoted@k``, averaged over queries; alias ``lip@k``.
+
+    References
+    ----------
+    LensKit, ``lenskit/metrics/reranking/_lip.py`` (``least_item_promoted``).
+
+    Examples
+    --------
+    LensKit's own case: item 6, sixth in the reference (index 5), reranked
+    into the top 3, was promoted from 2 places below it.
+
+    >>> run = pl.DataFrame({"query": 1, "item": [6, 2, 3, 1], "score": [4.0, 3, 2, 1]})
+    >>> reference = pl.DataFrame({"query": 1, "item": [1, 2, 3, 4, 5, 6], "rank": [1, 2, 3, 4, 5, 6]})
+    >>> prm.evaluate(run, [prm.least_item_promoted(3, reference=reference),
+    ...     prm.least_item_promoted(1, reference=reference)])
+    shape: (1, 2)
+    ┌───────────────────────┬───────────────────────┐
+    │ least_item_promoted@3 ┆ least_item_promoted@1 │
+    │ ---                   ┆ ---                   │
+    │ f64                   ┆ f64                   │
+    ╞═══════════════════════╪═══════════════════════╡
+    │ 2.0                   ┆ 4.0                   │
+    └───────────────────────┴───────────────────────┘
+    """
+
+
+SPECS = (
+    RBO, spec_of(compat), spec_of(intersection), spec_of(rbo_normalized), spec_of(least_item_promoted),
+)  # fmt: skip

@@ -14,7 +14,7 @@ import polars as pl
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
 from polars_rankmetrics._quote import shown
-from polars_rankmetrics._spec import COUNT, Metric, Param, QuerySpec, TieSupport
+from polars_rankmetrics._spec import COUNT, Metric, Param, QuerySpec, Spellings, TieSupport
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
@@ -27,7 +27,7 @@ from polars_rankmetrics.metrics._core import (
 )
 from polars_rankmetrics.metrics.rank import precision_at_hits
 
-__all__ = ["gauc", "gauc_weighted", "map_capped", "mar", "mcc", "mpr"]
+__all__ = ["gauc", "gauc_weighted", "map_capped", "mar", "mcc", "mpr", "pap", "partial_auc"]
 
 MissingItems = Literal["bottom", "random", "ignore"]
 
@@ -205,6 +205,73 @@ def _mcc(m: Metric, rows: Rows) -> pl.Expr:
 MCC = QuerySpec(
     name="mcc", aliases=("MCC",), unretrieved=True, keep=keep_relevant, value=_mcc,
     ties=TieSupport(extremal=True), refuse=_mcc_refuse,
+)  # fmt: skip
+
+
+# --- partial AUC and pAp@k (RecTools) ----------------------------------------------------------------
+
+InsufficientHandling = Literal["ignore", "exclude", "raise"]
+INSUFFICIENT_HANDLING: tuple[InsufficientHandling, ...] = ("ignore", "exclude", "raise")
+
+
+def _keep_listed_or_relevant(_m: Metric, rows: Rows) -> pl.Expr:
+    """The listed rows (the negatives are counted by position) and the relevant ones (R, the misses)."""
+    return rows.rank.is_not_null() | rows.rel
+
+
+def _partial_auc(m: Metric, rows: Rows) -> pl.Expr:
+    # RecTools' auc.py 175-186, 375-380 and 486-497: each listed relevant item scores k minus the negatives
+    # ranked above it (at least 0); a listed item that is not relevant, or an empty position of a
+    # given rank (its outer_merge_reco fills them in), is a negative: rank - hit_rank of them lie above.
+    k = m.k or 0
+    listed = rows.rel & rows.rank.is_not_null()
+    above = rows.rank.cast(pl.Int64) - rows.hit_rank.cast(pl.Int64)
+    scored = listed & (rows.hit_rank <= k) if m.name == "pap" else listed
+    numerator = pl.when(scored).then((k - above).clip(lower_bound=0)).sum()
+    r = num_relevant(rows).cast(pl.Int64)
+    positives = pl.min_horizontal(r, pl.lit(k, pl.Int64)) if m.name == "pap" else r
+    value = pl.when(r > 0).then(ratio(numerator, positives * k))
+    handling = m.side("insufficient_handling")
+    if handling in (None, "ignore"):
+        return value
+    # auc.py 131-137 and 146-173: a list with fewer than k negatives and a relevant item it misses.
+    found = listed.sum().cast(pl.Int64)
+    negatives = rows.rank.max().cast(pl.Int64).fill_null(0) - found
+    insufficient = (negatives < k) & (r > found)
+    if handling == "exclude":
+        return pl.when(~insufficient).then(value)
+    text = f"{m} needs {k} negatives listed, or every relevant item listed: a list has fewer"
+    return pl.coalesce(_errors.in_plan(pl.when(insufficient).then(pl.lit(text))), value)
+
+
+def _auc_counted(m: Metric, rows: Rows) -> pl.Expr:
+    """1 for a user with a value, 0 for one without (no relevant item, or excluded): the mean's weights."""
+    return pl.when(_partial_auc(m, rows).is_not_null()).then(1.0).otherwise(0.0)
+
+
+def _check_insufficient(m: Metric) -> None:
+    check_choice(m.side("insufficient_handling"), "insufficient_handling", INSUFFICIENT_HANDLING)
+
+
+def _auc_tie_refusal(m: Metric, conventions: Conventions) -> str | None:
+    # Which lists are insufficient depends on which tied items a depth cuts.
+    if conventions.depth is not None and m.side("insufficient_handling") not in (None, "ignore"):
+        return f"with depth={conventions.depth} the insufficient lists depend on the order of tied items"
+    return None
+
+
+_AUC_TIES = TieSupport(
+    extremal=True, why="its expectation over tie orders is not implemented", refuse=_auc_tie_refusal
+)
+PARTIAL_AUC = QuerySpec(
+    name="partial_auc", aliases=("pauc",), spellings=Spellings(recommenders=("PartialAUC",)),
+    unretrieved=True, needs=frozenset({"hit_rank"}), keep=_keep_listed_or_relevant, value=_partial_auc,
+    aggregate="weighted", weight=_auc_counted, ties=_AUC_TIES,
+)  # fmt: skip
+PAP = QuerySpec(
+    name="pap", spellings=Spellings(recommenders=("PAP",)), unretrieved=True, needs=frozenset({"hit_rank"}),
+    keep=_keep_listed_or_relevant, value=_partial_auc, aggregate="weighted", weight=_auc_counted,
+    ties=_AUC_TIES,
 )  # fmt: skip
 
 
@@ -481,7 +548,124 @@ def mcc(k: int, *, n_items: Annotated[float | None, COUNT] = None) -> Metric:
     """
 
 
+@constructor(PARTIAL_AUC, check=_check_insufficient)
+def partial_auc(k: int, *, insufficient_handling: InsufficientHandling = "ignore") -> Metric:
+    r"""Partial AUC at `k`: the relevant items against the top `k` negatives (RecTools' ``PartialAUC``).
+
+    The AUC of every relevant item of the user against the `k` highest
+    ranked items that are not relevant (Hiranandani et al., 2020), per user::
+
+        pAUC@k = sum_{i relevant, listed} max(0, k - n_i) / (k R)
+
+    with ``n_i`` the negatives ranked above ``i`` (listed items that are
+    not relevant, judged or not; under ``ranks="given"`` an empty position
+    counts as one, as RecTools fills the gaps of its rank column) and R
+    the user's relevant items, listed or not: a relevant item the list
+    misses scores 0. `k` counts negatives, not positions: the value reads
+    the list past its top `k`. A user without a relevant item has no value
+    (null, not averaged).
+
+    Parameters
+    ----------
+    k
+        The number of top negatives (required).
+    insufficient_handling
+        A list with fewer than `k` negatives that misses a relevant item
+        cannot tell where that item would come (RecTools'
+        ``InsufficientHandling``): ``"ignore"`` (the default) scores it as
+        above; ``"exclude"`` leaves such users out (null per user);
+        ``"raise"`` fails the evaluation (:class:`InvalidDataError`).
+
+    Returns
+    -------
+    Metric
+        ``partial_auc@k`` (``partial_auc(insufficient_handling=exclude)@k``),
+        averaged over users; RecTools' spelling ``PartialAUC@k``.
+
+    References
+    ----------
+    Hiranandani, Vijitbenjaronk, Koyejo and Jain (2020), "Optimization and
+    analysis of the pAp@k metric for recommender systems", ICML.
+    RecTools, ``rectools/metrics/auc.py`` (``PartialAUC``).
+
+    Examples
+    --------
+    RecTools' own example: user 3 lists its relevant item 2 under one
+    negative and misses its relevant item 1.
+
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2, 2, 3, 3, 3], "item": [1, 2, 3, 1, 2, 3, 2, 1],
+    ...     "score": [2.0, 1, 3, 2, 1, 2, 1, None], "relevance": [1, 1, 1, 1, None, None, 1, 1]})
+    >>> exclude = prm.partial_auc(3, insufficient_handling="exclude")
+    >>> prm.evaluate(df, [prm.partial_auc(1), prm.partial_auc(3), exclude], per_query=True)
+    shape: (3, 4)
+    ┌───────┬───────────────┬───────────────┬─────────────────────────────────┐
+    │ query ┆ partial_auc@1 ┆ partial_auc@3 ┆ partial_auc(insufficient_handl… │
+    │ ---   ┆ ---           ┆ ---           ┆ ---                             │
+    │ i64   ┆ f64           ┆ f64           ┆ f64                             │
+    ╞═══════╪═══════════════╪═══════════════╪═════════════════════════════════╡
+    │ 1     ┆ 1.0           ┆ 1.0           ┆ 1.0                             │
+    │ 2     ┆ 1.0           ┆ 1.0           ┆ 1.0                             │
+    │ 3     ┆ 0.0           ┆ 0.333333      ┆ null                            │
+    └───────┴───────────────┴───────────────┴─────────────────────────────────┘
+    """
+
+
+@constructor(PAP, check=_check_insufficient)
+def pap(k: int, *, insufficient_handling: InsufficientHandling = "ignore") -> Metric:
+    r"""Partial AUC plus precision at `k` (pAp@k): the top relevant items against the top `k` negatives.
+
+    RecTools' ``PAP``: as :func:`partial_auc`, over the first
+    ``beta = min(k, R)`` relevant items listed only (Budhiraja et al.,
+    2020), per user::
+
+        pAp@k = sum_{i among the first beta relevant listed} max(0, k - n_i) / (k beta)
+
+    with ``n_i`` the negatives ranked above ``i`` (an empty position of a
+    given rank counts as one). It behaves like precision at `k` when R is at
+    least `k`, like the partial AUC otherwise. A user without a relevant
+    item has no value (null, not averaged).
+
+    Parameters
+    ----------
+    k
+        The number of top negatives and of top relevant items (required).
+    insufficient_handling
+        ``"ignore"``, ``"exclude"`` or ``"raise"``, for a list with fewer
+        than `k` negatives that misses a relevant item (see
+        :func:`partial_auc`).
+
+    Returns
+    -------
+    Metric
+        ``pap@k``, averaged over users; RecTools' spelling ``PAP@k``.
+
+    References
+    ----------
+    Budhiraja, Hiranandani, Natarajan, Jain, Kumar and Nagaraj (2020),
+    "Rich-item recommendations for rich-users: exploiting dynamic and static
+    side information", arXiv:2001.10495.
+    RecTools, ``rectools/metrics/auc.py`` (``PAP``).
+
+    Examples
+    --------
+    Two relevant items, at ranks 2 and 3, and a third missed: at k = 2 the
+    first two count, each under one negative: ``(1 + 1) / (2 * 2)``.
+
+    >>> df = pl.DataFrame({"query": [1, 1, 1, 1, 1], "item": [1, 2, 3, 4, 5],
+    ...     "score": [5.0, 4.0, 3.0, 2.0, None], "relevance": [0, 1, 1, 0, 1]})
+    >>> prm.evaluate(df, [prm.pap(2), prm.partial_auc(2), "PAP@1"])
+    shape: (1, 3)
+    ┌───────┬───────────────┬───────┐
+    │ pap@2 ┆ partial_auc@2 ┆ PAP@1 │
+    │ ---   ┆ ---           ┆ ---   │
+    │ f64   ┆ f64           ┆ f64   │
+    ╞═══════╪═══════════════╪═══════╡
+    │ 0.5   ┆ 0.333333      ┆ 0.0   │
+    └───────┴───────────────┴───────┘
+    """
+
+
 SPECS = (
     spec_of(mar), spec_of(map_capped), MPR, MPR_IGNORE, MPR_RANDOM, spec_of(gauc), spec_of(gauc_weighted),
-    spec_of(mcc),
+    spec_of(mcc), spec_of(partial_auc), spec_of(pap),
 )  # fmt: skip

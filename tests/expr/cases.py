@@ -40,6 +40,8 @@ def builders(*, gain: Any = "linear", **options: Any) -> list[pl.Expr]:  # noqa:
         rx.f_beta(3, beta=2.0, **o), rx.f_beta(**o), rx.set_f(**o), rx.set_f(beta=0.25, **o),
         rx.fallout(2, **o), rx.fallout(**o), rx.auroc(**o), rx.gauc(**o), rx.gauc_weighted(**o),
         rx.mcc(2, n_items=20, **o), rx.mcc(5, n_items=9, **o),
+        rx.partial_auc(1, **o), rx.partial_auc(3, **o), rx.pap(2, **o), rx.sufficient_reco(3, **o),
+        rx.sufficient_reco_deep(5, **o),
         rx.recall_at_precision(precision=0.5, **o), rx.recall_at_precision(4, precision=1 / 3, **o),
     ]  # fmt: skip
 

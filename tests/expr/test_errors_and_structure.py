@@ -74,6 +74,10 @@ _REQUIRED = {
     "unjudged": (3,),
     "recall_at_precision": (None, 0.5),
     "covered_users": (3,),
+    "partial_auc": (3,),
+    "pap": (3,),
+    "sufficient_reco": (3,),
+    "sufficient_reco_deep": (3,),
 }
 
 

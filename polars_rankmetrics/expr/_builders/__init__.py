@@ -23,7 +23,16 @@ from polars_rankmetrics.expr._builders.classification import (
     recall_at_precision,
     set_f,
 )
-from polars_rankmetrics.expr._builders.counts import covered_users, hits, num_q, num_rel, num_rel_ret, num_ret
+from polars_rankmetrics.expr._builders.counts import (
+    covered_users,
+    hits,
+    num_q,
+    num_rel,
+    num_rel_ret,
+    num_ret,
+    sufficient_reco,
+    sufficient_reco_deep,
+)
 from polars_rankmetrics.expr._builders.graded import dcg, ndcg
 from polars_rankmetrics.expr._builders.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
 from polars_rankmetrics.expr._builders.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
@@ -33,7 +42,16 @@ from polars_rankmetrics.expr._builders.rank import (
     gm_map,
     reciprocal_rank,
 )
-from polars_rankmetrics.expr._builders.recsys import gauc, gauc_weighted, map_capped, mar, mcc, mpr
+from polars_rankmetrics.expr._builders.recsys import (
+    gauc,
+    gauc_weighted,
+    map_capped,
+    mar,
+    mcc,
+    mpr,
+    pap,
+    partial_auc,
+)
 from polars_rankmetrics.expr._builders.text import relstring
 from polars_rankmetrics.expr._builders.user import err, rbp, rbp_resid
 
@@ -67,6 +85,8 @@ __all__ = [
     "num_rel",
     "num_rel_ret",
     "num_ret",
+    "pap",
+    "partial_auc",
     "precision",
     "r_precision",
     "rbp",
@@ -79,6 +99,8 @@ __all__ = [
     "rprec_mult",
     "set_f",
     "set_map",
+    "sufficient_reco",
+    "sufficient_reco_deep",
     "unjudged",
     "utility",
 ]

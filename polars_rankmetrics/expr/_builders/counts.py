@@ -12,7 +12,16 @@ import polars as pl
 from polars_rankmetrics import metrics
 from polars_rankmetrics.expr._view import query_expr
 
-__all__ = ["covered_users", "hits", "num_q", "num_rel", "num_rel_ret", "num_ret"]
+__all__ = [
+    "covered_users",
+    "hits",
+    "num_q",
+    "num_rel",
+    "num_rel_ret",
+    "num_ret",
+    "sufficient_reco",
+    "sufficient_reco_deep",
+]
 
 
 def covered_users(
@@ -462,6 +471,162 @@ def num_ret(
     """
     return query_expr(
         metrics.num_ret(),
+        item=item,
+        score=score,
+        rank=rank,
+        relevance=relevance,
+        relevance_level=relevance_level,
+        depth=depth,
+        judged_only=judged_only,
+    )
+
+
+def sufficient_reco(
+    k: int,
+    *,
+    item: str = "item",
+    score: str = "score",
+    rank: str | None = None,
+    relevance: str = "relevance",
+    relevance_level: float = 1.0,
+    depth: int | None = None,
+    judged_only: bool = False,
+) -> pl.Expr:
+    """Share of users whose list fills the top `k` (RecTools' ``SufficientReco``).
+
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.sufficient_reco`'s. As an expression, the value is
+    the current group's (a ``group_by`` group, an ``over`` window, the frame in
+    ``select``) taken as one query: evaluate's per-query value; aggregating over
+    queries is evaluate's.
+
+    Parameters
+    ----------
+    k
+        The number of recommendations each user needs.
+    item, score, rank, relevance
+        Column names (``prm.Columns()``'s by default); `rank` (1 is best)
+        replaces `score` when given. Null score: judged, not retrieved; null
+        relevance: unjudged (see :mod:`polars_rankmetrics.expr`).
+    relevance_level, depth, judged_only
+        The one-query conventions of :class:`polars_rankmetrics.Conventions`.
+
+    Returns
+    -------
+    pl.Expr
+        An aggregation named ``sufficient_reco@k``: the group's rows as one
+        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
+        group without a judged row.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.sufficient_reco : The same metric for :func:`polars_rankmetrics.evaluate`.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics import expr as rx
+    >>> df = pl.DataFrame({"query": [1, 1, 2, 2, 2, 3, 3, 3, 3, 3], "item": [1, 2, 1, 2, 3, 1, 2, 3, 4, 5],
+    ...     "score": [2.0, 1, 3, 2, 1, 5, 4, 3, 2, 1], "relevance": 0})
+    >>> df.group_by("query", maintain_order=True).agg(rx.sufficient_reco(1).round(4))
+    shape: (3, 2)
+    ┌───────┬───────────────────┐
+    │ query ┆ sufficient_reco@1 │
+    │ ---   ┆ ---               │
+    │ i64   ┆ f64               │
+    ╞═══════╪═══════════════════╡
+    │ 1     ┆ 1.0               │
+    │ 2     ┆ 1.0               │
+    │ 3     ┆ 1.0               │
+    └───────┴───────────────────┘
+    """
+    return query_expr(
+        metrics.sufficient_reco(k),
+        item=item,
+        score=score,
+        rank=rank,
+        relevance=relevance,
+        relevance_level=relevance_level,
+        depth=depth,
+        judged_only=judged_only,
+    )
+
+
+def sufficient_reco_deep(
+    k: int,
+    *,
+    item: str = "item",
+    score: str = "score",
+    rank: str | None = None,
+    relevance: str = "relevance",
+    relevance_level: float = 1.0,
+    depth: int | None = None,
+    judged_only: bool = False,
+) -> pl.Expr:
+    """Share of the top `k` positions a list fills (RecTools' ``SufficientReco(deep=True)``).
+
+    The definition, its notes and references are
+    :func:`polars_rankmetrics.sufficient_reco_deep`'s. As an expression, the
+    value is the current group's (a ``group_by`` group, an ``over`` window, the
+    frame in ``select``) taken as one query: evaluate's per-query value;
+    aggregating over queries is evaluate's.
+
+    Parameters
+    ----------
+    k
+        The number of recommendations each user needs.
+    item, score, rank, relevance
+        Column names (``prm.Columns()``'s by default); `rank` (1 is best)
+        replaces `score` when given. Null score: judged, not retrieved; null
+        relevance: unjudged (see :mod:`polars_rankmetrics.expr`).
+    relevance_level, depth, judged_only
+        The one-query conventions of :class:`polars_rankmetrics.Conventions`.
+
+    Returns
+    -------
+    pl.Expr
+        An aggregation named ``sufficient_reco_deep@k``: the group's rows as one
+        query, as ``prm.evaluate(..., per_query=True)`` gives it; null for a
+        group without a judged row.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the expression is built: a parameter outside its domain, or a
+        column name that is not a string.
+    polars.exceptions.InvalidOperationError
+        When the plan runs: a score, rank or relevance column that is not
+        numeric (the message names this builder and the column).
+
+    See Also
+    --------
+    polars_rankmetrics.metrics.sufficient_reco_deep : The same metric for :func:`polars_rankmetrics.evaluate`.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics import expr as rx
+    >>> df = pl.DataFrame({"query": [1, 1, 2], "item": [1, 2, 1], "score": [2.0, 1.0, 1.0], "relevance": 0})
+    >>> df.group_by("query", maintain_order=True).agg(rx.sufficient_reco_deep(4).round(4))
+    shape: (2, 2)
+    ┌───────┬────────────────────────┐
+    │ query ┆ sufficient_reco_deep@4 │
+    │ ---   ┆ ---                    │
+    │ i64   ┆ f64                    │
+    ╞═══════╪════════════════════════╡
+    │ 1     ┆ 0.5                    │
+    │ 2     ┆ 0.25                   │
+    └───────┴────────────────────────┘
+    """
+    return query_expr(
+        metrics.sufficient_reco_deep(k),
         item=item,
         score=score,
         rank=rank,
