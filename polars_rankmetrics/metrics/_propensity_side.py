@@ -228,7 +228,8 @@ def propensity_input(metric: Metric, *, eager: bool = False) -> RowInput:
         _check_values(counts, "counts", layout, name="count", rule=_non_negative, domain=">= 0")
     n, a, b = training_size(metric), *coefficients(metric)
     name = "__prm_p_" + _key("counts", id(counts), n, a, b, tuple(mapping.items()))
-    fill = 1.0 / (1.0 + (math.log(n) - 1.0) * math.pow(b + 1.0, a) * math.pow(b, -a))  # an item never seen: count 0
+    # An item never seen (no row) has count 0.
+    fill = 1.0 / (1.0 + (math.log(n) - 1.0) * math.pow(b + 1.0, a) * math.pow(b, -a))
     join = _joined(frame, layout, jain_propensity(pl.col(layout[1]), n, a, b), name, "counts", fill=fill)
     return _propensity(name, "`counts`", join=join)
 

@@ -52,8 +52,8 @@ def builders(*, gain: Any = "linear", **options: Any) -> list[pl.Expr]:  # noqa:
         rx.fallout(2, **o), rx.fallout(**o), rx.auroc(**o), rx.gauc(**o), rx.gauc_weighted(**o),
         rx.mcc(2, n_items=20, **o), rx.mcc(5, n_items=9, **o),
         rx.recall_at_precision(precision=0.5, **o), rx.recall_at_precision(4, precision=1 / 3, **o),
-        rx.psp(3, propensities=PROPENSITY, **o), rx.psndcg(2, propensities=PROPENSITY, normalize="oracle", **o),
-        rx.psrecall(4, propensities=PROPENSITY, **o),
+        rx.psp(3, propensities=PROPENSITY, **o), rx.psrecall(4, propensities=PROPENSITY, **o),
+        rx.psndcg(2, propensities=PROPENSITY, normalize="oracle", **o),
     ]  # fmt: skip
 
 
