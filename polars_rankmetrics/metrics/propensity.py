@@ -53,7 +53,8 @@ _ORACLE = "__prm_oracle_rank_"  # + the propensity column: a relevant item's pla
 
 def inverse(rows: Rows, source: RowInput) -> pl.Expr:
     """``1 / p`` of each relevant row; null on the others (their propensity is never read)."""
-    return pl.when(rows.rel).then(1.0 / rows.input(source.name))
+    # Null where the propensity is missing or out of range: the value's error names that row.
+    return pl.when(rows.rel & rows.input(source.bad).is_null()).then(1.0 / rows.input(source.name))
 
 
 def guarded(rows: Rows, source: RowInput, value: pl.Expr) -> pl.Expr:
