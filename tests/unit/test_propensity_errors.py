@@ -53,9 +53,7 @@ def test_psp_names_a_relevant_item_without_a_propensity() -> None:
 
 def test_psp_refuses_a_duplicated_item() -> None:
     side = pl.concat([PROPS, PROPS.head(1)])
-    with pytest.raises(
-        InvalidDataError, match=r"`propensities` holds item 'a' more than once"
-    ):
+    with pytest.raises(InvalidDataError, match=r"`propensities` holds item 'a' more than once"):
         prm.psp(2, propensities=side)
     with pytest.raises(InvalidDataError, match="`propensities` holds item 'a' more than once"):
         prm.evaluate(DF, prm.psp(2, propensities=side.lazy()))
