@@ -16,7 +16,7 @@ family             c(i) for a relevant item at rank r_i (0 past the cutoff)
 =================  ===========================================================
 ``ips_precision``  ``1 / k``
 ``ips_recall``     ``1 / R`` (R: the query's relevant items)
-``ips_ndcg``       ``gain_i / log2(r_i + 1) / IDCG@k`` (IDCG of the gains, unweighted)
+``ips_ndcg``       ``1 / log2(r_i + 1) / IDCG@k``, ``IDCG@k = sum_{j <= min(k, R)} 1 / log2(j + 1)``
 ``ips_rbp``        ``(1 - p) p^(r_i - 1)`` (binary relevance, as LensKit's RBP)
 ``ips_mrr``        ``1 / r_i`` for the first relevant item retrieved, 0 for the others
 ``ips_hit_rate``   ``1`` for the first relevant item retrieved, 0 for the others
@@ -40,8 +40,8 @@ side frame (item, weight), optionally with a query column, read by name; and
 ``estimator="ips"`` (the default) or ``"snips"``, which the name shows:
 ``ips_rbp(estimator=snips)``.
 
-Relevance is binary (``relevance >= relevance_level``) except in
-``ips_ndcg``'s gains. Weights are read for relevant items only: every
+Relevance is binary (``relevance >= relevance_level``), as in Yang et al.
+and LensKit. Weights are read for relevant items only: every
 relevant item of an evaluated query needs one.
 """
 
@@ -58,9 +58,8 @@ from polars_rankmetrics._spec import OPEN_UNIT, Metric, QuerySpec, RowInput, Tie
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
 from polars_rankmetrics.exceptions._parameters import check_choice
-from polars_rankmetrics.metrics._core import discount, keep_relevant, num_relevant, within
+from polars_rankmetrics.metrics._core import keep_relevant, num_relevant, within
 from polars_rankmetrics.metrics._propensity_side import side_param, weight_input
-from polars_rankmetrics.metrics.graded import idcg_at
 
 __all__ = ["ips_hit_rate", "ips_mrr", "ips_ndcg", "ips_precision", "ips_rbp", "ips_recall"]
 
@@ -71,6 +70,22 @@ def _weights(rows: Rows, source: RowInput) -> pl.Expr:
     weight = 1.0 / value if source.what == "propensity" else value
     # Null where the weight is missing or out of range: the value's error names that row.
     return pl.when(rows.rel & rows.input(source.bad).is_null()).then(weight)
+
+
+_PLACE = "__prm_relevant_place"  # 1..R over a query's relevant items, in any order: the ideal list's slots
+
+
+def _relevant_place(rows: Rows) -> pl.Expr:
+    place = pl.when(rows.rel).then(rows.rank.fill_null(2**31)).rank("ordinal")
+    return place if rows.keys is None else place.over(list(rows.keys))
+
+
+def _rows(m: Metric, rows: Rows) -> list[pl.Expr]:
+    return [_relevant_place(rows).alias(_PLACE)] if m.name == "ips_ndcg" else []
+
+
+def _log_discount(position: pl.Expr) -> pl.Expr:
+    return (position.cast(pl.Float64) + 1.0).log(2)
 
 
 def _first_hit(rows: Rows, k: int | None) -> pl.Expr:
@@ -87,8 +102,10 @@ def _weighted(m: Metric, rows: Rows, w: pl.Expr) -> pl.Expr:
     if m.name == "ips_recall":
         return ratio(rows.scaled_sum(w, hits), num_relevant(rows))
     if m.name == "ips_ndcg":
-        found = rows.scaled_sum(w * rows.gain / discount(rows.rank, rows.conventions.dcg_discount), hits)
-        return ratio(found, idcg_at(rows, k))
+        found = rows.scaled_sum(w / _log_discount(rows.rank), hits)
+        place = rows.column(_PLACE, _relevant_place(rows))
+        ideal = rows.exact_sum(1.0 / _log_discount(place), rows.rel if k is None else rows.rel & (place <= k))
+        return ratio(found, ideal)
     if m.name == "ips_rbp":
         p = m.number("p")
         return (1.0 - p) * rows.scaled_sum(w * power(p, rows.rank.cast(pl.Float64) - 1.0), hits)
@@ -127,8 +144,8 @@ def _check(m: Metric) -> None:
 _TIES = TieSupport(why="its expectation over tie orders is not implemented")
 
 
-def _spec(name: str, needs: frozenset[str] = frozenset()) -> QuerySpec:
-    return QuerySpec(name=name, keep=keep_relevant, value=_value, inputs=_inputs, ties=_TIES, needs=needs)
+def _spec(name: str) -> QuerySpec:
+    return QuerySpec(name=name, keep=keep_relevant, value=_value, inputs=_inputs, ties=_TIES, rows=_rows)
 
 
 @constructor(_spec("ips_precision"), check=_check)
@@ -270,7 +287,7 @@ def ips_recall(
     """
 
 
-@constructor(_spec("ips_ndcg", frozenset({"gain", "ideal_rank"})), check=_check)
+@constructor(_spec("ips_ndcg"), check=_check)
 def ips_ndcg(
     k: int | None = None,
     *,
@@ -279,12 +296,12 @@ def ips_ndcg(
     estimator: Literal["ips", "snips"] = "ips",
     side_columns: Annotated[Mapping[str, str] | None, SIDE] = None,
 ) -> Metric:
-    """Inverse-propensity-weighted nDCG: ``sum over relevant hits of w_i gain_i / log2(rank + 1) / IDCG@k``.
+    """Inverse-propensity-weighted nDCG: ``sum over relevant hits of w_i / log2(rank + 1) / IDCG@k``.
 
-    The ideal DCG is the plain metric's (unweighted). With
-    ``estimator="snips"``, divided by the sum of the weights of the query's
-    relevant items. With every weight 1 the IPS form is nDCG@k over the
-    relevant items' gains.
+    Binary relevance; the ideal DCG is unweighted, ``sum_{j <= min(k, R)} 1 / log2(j + 1)``.
+    With ``estimator="snips"``, divided by the sum of the weights of the
+    query's relevant items. With every weight 1 the IPS form is nDCG@k with
+    binary gains.
 
     Parameters
     ----------

@@ -91,7 +91,7 @@ def test_uniform_weights_give_the_plain_metrics(case: Any, k: int | None, patien
     pairs = [
         (prm.ips_precision(kk, weights="w"), prm.precision(kk)),
         (prm.ips_recall(k, weights="w"), prm.recall(k)),
-        (prm.ips_ndcg(k, weights="w"), prm.ndcg(k)),
+        (prm.ips_ndcg(k, weights="w"), prm.ndcg(k)),  # grades 0 and 1: binary gains
         (prm.ips_mrr(k, weights="w"), prm.reciprocal_rank(k)),
         (prm.ips_hit_rate(k, weights="w"), prm.hit_rate(k)),
     ]
@@ -123,10 +123,9 @@ def reference(rows: list[dict[str, Any]], family: str, k: int | None, snips: boo
     elif family == "ips_recall":
         value = sum(r["w"] for _, r in hits) / len(relevant) if relevant else 0.0
     elif family == "ips_ndcg":
-        grades = [float(r["relevance"]) for r in rows if r["relevance"] is not None and r["relevance"] > 0]
-        ideal = sorted(grades, reverse=True)[: k or None]
-        idcg = sum(g / math.log2(i + 1) for i, g in enumerate(ideal, start=1))
-        dcg = sum(r["w"] * r["relevance"] / math.log2(i + 1) for i, r in hits)
+        ideal = len(relevant) if k is None else min(k, len(relevant))
+        idcg = sum(1 / math.log2(i + 1) for i in range(1, ideal + 1))
+        dcg = sum(r["w"] / math.log2(i + 1) for i, r in hits)
         value = dcg / idcg if idcg > 0 else 0.0
     elif family == "ips_rbp":
         value = (1 - p) * sum(r["w"] * p ** (i - 1) for i, r in hits)

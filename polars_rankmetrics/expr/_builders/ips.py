@@ -13,7 +13,6 @@ from typing import Literal
 import polars as pl
 
 from polars_rankmetrics import metrics
-from polars_rankmetrics.conventions import Gain
 from polars_rankmetrics.expr._view import query_expr
 
 __all__ = ["ips_hit_rate", "ips_mrr", "ips_ndcg", "ips_precision", "ips_rbp", "ips_recall"]
@@ -200,7 +199,6 @@ def ips_ndcg(
     propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
     estimator: Literal["ips", "snips"] = "ips",
     side_columns: Mapping[str, str] | None = None,
-    gain: Gain = "linear",
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -209,7 +207,7 @@ def ips_ndcg(
     depth: int | None = None,
     judged_only: bool = False,
 ) -> pl.Expr:
-    """Inverse-propensity-weighted nDCG: ``sum over relevant hits of w_i gain_i / log2(rank + 1) / IDCG@k``.
+    """Inverse-propensity-weighted nDCG: ``sum over relevant hits of w_i / log2(rank + 1) / IDCG@k``.
 
     The definition, its notes and references are
     :func:`polars_rankmetrics.ips_ndcg`'s. As an expression, the value is the
@@ -223,13 +221,6 @@ def ips_ndcg(
         Cutoff; None uses the whole list.
     weights, propensities, estimator, side_columns
         As :func:`ips_precision`'s.
-    gain
-        The gain of a grade: ``"linear"`` (the grade), ``"exponential"``
-        (``2**grade - 1``), ``"binary"`` (1 for a relevant grade, else 0)
-        or a ``{grade: gain}`` mapping (trec_eval's
-        ``ndcg.1=3,2=9``; unmapped grades keep their linear gain; the output
-        name shows it, as ``ndcg(1=3,2=9)@10``). Unjudged items and negative
-        grades gain 0.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
         replaces `score` when given. Null score: judged, not retrieved; null
@@ -285,7 +276,6 @@ def ips_ndcg(
         relevance_level=relevance_level,
         depth=depth,
         judged_only=judged_only,
-        gain=gain,
     )
 
 
