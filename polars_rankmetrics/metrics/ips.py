@@ -88,11 +88,6 @@ def _log_discount(position: pl.Expr) -> pl.Expr:
     return (position.cast(pl.Float64) + 1.0).log(2)
 
 
-def _first_hit(rows: Rows, k: int | None) -> pl.Expr:
-    """The rank of the first relevant item retrieved within `k` (null without one)."""
-    return rows.rank.filter(rows.rel & within(rows, k)).min()
-
-
 def _weighted(m: Metric, rows: Rows, w: pl.Expr) -> pl.Expr:
     """The family's IPS value: the sum over relevant items of ``w_i c(i)``."""
     k, hits = m.k, rows.rel & within(rows, m.k)
@@ -109,11 +104,13 @@ def _weighted(m: Metric, rows: Rows, w: pl.Expr) -> pl.Expr:
     if m.name == "ips_rbp":
         p = m.number("p")
         return (1.0 - p) * rows.scaled_sum(w * power(p, rows.rank.cast(pl.Float64) - 1.0), hits)
-    first = _first_hit(rows, k)
-    w_first = pl.when(rows.rel & (rows.rank == first)).then(w).sum()
+    # The first relevant item retrieved: the hit ranked first among the hits (a row mask, no per-query
+    # comparison with an aggregate, which would leave the streaming engine).
+    first = rows.rel & (rows.hit_rank == 1) & within(rows, k)
+    w_first = rows.scaled_sum(w, first)
     if m.name == "ips_mrr":
-        return ratio(w_first, first.cast(pl.Float64).fill_null(0.0))
-    return w_first.cast(pl.Float64)  # ips_hit_rate
+        return rows.scaled_sum(w / rows.rank.cast(pl.Float64), first)
+    return w_first  # ips_hit_rate
 
 
 def _value(m: Metric, rows: Rows) -> pl.Expr:
@@ -145,7 +142,10 @@ _TIES = TieSupport(why="its expectation over tie orders is not implemented")
 
 
 def _spec(name: str) -> QuerySpec:
-    return QuerySpec(name=name, keep=keep_relevant, value=_value, inputs=_inputs, ties=_TIES, rows=_rows)
+    needs = frozenset({"hit_rank"}) if name in ("ips_mrr", "ips_hit_rate") else frozenset()
+    return QuerySpec(
+        name=name, keep=keep_relevant, value=_value, inputs=_inputs, ties=_TIES, rows=_rows, needs=needs
+    )
 
 
 @constructor(_spec("ips_precision"), check=_check)

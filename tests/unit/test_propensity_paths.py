@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
+from plans import calls_python, fallback_nodes
 from polars.testing import assert_frame_equal
 
 import polars_rankmetrics as prm
@@ -70,3 +71,15 @@ def test_psp_reads_no_propensity_of_an_item_it_does_not_need() -> None:
     assert prm.evaluate(only_4, prm.psp(1, propensities=side)).item() == 0.0
     with pytest.raises(prm.InvalidDataError, match="no propensity for item '13' of query '3'"):
         prm.evaluate(DF, prm.psp(1, propensities=side))
+
+
+@pytest.mark.parametrize("per_query", [False, True])
+def test_plans_stream_without_python(per_query: bool) -> None:
+    """Side frames joined, columns carried, oracle ranks as windows: no in-memory fallback, no UDF."""
+    frame = DF.lazy().with_columns(w=pl.lit(2.0))
+    counts = pl.DataFrame({"item": [10, 12], "count": [3, 1]}).lazy()
+    extra = [prm.psrecall(2, counts=counts, n=10), prm.ips_ndcg(2, weights="w")]
+    for metric in [*_metrics(PROPS.lazy()), *extra]:
+        plan = prm.evaluate(frame, metric, per_query=per_query)
+        assert fallback_nodes(plan) == [], metric
+        assert not calls_python(plan), metric
