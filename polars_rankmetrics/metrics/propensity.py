@@ -218,7 +218,8 @@ def psp(  # noqa: PLR0913  (the propensities' sources and the model's coefficien
     bounded by 1: a rare relevant item found counts ``1 / p_l > 1``. A query
     without a relevant item scores 0 (and weighs 0 under ``"oracle"``).
     pyxclib's value is equal to 1e-12 (``tests/reference/test_propensity_oracle.py``
-    transcribes its functions).
+    transcribes its functions); pyxclib counts every test instance, so evaluate with
+    ``missing="zero"`` to count the judged queries that retrieved nothing as it does.
 
     References
     ----------
