@@ -55,11 +55,10 @@ import polars as pl
 from polars_rankmetrics._declare import SIDE, constructor, spec_of
 from polars_rankmetrics._kernel import Rows, power, ratio
 from polars_rankmetrics._spec import OPEN_UNIT, Metric, QuerySpec, RowInput, TieSupport
-from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
 from polars_rankmetrics.exceptions._parameters import check_choice
 from polars_rankmetrics.metrics._core import keep_relevant, num_relevant, within
-from polars_rankmetrics.metrics._propensity_side import side_param, weight_input
+from polars_rankmetrics.metrics._propensity_side import check_sources, side_param, weight_input
 
 __all__ = ["ips_hit_rate", "ips_mrr", "ips_ndcg", "ips_precision", "ips_rbp", "ips_recall"]
 
@@ -128,12 +127,7 @@ def _inputs(m: Metric) -> tuple[RowInput, ...]:
 
 
 def _check(m: Metric) -> None:
-    weights, propensities = side_param(m, "weights"), side_param(m, "propensities")
-    if weights is not None and propensities is not None:
-        raise InvalidParameterError.not_both("`weights`", "`propensities`", owner=m.name)
-    if weights is None and propensities is None:
-        example = f"prm.{m.spec.python_name}(10, weights='w') or propensities=frame_of_item_and_propensity"
-        raise InvalidParameterError.needs(m.name, "`weights` or `propensities`", f"e.g. {example}")
+    check_sources(m, "weights", "propensities")
     check_choice(side_param(m, "estimator"), "estimator", ("ips", "snips"))
     weight_input(m, eager=True)  # the side frame's columns and, when a DataFrame, its rows
 
