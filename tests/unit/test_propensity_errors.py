@@ -115,3 +115,10 @@ def test_side_frame_columns_by_name_or_mapping() -> None:
 def test_expression_builders_read_a_column_not_a_frame() -> None:
     with pytest.raises(InvalidParameterError, match="a column name in an expression"):
         DF.group_by("query").agg(rx.psp(2, propensities=PROPS))
+
+
+def test_a_non_numeric_propensity_column_fails_naming_the_builder_and_column() -> None:
+    frame = DF.with_columns(p=pl.lit("high"))
+    message = r"polars_rankmetrics\.expr\.psp: the propensities column 'p' must be numeric"
+    with pytest.raises(pl.exceptions.InvalidOperationError, match=message):
+        frame.group_by("query").agg(rx.psp(2, propensities="p"))
