@@ -25,7 +25,12 @@ from polars_rankmetrics._registry import SPECS, parse
 from polars_rankmetrics._schema import Columns, ResolvedSchema, frame_schema, resolve_schema
 from polars_rankmetrics._spec import CatalogSpec, CountState, Metric, QuerySpec, RowInput, TableSpec
 from polars_rankmetrics.conventions import Conventions, Gain
-from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidInputError, InvalidParameterError
+from polars_rankmetrics.exceptions import (
+    ColumnNotFoundError,
+    ColumnTypeError,
+    InvalidInputError,
+    InvalidParameterError,
+)
 from polars_rankmetrics.exceptions import _plan as _errors
 from polars_rankmetrics.metrics import _ties
 
@@ -266,6 +271,10 @@ def with_inputs(lf: pl.LazyFrame, metrics: NamedMetrics, columns: Columns) -> tu
             if row_input.column not in present:
                 role = row_input.where.strip("`")
                 raise ColumnNotFoundError.from_missing_and_available(row_input.column, role, present)
+            dtype = frame_schema(lf)[row_input.column]
+            if not (dtype.is_numeric() or dtype == pl.Null):
+                role = row_input.where.strip("`")
+                raise ColumnTypeError.from_dtype(row_input.column, role, "numeric", dtype)
             lf = lf.with_columns(pl.col(row_input.column).alias(row_input.name))
         value = pl.col(row_input.name)
         at = pl.format(
