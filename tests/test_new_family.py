@@ -7,7 +7,9 @@ constructor (``prm.toy_hits``, ``polars_rankmetrics.metrics.toy_hits``, both
 ``__all__``), its canonical, other-library and trec_eval spellings, the
 ``.rank`` method and its typed stub, the expression builder (and its typed re-export), the CLI's
 measure, and a docs page. Nothing but the new module and generated files
-differs from the original.
+differs from the original. The family's tests are one more file,
+``tests/metrics/test_toy_family.py`` (its values, ties and oracle cases):
+every family module has its test module there (the last test below).
 """
 
 from __future__ import annotations
@@ -161,3 +163,16 @@ def _changed(original: Path, copy: Path, prefix: str = "") -> set[str]:
     for name, sub in compared.subdirs.items():
         out |= _changed(Path(sub.left), Path(sub.right), f"{prefix}{name}/")
     return out
+
+
+def test_every_family_has_its_test_module() -> None:
+    """metrics/<family>.py has tests/metrics/test_<family>.py, with at least one test."""
+    from polars_rankmetrics import metrics  # noqa: PLC0415  (the package under test, at run time)
+
+    missing = []
+    for family in metrics.FAMILIES:
+        name = family.__name__.rsplit(".", 1)[-1]
+        module = ROOT / "tests" / "metrics" / f"test_{name}.py"
+        if not module.is_file() or "\ndef test_" not in module.read_text():
+            missing.append(f"tests/metrics/test_{name}.py")
+    assert missing == [], f"families without their test module: {missing}"

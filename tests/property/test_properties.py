@@ -53,7 +53,7 @@ def _names(cutoffs: tuple[int, ...] = CUTOFFS) -> list[str]:
     Without a cutoff where allowed, and at each of `cutoffs` where one is taken.
     Left out: catalog-scope families (no per-query value), text-valued ones
     (relstring) and those with a number or data to give and no default
-    (mpr_random's catalog size, rbo's reference run: tests/unit/test_overlap.py).
+    (mpr_random's catalog size, rbo's reference run: tests/metrics/test_overlap.py).
     """
     out: list[str] = []
     for fam in specs().values():

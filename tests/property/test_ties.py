@@ -9,6 +9,7 @@ define a policy must say so.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -171,9 +172,11 @@ def test_extremes_refuse_gains_that_fall_with_the_grade() -> None:
     frame = pl.DataFrame({"query": ["q"] * 2, "item": ["a", "b"], "score": [1.0, 1.0], "relevance": [1, 2]})
     with pytest.raises(prm.InvalidParameterError, match=r"ties='optimistic' .* 'ndcg'.* do not increase"):
         prm.evaluate(frame, ["P_1", "ndcg"], ties="optimistic", gain={1: 3.0, 2: 1.0})
-    # P reads no gain; an increasing mapping is accepted.
-    prm.evaluate(frame, ["P_1"], ties="optimistic", gain={1: 3.0, 2: 1.0})
-    prm.evaluate(frame, ["ndcg"], ties="pessimistic", gain={1: 1.5, 2: 2.5})
+    # P reads no gain (both items are relevant: P_1 is 1); an increasing mapping is accepted.
+    assert prm.evaluate(frame, ["P_1"], ties="optimistic", gain={1: 3.0, 2: 1.0}).item() == 1.0
+    # Pessimistic: grade 1 (gain 1.5) first, grade 2 (2.5) second; the ideal the other way round.
+    worst = prm.evaluate(frame, ["ndcg"], ties="pessimistic", gain={1: 1.5, 2: 2.5}).item()
+    assert worst == pytest.approx((1.5 + 2.5 / math.log2(3)) / (2.5 + 1.5 / math.log2(3)), abs=1e-15)
     with pytest.raises(prm.InvalidParameterError, match="do not increase"):  # grade 3 would gain 3 < 7
         prm.evaluate(frame, ["ndcg"], ties="pessimistic", gain={1: 3.0, 2: 7.0})
 

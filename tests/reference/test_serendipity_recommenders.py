@@ -11,8 +11,8 @@ column is a no-op, so item pairs without a similarity would be skipped, not
 counted as 0; and a zero feature vector divides by zero. The generated data
 avoids both: one extra history user holds every item (every pair co-occurs)
 and every feature vector is non-zero, so that it runs under pandas 2 and 3.
-Pairs of similarity 0 are checked by hand (below and in the docstring
-example) and, under pandas 2, against Recommenders' own ``serendipity`` on
+Pairs of similarity 0 are checked by hand (tests/metrics/test_serendipity.py and the
+docstring example) and, under pandas 2, against Recommenders' own ``serendipity`` on
 data without that user (test_beyond_recommenders.py).
 """
 
@@ -25,7 +25,8 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from beyond_cases import FEWER
+from hypothesis import given
 from hypothesis import strategies as st
 from peers import oracle
 
@@ -39,7 +40,6 @@ pytestmark = [
 evaluation = oracle("recommenders.evaluation.python_evaluation", "oracles")
 
 TOLERANCE = 1e-12
-FEWER = settings(max_examples=max(10, settings().max_examples // 3))
 
 
 @st.composite
@@ -118,24 +118,3 @@ def test_serendipity_matches_recommenders(case: Any, k: int, relevance: bool, by
     else:
         assert got is not None
         assert abs(got - want) <= TOLERANCE, (got, want)
-
-
-def test_serendipity_hand_computed_cooccurrence() -> None:
-    # History: u1 {a, b}, u2 {a, b, c}, u3 {c}. n_a = n_b = 2, n_c = 2; c(a, c) = c(b, c) = 1.
-    history = pl.DataFrame({"user": [1, 1, 2, 2, 2, 3], "item": ["a", "b", "a", "b", "c", "c"]})
-    frame = pl.DataFrame({"query": [1, 3], "item": ["c", "a"], "score": [1.0, 1.0], "relevance": [1, 1]})
-    got = prm.evaluate(frame, [prm.serendipity(1, history=history)]).item()
-    # u1, c: mean(1/2, 1/2) = 1/2 -> 0.5. u3, a: sim(a, c) = 1/2 -> 0.5.
-    assert got == pytest.approx(0.5, abs=1e-12)
-
-
-def test_serendipity_errors() -> None:
-    with pytest.raises(prm.InvalidParameterError, match="history"):
-        prm.serendipity(3)
-    frame = pl.DataFrame({"query": [1], "item": ["z"], "score": [1.0], "relevance": [1]})
-    features = pl.DataFrame({"item": ["a"], "x": [1.0]})
-    history = pl.DataFrame({"user": [1], "item": ["a"]})
-    with pytest.raises(prm.InvalidDataError, match="item 'z' has no row in `features`"):
-        prm.evaluate(frame, [prm.serendipity(3, history=history, features=features)])
-    with pytest.raises(prm.InvalidDataError, match="null ids"):
-        prm.serendipity(3, history=pl.DataFrame({"user": [1, None], "item": ["a", "b"]}))

@@ -50,12 +50,17 @@ def test_healthy_evaluations_and_explicit_catalogs_do_not_warn() -> None:
     frame = pl.DataFrame(
         {"query": [1, 1, 2, 2], "item": ["a", "b", "a", "c"], "rank": [1, 2, 1, 2], "relevance": [1, 0, 0, 1]}
     )
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         # Every row both ranked and judged is an inner join's signature (test_surprises.py): not here.
         warnings.filterwarnings("ignore", category=prm.InnerJoinWarning)
-        prm.evaluate(frame, ["map", prm.coverage(2, catalog=5), "coverage@1"])
-        prm.evaluate(frame.head(0), ["map"])  # an empty frame gives an empty result quietly
+        healthy = prm.evaluate(frame, ["map", prm.coverage(2, catalog=5), "coverage@1"])
+        empty = prm.evaluate(frame.head(0), ["map"])  # an empty frame gives an empty result quietly
+    assert [str(w.message) for w in caught] == []
+    # AP: query 1 finds its relevant item at rank 1 (1), query 2 at rank 2 (1/2); a, b, c are ranked
+    # within 2 of a catalog of 5; only a within 1, of the 3 items the lists hold.
+    assert healthy.row(0) == pytest.approx((0.75, 3 / 5, 1 / 3))
+    assert empty.height == 0
 
 
 def test_the_warning_is_a_filterable_user_warning() -> None:

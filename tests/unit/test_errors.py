@@ -254,7 +254,10 @@ def test_the_plan_counts_duplicate_items_of_every_id_type(
 
 def test_duplicates_are_per_run(df: pl.DataFrame) -> None:
     two_runs = pl.concat([df.with_columns(model=pl.lit("x")), df.with_columns(model=pl.lit("y"))])
-    prm.evaluate(two_runs, ["map"], by="model")  # the same (query, item) in two runs is fine
+    # The same (query, item) in two runs is fine: each run's AP is 1 on q1 (a relevant item first)
+    # and on q2 (its only item relevant), so each run's map is 1.
+    out = prm.evaluate(two_runs, ["map"], by="model")
+    assert sorted(out.rows()) == [("x", 1.0), ("y", 1.0)]
     with pytest.raises(prm.InvalidDataError, match="duplicate \\(model, query, item\\)"):
         prm.evaluate(pl.concat([two_runs, two_runs.head(1)]), ["map"], by="model")
 

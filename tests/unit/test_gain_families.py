@@ -109,14 +109,3 @@ def test_linear_and_binary_differ_for_every_gain_reader() -> None:
         linear = _evaluate(frame, name, "linear").item(0, METRICS[name])
         binary = _evaluate(frame, name, "binary").item(0, METRICS[name])
         assert linear != pytest.approx(binary), name
-
-
-def test_rbp_with_binary_gain_is_lenskits() -> None:
-    """The issue's case: rbp(p=0.5) of grades [1, 5] is 0.75 with binary gains (0.35 linear)."""
-    frame = pl.DataFrame({"query": [1, 1], "item": ["a", "b"], "score": [2.0, 1.0], "relevance": [1, 5]})
-    # binary: (1 - 0.5) * (1 + 0.5) = 0.75; linear, scaled by the top grade 5: 0.5 * (1 + 5 * 0.5) / 5
-    assert prm.evaluate(frame, ["rbp(p=0.5)"], gain="binary").item() == pytest.approx(0.75)
-    assert prm.evaluate(frame, ["rbp(p=0.5)"]).item() == pytest.approx(0.35)
-    # err reads a relevant item's gain 1 as its grade: R = 1/16 at both ranks.
-    r = 1 / 16
-    assert prm.evaluate(frame, ["err"], gain="binary").item() == pytest.approx(r + (1 - r) * r / 2)

@@ -66,12 +66,15 @@ def test_an_inner_joined_frame_warns_naming_the_fix() -> None:
 def test_no_inner_join_warning_on_a_joined_frame_or_for_metrics_that_do_not_care() -> None:
     run, qrels = demo()
     inner = run.join(qrels, on=["query", "item"], how="inner")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        prm.evaluate(prm.join_run_qrels(run, qrels), METRICS)
-        prm.evaluate(run, METRICS, qrels=qrels)
-        prm.evaluate(inner, ["P_10", "recip_rank", "num_ret"])  # they read only what was retrieved
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        joined = prm.evaluate(prm.join_run_qrels(run, qrels), METRICS)
+        passed_apart = prm.evaluate(run, METRICS, qrels=qrels)
+        retrieved = prm.evaluate(inner, ["P_10", "recip_rank", "num_ret"])  # they read what was retrieved
         prm.evaluate(inner.lazy(), ["map"]).collect()  # a plan cannot warn when it runs
+    assert [str(w.message) for w in caught] == []
+    assert joined.equals(passed_apart)  # the same frame, joined before or inside evaluate
+    assert retrieved["num_ret"].item() == inner.height  # every row of the inner join was retrieved
 
 
 def test_a_data_error_surfaces_once_without_polars_text(monkeypatch: pytest.MonkeyPatch) -> None:

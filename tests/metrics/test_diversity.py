@@ -1,4 +1,7 @@
-"""The intent-aware measures by hand, on one query (alpha = 0.5; ndeval's definitions).
+"""diversity (metrics/diversity.py): the intent-aware measures by hand (alpha = 0.5; ndeval's definitions).
+
+Peer oracles: pyndeval (ndeval.c) and pytrec_eval, in tests/reference/test_ndeval_reference.py
+and tests/reference/test_diversity_family.py.
 
 Ranking d1 (intents a, b), d2 (a), d3 (unjudged); d4 (b) never retrieved.
 Gains: d1 covers two new intents (1 + 1), d2 one seen once (0.5), d3 nothing.

@@ -1,4 +1,8 @@
-"""Popularity-bias metrics against plain transcriptions of Elliot and RecBole (tests/beyond_reference.py).
+"""popularity (metrics/popularity.py): arp, aplt, aclt, tail_percentage against Elliot and RecBole.
+
+The references are plain transcriptions of Elliot and RecBole (tests/beyond_reference.py); the
+generated test checks parity's pop_rsp beside them (its own tests: tests/metrics/test_parity.py).
+Peer oracles: mean_pop_rank against LensKit (tests/reference/test_preset_lenskit.py).
 
 Generated data: several models (``by="model"``), users with one item, users
 without history, cold items (ranked, never in the training interactions),
@@ -17,12 +21,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import polars_rankmetrics as prm
-
-pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
+from metrics._helpers import DEGENERATE_DATA
 
 CUTOFFS = (1, 3, None)
 
 
+@DEGENERATE_DATA
 @FEWER
 @given(cases(), st.sampled_from([0.2, 0.5, 0.8, 1.0]), st.sampled_from([0.1, 0.5, 1.0, 2.0, 3.0]))
 def test_popularity_bias_from_interactions_matches_elliot_and_recbole(
@@ -57,6 +61,7 @@ def test_popularity_bias_from_interactions_matches_elliot_and_recbole(
             assert close(row[str(metric)], want), (str(metric), row[str(metric)], want)
 
 
+@DEGENERATE_DATA
 @FEWER
 @given(cases(), st.sampled_from([0.2, 0.5, 1.0]))
 def test_popularity_frame_and_explicit_head(case: Case, share: float) -> None:
@@ -89,16 +94,6 @@ def test_hand_computed_head_with_ties() -> None:
     out = prm.evaluate(frame, metrics)
     # 0.5: tail {d, e}: lists {c, d} 1/2, {e, a} 1/2. 0.4: head {a} only (b, c start at 4, not < 4).
     assert out.row(0) == (0.5, 0.75, ((2 + 1) / 2 + (1 + 4) / 2) / 2)
-
-
-def test_pop_rsp_counts_the_items_ranked_past_its_cutoff_whatever_else_is_asked() -> None:
-    # Items 7..37 ranked (37 past the cutoff), 7 the head: the tail is 17, 27, 37 alone or beside coverage@10.
-    frame = pl.DataFrame({"query": [1, 1, 1, 1], "item": [7, 17, 27, 37], "score": [4.0, 3.0, 2.0, 1.0]})
-    metric = prm.pop_rsp(3, interactions=pl.DataFrame({"u": [0], "i": [7]}))
-    alone = prm.evaluate(frame, [metric])
-    assert alone.equals(prm.evaluate(frame, [metric, prm.coverage(10)]).select(alone.columns))
-    # P_H = 1 / 1, P_T = 2 / 3: |1 - 2/3| / (1 + 2/3).
-    assert close(alone.item(), (1 - 2 / 3) / (1 + 2 / 3))
 
 
 TRAIN = pl.DataFrame({"u": [1], "i": ["a"]})

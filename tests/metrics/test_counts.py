@@ -1,4 +1,9 @@
-"""hits@k: the relevant items in the top k, averaged over queries (ranx's ``hits``), by hand."""
+"""counts (metrics/counts.py): num_ret, num_rel, num_rel_ret and hits@k by hand.
+
+hits@k is the relevant items in the top k, averaged over queries (ranx's ``hits``).
+Peer oracles: pytrec_eval and ranx (``tests/reference/test_pytrec_eval*.py``,
+``test_preset_ranx.py``), the trec_eval binary (``tests/conformance/``).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import polars as pl
 import pytest
 
 import polars_rankmetrics as prm
+from metrics._helpers import TREC_FRAME, per_query
 from polars_rankmetrics import expr as rx
 
 FRAME = pl.DataFrame(
@@ -44,3 +50,11 @@ def test_the_expression_and_the_namespace_agree() -> None:
     assert FRAME.rank.hits(2).item() == 1.0
     with pytest.raises(prm.InvalidParameterError, match="positive integer"):
         prm.hits(0)
+
+
+def test_trec_counts_by_hand() -> None:
+    got = per_query(TREC_FRAME, ["num_ret", "num_rel", "num_rel_ret"])
+    assert set(got) == {"q1", "q2"}  # q3 has no judgments, q4 retrieved nothing
+    # q1: 5 retrieved, 3 relevant (b, d, e), 2 of them retrieved; q2: 2 retrieved, nothing relevant.
+    assert got["q1"] == {"num_ret": 5, "num_rel": 3, "num_rel_ret": 2}
+    assert got["q2"] == {"num_ret": 2, "num_rel": 0, "num_rel_ret": 0}

@@ -1,4 +1,7 @@
-"""Pop-REO against a transcription of Elliot's PopREO (tests/beyond_reference.py).
+"""parity (metrics/parity.py): pop_reo against a transcription of Elliot's PopREO, pop_rsp by hand.
+
+pop_reo's reference is tests/beyond_reference.py's; pop_rsp's, on generated data, is checked
+beside the popularity metrics (tests/metrics/test_popularity.py).
 
 Generated data: several models (``by="model"``) over one set of judgments joined to each
 model's lists, relevant items never retrieved (rows with a null score), graded, negative and
@@ -16,12 +19,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import polars_rankmetrics as prm
-
-pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
+from metrics._helpers import DEGENERATE_DATA
 
 CUTOFFS = (1, 3, None)
 
 
+@DEGENERATE_DATA
 @FEWER
 @given(cases(), st.data(), st.sampled_from([0.2, 0.5, 0.8, 1.0]))
 def test_pop_reo_matches_elliot(case: Case, data: st.DataObject, share: float) -> None:
@@ -69,3 +72,14 @@ def test_pop_reo_needs_the_judgments() -> None:
         prm.evaluate(run, [prm.pop_reo(1, interactions=pl.DataFrame({"u": [1], "i": ["a"]}))])
     with pytest.raises(prm.InvalidParameterError, match="pop_reo needs the training interactions"):
         prm.pop_reo(3, head=["a"])
+
+
+@DEGENERATE_DATA  # coverage@10 of lists from their own catalog is 1 by construction: it warns
+def test_pop_rsp_counts_the_items_ranked_past_its_cutoff_whatever_else_is_asked() -> None:
+    # Items 7..37 ranked (37 past the cutoff), 7 the head: the tail is 17, 27, 37 alone or beside coverage@10.
+    frame = pl.DataFrame({"query": [1, 1, 1, 1], "item": [7, 17, 27, 37], "score": [4.0, 3.0, 2.0, 1.0]})
+    metric = prm.pop_rsp(3, interactions=pl.DataFrame({"u": [0], "i": [7]}))
+    alone = prm.evaluate(frame, [metric])
+    assert alone.equals(prm.evaluate(frame, [metric, prm.coverage(10)]).select(alone.columns))
+    # P_H = 1 / 1, P_T = 2 / 3: |1 - 2/3| / (1 + 2/3).
+    assert close(alone.item(), (1 - 2 / 3) / (1 + 2 / 3))

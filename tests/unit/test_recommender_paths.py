@@ -1,34 +1,24 @@
-"""Recommender metrics: hand-computed values, errors, the namespace, engines, plans, plots."""
+"""Recommender metrics across families: names, errors, the depth, engines, plans, the namespace, plots.
+
+Each family's values are in tests/metrics/test_<family>.py; the frames here are
+tests/metrics/_helpers.py's (LISTS, RUN, FEATURES, POPULARITY).
+"""
 
 from __future__ import annotations
 
 import sys
-from math import log2, sqrt
 from pathlib import Path
 from typing import Any, Literal
 
 import polars as pl
 import pytest
+from metrics._helpers import FEATURES, LISTS, POPULARITY, RUN, by_model
 from plans import fallback_nodes
 
 import polars_rankmetrics as prm
 
-# Two models. "als": user 1 ranks a, b, c; user 2 ranks a, c; user 3 ranks d.
-# "pop": users 1 and 2 both rank a, b. Relevance: user 1 likes b (grade 2) and e (never ranked).
-LISTS = pl.DataFrame(
-    {
-        "model": ["als"] * 7 + ["pop"] * 4,
-        "query": [1, 1, 1, 1, 2, 2, 3, 1, 1, 2, 2],
-        "item": ["a", "b", "c", "e", "a", "c", "d", "a", "b", "a", "b"],
-        "score": [3.0, 2.0, 1.0, None, 2.0, 1.0, 1.0, 2.0, 1.0, 2.0, 1.0],
-        "relevance": [0, 2, 0, 1, 1, 0, 0, 0, 2, 1, 0],
-    }
-)
-RUN = LISTS.filter(pl.col("score").is_not_null()).drop("relevance")  # catalog metrics need no judgments
-FEATURES = pl.DataFrame({"item": ["a", "b", "c", "d"], "x": [1.0, 1.0, 0.0, 0.0], "y": [0.0, 1.0, 1.0, 0.0]})
 INT_FEATURES = FEATURES.with_columns(pl.int_range(4, dtype=pl.UInt32).alias("item"))  # ids of another dtype
 RAGGED = pl.DataFrame({"item": ["a", "b"], "v": [[1.0], [1.0, 2.0]]})  # vectors of two lengths
-POPULARITY = pl.DataFrame({"item": ["a", "b", "c", "d"], "users": [8, 4, 2, 1]})
 INTERACTIONS = pl.DataFrame({"user": [1, 2, 3, 1, 2, 4], "item": ["a", "a", "a", "b", "b", "c"]})
 BASELINE = pl.DataFrame({"user": [1, 1, 2, 3], "item": ["a", "c", "b", "d"], "score": [1.0, 2.0, 1.0, 1.0]})
 CATEGORIES = pl.DataFrame({"item": ["a", "a", "b", "c", "d", "e"], "genre": ["x", "y", "x", "z", "z", "y"]})
@@ -38,167 +28,6 @@ TARGET = pl.DataFrame({"genre": ["x", "y", "w"], "weight": [2.0, 1.0, 1.0]})
 # A data error found while the plan runs: Polars' error carrying our message (a LazyFrame), or
 # InvalidDataError should evaluate() translate it when it collects a DataFrame itself.
 DATA_ERROR = (pl.exceptions.InvalidOperationError, prm.InvalidDataError)
-
-
-def by_model(out: pl.DataFrame) -> dict[str, dict[str, Any]]:
-    return {row.pop("model"): row for row in out.iter_rows(named=True)}
-
-
-# --- hand-computed values --------------------------------------------------------------------------
-
-
-def test_catalog_metrics_hand_computed() -> None:
-    metrics = [prm.coverage(1), prm.coverage(2), prm.gini(2), prm.entropy(2), prm.personalization(2),
-               prm.personalization(), prm.intra_list_similarity(2, features=FEATURES),
-               prm.novelty(2, popularity=POPULARITY, n_users=16)]  # fmt: skip
-    got = by_model(prm.evaluate(RUN, metrics, by="model"))
-    # als top 2: {a, b}, {a, c}, {d}; ranked anywhere: a, b, c, d. Counts a 2, b 1, c 1, d 1.
-    # pop top 2: {a, b} twice; it ranks only a, b, but the catalog is shared: a, b, c, d.
-    pair = 1 / sqrt(2)  # the cosine of the features of a and b
-    want = {
-        "als": {
-            "coverage@1": 2 / 4,  # a, d
-            "coverage@2": 4 / 4,
-            "gini@2": ((2 * 1 - 5) * 1 + (2 * 2 - 5) * 1 + (2 * 3 - 5) * 1 + (2 * 4 - 5) * 2) / (4 * 5),
-            "entropy@2": -(2 / 5 * log2(2 / 5) + 3 * (1 / 5 * log2(1 / 5))),
-            "personalization@2": 1 - (1 / 2 + 0 + 0) / 3,  # {a,b}-{a,c}: 1/2; {d} shares nothing
-            # whole lists {a,b,c}, {a,c}, {d}: cos = 2 / sqrt(3 * 2).
-            "personalization": 1 - (2 / sqrt(6)) / 3,
-            # a=(1,0) b=(1,1) c=(0,1) d=(0,0): {a,b} pair / sqrt2, {a,c} 0; {d} has no pair.
-            "intra_list_similarity@2": (pair + 0.0) / 2,
-            # self-information: a 1, b 2, c 3, d 4 bits. Lists: (1+2)/2, (1+3)/2, 4.
-            "novelty@2": (1.5 + 2.0 + 4.0) / 3,
-        },
-        "pop": {
-            "coverage@1": 1 / 4,  # a
-            "coverage@2": 2 / 4,
-            # Counts over the shared catalog, ascending: c 0, d 0, a 2, b 2.
-            "gini@2": ((2 * 3 - 5) * 2 + (2 * 4 - 5) * 2) / (4 * 4),
-            "entropy@2": 1.0,
-            "personalization@2": 0.0,
-            "personalization": 0.0,
-            "intra_list_similarity@2": pair,
-            "novelty@2": 1.5,
-        },
-    }
-    for model, values in want.items():
-        assert got[model] == pytest.approx(values, abs=1e-12), model
-
-
-def test_catalog_group_takes_each_groups_own_ranked_items() -> None:
-    metrics = [
-        prm.coverage(1, catalog="group"),
-        prm.coverage(2, catalog="group"),
-        prm.gini(2, catalog="group"),
-    ]
-    got = by_model(prm.evaluate(RUN, metrics, by="model"))
-    # pop ranks only a and b: its own catalog. als ranks a, b, c, d: the shared catalog is its own.
-    assert got["pop"] == pytest.approx(
-        {"coverage(catalog=group)@1": 1 / 2, "coverage(catalog=group)@2": 1.0, "gini(catalog=group)@2": 0.0}
-    )
-    assert got["als"] == pytest.approx(
-        {
-            "coverage(catalog=group)@1": 2 / 4,
-            "coverage(catalog=group)@2": 1.0,
-            "gini(catalog=group)@2": ((2 * 1 - 5) * 1 + (2 * 2 - 5) * 1 + (2 * 3 - 5) * 1 + (2 * 4 - 5) * 2)
-            / (4 * 5),
-        }
-    )
-
-
-def test_gini_counts_catalog_items_never_recommended() -> None:
-    one = pl.DataFrame({"query": [1, 2], "item": ["a", "a"], "score": [1.0, 1.0]})
-    # Counts over the catalog a, b, c, d: 0, 0, 0, 2 -> (2*4 - 5) * 2 / (4 * 2) = 1 - 1/4.
-    out = prm.evaluate(one, [prm.gini(1, catalog=["a", "b", "c", "d"]), prm.coverage(1, catalog=4)])
-    assert out.row(0) == pytest.approx((0.75, 0.25))
-    # Without a catalog only "a" was ranked: perfectly even.
-    with pytest.warns(prm.RankMetricsWarning, match="coverage@1 is 1.0 by construction"):
-        assert prm.evaluate(one, ["gini@1", "coverage@1"]).row(0) == (0.0, 1.0)
-
-
-def test_entropy_of_uniform_recommendations_is_log2_of_their_number() -> None:
-    frame = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "b", "c", "d"], "score": [2.0, 1.0, 2.0, 1.0]})
-    assert prm.evaluate(frame, ["entropy@2"]).item() == pytest.approx(2.0)
-
-
-def test_personalization_edge_cases() -> None:
-    single = pl.DataFrame({"query": [1, 1], "item": ["a", "b"], "score": [2.0, 1.0]})
-    assert prm.evaluate(single, ["personalization"]).item() is None  # no pair: the mean is undefined
-    disjoint = pl.DataFrame({"query": [1, 2, 3], "item": ["a", "b", "c"], "score": [1.0, 1.0, 1.0]})
-    assert prm.evaluate(disjoint, ["personalization"]).item() == 1.0
-    # Unequal lengths: {a, b} and {a}: cos = 1 / sqrt(2 * 1).
-    ragged = pl.DataFrame({"query": [1, 1, 2], "item": ["a", "b", "a"], "score": [2.0, 1.0, 1.0]})
-    assert prm.evaluate(ragged, ["personalization"]).item() == pytest.approx(1 - 1 / sqrt(2))
-
-
-def test_intra_list_similarity_zero_vectors_and_short_lists() -> None:
-    frame = pl.DataFrame({"query": [1, 1, 2], "item": ["a", "d", "b"], "score": [2.0, 1.0, 1.0]})
-    # d is a zero vector: its cosine with a is 0/0, left out, so user 1's list has no defined pair;
-    # user 2's one-item list has none either: no list is left, the value is null.
-    assert prm.evaluate(frame, [prm.intra_list_similarity(features=FEATURES)]).item() is None
-    singles = frame.filter(pl.col("item") != "d")
-    assert prm.evaluate(singles, [prm.intra_list_similarity(features=FEATURES)]).item() is None
-    # a, b, d: only (a, b) is defined, cos = 1 / sqrt(2); the list's mean is that pair's.
-    three = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "d"], "score": [3.0, 2.0, 1.0]})
-    got = prm.evaluate(three, [prm.intra_list_similarity(features=FEATURES)]).item()
-    assert got == pytest.approx(1 / sqrt(2), abs=1e-15)
-
-
-def test_intra_list_similarity_feature_layouts_agree() -> None:
-    vectors = FEATURES.select("item", pl.concat_list("x", "y").alias("v"))
-    arrays = vectors.with_columns(pl.col("v").list.to_array(2))
-    frames: list[pl.DataFrame | pl.LazyFrame] = [FEATURES, vectors, arrays, arrays.lazy(), FEATURES.lazy()]
-    values = [prm.evaluate(RUN, [prm.intra_list_similarity(3, features=f)], by="model") for f in frames]
-    for value in values[1:]:
-        assert value.equals(values[0])
-
-
-def test_novelty_from_interactions() -> None:
-    # 4 users; a: users 0, 1, 2, 3 (user 0 twice); b: user 0. Self-information a 0, b 2 bits.
-    interactions = pl.DataFrame({"user": [0, 0, 1, 2, 3, 0], "item": ["a", "a", "a", "a", "a", "b"]})
-    frame = pl.DataFrame({"query": [1, 1, 2], "item": ["a", "b", "a"], "score": [2.0, 1.0, 1.0]})
-    out = prm.evaluate(frame, [prm.novelty(2, interactions=interactions)])
-    assert out.item() == pytest.approx(((0 + 2) / 2 + 0) / 2)
-
-
-def test_mar_map_capped_and_mpr_hand_computed() -> None:
-    got = by_model(
-        prm.evaluate(LISTS, ["mar@2", "map_capped@2", "mpr", prm.mpr(missing_items="ignore")], by="model")
-    )
-    # als user 1: b at rank 2 (grade 2), e missed: R = 2. precision at b = 1/2.
-    #   mar@2 = 1/2 / 2, map_capped@2 = 1/2 / min(2, 2). user 2: a at rank 1: 1. user 3: R = 0: 0.
-    #   mpr: user 1: b pct 1/2 weight 2, e bottom weight 1; user 2: a pct 0 weight 1.
-    # pop: user 1: b at 2 (grade 2): 1/2; user 2: a at 1: 1. mpr: b pct 1 (w 2), a pct 0 (w 1).
-    want = {
-        "als": {"mar@2": (1 / 4 + 1 + 0) / 3, "map_capped@2": (1 / 4 + 1 + 0) / 3,
-                "mpr": (2 * 0.5 + 1 * 1.0 + 0.0) / 4, "mpr_ignore": (2 * 0.5) / 3},
-        "pop": {"mar@2": 0.75, "map_capped@2": 0.75, "mpr": 2 / 3, "mpr_ignore": 2 / 3},
-    }  # fmt: skip
-    for model, values in want.items():
-        assert got[model] == pytest.approx(values, abs=1e-12), model
-
-
-def test_map_capped_divides_by_k_when_more_items_are_relevant() -> None:
-    frame = pl.DataFrame({"query": [1] * 4, "item": list("abcd"), "score": [4.0, 3.0, None, None],
-                          "relevance": [1, 1, 1, 1]})  # fmt: skip
-    out = prm.evaluate(frame, ["map_capped@2", "mar@2"])
-    assert out.row(0) == pytest.approx((1.0, 0.5))
-
-
-def test_mpr_random_needs_the_catalog_size_and_a_fitting_one() -> None:
-    frame = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "b", "c"], "score": [2.0, 1.0, None],
-                          "relevance": [0, 1, 1]})  # fmt: skip
-    # N = 5: b at rank 2 -> 1/4; c missing -> (5 + 2 - 1) / (2 * 4) = 3/4.
-    assert prm.evaluate(frame, [prm.mpr(missing_items="random", n_items=5)]).item() == pytest.approx(0.5)
-    with pytest.raises(DATA_ERROR, match="ranks more items than n_items=1"):
-        prm.evaluate(frame, [prm.mpr(missing_items="random", n_items=1)])
-
-
-def test_mpr_per_user_is_null_without_a_positive_grade() -> None:
-    frame = pl.DataFrame({"query": [1, 2], "item": ["a", "a"], "score": [1.0, 1.0], "relevance": [0, 3]})
-    out = prm.evaluate(frame, ["mpr"], per_query=True)
-    assert out["mpr"].to_list() == [None, 0.0]
-    assert prm.evaluate(frame, ["mpr"]).item() == 0.0
 
 
 def test_depth_cuts_catalog_lists() -> None:
@@ -507,17 +336,3 @@ def test_item_without_features_is_our_error_for_a_dataframe() -> None:
     features = pl.DataFrame({"item": ["a", "b"], "f1": [1.0, 0.0], "f2": [0.0, 1.0]})
     with pytest.raises(prm.InvalidDataError, match="item 'c' of the ranked lists has no row in `features`"):
         prm.evaluate(frame, [prm.intra_list_similarity(2, features=features)])
-
-
-def test_novelty_per_item_weighs_every_recommended_item_once() -> None:
-    """Rows as choices: a 2/4, b 1/4, c 1/4. Lists [a] and [b, c]: self-information 1, then 2 and 2."""
-    train = pl.DataFrame({"user": [1, 2, 2, 3], "item": ["a", "a", "b", "c"]})
-    lists = pl.DataFrame({"query": [4, 5, 5], "item": ["a", "b", "c"], "score": [1.0, 2.0, 1.0]})
-    popularity = train.group_by("item").len()
-    per_list = prm.novelty(popularity=popularity, n_users=train.height)
-    per_item = prm.novelty(popularity=popularity, n_users=train.height, per="item")
-    got = prm.evaluate(lists, [per_list, per_item])
-    assert got.columns == ["novelty", "novelty(per=item)"]
-    assert got.row(0) == (1.5, pytest.approx(5 / 3))  # (1 + 2) / 2 lists; (1 + 2 + 2) / 3 items
-    with pytest.raises(prm.InvalidParameterError, match="`per` must be one of 'list', 'item'"):
-        prm.novelty(popularity=popularity, n_users=4, per="user")  # type: ignore[arg-type]

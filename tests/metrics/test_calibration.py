@@ -1,7 +1,8 @@
-"""Surprisal, unexpectedness, categorical diversity (RePlay) and miscalibration (Steck) against references.
+"""calibration (metrics/calibration.py): category_diversity (RePlay) and miscalibration (Steck) by reference.
 
 RePlay needs Polars < 2, so its formulas are transcribed in tests/beyond_reference.py
-and its documentation examples are fixtures here; miscalibration follows the paper.
+and its documentation examples are fixtures here; miscalibration follows the paper. The
+surprise family's RePlay metrics are in tests/metrics/test_surprise.py.
 """
 
 from __future__ import annotations
@@ -17,27 +18,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import polars_rankmetrics as prm
+from metrics._helpers import DEGENERATE_DATA
 
-pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
 
-
+@DEGENERATE_DATA
 @FEWER
 @given(cases(), st.sampled_from([1, 2, 4]))
-def test_replay_metrics_match_transcriptions(case: Case, k: int) -> None:
-    if len({u for u, _ in case.pairs}) < 2:  # surprisal needs two users
-        case.pairs.append((99, case.pairs[0][1]))
-    metrics = [prm.surprisal(k, interactions=case.interactions()),
-               prm.unexpectedness(k, baseline=case.baseline_frame()),
-               prm.category_diversity(k, categories=case.category_frame())]  # fmt: skip
-    for key, row in values(case, metrics).items():
+def test_replay_category_diversity_matches_its_transcription(case: Case, k: int) -> None:
+    metric = prm.category_diversity(k, categories=case.category_frame())
+    for key, row in values(case, [metric]).items():
         users = case.lists[key or "als"]
-        want = [ref.surprisal(list(users.values()), case.pairs, k),
-                ref.unexpectedness(users, case.baseline_lists(), k),
-                ref.category_diversity(list(users.values()), case.categories, k)]  # fmt: skip
-        for metric, value in zip(metrics, want, strict=True):
-            assert close(row[str(metric)], value), (str(metric), row[str(metric)], value)
+        want = ref.category_diversity(list(users.values()), case.categories, k)
+        assert close(row[str(metric)], want), (str(metric), row[str(metric)], want)
 
 
+@DEGENERATE_DATA
 @FEWER
 @given(cases(), st.sampled_from([1, 3, None]), st.sampled_from([0.01, 0.5, 1.0]))
 def test_miscalibration_matches_steck(case: Case, k: int | None, alpha: float) -> None:
@@ -53,14 +48,10 @@ def test_miscalibration_matches_steck(case: Case, k: int | None, alpha: float) -
 
 
 def test_replay_doc_examples() -> None:
-    # RePlay's Unexpectedness and CategoricalDiversity docstrings (the same recommendations).
+    # RePlay's CategoricalDiversity docstring (the recommendations of its Unexpectedness's).
     scores = [0.6, 0.5, 0.4, 0.3, 0.2, 0.6, 0.5, 0.4, 0.3, 0.2, 1.0, 0.5, 0.1]
     recs = pl.DataFrame({"query": [1] * 5 + [2] * 5 + [3] * 3,
                          "item": [3, 7, 10, 11, 2, 5, 8, 11, 1, 3, 4, 9, 2], "score": scores})  # fmt: skip
-    base = pl.DataFrame({"user": [1, 1, 1, 2, 2, 2, 3, 3], "item": [3, 7, 2, 5, 8, 3, 4, 9],
-                         "score": [0.5, 0.5, 0.7, 0.6, 0.6, 0.3, 1.0, 0.5]})  # fmt: skip
-    got = prm.evaluate(recs, [prm.unexpectedness(2, baseline=base), prm.unexpectedness(4, baseline=base)])
-    assert got.row(0) == pytest.approx((0.16666666666666666, 0.5), abs=1e-12)
     per_item = recs.with_columns(pl.int_range(pl.len()).alias("item"))  # one category per row, as RePlay's
     cats = pl.DataFrame({"item": list(range(13)), "category": recs["item"]})
     got = prm.evaluate(
@@ -91,9 +82,6 @@ CATS = pl.DataFrame({"i": ["a"], "g": ["x"]})
 @pytest.mark.parametrize(
     ("build", "error", "match"),
     [
-        (lambda: prm.surprisal(3), prm.InvalidParameterError, "interactions"),
-        (lambda: prm.unexpectedness(3), prm.InvalidParameterError, "baseline"),
-        (lambda: prm.unexpectedness(3, baseline=TWO), prm.ColumnNotFoundError, "score"),
         (lambda: prm.category_diversity(3), prm.InvalidParameterError, "categories"),
         (lambda: prm.category_diversity(3, categories=pl.DataFrame({"i": ["a", None], "g": ["x", "y"]})),
          prm.InvalidDataError, "nulls in its column 'i'"),
@@ -119,5 +107,3 @@ def test_items_without_categories_are_named() -> None:
     history = pl.DataFrame({"u": [1], "i": ["q"]})
     with pytest.raises(prm.InvalidDataError, match="item 'q' of the history has no row in `categories`"):
         prm.evaluate(frame.head(1), [prm.miscalibration(2, history=history, categories=cats)])
-    with pytest.raises(prm.InvalidDataError, match="at least two users"):
-        prm.evaluate(frame, [prm.surprisal(2, interactions=history)])

@@ -1,4 +1,6 @@
-"""Exposure fairness against plain transcriptions of the definitions (tests/beyond_reference.py).
+"""exposure (metrics/exposure.py): exposure fairness against plain transcriptions of the definitions.
+
+The transcriptions are tests/beyond_reference.py's.
 
 Generated data: several models (``by="model"``), tied scores (the frame's order: score
 descending, then the item's text descending), lists of length 1, items in several
@@ -18,8 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import polars_rankmetrics as prm
-
-pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
+from metrics._helpers import DEGENERATE_DATA
 
 CUTOFFS = (1, 3, None)
 TARGET = {"drama": 2.0, "comedy": 0.0, "kids": 1.0}  # "kids" has no item; "horror" is left out
@@ -50,6 +51,7 @@ def _groups(case: Case) -> tuple[pl.DataFrame, dict[Any, set[str]]]:
     return pl.DataFrame(rows, schema={"item": item_dtype, "genre": pl.String}, orient="row"), groups
 
 
+@DEGENERATE_DATA
 @FEWER
 @given(cases(), st.data(), st.sampled_from(["log2", "rbp"]), st.sampled_from([0.5, 0.9]), st.booleans())
 def test_exposure_metrics_match_the_definitions(
@@ -86,6 +88,7 @@ def test_exposure_metrics_match_the_definitions(
             assert close(row[str(metric)], want), (str(metric), row[str(metric)], want)
 
 
+@DEGENERATE_DATA
 @FEWER
 @given(cases(), st.data(), st.sampled_from(["log2", "rbp"]))
 def test_exposure_disparity_from_the_share_of_relevance(

@@ -1,4 +1,6 @@
-"""F-beta, fall-out, AUROC, recall at fixed precision and the PR curve against their peers.
+"""classification (metrics/classification.py): F-beta, fall-out, AUROC, recall at precision, the PR curve.
+
+The peer oracles are here, with the peers' own documented examples (at the end):
 
 - F-beta: ir_measures' ``SetF(beta=beta**2)`` (trec_eval's ``set_F``) for the
   whole list, on generated data too; a plain reference from the definition for cutoffs.
@@ -25,10 +27,7 @@ from sklearn.metrics import roc_auc_score
 from strategies import eval_frames, trec_order
 
 import polars_rankmetrics as prm
-
-pytestmark = pytest.mark.filterwarnings(
-    "ignore::polars_rankmetrics.RankMetricsWarning"
-)  # generated data is often degenerate on purpose
+from metrics._helpers import DEGENERATE_DATA, per_query
 
 TOLERANCE = 1e-9
 CUTOFFS = (1, 3, 10, None)
@@ -60,11 +59,6 @@ def queries(frame: pl.DataFrame) -> dict[object, Query]:
         if any(r["relevance"] is not None for r in listed) and any(r["score"] is not None for r in listed):
             out[query] = Query(listed)
     return out
-
-
-def ours(frame: pl.DataFrame, metrics: list[prm.Metric]) -> dict[object, dict[str, float]]:
-    out = prm.evaluate(frame, metrics, per_query=True)
-    return {row.pop("query"): row for row in out.iter_rows(named=True)}
 
 
 def assert_close(got: dict[object, dict[str, float]], want: dict[object, dict[str, float]]) -> None:
@@ -115,6 +109,7 @@ def auroc(q: Query, max_fpr: float | None = None) -> float:
     return float(roc_auc_score(labels, [s if s != -math.inf else -1e9 for _, s in judged], max_fpr=max_fpr))
 
 
+@DEGENERATE_DATA
 @given(
     frame=eval_frames(),
     beta=st.sampled_from([0.5, 1.0, 2.0, 0.25]),
@@ -135,9 +130,10 @@ def test_f_beta_fallout_auroc_match_their_references(
         }
         for query, q in queries(frame).items()
     }
-    assert_close(ours(frame, metrics), want)
+    assert_close(per_query(frame, metrics), want)
 
 
+@DEGENERATE_DATA
 @given(frame=eval_frames(), p=st.sampled_from([0.0, 0.2, 1 / 3, 0.5, 2 / 3, 0.75, 1.0]))
 def test_recall_at_precision_matches_torchmetrics_reference(frame: pl.DataFrame, p: float) -> None:
     metrics = [prm.recall_at_precision(k, precision=p) for k in CUTOFFS]
@@ -145,7 +141,7 @@ def test_recall_at_precision_matches_torchmetrics_reference(frame: pl.DataFrame,
         query: {str(prm.recall_at_precision(k, precision=p)): recall_at_precision(q, k, p) for k in CUTOFFS}
         for query, q in queries(frame).items()
     }
-    assert_close(ours(frame, metrics), want)
+    assert_close(per_query(frame, metrics), want)
 
 
 def test_ir_measures_set_f_with_beta() -> None:
@@ -171,6 +167,7 @@ def test_sklearn_roc_auc_with_score_ties_and_unretrieved() -> None:
     assert prm.evaluate(frame, [prm.auroc()]).item() == pytest.approx(want, abs=TOLERANCE)
 
 
+@DEGENERATE_DATA
 @given(frame=eval_frames(), ks=st.lists(st.integers(1, 12), min_size=1, max_size=4, unique=True))
 def test_pr_curve_matches_torchmetrics_reference(frame: pl.DataFrame, ks: list[int]) -> None:
     curve = prm.pr_curve(frame, ks=ks, per_query=True)
@@ -202,6 +199,7 @@ def _ir_measures_inputs(frame: pl.DataFrame) -> tuple[pl.DataFrame, list[Any], l
     return frame, qrels, run
 
 
+@DEGENERATE_DATA
 @given(frame=eval_frames(), beta=st.sampled_from([0.5, 1.0, 2.0]))
 def test_f_beta_matches_ir_measures_set_f_on_generated_data(frame: pl.DataFrame, beta: float) -> None:
     frame, qrels, run = _ir_measures_inputs(frame)
@@ -216,6 +214,7 @@ def test_f_beta_matches_ir_measures_set_f_on_generated_data(frame: pl.DataFrame,
         assert math.isclose(got[query], value, abs_tol=TOLERANCE), query
 
 
+@DEGENERATE_DATA
 @given(frame=eval_frames(), beta=st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0, 3.0]))
 def test_set_f_is_ir_measures_set_f_bit_for_bit(frame: pl.DataFrame, beta: float) -> None:
     # trec_eval's own weight, unsquared: prm.set_f(beta=x) is SetF(beta=x), computed as m_set_F.c
@@ -229,3 +228,33 @@ def test_set_f_is_ir_measures_set_f_bit_for_bit(frame: pl.DataFrame, beta: float
     }
     got = {str(q): v for q, v in prm.evaluate(frame, [prm.set_f(beta=beta)], per_query=True).iter_rows()}
     assert got == want
+
+
+# The peers' own documented examples, with the values their docs print (torchmetrics, scikit-learn).
+
+
+def test_torchmetrics_fallout_docstring_example() -> None:
+    # RetrievalFallOut(top_k=2) on indexes [0,0,0,1,1,1,1]: tensor(0.5000).
+    frame = pl.DataFrame({
+        "query": [0, 0, 0, 1, 1, 1, 1],
+        "item": ["a", "b", "c", "a", "b", "c", "d"],
+        "score": [0.2, 0.3, 0.5, 0.1, 0.3, 0.5, 0.2],
+        "relevance": [0, 0, 1, 0, 1, 0, 1],
+    })  # fmt: skip
+    assert prm.evaluate(frame, [prm.fallout(2)]).item() == 0.5
+
+
+def test_torchmetrics_precision_recall_curve_docstring_example() -> None:
+    # retrieval_precision_recall_curve([0.2, 0.3, 0.5], [True, False, True], max_k=2):
+    # precisions [1.0, 0.5], recalls [0.5, 0.5].
+    frame = pl.DataFrame({"query": [0, 0, 0], "item": ["a", "b", "c"], "score": [0.2, 0.3, 0.5],
+                          "relevance": [1, 0, 1]})  # fmt: skip
+    curve = prm.pr_curve(frame, ks=[1, 2])
+    assert curve.to_dict(as_series=False) == {"k": [1, 2], "precision": [1.0, 0.5], "recall": [0.5, 0.5]}
+
+
+def test_sklearn_roc_auc_docstring_style_example() -> None:
+    # roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]) == 0.75 (scikit-learn's user guide).
+    frame = pl.DataFrame({"query": [1] * 4, "item": ["a", "b", "c", "d"], "score": [0.1, 0.4, 0.35, 0.8],
+                          "relevance": [0, 0, 1, 1]})  # fmt: skip
+    assert prm.evaluate(frame, [prm.auroc()]).item() == pytest.approx(0.75, abs=1e-12)
