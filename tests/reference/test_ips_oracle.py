@@ -53,6 +53,7 @@ def _frame(recs: dict[str, list[str]], test: dict[str, set[str]]) -> pl.DataFram
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
+@pytest.mark.oracles
 @settings(max_examples=60, deadline=None)
 @given(case=lists(), k=st.sampled_from([None, 1, 3, 5]), patience=st.sampled_from([0.85, 0.5, 0.95]),
        snips=st.booleans())  # fmt: skip
@@ -80,6 +81,7 @@ def test_ips_rbp_equals_lenskit_ipsrbp(case: Any, k: int | None, patience: float
     assert compared == sum(1 for t in test.values() if t)
 
 
+@pytest.mark.oracles
 @settings(max_examples=30, deadline=None)
 @given(case=lists(), k=st.sampled_from([None, 1, 3]), patience=st.sampled_from([0.85, 0.5]))
 def test_uniform_weights_give_the_plain_metrics(case: Any, k: int | None, patience: float) -> None:  # noqa: ANN401
