@@ -156,6 +156,12 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import intersection as intersection
     from polars_rankmetrics.metrics import intra_list_similarity as intra_list_similarity
     from polars_rankmetrics.metrics import iprec_at_recall as iprec_at_recall
+    from polars_rankmetrics.metrics import ips_hit_rate as ips_hit_rate
+    from polars_rankmetrics.metrics import ips_mrr as ips_mrr
+    from polars_rankmetrics.metrics import ips_ndcg as ips_ndcg
+    from polars_rankmetrics.metrics import ips_precision as ips_precision
+    from polars_rankmetrics.metrics import ips_rbp as ips_rbp
+    from polars_rankmetrics.metrics import ips_recall as ips_recall
     from polars_rankmetrics.metrics import least_item_promoted as least_item_promoted
     from polars_rankmetrics.metrics import map_capped as map_capped
     from polars_rankmetrics.metrics import map_ia as map_ia
@@ -182,6 +188,9 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import pop_reo as pop_reo
     from polars_rankmetrics.metrics import pop_rsp as pop_rsp
     from polars_rankmetrics.metrics import precision as precision
+    from polars_rankmetrics.metrics import psndcg as psndcg
+    from polars_rankmetrics.metrics import psp as psp
+    from polars_rankmetrics.metrics import psrecall as psrecall
     from polars_rankmetrics.metrics import r_precision as r_precision
     from polars_rankmetrics.metrics import rank_biased_entropy as rank_biased_entropy
     from polars_rankmetrics.metrics import rbo as rbo

@@ -159,6 +159,67 @@ class MetricMethods(Generic[_FrameT]):
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def iprec_at_recall(self, recall: float, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
+    def ips_hit_rate(
+        self,
+        k: int | None = None,
+        *,
+        weights: pl.DataFrame | pl.LazyFrame | str | None = None,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        estimator: Literal["ips", "snips"] = "ips",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def ips_mrr(
+        self,
+        k: int | None = None,
+        *,
+        weights: pl.DataFrame | pl.LazyFrame | str | None = None,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        estimator: Literal["ips", "snips"] = "ips",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def ips_ndcg(
+        self,
+        k: int | None = None,
+        *,
+        weights: pl.DataFrame | pl.LazyFrame | str | None = None,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        estimator: Literal["ips", "snips"] = "ips",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def ips_precision(
+        self,
+        k: int,
+        *,
+        weights: pl.DataFrame | pl.LazyFrame | str | None = None,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        estimator: Literal["ips", "snips"] = "ips",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def ips_rbp(
+        self,
+        k: int | None = None,
+        *,
+        p: float = 0.85,
+        weights: pl.DataFrame | pl.LazyFrame | str | None = None,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        estimator: Literal["ips", "snips"] = "ips",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def ips_recall(
+        self,
+        k: int | None = None,
+        *,
+        weights: pl.DataFrame | pl.LazyFrame | str | None = None,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        estimator: Literal["ips", "snips"] = "ips",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
     def least_item_promoted(
         self,
         k: int,
@@ -262,6 +323,48 @@ class MetricMethods(Generic[_FrameT]):
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def precision(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
+    def psndcg(
+        self,
+        k: int,
+        *,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        counts: pl.DataFrame | pl.LazyFrame | None = None,
+        n: int | None = None,
+        a: float = 0.55,
+        b: float = 1.5,
+        dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
+        normalize: Literal["query", "oracle"] = "query",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def psp(
+        self,
+        k: int,
+        *,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        counts: pl.DataFrame | pl.LazyFrame | None = None,
+        n: int | None = None,
+        a: float = 0.55,
+        b: float = 1.5,
+        dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
+        normalize: Literal["query", "oracle"] = "query",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def psrecall(
+        self,
+        k: int,
+        *,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        counts: pl.DataFrame | pl.LazyFrame | None = None,
+        n: int | None = None,
+        a: float = 0.55,
+        b: float = 1.5,
+        dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
+        normalize: Literal["query", "oracle"] = "query",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
     def r_precision(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def rank_biased_entropy(
         self,

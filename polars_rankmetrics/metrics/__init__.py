@@ -66,6 +66,12 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.interpolated import eleven_point_average as eleven_point_average
     from polars_rankmetrics.metrics.interpolated import iprec_at_recall as iprec_at_recall
     from polars_rankmetrics.metrics.interpolated import rprec_mult as rprec_mult
+    from polars_rankmetrics.metrics.ips import ips_hit_rate as ips_hit_rate
+    from polars_rankmetrics.metrics.ips import ips_mrr as ips_mrr
+    from polars_rankmetrics.metrics.ips import ips_ndcg as ips_ndcg
+    from polars_rankmetrics.metrics.ips import ips_precision as ips_precision
+    from polars_rankmetrics.metrics.ips import ips_rbp as ips_rbp
+    from polars_rankmetrics.metrics.ips import ips_recall as ips_recall
     from polars_rankmetrics.metrics.judged import bpref as bpref
     from polars_rankmetrics.metrics.judged import gm_bpref as gm_bpref
     from polars_rankmetrics.metrics.judged import infap as infap
@@ -84,6 +90,9 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.popularity import arp as arp
     from polars_rankmetrics.metrics.popularity import mean_pop_rank as mean_pop_rank
     from polars_rankmetrics.metrics.popularity import tail_percentage as tail_percentage
+    from polars_rankmetrics.metrics.propensity import psndcg as psndcg
+    from polars_rankmetrics.metrics.propensity import psp as psp
+    from polars_rankmetrics.metrics.propensity import psrecall as psrecall
     from polars_rankmetrics.metrics.rank import average_precision as average_precision
     from polars_rankmetrics.metrics.rank import binary_cost_gain as binary_cost_gain
     from polars_rankmetrics.metrics.rank import gm_map as gm_map

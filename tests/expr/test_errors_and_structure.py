@@ -78,6 +78,12 @@ _REQUIRED = {
     "pap": (3,),
     "sufficient_reco": (3,),
     "sufficient_reco_deep": (3,),
+    **dict.fromkeys(("psp", "psndcg", "psrecall", "ips_precision"), (3,)),
+}
+# The builders that read a per-row input: a column of FRAME (its values are not read here).
+_INPUTS = {
+    **{name: {"propensities": "score"} for name in ("psp", "psndcg", "psrecall")},
+    **{name: {"weights": "score"} for name in rx.__all__ if name.startswith("ips_")},
 }
 
 
@@ -85,6 +91,7 @@ def _build(name: str, **options: object) -> pl.Expr:
     builder: Callable[..., pl.Expr] = getattr(rx, name)
     if name == "mcc":  # its catalog size has no default
         options = {"n_items": 100, **options}
+    options = {**_INPUTS.get(name, {}), **options}
     return builder(*_REQUIRED.get(name, (3,) if name == "mcc" else ()), **options)
 
 
