@@ -230,19 +230,29 @@ def build(  # noqa: PLR0913  (the request's parts)
     )
     if check:
         per_query = plan_checks.guard(per_query, N_JUDGED, N_RETRIEVED)
-    for name, table in tables:
-        # Tables cover the queries with an ideal list; every other query scores 0. A null in the
-        # table stays: that query has no value (intersection with nothing within k).
-        covered = table.with_columns(pl.lit(value=True).alias(IN_TABLE))
-        per_query = per_query.join(covered, on=list(prepared.keys), how="left")
-        filled = pl.when(pl.col(IN_TABLE).is_null()).then(0.0).otherwise(pl.col(name))
-        per_query = per_query.with_columns(filled.alias(name)).drop(IN_TABLE)
+    per_query = _join_tables(per_query, tables, prepared.keys)
     lists = _lists(prepared.frame, catalogs) if catalogs else None
     catalog = (
         [] if lists is None else [(n, catalog_value(n, m, lists, by, columns.query)) for n, m in catalogs]
     )
     judged = schema.has_relevance
     return Plan(keys=prepared.keys, per_query=per_query, catalog=catalog, lists=lists, judged=judged)
+
+
+def _join_tables(
+    per_query: pl.LazyFrame, tables: list[tuple[str, pl.LazyFrame]], keys: tuple[str, ...]
+) -> pl.LazyFrame:
+    """Join each table metric's per-query values onto the per-query frame.
+
+    Tables cover the queries with an ideal list; every other query scores 0. A null in the
+    table stays: that query has no value (intersection with nothing within k).
+    """
+    for name, table in tables:
+        covered = table.with_columns(pl.lit(value=True).alias(IN_TABLE))
+        per_query = per_query.join(covered, on=list(keys), how="left")
+        filled = pl.when(pl.col(IN_TABLE).is_null()).then(0.0).otherwise(pl.col(name))
+        per_query = per_query.with_columns(filled.alias(name)).drop(IN_TABLE)
+    return per_query
 
 
 def row_inputs(metrics: NamedMetrics) -> list[RowInput]:
