@@ -59,8 +59,15 @@ def _first_refusal(
     items: pl.DataFrame, blocks: int, measures: Sequence[CwlMeasure], bounds: Bounds
 ) -> tuple[int, prm.InvalidDataError] | None:
     """The first ranking INST or NERR refuses (a gain outside [0, 1]), and the error naming it."""
+    if blocks == 0:
+        return None
+    for m in measures:  # numpy fails on P@k's C vector (k - 1 ones) longer than the ranking
+        k = m.args.get("k")
+        if m.cls.name == "PrecisionCWLMetric" and not (isinstance(k, int) and 1 <= k <= bounds.depth + 1):
+            why = f"k in [1, --max_depth + 1 = {bounds.depth + 1}] (cwl_eval fails on the first ranking)"
+            return 0, prm.InvalidDataError.unusable(m.name, f"needs an integer {why}")
     checked = [m for m in measures if m.cls.gains_01]
-    if not checked or blocks == 0:
+    if not checked:
         return None
     gain = pl.col("gain")
     worst = gain.fill_null(0.0)
