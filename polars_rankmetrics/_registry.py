@@ -151,8 +151,14 @@ def _parse_params(spec: MetricSpec, text: str, name: str) -> dict[str, ParamValu
     pairs: list[tuple[float, float]] = []
     current: Param | None = None  # the list parameter that bare numbers extend
     position = 0
+    # A side input with a text default is a named mode (cwl_rbp's quantity=etc): its value is the text.
+    modes = {p.name: p for p in spec.params if p.kind == "side" and isinstance(p.default, str)}
+    texts: dict[str, str] = {}
     for part in (p.strip() for p in text.split(",")) if text.strip() else ():
         keyed, pair, value = _NAMED.match(part), _PAIR.match(part), part
+        if keyed and keyed.group("key") in modes:
+            texts[keyed.group("key")] = keyed.group("value").strip()
+            continue
         if keyed:
             param = next((p for p in named if p.name == keyed.group("key")), None)
             if param is None:
@@ -173,7 +179,7 @@ def _parse_params(spec: MetricSpec, text: str, name: str) -> dict[str, ParamValu
             lists.setdefault(current.name, []).append(number)
         else:
             numbers[current.name] = number
-    out: dict[str, ParamValue] = {**numbers, **{key: tuple(v) for key, v in lists.items()}}
+    out: dict[str, ParamValue] = {**numbers, **{key: tuple(v) for key, v in lists.items()}, **texts}
     if pairs:
         out["gain"] = tuple(pairs)
     return out
