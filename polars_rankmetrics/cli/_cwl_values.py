@@ -212,7 +212,7 @@ def _metrics(measure: CwlMeasure, costs: pl.DataFrame | None, bounds: Bounds) ->
     given = {keywords[name]: value for name, value in measure.args.items()}
     options = {
         "costs": costs,
-        "depth": bounds.depth,
+        "max_depth": bounds.depth,
         "max_gain": bounds.max_gain,
         "min_cost": bounds.min_cost,
         "max_cost": bounds.max_cost,
