@@ -94,7 +94,7 @@ from typing import Annotated, Literal
 import polars as pl
 
 from polars_rankmetrics._declare import SIDE, constructor, spec_of
-from polars_rankmetrics._kernel import GRADE, ITEM, RANK, VALUE, GainColumns, exact_sum
+from polars_rankmetrics._kernel import GRADE, ITEM, RANK, VALUE, GainColumns, exact_sum, power
 from polars_rankmetrics._spec import COUNT, POSITIVE, UNIT, Interval, Metric, TableSpec, TieSupport
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
@@ -163,6 +163,13 @@ class Model:
 
     continuation: Callable[[Metric, Vectors], pl.Expr] | None = None
     weight: Callable[[Metric, Vectors], pl.Expr] | None = None
+    stage: Callable[[Metric, Vectors], pl.Expr] | None = None
+    """A per-rank window the model reads as ``pl.col(STAGE)``, computed first (windows do not nest)."""
+    normalized: bool = False
+    """Whether W is the weight divided by its sum over the ranks (TBG, U-measure)."""
+
+
+STAGE = "__prm_cwl_stage"
 
 
 def _gain(m: Metric) -> pl.Expr:
@@ -303,8 +310,12 @@ def _quantities(
     frame = _bound_columns(m, frame, keys, best, tag)
     v = _vectors(m, keys, best, tag)
     last = v.pos == float(v.depth)
+    if model.stage is not None:
+        frame = frame.with_columns(model.stage(m, v).alias(STAGE))
     if model.weight is not None:
         frame = frame.with_columns(model.weight(m, v).alias("w"))
+        if model.normalized:  # an exact sum, whatever the row order; times its reciprocal, see _tbg
+            frame = frame.with_columns(pl.col("w") * (1.0 / exact_sum(pl.col("w")).over(list(keys))))
         w = pl.col("w")
         following = v.over(w.shift(-1))
         c = pl.when(last | (w <= 0.0)).then(0.0).otherwise(following / w)
@@ -382,10 +393,14 @@ def _rr(_m: Metric, v: Vectors) -> pl.Expr:
 
 def _ap(_m: Metric, v: Vectors) -> pl.Expr:
     # C(i) = sum_{j>i} g(j)/j / sum_{j>=i} g(j)/j, 0 where nothing follows, 0 at the last rank.
-    below = v.over((v.gain / v.pos).cum_sum(reverse=True))
+    below = pl.col(STAGE)
     after = v.over(below.shift(-1))
     last = v.pos == float(v.depth)
     return pl.when(last | after.is_null() | (after <= 0.0)).then(0.0).otherwise(after / below)
+
+
+def _ap_stage(_m: Metric, v: Vectors) -> pl.Expr:
+    return v.over((v.gain / v.pos).cum_sum(reverse=True))
 
 
 def _trap(_m: Metric, v: Vectors) -> pl.Expr:
@@ -401,8 +416,8 @@ def _rbp(m: Metric, v: Vectors) -> pl.Expr:
 
 
 def _ndcg(m: Metric, v: Vectors) -> pl.Expr:
-    base = math.log(2.0)
-    ratio = ((v.pos + 1.0).log() / base) / ((v.pos + 2.0).log() / base)
+    base = 1.0 / math.log(2.0)  # a reciprocal written out: see _tbg
+    ratio = ((v.pos + 1.0).log() * base) / ((v.pos + 2.0).log() * base)
     return pl.when(_before_k(m, v)).then(ratio).otherwise(0.0)
 
 
@@ -429,35 +444,47 @@ def _bpm_dynamic(m: Metric, v: Vectors) -> pl.Expr:
     # The gain target moves by hb * (g(i) - gain_med) after each rank; cwl_eval 1.0.12 moves the
     # gain target, not the budget, in its cost loop too (after the gain loop, so without effect):
     # the budget stays K.
-    hb, med = m.number("hb"), m.number("gain_med")
-    step = hb * (v.gain - med)
-    target = m.number("target") + v.over(step.cum_sum()) - step
-    below = (v.cum_gain < target).cast(pl.Int64)
+    below = (v.cum_gain < pl.col(STAGE)).cast(pl.Int64)
     going = (v.over(below.cum_min()) == 1) & (v.cum_cost < m.number("budget"))
     return pl.when(going).then(1.0).otherwise(0.0)
 
 
+def _bpm_target(m: Metric, v: Vectors) -> pl.Expr:
+    """The gain target at each rank: T plus hb (g(j) - gain_med) for the ranks j above."""
+    step = m.number("hb") * (v.gain - m.number("gain_med"))
+    return m.number("target") + v.over(step.cum_sum()) - step
+
+
 def _umeasure(m: Metric, v: Vectors) -> pl.Expr:
-    start = v.over(v.cum_cost.shift(1, fill_value=0.0))
-    w = pl.when(v.pos == float(v.depth)).then(0.0).otherwise((1.0 - start / m.number("length")).clip(0.0))
-    return w / v.over(w.sum())
+    start = pl.col(STAGE)
+    return (
+        pl.when(v.pos == float(v.depth))
+        .then(0.0)
+        .otherwise((1.0 - start * (1.0 / m.number("length"))).clip(0.0))
+    )
 
 
-def _tbg(m: Metric, v: Vectors) -> pl.Expr:
+def _tbg(m: Metric, _v: Vectors) -> pl.Expr:
+    # A column is divided by a literal as a multiplication by its reciprocal, or not, depending on
+    # the chunk (one query alone, or beside others): the reciprocals are written out, so every
+    # query gets the same bits whatever its neighbours.
     h = m.number("halflife")
-    start = v.over(v.cum_cost.shift(1, fill_value=0.0))
-    w = (h * pl.lit(2.0).pow(-start / h)) / math.log(2.0)
-    return w / v.over(w.sum())
+    return h * power(2.0, pl.col(STAGE) * (-1.0 / h)) * (1.0 / math.log(2.0))
+
+
+def _cost_before(_m: Metric, v: Vectors) -> pl.Expr:
+    """The cost spent before each rank."""
+    return v.over(v.cum_cost.shift(1, fill_value=0.0))
 
 
 def _c1(m: Metric, v: Vectors) -> pl.Expr:
     t, b1, r1 = m.number("target"), m.number("b1"), m.number("r1")
-    return 1.0 - (1.0 + b1 * pl.lit(math.e).pow((t - v.cum_gain) * r1)).pow(-1.0)
+    return 1.0 - (1.0 + b1 * ((t - v.cum_gain) * r1).exp()).pow(-1.0)
 
 
 def _c2(m: Metric, v: Vectors) -> pl.Expr:
     a, b2, r2 = m.number("rate"), m.number("b2"), m.number("r2")
-    return (1.0 + b2 * pl.lit(math.e).pow((a - v.cum_gain / v.cum_cost) * r2)).pow(-1.0)
+    return (1.0 + b2 * ((a - v.cum_gain / v.cum_cost) * r2).exp()).pow(-1.0)
 
 
 def _c1_c2(m: Metric, v: Vectors) -> pl.Expr:
@@ -513,16 +540,16 @@ def _w(function: Callable[[Metric, Vectors], pl.Expr]) -> Model:
 
 PRECISION = _spec("cwl_precision", _c(_precision))
 RR = _spec("cwl_rr", _c(_rr))
-AP = _spec("cwl_ap", _c(_ap))
+AP = _spec("cwl_ap", Model(continuation=_ap, stage=_ap_stage))
 TRAP = _spec("cwl_trap", _w(_trap), unretrieved=True)
 RBP = _spec("cwl_rbp", _c(_rbp))
 NDCG = _spec("cwl_ndcg", _c(_ndcg))
 INST = _spec("cwl_inst", _c(_inst))
 INSQ = _spec("cwl_insq", _c(_insq))
 BPM = _spec("cwl_bpm", _c(_bpm))
-BPM_DYNAMIC = _spec("cwl_bpm_dynamic", _c(_bpm_dynamic))
-UMEASURE = _spec("cwl_umeasure", _w(_umeasure))
-TBG = _spec("cwl_tbg", _w(_tbg))
+BPM_DYNAMIC = _spec("cwl_bpm_dynamic", Model(continuation=_bpm_dynamic, stage=_bpm_target))
+UMEASURE = _spec("cwl_umeasure", Model(weight=_umeasure, stage=_cost_before, normalized=True))
+TBG = _spec("cwl_tbg", Model(weight=_tbg, stage=_cost_before, normalized=True))
 IFT_C1 = _spec("cwl_ift_c1", _c(_c1))
 IFT_C2 = _spec("cwl_ift_c2", _c(_c2))
 IFT_C1_C2 = _spec("cwl_ift_c1_c2", _c(_c1_c2))
