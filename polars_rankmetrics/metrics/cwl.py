@@ -17,33 +17,29 @@ Public API: one constructor per ``cwl_eval`` measure, each a family of the
 registry (``prm.cwl_inst(target=2)``, ``"cwl_inst(target=2)"`` in a metric
 list, ``df.rank.cwl_inst(...)``):
 
-==================  =====================================  ===========================
-constructor         ``cwl_eval`` class (metrics-file line)  parameters (defaults)
-==================  =====================================  ===========================
-cwl_precision@k     PrecisionCWLMetric(k)                   k (required)
-cwl_rr              RRCWLMetric()
-cwl_ap              APCWLMetric()
-cwl_trap            TrAPCWLMetric()
-cwl_rbp             RBPCWLMetric(theta)                     theta=0.9
-cwl_ndcg@k          NDCGCWLMetric(k)                        k (required)
-cwl_inst            INSTCWLMetric(T)                        target=1
-cwl_insq            INSQCWLMetric(T)                        target=1
-cwl_bpm             BPMCWLMetric(T, K)                      target=1, budget=10
-cwl_bpm_dynamic     BPMDCWLMetric(T, K, hb, hc, gain_med)   target=1, budget=10, hb=1,
-                                                            hc=1, gain_med=0.5
-cwl_umeasure        UMeasureCWLMetric(L)                    length=1000
-cwl_tbg             TBGCWLMetric(halflife)                  halflife=224
-cwl_ift_c1          IFTGoalCWLMetric(T, b1, R1)             target, b1, r1 (required)
-cwl_ift_c2          IFTRateCWLMetric(A, b2, R2)             rate, b2, r2 (required)
-cwl_ift_c1_c2       IFTGoalRateCWLMetric(T, b1, R1,         target, b1, r1, rate, b2, r2
-                    A, b2, R2)                              (required)
-cwl_nerr8@k         NERReq8CWLMetric(k)                     k (required)
-cwl_nerr9@k         NERReq9CWLMetric(k)                     k (required)
-cwl_nerr10          NERReq10CWLMetric(phi)                  phi=0.9
-cwl_nerr11          NERReq11CWLMetric(T)                    target=1
-cwl_set@k           SETCWLMetric(beta, k)                   k (required), beta=0.5
-cwl_npv             NPVCWLMetric(rate)                      rate=0.1
-==================  =====================================  ===========================
+| name | cwl_eval's class (its metrics-file line) | parameters (defaults) |
+| --- | --- | --- |
+| `cwl_precision@k` | `PrecisionCWLMetric(k)` | k (required) |
+| `cwl_rr` | `RRCWLMetric()` |  |
+| `cwl_ap` | `APCWLMetric()` |  |
+| `cwl_trap` | `TrAPCWLMetric()` |  |
+| `cwl_rbp` | `RBPCWLMetric(theta)` | theta=0.9 |
+| `cwl_ndcg@k` | `NDCGCWLMetric(k)` | k (required) |
+| `cwl_inst` | `INSTCWLMetric(T)` | target=1 |
+| `cwl_insq` | `INSQCWLMetric(T)` | target=1 |
+| `cwl_bpm` | `BPMCWLMetric(T, K)` | target=1, budget=10 |
+| `cwl_bpm_dynamic` | `BPMDCWLMetric(T, K, hb, hc, gain_med)` | target=1, budget=10, hb=hc=1, gain_med=0.5 |
+| `cwl_umeasure` | `UMeasureCWLMetric(L)` | length=1000 |
+| `cwl_tbg` | `TBGCWLMetric(halflife)` | halflife=224 |
+| `cwl_ift_c1` | `IFTGoalCWLMetric(T, b1, R1)` | target, b1, r1 (required) |
+| `cwl_ift_c2` | `IFTRateCWLMetric(A, b2, R2)` | rate, b2, r2 (required) |
+| `cwl_ift_c1_c2` | `IFTGoalRateCWLMetric(T, b1, R1, A, b2, R2)` | target, b1, r1, rate, b2, r2 (required) |
+| `cwl_nerr8@k` | `NERReq8CWLMetric(k)` | k (required) |
+| `cwl_nerr9@k` | `NERReq9CWLMetric(k)` | k (required) |
+| `cwl_nerr10` | `NERReq10CWLMetric(phi)` | phi=0.9 |
+| `cwl_nerr11` | `NERReq11CWLMetric(T)` | target=1 |
+| `cwl_set@k` | `SETCWLMetric(beta, k)` | k (required), beta=0.5 |
+| `cwl_npv` | `NPVCWLMetric(rate)` | rate=0.1 |
 
 Every constructor also takes, keyword-only, ``cwl_eval``'s options:
 
@@ -65,6 +61,22 @@ Every constructor also takes, keyword-only, ``cwl_eval``'s options:
   or padded to that many ranks, the padding gaining 0 (worst) or
   ``max_gain`` (best) and costing ``max_cost`` (worst) or ``min_cost`` (best);
 - ``max_gain``, ``min_cost``, ``max_cost``: ``cwl_eval``'s options (1, 1, 1).
+
+Every quantity and bound of one measure is one metric each:
+:func:`with_options` gives a measure with other options (``cwl_eval``'s
+ten columns of one measure: five quantities, worst and residual).
+
+How they are computed: each query's ranking is laid out over ``max_depth``
+ranks (the list, then the padding), and C, W and L are windows over them in
+rank order; the five sums are exact (the same bits in memory, streaming, in
+chunks and on Spark). The cost is ``max_depth`` rows per query and measure,
+whatever the list's length. Being frames, not one aggregation per query,
+these families have no ``polars_rankmetrics.expr`` builder.
+
+Two of ``cwl_eval``'s definitions, kept as it computes them: AP's C(i) reads
+the gains of the padded ranking only (W(i) is proportional to
+``sum_{j>=i} g(j)/j``), and TrAP's W divides by R, the query's judged items
+with a positive gain (in the best case at least the padded ranking's).
 
 Where ``cwl_eval`` differs from trec_eval:
 
@@ -95,7 +107,7 @@ import polars as pl
 
 from polars_rankmetrics._declare import SIDE, constructor, spec_of
 from polars_rankmetrics._kernel import GRADE, ITEM, RANK, VALUE, GainColumns, exact_sum, power
-from polars_rankmetrics._spec import COUNT, POSITIVE, UNIT, Interval, Metric, TableSpec, TieSupport
+from polars_rankmetrics._spec import COUNT, POSITIVE, UNIT, Interval, Metric, SideInput, TableSpec, TieSupport
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
 
@@ -216,6 +228,58 @@ def _check_costs(m: Metric) -> None:
     bad = [v for v in values if not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0]
     if bad:
         raise InvalidParameterError.out_of_domain("costs", "finite costs of 0 or more", bad[0], metric=m.name)
+
+
+def with_options(metric: Metric, **options: object) -> Metric:
+    """The C/W/L `metric` with other options (``quantity``, ``bound``, ``costs``...), its parameters kept.
+
+    Parameters
+    ----------
+    metric
+        A metric of a C/W/L family (``prm.cwl_rbp(theta=0.8)``).
+    **options
+        The constructor's keyword arguments to change.
+
+    Returns
+    -------
+    Metric
+        The metric its constructor builds with those options.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics.metrics.cwl import with_options
+    >>> rbp = prm.cwl_rbp(theta=0.5)
+    >>> metrics = [rbp, with_options(rbp, quantity="ed"), with_options(rbp, bound="best")]
+    >>> df = pl.DataFrame({"query": [1, 1], "item": ["a", "b"], "score": [2.0, 1.0],
+    ...     "relevance": [1.0, 0.5]})
+    >>> prm.evaluate(df, metrics).with_columns(pl.all().round(4))
+    shape: (1, 3)
+    ┌────────────────────┬────────────────────────────────┬───────────────────────────────┐
+    │ cwl_rbp(theta=0.5) ┆ cwl_rbp(theta=0.5,quantity=ed) ┆ cwl_rbp(theta=0.5,bound=best) │
+    │ ---                ┆ ---                            ┆ ---                           │
+    │ f64                ┆ f64                            ┆ f64                           │
+    ╞════════════════════╪════════════════════════════════╪═══════════════════════════════╡
+    │ 0.625              ┆ 2.0                            ┆ 0.875                         │
+    └────────────────────┴────────────────────────────────┴───────────────────────────────┘
+    """
+    constructors = {spec_of(c).name: c for c in _CONSTRUCTORS()}
+    if metric.name not in constructors:
+        raise InvalidParameterError.out_of_domain(
+            "metric", "a C/W/L metric", str(metric), metric="with_options"
+        )
+    values: dict[str, object] = {}
+    for param, value in zip(metric.spec.params, metric.params, strict=True):
+        values[param.name] = value.value if isinstance(value, SideInput) else value
+    gain = metric.gain()
+    values.update(options)
+    if "gain" not in options:
+        values["gain"] = gain
+    args = () if metric.k is None else (metric.k,)
+    return constructors[metric.name](*args, **values)
+
+
+def _CONSTRUCTORS() -> tuple[Callable[..., Metric], ...]:  # noqa: N802  (read after the module is built)
+    return tuple(globals()[name] for name in __all__)
 
 
 def _check_choice(m: Metric, option: str) -> None:

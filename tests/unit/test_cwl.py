@@ -206,3 +206,14 @@ def test_cwl_a_query_has_its_values_whatever_its_neighbours() -> None:
         [prm.evaluate(frame.filter(pl.col("query") == q), metrics, per_query=True) for q in ("a", "b", "c")]
     )
     assert_frame_equal(alone.sort("query"), together.sort("query"), check_exact=True)
+
+
+def test_cwl_with_options_keeps_the_parameters() -> None:
+    from polars_rankmetrics.metrics.cwl import with_options  # noqa: PLC0415  (the module's helper)
+
+    metric = prm.cwl_ndcg(5, gain={1: 0.5, 2: 1.0}, max_depth=50)
+    changed = with_options(metric, quantity="etc", bound="residual")
+    assert str(changed) == "cwl_ndcg(1=0.5,2=1,max_depth=50,quantity=etc,bound=residual)@5"
+    assert with_options(changed, quantity="eu", bound="worst") == prm.parse(str(metric))
+    with pytest.raises(prm.InvalidParameterError, match="C/W/L"):
+        with_options(prm.ndcg(5), quantity="etc")
