@@ -54,7 +54,9 @@ Every constructor also takes, keyword-only, ``cwl_eval``'s options:
   grade is the gain. A judged gain outside ``[0, max_gain]`` is an
   ``InvalidDataError`` (``cwl_eval`` refuses its gain file);
 - ``costs``: the cost of each item, a DataFrame with columns ``item`` and
-  ``cost`` (or a ``{item: cost}`` mapping; items compared as text); items
+  ``cost``, and ``query`` for costs per query and item (``cwl_eval``'s cost
+  file gives each line of a run its element type's cost), or a
+  ``{item: cost}`` mapping; ids are compared as text; items
   without a cost cost ``max_cost`` (worst) or ``min_cost`` (best), 1 by
   default, as ``cwl_eval`` does without a cost file;
 - ``max_depth``: ``cwl_eval``'s ``--max_depth`` (1000): every ranking is cut
@@ -192,12 +194,21 @@ def _gain(m: Metric) -> pl.Expr:
     return grade.replace(list(mapping), list(mapping.values()))
 
 
+_QUERY_TEXT = "__prm_cwl_query"  # the query as text, to meet a costs frame's query column
+
+
 def _cost_frame(m: Metric) -> pl.LazyFrame | None:
+    """The costs as a frame of (item as text, cost), with the query as text when they are per query."""
     costs = m.side("costs")
     if costs is None:
         return None
     if isinstance(costs, pl.DataFrame):
-        costs = dict(zip(costs["item"].cast(pl.String), costs["cost"].cast(pl.Float64), strict=True))
+        by_query = [pl.col("query").cast(pl.String).alias(_QUERY_TEXT)] if "query" in costs.columns else []
+        return costs.lazy().select(
+            *by_query,
+            pl.col("item").cast(pl.String).alias(ITEM),
+            pl.col("cost").cast(pl.Float64).alias(_COST),
+        )
     assert isinstance(costs, Mapping)
     keys = [str(k) for k in costs]
     values = [float(v) for v in costs.values()]
@@ -214,9 +225,13 @@ def _check_costs(m: Metric) -> None:
             raise InvalidParameterError.out_of_domain(
                 "costs", f"a frame with columns 'item' and 'cost' (it has {names})", costs, metric=m.name
             )
-        if costs["item"].is_duplicated().any() or costs["item"].null_count():
+        ids = costs.select("query", "item") if "query" in names else costs.select("item")
+        if ids.is_duplicated().any() or ids.null_count().sum_horizontal().item():
             raise InvalidParameterError.out_of_domain(
-                "costs", "one row per item, no null item", costs, metric=m.name
+                "costs",
+                "one row per item (per query and item with a query column), no null id",
+                costs,
+                metric=m.name,
             )
         values = costs["cost"].cast(pl.Float64, strict=False).to_list()
     elif isinstance(costs, Mapping):
@@ -317,7 +332,9 @@ def _rows(m: Metric, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame
     )
     costs = _cost_frame(m)
     if costs is not None:
-        ranked = ranked.with_columns(pl.col(ITEM).cast(pl.String)).join(costs, on=ITEM, how="left")
+        on = [_QUERY_TEXT, ITEM] if _QUERY_TEXT in costs.collect_schema().names() else [ITEM]
+        texts = [pl.col(ITEM).cast(pl.String), pl.col(keys[-1]).cast(pl.String).alias(_QUERY_TEXT)]
+        ranked = ranked.with_columns(texts).join(costs, on=on, how="left")
     else:
         ranked = ranked.with_columns(pl.lit(None, dtype=pl.Float64).alias(_COST))
     padded = (

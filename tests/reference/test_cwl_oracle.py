@@ -128,12 +128,14 @@ def _cwl(
     ordered = run.with_columns(pl.col("item").cast(pl.String)).sort(
         ["query", "score", "item"], descending=[False, True, True]
     )
+    if "element" not in ordered.columns:  # the element type (cwl_eval's cost key): the item itself
+        ordered = ordered.with_columns(pl.col("item").alias("element"))
     lines = []
     for query in ordered["query"].unique(maintain_order=True).to_list():
         rows = ordered.filter(pl.col("query") == query)
         lines += [
-            f"{q} {d} {d} {i + 1} {s!r} run"
-            for i, (q, d, s) in enumerate(rows.select("query", "item", "score").iter_rows())
+            f"{q} {e} {d} {i + 1} {s!r} run"
+            for i, (q, e, d, s) in enumerate(rows.select("query", "element", "item", "score").iter_rows())
         ]
     (tmp / "run").write_text("".join(line + "\n" for line in lines))
     (tmp / "qrels").write_text("".join(f"{q} 0 {d} {g!r}\n" for q, d, g in qrels.iter_rows()))
@@ -167,8 +169,13 @@ def _cwl(
     return json.loads(done.stdout)
 
 
-def _options(costs: dict[str, float] | None, opts: dict[str, object]) -> dict[str, object]:
-    return {"costs": costs, **opts}
+def _options(run: pl.DataFrame, costs: dict[str, float] | None, opts: dict[str, object]) -> dict[str, object]:
+    """Our options for cwl_eval's: costs per item, or per query and item from each line's element type."""
+    if costs is None or "element" not in run.columns:
+        return {"costs": costs, **opts}
+    types = pl.DataFrame({"element": list(costs), "cost": list(costs.values())})
+    per_line = run.join(types, on="element", how="inner").select("query", "item", "cost")
+    return {"costs": per_line, **opts}
 
 
 def _compare(
@@ -177,7 +184,7 @@ def _compare(
     """Every measure, quantity and residual per query against cwl_eval; the number of values compared."""
     expected = _cwl(tmp, run, qrels, costs, **opts)  # type: ignore[arg-type]
     frame = prm.join_run_qrels(run, qrels)
-    common = _options(costs, opts)
+    common = _options(run, costs, opts)
     metrics = [
         _with(metric, quantity=quantity, bound=bound, **common)
         for _, metric in MEASURES
@@ -290,3 +297,17 @@ def test_cwl_equals_cwl_eval_on_its_own_test_rankings(tmp_path: Path) -> None:
         }
     )
     assert _compare(tmp_path, run, qrels) == 2 * len(MEASURES) * 10
+
+
+def test_cwl_equals_cwl_eval_with_element_type_costs(tmp_path: Path) -> None:
+    # cwl_eval's cost file prices element types, the run's second column, line by line: an item
+    # may be of a different type under another query, and a type without a price costs
+    # max_cost (worst) or min_cost (best).
+    _python()
+    run, qrels, _ = _collection(13, int_ids=True)
+    kinds = ["snippet", "image", "video", "ad"]
+    run = run.with_columns(
+        pl.Series("element", [kinds[(i * 7 + len(d)) % 4] for i, d in enumerate(run["item"].to_list())])
+    )
+    costs = {"snippet": 1.0, "image": 0.5, "video": 3.0}  # "ad" has no price
+    assert _compare(tmp_path, run, qrels, costs, max_depth=16, min_cost=0.25, max_cost=2.0) > 1000
