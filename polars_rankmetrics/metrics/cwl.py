@@ -17,33 +17,29 @@ Public API: one constructor per ``cwl_eval`` measure, each a family of the
 registry (``prm.cwl_inst(target=2)``, ``"cwl_inst(target=2)"`` in a metric
 list, ``df.rank.cwl_inst(...)``):
 
-==================  =====================================  ===========================
-constructor         ``cwl_eval`` class (metrics-file line)  parameters (defaults)
-==================  =====================================  ===========================
-cwl_precision@k     PrecisionCWLMetric(k)                   k (required)
-cwl_rr              RRCWLMetric()
-cwl_ap              APCWLMetric()
-cwl_trap            TrAPCWLMetric()
-cwl_rbp             RBPCWLMetric(theta)                     theta=0.9
-cwl_ndcg@k          NDCGCWLMetric(k)                        k (required)
-cwl_inst            INSTCWLMetric(T)                        target=1
-cwl_insq            INSQCWLMetric(T)                        target=1
-cwl_bpm             BPMCWLMetric(T, K)                      target=1, budget=10
-cwl_bpm_dynamic     BPMDCWLMetric(T, K, hb, hc, gain_med)   target=1, budget=10, hb=1,
-                                                            hc=1, gain_med=0.5
-cwl_umeasure        UMeasureCWLMetric(L)                    length=1000
-cwl_tbg             TBGCWLMetric(halflife)                  halflife=224
-cwl_ift_c1          IFTGoalCWLMetric(T, b1, R1)             target, b1, r1 (required)
-cwl_ift_c2          IFTRateCWLMetric(A, b2, R2)             rate, b2, r2 (required)
-cwl_ift_c1_c2       IFTGoalRateCWLMetric(T, b1, R1,         target, b1, r1, rate, b2, r2
-                    A, b2, R2)                              (required)
-cwl_nerr8@k         NERReq8CWLMetric(k)                     k (required)
-cwl_nerr9@k         NERReq9CWLMetric(k)                     k (required)
-cwl_nerr10          NERReq10CWLMetric(phi)                  phi=0.9
-cwl_nerr11          NERReq11CWLMetric(T)                    target=1
-cwl_set@k           SETCWLMetric(beta, k)                   k (required), beta=0.5
-cwl_npv             NPVCWLMetric(rate)                      rate=0.1
-==================  =====================================  ===========================
+| name | cwl_eval's class (its metrics-file line) | parameters (defaults) |
+| --- | --- | --- |
+| `cwl_precision@k` | `PrecisionCWLMetric(k)` | k (required) |
+| `cwl_rr` | `RRCWLMetric()` |  |
+| `cwl_ap` | `APCWLMetric()` |  |
+| `cwl_trap` | `TrAPCWLMetric()` |  |
+| `cwl_rbp` | `RBPCWLMetric(theta)` | theta=0.9 |
+| `cwl_ndcg@k` | `NDCGCWLMetric(k)` | k (required) |
+| `cwl_inst` | `INSTCWLMetric(T)` | target=1 |
+| `cwl_insq` | `INSQCWLMetric(T)` | target=1 |
+| `cwl_bpm` | `BPMCWLMetric(T, K)` | target=1, budget=10 |
+| `cwl_bpm_dynamic` | `BPMDCWLMetric(T, K, hb, hc, gain_med)` | target=1, budget=10, hb=hc=1, gain_med=0.5 |
+| `cwl_umeasure` | `UMeasureCWLMetric(L)` | length=1000 |
+| `cwl_tbg` | `TBGCWLMetric(halflife)` | halflife=224 |
+| `cwl_ift_c1` | `IFTGoalCWLMetric(T, b1, R1)` | target, b1, r1 (required) |
+| `cwl_ift_c2` | `IFTRateCWLMetric(A, b2, R2)` | rate, b2, r2 (required) |
+| `cwl_ift_c1_c2` | `IFTGoalRateCWLMetric(T, b1, R1, A, b2, R2)` | target, b1, r1, rate, b2, r2 (required) |
+| `cwl_nerr8@k` | `NERReq8CWLMetric(k)` | k (required) |
+| `cwl_nerr9@k` | `NERReq9CWLMetric(k)` | k (required) |
+| `cwl_nerr10` | `NERReq10CWLMetric(phi)` | phi=0.9 |
+| `cwl_nerr11` | `NERReq11CWLMetric(T)` | target=1 |
+| `cwl_set@k` | `SETCWLMetric(beta, k)` | k (required), beta=0.5 |
+| `cwl_npv` | `NPVCWLMetric(rate)` | rate=0.1 |
 
 Every constructor also takes, keyword-only, ``cwl_eval``'s options:
 
@@ -58,13 +54,31 @@ Every constructor also takes, keyword-only, ``cwl_eval``'s options:
   grade is the gain. A judged gain outside ``[0, max_gain]`` is an
   ``InvalidDataError`` (``cwl_eval`` refuses its gain file);
 - ``costs``: the cost of each item, a DataFrame with columns ``item`` and
-  ``cost`` (or a ``{item: cost}`` mapping; items compared as text); items
+  ``cost``, and ``query`` for costs per query and item (``cwl_eval``'s cost
+  file gives each line of a run its element type's cost), or a
+  ``{item: cost}`` mapping; ids are compared as text; items
   without a cost cost ``max_cost`` (worst) or ``min_cost`` (best), 1 by
   default, as ``cwl_eval`` does without a cost file;
 - ``max_depth``: ``cwl_eval``'s ``--max_depth`` (1000): every ranking is cut
   or padded to that many ranks, the padding gaining 0 (worst) or
   ``max_gain`` (best) and costing ``max_cost`` (worst) or ``min_cost`` (best);
 - ``max_gain``, ``min_cost``, ``max_cost``: ``cwl_eval``'s options (1, 1, 1).
+
+Every quantity and bound of one measure is one metric each:
+:func:`with_options` gives a measure with other options (``cwl_eval``'s
+ten columns of one measure: five quantities, worst and residual).
+
+How they are computed: each query's ranking is laid out over ``max_depth``
+ranks (the list, then the padding), and C, W and L are windows over them in
+rank order; the five sums are exact (the same bits in memory, streaming, in
+chunks and on Spark). The cost is ``max_depth`` rows per query and measure,
+whatever the list's length. Being frames, not one aggregation per query,
+these families have no ``polars_rankmetrics.expr`` builder.
+
+Two of ``cwl_eval``'s definitions, kept as it computes them: AP's C(i) reads
+the gains of the padded ranking only (W(i) is proportional to
+``sum_{j>=i} g(j)/j``), and TrAP's W divides by R, the query's judged items
+with a positive gain (in the best case at least the padded ranking's).
 
 Where ``cwl_eval`` differs from trec_eval:
 
@@ -94,8 +108,8 @@ from typing import Annotated, Literal
 import polars as pl
 
 from polars_rankmetrics._declare import SIDE, constructor, spec_of
-from polars_rankmetrics._kernel import GRADE, ITEM, RANK, VALUE, GainColumns, exact_sum
-from polars_rankmetrics._spec import COUNT, POSITIVE, UNIT, Interval, Metric, TableSpec, TieSupport
+from polars_rankmetrics._kernel import GRADE, ITEM, RANK, VALUE, GainColumns, exact_sum, power
+from polars_rankmetrics._spec import COUNT, POSITIVE, UNIT, Interval, Metric, SideInput, TableSpec, TieSupport
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
 
@@ -163,6 +177,13 @@ class Model:
 
     continuation: Callable[[Metric, Vectors], pl.Expr] | None = None
     weight: Callable[[Metric, Vectors], pl.Expr] | None = None
+    stage: Callable[[Metric, Vectors], pl.Expr] | None = None
+    """A per-rank window the model reads as ``pl.col(STAGE)``, computed first (windows do not nest)."""
+    normalized: bool = False
+    """Whether W is the weight divided by its sum over the ranks (TBG, U-measure)."""
+
+
+STAGE = "__prm_cwl_stage"
 
 
 def _gain(m: Metric) -> pl.Expr:
@@ -173,12 +194,21 @@ def _gain(m: Metric) -> pl.Expr:
     return grade.replace(list(mapping), list(mapping.values()))
 
 
+_QUERY_TEXT = "__prm_cwl_query"  # the query as text, to meet a costs frame's query column
+
+
 def _cost_frame(m: Metric) -> pl.LazyFrame | None:
+    """The costs as a frame of (item as text, cost), with the query as text when they are per query."""
     costs = m.side("costs")
     if costs is None:
         return None
     if isinstance(costs, pl.DataFrame):
-        costs = dict(zip(costs["item"].cast(pl.String), costs["cost"].cast(pl.Float64), strict=True))
+        by_query = [pl.col("query").cast(pl.String).alias(_QUERY_TEXT)] if "query" in costs.columns else []
+        return costs.lazy().select(
+            *by_query,
+            pl.col("item").cast(pl.String).alias(ITEM),
+            pl.col("cost").cast(pl.Float64).alias(_COST),
+        )
     assert isinstance(costs, Mapping)
     keys = [str(k) for k in costs]
     values = [float(v) for v in costs.values()]
@@ -195,9 +225,13 @@ def _check_costs(m: Metric) -> None:
             raise InvalidParameterError.out_of_domain(
                 "costs", f"a frame with columns 'item' and 'cost' (it has {names})", costs, metric=m.name
             )
-        if costs["item"].is_duplicated().any() or costs["item"].null_count():
+        ids = costs.select("query", "item") if "query" in names else costs.select("item")
+        if ids.is_duplicated().any() or ids.null_count().sum_horizontal().item():
             raise InvalidParameterError.out_of_domain(
-                "costs", "one row per item, no null item", costs, metric=m.name
+                "costs",
+                "one row per item (per query and item with a query column), no null id",
+                costs,
+                metric=m.name,
             )
         values = costs["cost"].cast(pl.Float64, strict=False).to_list()
     elif isinstance(costs, Mapping):
@@ -209,6 +243,58 @@ def _check_costs(m: Metric) -> None:
     bad = [v for v in values if not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0]
     if bad:
         raise InvalidParameterError.out_of_domain("costs", "finite costs of 0 or more", bad[0], metric=m.name)
+
+
+def with_options(metric: Metric, **options: object) -> Metric:
+    """The C/W/L `metric` with other options (``quantity``, ``bound``, ``costs``...), its parameters kept.
+
+    Parameters
+    ----------
+    metric
+        A metric of a C/W/L family (``prm.cwl_rbp(theta=0.8)``).
+    **options
+        The constructor's keyword arguments to change.
+
+    Returns
+    -------
+    Metric
+        The metric its constructor builds with those options.
+
+    Examples
+    --------
+    >>> from polars_rankmetrics.metrics.cwl import with_options
+    >>> rbp = prm.cwl_rbp(theta=0.5)
+    >>> metrics = [rbp, with_options(rbp, quantity="ed"), with_options(rbp, bound="best")]
+    >>> df = pl.DataFrame({"query": [1, 1], "item": ["a", "b"], "score": [2.0, 1.0],
+    ...     "relevance": [1.0, 0.5]})
+    >>> prm.evaluate(df, metrics).with_columns(pl.all().round(4))
+    shape: (1, 3)
+    ┌────────────────────┬────────────────────────────────┬───────────────────────────────┐
+    │ cwl_rbp(theta=0.5) ┆ cwl_rbp(theta=0.5,quantity=ed) ┆ cwl_rbp(theta=0.5,bound=best) │
+    │ ---                ┆ ---                            ┆ ---                           │
+    │ f64                ┆ f64                            ┆ f64                           │
+    ╞════════════════════╪════════════════════════════════╪═══════════════════════════════╡
+    │ 0.625              ┆ 2.0                            ┆ 0.875                         │
+    └────────────────────┴────────────────────────────────┴───────────────────────────────┘
+    """
+    constructors = {spec_of(c).name: c for c in _CONSTRUCTORS()}
+    if metric.name not in constructors:
+        raise InvalidParameterError.out_of_domain(
+            "metric", "a C/W/L metric", str(metric), metric="with_options"
+        )
+    values: dict[str, object] = {}
+    for param, value in zip(metric.spec.params, metric.params, strict=True):
+        values[param.name] = value.value if isinstance(value, SideInput) else value
+    gain = metric.gain()
+    values.update(options)
+    if "gain" not in options:
+        values["gain"] = gain
+    args = () if metric.k is None else (metric.k,)
+    return constructors[metric.name](*args, **values)
+
+
+def _CONSTRUCTORS() -> tuple[Callable[..., Metric], ...]:  # noqa: N802  (read after the module is built)
+    return tuple(globals()[name] for name in __all__)
 
 
 def _check_choice(m: Metric, option: str) -> None:
@@ -246,7 +332,9 @@ def _rows(m: Metric, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame
     )
     costs = _cost_frame(m)
     if costs is not None:
-        ranked = ranked.with_columns(pl.col(ITEM).cast(pl.String)).join(costs, on=ITEM, how="left")
+        on = [_QUERY_TEXT, ITEM] if _QUERY_TEXT in costs.collect_schema().names() else [ITEM]
+        texts = [pl.col(ITEM).cast(pl.String), pl.col(keys[-1]).cast(pl.String).alias(_QUERY_TEXT)]
+        ranked = ranked.with_columns(texts).join(costs, on=on, how="left")
     else:
         ranked = ranked.with_columns(pl.lit(None, dtype=pl.Float64).alias(_COST))
     padded = (
@@ -303,8 +391,12 @@ def _quantities(
     frame = _bound_columns(m, frame, keys, best, tag)
     v = _vectors(m, keys, best, tag)
     last = v.pos == float(v.depth)
+    if model.stage is not None:
+        frame = frame.with_columns(model.stage(m, v).alias(STAGE))
     if model.weight is not None:
         frame = frame.with_columns(model.weight(m, v).alias("w"))
+        if model.normalized:  # an exact sum, whatever the row order; times its reciprocal, see _tbg
+            frame = frame.with_columns(pl.col("w") * (1.0 / exact_sum(pl.col("w")).over(list(keys))))
         w = pl.col("w")
         following = v.over(w.shift(-1))
         c = pl.when(last | (w <= 0.0)).then(0.0).otherwise(following / w)
@@ -382,10 +474,14 @@ def _rr(_m: Metric, v: Vectors) -> pl.Expr:
 
 def _ap(_m: Metric, v: Vectors) -> pl.Expr:
     # C(i) = sum_{j>i} g(j)/j / sum_{j>=i} g(j)/j, 0 where nothing follows, 0 at the last rank.
-    below = v.over((v.gain / v.pos).cum_sum(reverse=True))
+    below = pl.col(STAGE)
     after = v.over(below.shift(-1))
     last = v.pos == float(v.depth)
     return pl.when(last | after.is_null() | (after <= 0.0)).then(0.0).otherwise(after / below)
+
+
+def _ap_stage(_m: Metric, v: Vectors) -> pl.Expr:
+    return v.over((v.gain / v.pos).cum_sum(reverse=True))
 
 
 def _trap(_m: Metric, v: Vectors) -> pl.Expr:
@@ -401,8 +497,8 @@ def _rbp(m: Metric, v: Vectors) -> pl.Expr:
 
 
 def _ndcg(m: Metric, v: Vectors) -> pl.Expr:
-    base = math.log(2.0)
-    ratio = ((v.pos + 1.0).log() / base) / ((v.pos + 2.0).log() / base)
+    base = 1.0 / math.log(2.0)  # a reciprocal written out: see _tbg
+    ratio = ((v.pos + 1.0).log() * base) / ((v.pos + 2.0).log() * base)
     return pl.when(_before_k(m, v)).then(ratio).otherwise(0.0)
 
 
@@ -429,35 +525,47 @@ def _bpm_dynamic(m: Metric, v: Vectors) -> pl.Expr:
     # The gain target moves by hb * (g(i) - gain_med) after each rank; cwl_eval 1.0.12 moves the
     # gain target, not the budget, in its cost loop too (after the gain loop, so without effect):
     # the budget stays K.
-    hb, med = m.number("hb"), m.number("gain_med")
-    step = hb * (v.gain - med)
-    target = m.number("target") + v.over(step.cum_sum()) - step
-    below = (v.cum_gain < target).cast(pl.Int64)
+    below = (v.cum_gain < pl.col(STAGE)).cast(pl.Int64)
     going = (v.over(below.cum_min()) == 1) & (v.cum_cost < m.number("budget"))
     return pl.when(going).then(1.0).otherwise(0.0)
 
 
+def _bpm_target(m: Metric, v: Vectors) -> pl.Expr:
+    """The gain target at each rank: T plus hb (g(j) - gain_med) for the ranks j above."""
+    step = m.number("hb") * (v.gain - m.number("gain_med"))
+    return m.number("target") + v.over(step.cum_sum()) - step
+
+
 def _umeasure(m: Metric, v: Vectors) -> pl.Expr:
-    start = v.over(v.cum_cost.shift(1, fill_value=0.0))
-    w = pl.when(v.pos == float(v.depth)).then(0.0).otherwise((1.0 - start / m.number("length")).clip(0.0))
-    return w / v.over(w.sum())
+    start = pl.col(STAGE)
+    return (
+        pl.when(v.pos == float(v.depth))
+        .then(0.0)
+        .otherwise((1.0 - start * (1.0 / m.number("length"))).clip(0.0))
+    )
 
 
-def _tbg(m: Metric, v: Vectors) -> pl.Expr:
+def _tbg(m: Metric, _v: Vectors) -> pl.Expr:
+    # A column is divided by a literal as a multiplication by its reciprocal, or not, depending on
+    # the chunk (one query alone, or beside others): the reciprocals are written out, so every
+    # query gets the same bits whatever its neighbours.
     h = m.number("halflife")
-    start = v.over(v.cum_cost.shift(1, fill_value=0.0))
-    w = (h * pl.lit(2.0).pow(-start / h)) / math.log(2.0)
-    return w / v.over(w.sum())
+    return h * power(2.0, pl.col(STAGE) * (-1.0 / h)) * (1.0 / math.log(2.0))
+
+
+def _cost_before(_m: Metric, v: Vectors) -> pl.Expr:
+    """The cost spent before each rank."""
+    return v.over(v.cum_cost.shift(1, fill_value=0.0))
 
 
 def _c1(m: Metric, v: Vectors) -> pl.Expr:
     t, b1, r1 = m.number("target"), m.number("b1"), m.number("r1")
-    return 1.0 - (1.0 + b1 * pl.lit(math.e).pow((t - v.cum_gain) * r1)).pow(-1.0)
+    return 1.0 - (1.0 + b1 * ((t - v.cum_gain) * r1).exp()).pow(-1.0)
 
 
 def _c2(m: Metric, v: Vectors) -> pl.Expr:
     a, b2, r2 = m.number("rate"), m.number("b2"), m.number("r2")
-    return (1.0 + b2 * pl.lit(math.e).pow((a - v.cum_gain / v.cum_cost) * r2)).pow(-1.0)
+    return (1.0 + b2 * ((a - v.cum_gain / v.cum_cost) * r2).exp()).pow(-1.0)
 
 
 def _c1_c2(m: Metric, v: Vectors) -> pl.Expr:
@@ -513,16 +621,16 @@ def _w(function: Callable[[Metric, Vectors], pl.Expr]) -> Model:
 
 PRECISION = _spec("cwl_precision", _c(_precision))
 RR = _spec("cwl_rr", _c(_rr))
-AP = _spec("cwl_ap", _c(_ap))
+AP = _spec("cwl_ap", Model(continuation=_ap, stage=_ap_stage))
 TRAP = _spec("cwl_trap", _w(_trap), unretrieved=True)
 RBP = _spec("cwl_rbp", _c(_rbp))
 NDCG = _spec("cwl_ndcg", _c(_ndcg))
 INST = _spec("cwl_inst", _c(_inst))
 INSQ = _spec("cwl_insq", _c(_insq))
 BPM = _spec("cwl_bpm", _c(_bpm))
-BPM_DYNAMIC = _spec("cwl_bpm_dynamic", _c(_bpm_dynamic))
-UMEASURE = _spec("cwl_umeasure", _w(_umeasure))
-TBG = _spec("cwl_tbg", _w(_tbg))
+BPM_DYNAMIC = _spec("cwl_bpm_dynamic", Model(continuation=_bpm_dynamic, stage=_bpm_target))
+UMEASURE = _spec("cwl_umeasure", Model(weight=_umeasure, stage=_cost_before, normalized=True))
+TBG = _spec("cwl_tbg", Model(weight=_tbg, stage=_cost_before, normalized=True))
 IFT_C1 = _spec("cwl_ift_c1", _c(_c1))
 IFT_C2 = _spec("cwl_ift_c2", _c(_c2))
 IFT_C1_C2 = _spec("cwl_ift_c1_c2", _c(_c1_c2))

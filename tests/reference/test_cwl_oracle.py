@@ -122,22 +122,29 @@ def _with(metric: prm.Metric, **options: object) -> prm.Metric:
 
 
 def _cwl(
-    tmp: Path, run: pl.DataFrame, qrels: pl.DataFrame, costs: dict[str, float] | None, **opts: float
+    tmp: Path,
+    run: pl.DataFrame,
+    qrels: pl.DataFrame,
+    costs: dict[str, float] | None,
+    measures: list[tuple[str, prm.Metric]] = MEASURES,
+    **opts: float,
 ) -> Any:  # noqa: ANN401
     """cwl_eval's values: [topic, measure name, [eu, etu, ec, etc, ed], [residuals]] per topic and measure."""
     ordered = run.with_columns(pl.col("item").cast(pl.String)).sort(
         ["query", "score", "item"], descending=[False, True, True]
     )
+    if "element" not in ordered.columns:  # the element type (cwl_eval's cost key): the item itself
+        ordered = ordered.with_columns(pl.col("item").alias("element"))
     lines = []
     for query in ordered["query"].unique(maintain_order=True).to_list():
         rows = ordered.filter(pl.col("query") == query)
         lines += [
-            f"{q} {d} {d} {i + 1} {s!r} run"
-            for i, (q, d, s) in enumerate(rows.select("query", "item", "score").iter_rows())
+            f"{q} {e} {d} {i + 1} {s!r} run"
+            for i, (q, e, d, s) in enumerate(rows.select("query", "element", "item", "score").iter_rows())
         ]
     (tmp / "run").write_text("".join(line + "\n" for line in lines))
     (tmp / "qrels").write_text("".join(f"{q} 0 {d} {g!r}\n" for q, d, g in qrels.iter_rows()))
-    (tmp / "metrics").write_text("".join(line + "\n" for line, _ in MEASURES))
+    (tmp / "metrics").write_text("".join(line + "\n" for line, _ in measures))
     cost_file = "-"
     if costs is not None:
         (tmp / "costs").write_text("".join(f"{d} {c!r}\n" for d, c in costs.items()))
@@ -167,20 +174,30 @@ def _cwl(
     return json.loads(done.stdout)
 
 
-def _options(costs: dict[str, float] | None, opts: dict[str, object]) -> dict[str, object]:
-    return {"costs": costs, **opts}
+def _options(run: pl.DataFrame, costs: dict[str, float] | None, opts: dict[str, object]) -> dict[str, object]:
+    """Our options for cwl_eval's: costs per item, or per query and item from each line's element type."""
+    if costs is None or "element" not in run.columns:
+        return {"costs": costs, **opts}
+    types = pl.DataFrame({"element": list(costs), "cost": list(costs.values())})
+    per_line = run.join(types, on="element", how="inner").select("query", "item", "cost")
+    return {"costs": per_line, **opts}
 
 
 def _compare(
-    tmp: Path, run: pl.DataFrame, qrels: pl.DataFrame, costs: dict[str, float] | None = None, **opts: object
+    tmp: Path,
+    run: pl.DataFrame,
+    qrels: pl.DataFrame,
+    costs: dict[str, float] | None = None,
+    measures: list[tuple[str, prm.Metric]] = MEASURES,
+    **opts: object,
 ) -> int:
     """Every measure, quantity and residual per query against cwl_eval; the number of values compared."""
-    expected = _cwl(tmp, run, qrels, costs, **opts)  # type: ignore[arg-type]
+    expected = _cwl(tmp, run, qrels, costs, measures, **opts)  # type: ignore[arg-type]
     frame = prm.join_run_qrels(run, qrels)
-    common = _options(costs, opts)
+    common = _options(run, costs, opts)
     metrics = [
         _with(metric, quantity=quantity, bound=bound, **common)
-        for _, metric in MEASURES
+        for _, metric in measures
         for quantity in QUANTITIES
         for bound in ("worst", "residual")
     ]
@@ -192,7 +209,7 @@ def _compare(
         if topic not in judged:
             assert topic not in rows  # a query without judgments is not evaluated here (documented)
             continue
-        metric = MEASURES[index][1]
+        metric = measures[index][1]
         for q, quantity in enumerate(QUANTITIES):
             for bound, want in (("worst", scores[q]), ("residual", residuals[q])):
                 name = str(_with(metric, quantity=quantity, bound=bound, **common))
@@ -290,3 +307,94 @@ def test_cwl_equals_cwl_eval_on_its_own_test_rankings(tmp_path: Path) -> None:
         }
     )
     assert _compare(tmp_path, run, qrels) == 2 * len(MEASURES) * 10
+
+
+def test_cwl_equals_cwl_eval_with_element_type_costs(tmp_path: Path) -> None:
+    # cwl_eval's cost file prices element types, the run's second column, line by line: an item
+    # may be of a different type under another query, and a type without a price costs
+    # max_cost (worst) or min_cost (best).
+    _python()
+    run, qrels, _ = _collection(13, int_ids=True)
+    kinds = ["snippet", "image", "video", "ad"]
+    run = run.with_columns(
+        pl.Series("element", [kinds[(i * 7 + len(d)) % 4] for i, d in enumerate(run["item"].to_list())])
+    )
+    costs = {"snippet": 1.0, "image": 0.5, "video": 3.0}  # "ad" has no price
+    assert _compare(tmp_path, run, qrels, costs, max_depth=16, min_cost=0.25, max_cost=2.0) > 1000
+
+
+# cwl_eval's own test files (github.com/ireval/cwl, cwl/tests/, commit f3bd649, MIT licence),
+# transcribed: result_file, qrel_file, gain_file, cost_file and metrics_file, whose measures
+# the README's sample output lists. The run's lines are in rank order, scores descending.
+_DOCS = [f"D{i}" for i in range(1, 11)]
+_ELEMENTS = {
+    "T1": "E2 E2 E1 E2 E3 E1 E2 E1 E2 E3",
+    "T2": "E1 E1 E1 E2 E2 E1 E2 E1 E2 E3",
+    "T3": "E3 E2 E1 E2 E2 E1 E2 E1 E2 E3",
+}
+_QRELS = {  # qrel_file: binary gains
+    "T1": {"D1": 1, "D2": 0, "D3": 1, "D4": 1, "D7": 1, "D8": 0, "D9": 1, "D10": 0},
+    "T2": {"D1": 1, "D2": 1, "D5": 1, "D6": 0, "D7": 1, "D8": 1, "D9": 1, "D10": 0},
+    "T3": {"D4": 0, "D5": 0, "D6": 1, "D7": 1, "D8": 1, "D9": 0, "D10": 1},
+}
+_GAINS = {  # gain_file: graded gains in [0, 1]
+    "T1": {"D1": 1.0, "D2": 0.0, "D3": 1.0, "D4": 1.0, "D7": 1.0, "D8": 0.0, "D9": 1.0, "D10": 0.0},
+    "T2": {"D1": 0.2, "D2": 0.4, "D5": 1.0, "D6": 0.0, "D7": 0.2, "D8": 1.0, "D9": 0.4, "D10": 0.0},
+    "T3": {"D4": 0.0, "D5": 0.0, "D6": 0.8, "D7": 0.2, "D8": 0.4, "D9": 0.0, "D10": 1.0},
+}
+_COSTS = {"E1": 1.0, "E2": 2.0, "E3": 5.0, "E4": 7.5}
+_METRICS_FILE: list[tuple[str, prm.Metric]] = [
+    ("PrecisionCWLMetric(1)", prm.cwl_precision(1)),
+    ("PrecisionCWLMetric(5)", prm.cwl_precision(5)),
+    ("PrecisionCWLMetric(10)", prm.cwl_precision(10)),
+    ("PrecisionCWLMetric(20)", prm.cwl_precision(20)),
+    ("RBPCWLMetric(0.9)", prm.cwl_rbp(theta=0.9)),
+    ("NDCGCWLMetric(10)", prm.cwl_ndcg(10)),
+    ("RRCWLMetric()", prm.cwl_rr()),
+    ("APCWLMetric()", prm.cwl_ap()),
+    ("INSTCWLMetric(1)", prm.cwl_inst(target=1)),
+    ("INSQCWLMetric(1)", prm.cwl_insq(target=1)),
+    ("BPMCWLMetric(1,1000)", prm.cwl_bpm(target=1, budget=1000)),
+    ("BPMCWLMetric(1000,10)", prm.cwl_bpm(target=1000, budget=10)),
+    ("BPMCWLMetric(1.2,10)", prm.cwl_bpm(target=1.2, budget=10)),
+    ("BPMDCWLMetric(1,1000)", prm.cwl_bpm_dynamic(target=1, budget=1000)),
+    ("BPMDCWLMetric(1000,10)", prm.cwl_bpm_dynamic(target=1000, budget=10)),
+    ("BPMDCWLMetric(1.2,10)", prm.cwl_bpm_dynamic(target=1.2, budget=10)),
+    ("UMeasureCWLMetric(50)", prm.cwl_umeasure(length=50)),
+    ("UMeasureCWLMetric(10)", prm.cwl_umeasure(length=10)),
+    ("TBGCWLMetric(22)", prm.cwl_tbg(halflife=22)),
+    ("IFTGoalCWLMetric(2.0, 0.9, 1)", prm.cwl_ift_c1(target=2.0, b1=0.9, r1=1)),
+    ("IFTGoalCWLMetric(2.0, 0.9, 10)", prm.cwl_ift_c1(target=2.0, b1=0.9, r1=10)),
+    ("IFTGoalCWLMetric(2.0, 0.9, 100)", prm.cwl_ift_c1(target=2.0, b1=0.9, r1=100)),
+    ("IFTRateCWLMetric(0.2, 0.9, 1)", prm.cwl_ift_c2(rate=0.2, b2=0.9, r2=1)),
+    ("IFTRateCWLMetric(0.2, 0.9, 10)", prm.cwl_ift_c2(rate=0.2, b2=0.9, r2=10)),
+    ("IFTRateCWLMetric(0.2, 0.9, 100)", prm.cwl_ift_c2(rate=0.2, b2=0.9, r2=100)),
+    (
+        "IFTGoalRateCWLMetric(2.0,0.9,10, 0.2, 0.9, 10)",
+        prm.cwl_ift_c1_c2(target=2.0, b1=0.9, r1=10, rate=0.2, b2=0.9, r2=10),
+    ),
+    (
+        "IFTGoalRateCWLMetric(2.0,0.9,100, 0.2, 0.9, 100)",
+        prm.cwl_ift_c1_c2(target=2.0, b1=0.9, r1=100, rate=0.2, b2=0.9, r2=100),
+    ),
+]
+
+
+@pytest.mark.parametrize("judgments", ["qrel_file", "gain_file"])
+@pytest.mark.parametrize("priced", [False, True], ids=["no-cost-file", "cost_file"])
+def test_cwl_equals_cwl_eval_on_its_test_files(tmp_path: Path, judgments: str, priced: bool) -> None:
+    _python()
+    rows = [
+        (topic, doc, 4.3 - 0.1 * i - (0.1 if i >= 3 else 0.0), element)
+        for topic, elements in _ELEMENTS.items()
+        for i, (doc, element) in enumerate(zip(_DOCS, elements.split(), strict=True))
+    ]
+    run = pl.DataFrame(rows, schema=["query", "item", "score", "element"], orient="row")
+    table = _QRELS if judgments == "qrel_file" else _GAINS
+    qrels = pl.DataFrame(
+        [(topic, doc, float(g)) for topic, gains in table.items() for doc, g in gains.items()],
+        schema=["query", "item", "relevance"],
+        orient="row",
+    )
+    compared = _compare(tmp_path, run, qrels, _COSTS if priced else None, _METRICS_FILE)
+    assert compared == 3 * len(_METRICS_FILE) * 10
