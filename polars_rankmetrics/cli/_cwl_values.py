@@ -15,6 +15,7 @@ outside [0, 1].
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -166,6 +167,9 @@ FAMILIES: dict[str, tuple[str, dict[str, str]]] = {
 }
 
 
+_RANK_TESTED = frozenset({"NDCGCWLMetric", "NERReq8CWLMetric", "NERReq9CWLMetric", "SETCWLMetric"})
+
+
 def _frame(items: pl.DataFrame, gains: pl.DataFrame, run: CwlRun, blocks: int) -> pl.DataFrame:
     """The rankings as the library's frame: (query: the ranking, item, rank, relevance: the gain).
 
@@ -210,6 +214,10 @@ def _metrics(measure: CwlMeasure, costs: pl.DataFrame | None, bounds: Bounds) ->
     family, keywords = FAMILIES[measure.cls.name]
     constructor = getattr(prm, family)
     given = {keywords[name]: value for name, value in measure.args.items()}
+    if measure.cls.name in _RANK_TESTED and "k" in given:
+        # these classes read k only in `rank < k` (an integer rank): k = 10.0, 2.5 or 0 is the
+        # integer max(1, ceil(k)) to them (cwl_eval prints the name with k as written)
+        given["k"] = max(1, math.ceil(given["k"]))
     options = {
         "costs": costs,
         "max_depth": bounds.depth,

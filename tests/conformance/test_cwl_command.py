@@ -214,7 +214,7 @@ _GAINS = ("0", "1", "0.5", "1.0", "0.25", ".75", "0.0", "0.1", "0.3333")
 _CLASSES = (
     ("PrecisionCWLMetric", lambda r: [r.randint(1, 4)]),  # cwl_eval fails when k - 1 > --max_depth
     ("RBPCWLMetric", lambda r: [r.choice([0.2, 0.5, 0.8, 0.95])]),
-    ("NDCGCWLMetric", lambda r: [r.randint(1, 25)]),
+    ("NDCGCWLMetric", lambda r: [r.choice([r.randint(1, 25), 10.0, 2.5, 0])]),  # k as cwl_eval compares it
     ("RRCWLMetric", lambda _: []),
     ("APCWLMetric", lambda _: []),
     ("TrAPCWLMetric", lambda _: []),
@@ -227,11 +227,11 @@ _CLASSES = (
     ("IFTGoalCWLMetric", lambda r: [r.choice([1.0, 2.0]), 0.9, r.choice([1, 10, 100])]),
     ("IFTRateCWLMetric", lambda r: [r.choice([0.2, 0.5]), 0.9, r.choice([1, 10, 100])]),
     ("IFTGoalRateCWLMetric", lambda r: [2.0, 0.9, r.choice([10, 100]), 0.2, 0.9, r.choice([10, 100])]),
-    ("NERReq8CWLMetric", lambda r: [r.randint(1, 12)]),
-    ("NERReq9CWLMetric", lambda r: [r.randint(1, 12)]),
+    ("NERReq8CWLMetric", lambda r: [r.choice([r.randint(1, 12), 3.0, 0])]),
+    ("NERReq9CWLMetric", lambda r: [r.choice([r.randint(1, 12), 4.5])]),
     ("NERReq10CWLMetric", lambda r: [r.choice([0.5, 0.8, 0.9])]),
     ("NERReq11CWLMetric", lambda r: [r.choice([1.0, 2.0, 3])]),
-    ("SETCWLMetric", lambda r: r.choice([[], [0.5, 10], [0.3, 4]])),
+    ("SETCWLMetric", lambda r: r.choice([[], [0.5, 10], [0.3, 4], [1, 2.5]])),
     ("NPVCWLMetric", lambda r: [r.choice([0.1, 0.5])]),
 )
 
