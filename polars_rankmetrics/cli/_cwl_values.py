@@ -16,6 +16,7 @@ outside [0, 1].
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -129,7 +130,7 @@ def cwl_values(
     if stop is not None:  # cwl_eval prints the rankings before the one it refuses
         blocks = stop[0]
         items = items.filter(pl.col("block") < blocks)
-    if blocks == 0:
+    if blocks == 0 or not measures:  # an empty metrics file: cwl_eval prints no line
         return pl.DataFrame(schema={"block": pl.UInt32, "measure": pl.UInt32}), stop
     table = _evaluate(_frame(items, gains, run, blocks), items, measures, bounds)
     return table, stop
@@ -242,7 +243,9 @@ def _evaluate(
     columns = [*QUANTITIES, *(f"res_{q}" for q in QUANTITIES)][: 10 if bounds.residuals else 5]
     per_measure = [_metrics(m, costs, bounds) for m in measures]
     unique = list({str(metric): metric for metrics in per_measure for metric in metrics}.values())
-    values = prm.evaluate(frame, unique, per_query=True)
+    with warnings.catch_warnings():  # rankings all unjudged are cwl_eval's everyday input (residuals)
+        warnings.simplefilter("ignore", prm.RankMetricsWarning)
+        values = prm.evaluate(frame, unique, per_query=True)
     tables = [
         values.select(
             pl.col("query").alias("block"),

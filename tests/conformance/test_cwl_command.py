@@ -208,6 +208,28 @@ def test_a_malformed_run_line_stops_where_cwl_eval_stops(cwl_eval: Path, tmp_pat
     assert "line 15" in ours.stderr
 
 
+@pytest.mark.parametrize(
+    "case",
+    ["empty-metrics-file", "empty-gain-file", "empty-run", "blank-line-ends-the-run", "crlf-line-ends"],
+)
+def test_empty_and_odd_files(cwl_eval: Path, case: str, tmp_path: Path) -> None:
+    """Empty files, a blank last line, Windows line ends: printed (and failed) as cwl_eval does."""
+    empty = tmp_path / "empty"
+    empty.write_text("")
+    run = (DATA / "result_file").read_text()  # read with universal newlines: LF
+    (tmp_path / "run").write_text(
+        run + "\n" if case == "blank-line-ends-the-run" else run.replace("\n", "\r\n")
+    )
+    args = {
+        "empty-metrics-file": [_d("qrel_file"), _d("result_file"), "-m", str(empty), "-n"],
+        "empty-gain-file": [str(empty), _d("result_file"), "-r"],
+        "empty-run": [_d("qrel_file"), str(empty), "-n"],
+        "blank-line-ends-the-run": [_d("qrel_file"), str(tmp_path / "run")],
+        "crlf-line-ends": [_d("gain_file"), str(tmp_path / "run")],
+    }[case]
+    _compare(cwl_eval, args, tmp_path)
+
+
 # ---- Generated collections ----
 
 _GAINS = ("0", "1", "0.5", "1.0", "0.25", ".75", "0.0", "0.1", "0.3333")
