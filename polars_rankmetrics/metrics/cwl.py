@@ -142,6 +142,7 @@ Bound = Literal["worst", "best", "residual"]
 QUANTITIES = ("eu", "etu", "ec", "etc", "ed")
 BOUNDS = ("worst", "best", "residual")
 NONNEGATIVE = Interval(low=0.0)
+GAIN_AT_MOST_ONE = Interval(low=0.0, high=1.0, low_open=True)  # INST and NERR: gains in [0, 1]
 
 _POS = "__prm_cwl_pos"  # the rank, 1..depth, the padded ranks included
 _GAIN = "__prm_cwl_gain"  # the judged gain; null for unjudged items and padded ranks
@@ -985,13 +986,14 @@ def cwl_inst(  # noqa: PLR0913  (cwl_eval's options, each named)
     gain: Mapping[float, float] | None = None,
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
-    max_gain: Annotated[float, POSITIVE] = 1.0,
+    max_gain: Annotated[float, GAIN_AT_MOST_ONE] = 1.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
     """The C/W/L measure of ``cwl_eval``'s ``INSTCWLMetric(T)``.
 
     C(i) = ((i + T + T_i - 1) / (i + T + T_i))**2 with T_i = T - sum_{j<=i} g(j).
+    Its gains lie in [0, 1], as ``cwl_eval`` requires: ``max_gain`` is at most 1.
 
     EU by default; ``quantity=`` gives ETU, EC, ETC or ED, ``bound=`` the best
     case or the residual (module :mod:`polars_rankmetrics.metrics.cwl`).
@@ -1546,13 +1548,14 @@ def cwl_nerr8(  # noqa: PLR0913  (cwl_eval's options, each named)
     gain: Mapping[float, float] | None = None,
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
-    max_gain: Annotated[float, POSITIVE] = 1.0,
+    max_gain: Annotated[float, GAIN_AT_MOST_ONE] = 1.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
     """The C/W/L measure of ``cwl_eval``'s ``NERReq8CWLMetric(k)``.
 
     C(i) = 1 - g(i) for i < k, 0 after (Eq. 8).
+    Its gains lie in [0, 1], as ``cwl_eval`` requires: ``max_gain`` is at most 1.
 
     EU by default; ``quantity=`` gives ETU, EC, ETC or ED, ``bound=`` the best
     case or the residual (module :mod:`polars_rankmetrics.metrics.cwl`).
@@ -1603,13 +1606,14 @@ def cwl_nerr9(  # noqa: PLR0913  (cwl_eval's options, each named)
     gain: Mapping[float, float] | None = None,
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
-    max_gain: Annotated[float, POSITIVE] = 1.0,
+    max_gain: Annotated[float, GAIN_AT_MOST_ONE] = 1.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
     """The C/W/L measure of ``cwl_eval``'s ``NERReq9CWLMetric(k)``.
 
     C(i) = i / (i + 1) (1 - g(i)) for i < k, 0 after (Eq. 9).
+    Its gains lie in [0, 1], as ``cwl_eval`` requires: ``max_gain`` is at most 1.
 
     EU by default; ``quantity=`` gives ETU, EC, ETC or ED, ``bound=`` the best
     case or the residual (module :mod:`polars_rankmetrics.metrics.cwl`).
@@ -1660,13 +1664,14 @@ def cwl_nerr10(  # noqa: PLR0913  (cwl_eval's options, each named)
     gain: Mapping[float, float] | None = None,
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
-    max_gain: Annotated[float, POSITIVE] = 1.0,
+    max_gain: Annotated[float, GAIN_AT_MOST_ONE] = 1.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
     """The C/W/L measure of ``cwl_eval``'s ``NERReq10CWLMetric(phi)``.
 
     C(i) = phi (1 - g(i)) (Eq. 10).
+    Its gains lie in [0, 1], as ``cwl_eval`` requires: ``max_gain`` is at most 1.
 
     EU by default; ``quantity=`` gives ETU, EC, ETC or ED, ``bound=`` the best
     case or the residual (module :mod:`polars_rankmetrics.metrics.cwl`).
@@ -1717,13 +1722,14 @@ def cwl_nerr11(  # noqa: PLR0913  (cwl_eval's options, each named)
     gain: Mapping[float, float] | None = None,
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
-    max_gain: Annotated[float, POSITIVE] = 1.0,
+    max_gain: Annotated[float, GAIN_AT_MOST_ONE] = 1.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
     """The C/W/L measure of ``cwl_eval``'s ``NERReq11CWLMetric(T)``.
 
     C(i) = ((i + 2T - 1) / (i + 2T))**2 (1 - g(i)) (Eq. 11).
+    Its gains lie in [0, 1], as ``cwl_eval`` requires: ``max_gain`` is at most 1.
 
     EU by default; ``quantity=`` gives ETU, EC, ETC or ED, ``bound=`` the best
     case or the residual (module :mod:`polars_rankmetrics.metrics.cwl`).
