@@ -227,3 +227,10 @@ def test_cwl_costs_per_query_and_item() -> None:
     twice = pl.DataFrame({"query": ["q", "q"], "item": ["a", "a"], "cost": [2.0, 4.0]})
     with pytest.raises(prm.InvalidParameterError, match="one row per item"):
         prm.cwl_precision(3, costs=twice)
+
+
+def test_cwl_by_keys_keep_their_names() -> None:
+    # by-keys named like a C/W/L quantity or vector do not meet the plan's own columns.
+    frame = pl.concat([FRAME.with_columns(pl.lit(name).alias("w"), pl.lit(1).alias("eu")) for name in "xy"])
+    out = prm.evaluate(frame, [prm.cwl_precision(3, bound="residual")], by=["w", "eu"])
+    assert out.sort("w").rows() == [("x", 1, 0.0), ("y", 1, 0.0)]
