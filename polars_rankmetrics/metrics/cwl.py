@@ -142,6 +142,7 @@ Bound = Literal["worst", "best", "residual"]
 QUANTITIES = ("eu", "etu", "ec", "etc", "ed")
 BOUNDS = ("worst", "best", "residual")
 NONNEGATIVE = Interval(low=0.0)
+GAIN_AT_MOST_ONE = Interval(low=0.0, high=1.0, low_open=True)  # INST and NERR: gains in [0, 1]
 
 _POS = "__prm_cwl_pos"  # the rank, 1..depth, the padded ranks included
 _GAIN = "__prm_cwl_gain"  # the judged gain; null for unjudged items and padded ranks
@@ -149,6 +150,12 @@ _COST = "__prm_cwl_cost"  # the item's cost; null when it has none, and on padde
 _RELS = "__prm_cwl_rels"  # the query's judged items with a positive gain (TrAP's R)
 _BAD = "__prm_cwl_bad"  # the first gain outside [0, max_gain], as text
 _N_RET = "__prm_cwl_m"  # the ranks the list fills, up to depth
+# One bound's columns (suffixed "worst" or "best"): the gain and cost of each rank, their running
+# sums, the ranks with a positive gain; then W (weight models), C, and the chance of reaching a rank.
+_G, _C_, _CG, _CC, _NP = "__prm_cwl_g_", "__prm_cwl_c_", "__prm_cwl_cg_", "__prm_cwl_cc_", "__prm_cwl_np_"
+_W, _CONT, _REACH = "__prm_cwl_w", "__prm_cwl_cont", "__prm_cwl_reach"
+_Q = "__prm_cwl_q_"  # prefix of the five quantities per query
+_LO, _HI = "__prm_cwl_lo", "__prm_cwl_hi"  # the worst and best values of a residual
 
 
 @dataclass(frozen=True)
@@ -361,22 +368,22 @@ def _bound_columns(
     g = pl.col(_GAIN).fill_null(fill_gain)
     c = pl.col(_COST).fill_null(fill_cost)
     window = {"partition_by": list(keys), "order_by": pl.col(_POS)}
-    return frame.with_columns(g.alias("g" + tag), c.alias("c" + tag)).with_columns(
-        pl.col("g" + tag).cum_sum().over(**window).alias("cg" + tag),  # type: ignore[arg-type]
-        pl.col("c" + tag).cum_sum().over(**window).alias("cc" + tag),  # type: ignore[arg-type]
-        (pl.col("g" + tag) > 0.0).cast(pl.Float64).sum().over(list(keys)).alias("np" + tag),
+    return frame.with_columns(g.alias(_G + tag), c.alias(_C_ + tag)).with_columns(
+        pl.col(_G + tag).cum_sum().over(**window).alias(_CG + tag),  # type: ignore[arg-type]
+        pl.col(_C_ + tag).cum_sum().over(**window).alias(_CC + tag),  # type: ignore[arg-type]
+        (pl.col(_G + tag) > 0.0).cast(pl.Float64).sum().over(list(keys)).alias(_NP + tag),
     )
 
 
 def _vectors(m: Metric, keys: tuple[str, ...], best: bool, tag: str) -> Vectors:
     rels = pl.col(_RELS)
     if best:
-        rels = pl.max_horizontal(pl.col("np" + tag), rels)
+        rels = pl.max_horizontal(pl.col(_NP + tag), rels)
     return Vectors(
         pos=pl.col(_POS),
-        gain=pl.col("g" + tag),
-        cum_gain=pl.col("cg" + tag),
-        cum_cost=pl.col("cc" + tag),
+        gain=pl.col(_G + tag),
+        cum_gain=pl.col(_CG + tag),
+        cum_cost=pl.col(_CC + tag),
         depth=int(m.number("max_depth")),
         rels=rels,
         keys=keys,
@@ -387,45 +394,45 @@ def _quantities(
     m: Metric, model: Model, frame: pl.LazyFrame, keys: tuple[str, ...], best: bool
 ) -> pl.LazyFrame:
     """One bound's five quantities per query: columns eu, etu, ec, etc, ed."""
-    tag = "_b" if best else "_w"
+    tag = "best" if best else "worst"
     frame = _bound_columns(m, frame, keys, best, tag)
     v = _vectors(m, keys, best, tag)
     last = v.pos == float(v.depth)
     if model.stage is not None:
         frame = frame.with_columns(model.stage(m, v).alias(STAGE))
     if model.weight is not None:
-        frame = frame.with_columns(model.weight(m, v).alias("w"))
+        frame = frame.with_columns(model.weight(m, v).alias(_W))
         if model.normalized:  # an exact sum, whatever the row order; times its reciprocal, see _tbg
-            frame = frame.with_columns(pl.col("w") * (1.0 / exact_sum(pl.col("w")).over(list(keys))))
-        w = pl.col("w")
+            frame = frame.with_columns(pl.col(_W) * (1.0 / exact_sum(pl.col(_W)).over(list(keys))))
+        w = pl.col(_W)
         following = v.over(w.shift(-1))
         c = pl.when(last | (w <= 0.0)).then(0.0).otherwise(following / w)
     else:
         assert model.continuation is not None  # a model has one of the two
         c = model.continuation(m, v)
-    frame = frame.with_columns(c.cast(pl.Float64).alias("C"))
-    reach = v.over(pl.col("C").cum_prod().shift(1, fill_value=1.0)).alias("P")
+    frame = frame.with_columns(c.cast(pl.Float64).alias(_CONT))
+    reach = v.over(pl.col(_CONT).cum_prod().shift(1, fill_value=1.0)).alias(_REACH)
     frame = frame.with_columns(reach)
-    p, cont, g, cost = pl.col("P"), pl.col("C"), v.gain, pl.col("c" + tag)
+    p, cont, g, cost = pl.col(_REACH), pl.col(_CONT), v.gain, pl.col(_C_ + tag)
     stop = p * (1.0 - cont)
     sums = [
-        exact_sum(stop * v.cum_gain).alias("etu"),
-        exact_sum(stop * v.cum_cost).alias("etc"),
+        exact_sum(stop * v.cum_gain).alias(_Q + "etu"),
+        exact_sum(stop * v.cum_cost).alias(_Q + "etc"),
     ]
     if model.weight is not None:
-        w = pl.col("w")
+        w = pl.col(_W)
         sums += [
-            exact_sum(w * g).alias("eu"),
-            exact_sum(w * cost).alias("ec"),
-            (1.0 / pl.when(v.pos == 1.0).then(w).max()).alias("ed"),
+            exact_sum(w * g).alias(_Q + "eu"),
+            exact_sum(w * cost).alias(_Q + "ec"),
+            (1.0 / pl.when(v.pos == 1.0).then(w).max()).alias(_Q + "ed"),
         ]
         out = frame.group_by(list(keys)).agg(*sums)
     else:
         total = exact_sum(p)
         sums += [
-            (exact_sum(p * g) / total).alias("eu"),
-            (exact_sum(p * cost) / total).alias("ec"),
-            (1.0 / (1.0 / total)).alias("ed"),
+            (exact_sum(p * g) / total).alias(_Q + "eu"),
+            (exact_sum(p * cost) / total).alias(_Q + "ec"),
+            (1.0 / (1.0 / total)).alias(_Q + "ed"),
         ]
         out = frame.group_by(list(keys)).agg(*sums)
     return out
@@ -439,14 +446,18 @@ def _table_of(model: Model) -> Callable[[Metric, GainColumns, pl.LazyFrame, tupl
         rows = _rows(m, frame, keys)
         bad = rows.group_by(list(keys)).agg(pl.col(_BAD).first())
         if bound == "residual":
-            worst = _quantities(m, model, rows, keys, best=False).select(*keys, pl.col(quantity).alias("lo"))
-            best = _quantities(m, model, rows, keys, best=True).select(*keys, pl.col(quantity).alias("hi"))
+            worst = _quantities(m, model, rows, keys, best=False).select(
+                *keys, pl.col(_Q + quantity).alias(_LO)
+            )
+            best = _quantities(m, model, rows, keys, best=True).select(
+                *keys, pl.col(_Q + quantity).alias(_HI)
+            )
             out = worst.join(best, on=list(keys), nulls_equal=True).select(
-                *keys, (pl.col("hi") - pl.col("lo")).alias(VALUE)
+                *keys, (pl.col(_HI) - pl.col(_LO)).alias(VALUE)
             )
         else:
             out = _quantities(m, model, rows, keys, best=bound == "best").select(
-                *keys, pl.col(quantity).alias(VALUE)
+                *keys, pl.col(_Q + quantity).alias(VALUE)
             )
         out = out.join(bad, on=list(keys), how="left", nulls_equal=True)
         message = pl.format("a C/W/L gain outside [0, {}]: {}", pl.lit(m.number("max_gain")), pl.col(_BAD))
@@ -985,13 +996,14 @@ def cwl_inst(  # noqa: PLR0913  (cwl_eval's options, each named)
     gain: Mapping[float, float] | None = None,
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
-    max_gain: Annotated[float, POSITIVE] = 1.0,
+    max_gain: Annotated[float, GAIN_AT_MOST_ONE] = 1.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
     """The C/W/L measure of ``cwl_eval``'s ``INSTCWLMetric(T)``.
 
     C(i) = ((i + T + T_i - 1) / (i + T + T_i))**2 with T_i = T - sum_{j<=i} g(j).
+    Its gains lie in [0, 1], as ``cwl_eval`` requires: ``max_gain`` is at most 1.
 
     EU by default; ``quantity=`` gives ETU, EC, ETC or ED, ``bound=`` the best
     case or the residual (module :mod:`polars_rankmetrics.metrics.cwl`).
@@ -1546,13 +1558,14 @@ def cwl_nerr8(  # noqa: PLR0913  (cwl_eval's options, each named)
     gain: Mapping[float, float] | None = None,
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
-    max_gain: Annotated[float, POSITIVE] = 1.0,
+    max_gain: Annotated[float, GAIN_AT_MOST_ONE] = 1.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
     """The C/W/L measure of ``cwl_eval``'s ``NERReq8CWLMetric(k)``.
 
     C(i) = 1 - g(i) for i < k, 0 after (Eq. 8).
+    Its gains lie in [0, 1], as ``cwl_eval`` requires: ``max_gain`` is at most 1.
 
     EU by default; ``quantity=`` gives ETU, EC, ETC or ED, ``bound=`` the best
     case or the residual (module :mod:`polars_rankmetrics.metrics.cwl`).
@@ -1603,13 +1616,14 @@ def cwl_nerr9(  # noqa: PLR0913  (cwl_eval's options, each named)
     gain: Mapping[float, float] | None = None,
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
-    max_gain: Annotated[float, POSITIVE] = 1.0,
+    max_gain: Annotated[float, GAIN_AT_MOST_ONE] = 1.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
     """The C/W/L measure of ``cwl_eval``'s ``NERReq9CWLMetric(k)``.
 
     C(i) = i / (i + 1) (1 - g(i)) for i < k, 0 after (Eq. 9).
+    Its gains lie in [0, 1], as ``cwl_eval`` requires: ``max_gain`` is at most 1.
 
     EU by default; ``quantity=`` gives ETU, EC, ETC or ED, ``bound=`` the best
     case or the residual (module :mod:`polars_rankmetrics.metrics.cwl`).
@@ -1660,13 +1674,14 @@ def cwl_nerr10(  # noqa: PLR0913  (cwl_eval's options, each named)
     gain: Mapping[float, float] | None = None,
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
-    max_gain: Annotated[float, POSITIVE] = 1.0,
+    max_gain: Annotated[float, GAIN_AT_MOST_ONE] = 1.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
     """The C/W/L measure of ``cwl_eval``'s ``NERReq10CWLMetric(phi)``.
 
     C(i) = phi (1 - g(i)) (Eq. 10).
+    Its gains lie in [0, 1], as ``cwl_eval`` requires: ``max_gain`` is at most 1.
 
     EU by default; ``quantity=`` gives ETU, EC, ETC or ED, ``bound=`` the best
     case or the residual (module :mod:`polars_rankmetrics.metrics.cwl`).
@@ -1717,13 +1732,14 @@ def cwl_nerr11(  # noqa: PLR0913  (cwl_eval's options, each named)
     gain: Mapping[float, float] | None = None,
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
-    max_gain: Annotated[float, POSITIVE] = 1.0,
+    max_gain: Annotated[float, GAIN_AT_MOST_ONE] = 1.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
     """The C/W/L measure of ``cwl_eval``'s ``NERReq11CWLMetric(T)``.
 
     C(i) = ((i + 2T - 1) / (i + 2T))**2 (1 - g(i)) (Eq. 11).
+    Its gains lie in [0, 1], as ``cwl_eval`` requires: ``max_gain`` is at most 1.
 
     EU by default; ``quantity=`` gives ETU, EC, ETC or ED, ``bound=`` the best
     case or the residual (module :mod:`polars_rankmetrics.metrics.cwl`).

@@ -398,3 +398,14 @@ def test_cwl_equals_cwl_eval_on_its_test_files(tmp_path: Path, judgments: str, p
     )
     compared = _compare(tmp_path, run, qrels, _COSTS if priced else None, _METRICS_FILE)
     assert compared == 3 * len(_METRICS_FILE) * 10
+
+
+def test_cwl_equals_cwl_eval_with_a_larger_max_gain(tmp_path: Path) -> None:
+    # --max_gain 2: gains up to 2, and the best case fills unjudged and padded ranks with 2.
+    # INST and NERR refuse gains above 1 in cwl_eval (their validate_gain_range): left out.
+    _python()
+    run, qrels, _ = _collection(17, int_ids=False)
+    qrels = qrels.with_columns(pl.col("relevance") * 2.0)
+    kept = [(line, m) for line, m in MEASURES if not line.startswith(("INST", "NERR"))]
+    assert len(kept) == len(MEASURES) - 5
+    assert _compare(tmp_path, run, qrels, None, kept, max_gain=2.0, max_depth=18) > 1000

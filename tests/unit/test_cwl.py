@@ -217,3 +217,20 @@ def test_cwl_with_options_keeps_the_parameters() -> None:
     assert with_options(changed, quantity="eu", bound="worst") == prm.parse(str(metric))
     with pytest.raises(prm.InvalidParameterError, match="C/W/L"):
         with_options(prm.ndcg(5), quantity="etc")
+
+
+def test_cwl_costs_per_query_and_item() -> None:
+    two = pl.concat([FRAME, FRAME.with_columns(pl.lit("r").alias("query"))])
+    costs = pl.DataFrame({"query": ["q", "r"], "item": ["a", "a"], "cost": [2.0, 4.0]})
+    out = prm.evaluate(two, [prm.cwl_precision(3, quantity="etc", costs=costs)], per_query=True)
+    assert dict(out.iter_rows()) == {"q": 4.0, "r": 6.0}  # a's cost, then b and c at 1
+    twice = pl.DataFrame({"query": ["q", "q"], "item": ["a", "a"], "cost": [2.0, 4.0]})
+    with pytest.raises(prm.InvalidParameterError, match="one row per item"):
+        prm.cwl_precision(3, costs=twice)
+
+
+def test_cwl_by_keys_keep_their_names() -> None:
+    # by-keys named like a C/W/L quantity or vector do not meet the plan's own columns.
+    frame = pl.concat([FRAME.with_columns(pl.lit(name).alias("w"), pl.lit(1).alias("eu")) for name in "xy"])
+    out = prm.evaluate(frame, [prm.cwl_precision(3, bound="residual")], by=["w", "eu"])
+    assert out.sort("w").rows() == [("x", 1, 0.0), ("y", 1, 0.0)]
