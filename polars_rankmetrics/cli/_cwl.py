@@ -20,6 +20,7 @@ measure), and exits with status 1. A file that does not exist prints
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -61,7 +62,12 @@ def cwl_parser() -> argparse.ArgumentParser:
     add("-b", "--bib_file", default=None, help="not supported")
     add("-n", "--colnames", action="store_true", help="print a header line")
     add("-r", "--residuals", action="store_true", help="also print the residuals")
-    add("--max_gain", type=float, default=1.0, help="the gain of an unjudged item, best case (default 1.0)")
+    add(
+        "--max_gain",
+        type=float,
+        default=1.0,
+        help="the most gain the gain file may hold; an unjudged item's, best case",
+    )
     add("--min_gain", type=float, default=0.0, help="the least gain the gain file may hold (default 0.0)")
     add("--max_cost", type=_number, default=1.0, help="an unknown cost, worst case (default 1.0)")
     add("--min_cost", type=_number, default=1.0, help="an unknown cost, best case (default 1.0)")
@@ -151,7 +157,12 @@ def cwl(argv: Sequence[str]) -> int:
     error: prm.RankMetricsError | None = run.error
     if stop is not None and stop[0] < complete:
         complete, error = stop
-    sys.stdout.writelines(_lines(run, measures, table, complete))
+    try:
+        sys.stdout.writelines(_lines(run, measures, table, complete))
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     if error is not None:
         raise error
     if not run.topics:  # cwl_eval fails on an empty run, after its header
