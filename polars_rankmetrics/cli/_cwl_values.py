@@ -177,8 +177,8 @@ def _frame(items: pl.DataFrame, gains: pl.DataFrame, run: CwlRun, blocks: int) -
     A retrieved item is named by its ranking and position (``3:1``; the same
     document twice is two items, as ``cwl_eval`` counts it, and each has the
     cost of its line's element type); each judged document of the topic the
-    ranking did not retrieve follows, unranked (``~doc``), for the measures
-    that count the topic's relevant items (TrAP); a topic without judgments
+    ranking did not retrieve follows, unranked (``~doc``), its gain clipped
+    to [0, 1], for TrAP, which counts the topic's relevant items (gain > 0); a topic without judgments
     gets one unranked item of gain 0, so that the ranking is evaluated.
     """
     retrieved = items.select(
@@ -198,7 +198,7 @@ def _frame(items: pl.DataFrame, gains: pl.DataFrame, run: CwlRun, blocks: int) -
             "query",
             ("~" + pl.col("doc")).alias("item"),
             pl.lit(None, pl.Int64).alias("rank"),
-            pl.col("gain").alias("relevance"),
+            pl.col("gain").clip(0.0, 1.0).alias("relevance"),  # only read as relevant (> 0) or not
         )
     )
     unjudged = topics.join(gains.select("topic").unique(), on="topic", how="anti").select(
@@ -222,7 +222,9 @@ def _metrics(measure: CwlMeasure, costs: pl.DataFrame | None, bounds: Bounds) ->
     options = {
         "costs": costs,
         "max_depth": bounds.depth,
-        "max_gain": bounds.max_gain,
+        # INST and NERR take gains in [0, 1]: a ranking cwl_eval evaluates with them never reads
+        # --max_gain above 1 (an unjudged or padded item at that gain is refused before)
+        "max_gain": min(bounds.max_gain, 1.0) if measure.cls.gains_01 else bounds.max_gain,
         "min_cost": bounds.min_cost,
         "max_cost": bounds.max_cost,
     }
