@@ -94,6 +94,9 @@ Where ``cwl_eval`` differs from trec_eval:
 - Queries: ``cwl_eval`` evaluates the run's topics, judged or not; these
   families follow the evaluation's population (a query without judgments is
   not evaluated).
+- Depth: ``cwl_eval`` 1.0.12 fails (numpy's "shapes not aligned") for
+  ``PrecisionCWLMetric(k)`` with ``k`` beyond ``--max_depth``; here the
+  user reads the ``max_depth`` ranks there are.
 - Rounding: ``cwl_eval`` prints four decimals; these families give the full
   double (equal to ``cwl_eval``'s to 1e-12 before its rounding).
 """
