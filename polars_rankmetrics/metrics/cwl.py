@@ -56,8 +56,9 @@ Every constructor also takes, keyword-only, ``cwl_eval``'s options:
 - ``costs``: the cost of each item, a DataFrame with columns ``item`` and
   ``cost``, and ``query`` for costs per query and item (``cwl_eval``'s cost
   file gives each line of a run its element type's cost), or a
-  ``{item: cost}`` mapping; ids are compared as text; items
-  without a cost cost ``max_cost`` (worst) or ``min_cost`` (best), 1 by
+  ``{item: cost}`` mapping; ids are compared as text (costs held in a column of
+  the frame: ``costs=frame.select("query", "item", "cost")``); items
+  without a cost (or with a null one) cost ``max_cost`` (worst) or ``min_cost`` (best), 1 by
   default, as ``cwl_eval`` does without a cost file;
 - ``max_depth``: ``cwl_eval``'s ``--max_depth`` (1000): every ranking is cut
   or padded to that many ranks, the padding gaining 0 (worst) or
@@ -94,6 +95,9 @@ Where ``cwl_eval`` differs from trec_eval:
 - Queries: ``cwl_eval`` evaluates the run's topics, judged or not; these
   families follow the evaluation's population (a query without judgments is
   not evaluated).
+- Depth: ``cwl_eval`` 1.0.12 fails (numpy's "shapes not aligned") for
+  ``PrecisionCWLMetric(k)`` with ``k`` beyond ``--max_depth``; here the
+  user reads the ``max_depth`` ranks there are.
 - Rounding: ``cwl_eval`` prints four decimals; these families give the full
   double (equal to ``cwl_eval``'s to 1e-12 before its rounding).
 """
@@ -218,7 +222,7 @@ def _cost_frame(m: Metric) -> pl.LazyFrame | None:
         )
     assert isinstance(costs, Mapping)
     keys = [str(k) for k in costs]
-    values = [float(v) for v in costs.values()]
+    values = [None if v is None else float(v) for v in costs.values()]
     return pl.LazyFrame({ITEM: keys, _COST: values}, schema={ITEM: pl.String, _COST: pl.Float64})
 
 
@@ -247,7 +251,8 @@ def _check_costs(m: Metric) -> None:
         raise InvalidParameterError.out_of_domain(
             "costs", "a DataFrame of item and cost, or a {item: cost} mapping", costs, metric=m.name
         )
-    bad = [v for v in values if not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0]
+    known = [v for v in values if v is not None]  # a null cost: the item has none
+    bad = [v for v in known if not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0]
     if bad:
         raise InvalidParameterError.out_of_domain("costs", "finite costs of 0 or more", bad[0], metric=m.name)
 

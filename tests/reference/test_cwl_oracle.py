@@ -23,6 +23,8 @@ from typing import Any
 
 import polars as pl
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import polars_rankmetrics as prm
 
@@ -409,3 +411,41 @@ def test_cwl_equals_cwl_eval_with_a_larger_max_gain(tmp_path: Path) -> None:
     kept = [(line, m) for line, m in MEASURES if not line.startswith(("INST", "NERR"))]
     assert len(kept) == len(MEASURES) - 5
     assert _compare(tmp_path, run, qrels, None, kept, max_gain=2.0, max_depth=18) > 1000
+
+
+@st.composite
+def _collections(draw: st.DrawFn) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Small collections: ties, unjudged items, judged items never retrieved, string or integer ids."""
+    int_ids = draw(st.booleans())
+    run_rows: list[tuple[object, str, float]] = []
+    qrel_rows: list[tuple[object, str, float]] = []
+    for q in range(draw(st.integers(1, 4))):
+        query: object = q if int_ids else f"t{q}"
+        items = draw(st.lists(st.integers(0, 30), min_size=1, max_size=14, unique=True))
+        retrieved = draw(st.integers(0, len(items)))
+        scores = draw(st.lists(st.integers(0, 3), min_size=retrieved, max_size=retrieved))  # ties
+        run_rows.extend((query, str(i), float(s)) for i, s in zip(items, scores, strict=False))  # "9" > "10"
+        for i in items:
+            gain = draw(st.sampled_from([None, 0.0, 0.25, 0.5, 0.75, 1.0]))
+            if gain is not None:
+                qrel_rows.append((query, str(i), gain))
+    qtype = pl.Int64 if int_ids else pl.String
+    run = pl.DataFrame(
+        run_rows, schema={"query": qtype, "item": pl.String, "score": pl.Float64}, orient="row"
+    )
+    qrels = pl.DataFrame(
+        qrel_rows, schema={"query": qtype, "item": pl.String, "relevance": pl.Float64}, orient="row"
+    )
+    return run, qrels
+
+
+@settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(collection=_collections(), depth=st.sampled_from([6, 9, 30]))  # cwl_eval fails for P@k past its depth
+def test_cwl_equals_cwl_eval_on_hypothesis_collections(
+    tmp_path_factory: pytest.TempPathFactory, collection: tuple[pl.DataFrame, pl.DataFrame], depth: int
+) -> None:
+    _python()
+    run, qrels = collection
+    if run.is_empty():
+        return  # cwl_eval reads no topic from an empty run
+    _compare(tmp_path_factory.mktemp("cwl"), run, qrels, None, MEASURES, max_depth=depth)

@@ -234,3 +234,11 @@ def test_cwl_by_keys_keep_their_names() -> None:
     frame = pl.concat([FRAME.with_columns(pl.lit(name).alias("w"), pl.lit(1).alias("eu")) for name in "xy"])
     out = prm.evaluate(frame, [prm.cwl_precision(3, bound="residual")], by=["w", "eu"])
     assert out.sort("w").rows() == [("x", 1, 0.0), ("y", 1, 0.0)]
+
+
+def test_cwl_costs_from_a_column_of_the_frame() -> None:
+    # A cost column read as a side frame; a null cost is no cost (max_cost, worst case).
+    priced = FRAME.with_columns(pl.Series("cost", [2.0, None, 3.0, 9.0]))
+    metric = prm.cwl_precision(3, quantity="etc", costs=priced.select("query", "item", "cost"), max_cost=1.5)
+    assert _value(metric, priced) == pytest.approx(2.0 + 1.5 + 3.0)
+    assert _value(prm.cwl_precision(3, quantity="etc", costs={"a": None}, max_cost=1.5)) == pytest.approx(4.5)
