@@ -134,6 +134,27 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import cost_gain as cost_gain
     from polars_rankmetrics.metrics import coverage as coverage
     from polars_rankmetrics.metrics import covered_users as covered_users
+    from polars_rankmetrics.metrics import cwl_ap as cwl_ap
+    from polars_rankmetrics.metrics import cwl_bpm as cwl_bpm
+    from polars_rankmetrics.metrics import cwl_bpm_dynamic as cwl_bpm_dynamic
+    from polars_rankmetrics.metrics import cwl_ift_c1 as cwl_ift_c1
+    from polars_rankmetrics.metrics import cwl_ift_c1_c2 as cwl_ift_c1_c2
+    from polars_rankmetrics.metrics import cwl_ift_c2 as cwl_ift_c2
+    from polars_rankmetrics.metrics import cwl_insq as cwl_insq
+    from polars_rankmetrics.metrics import cwl_inst as cwl_inst
+    from polars_rankmetrics.metrics import cwl_ndcg as cwl_ndcg
+    from polars_rankmetrics.metrics import cwl_nerr8 as cwl_nerr8
+    from polars_rankmetrics.metrics import cwl_nerr9 as cwl_nerr9
+    from polars_rankmetrics.metrics import cwl_nerr10 as cwl_nerr10
+    from polars_rankmetrics.metrics import cwl_nerr11 as cwl_nerr11
+    from polars_rankmetrics.metrics import cwl_npv as cwl_npv
+    from polars_rankmetrics.metrics import cwl_precision as cwl_precision
+    from polars_rankmetrics.metrics import cwl_rbp as cwl_rbp
+    from polars_rankmetrics.metrics import cwl_rr as cwl_rr
+    from polars_rankmetrics.metrics import cwl_set as cwl_set
+    from polars_rankmetrics.metrics import cwl_tbg as cwl_tbg
+    from polars_rankmetrics.metrics import cwl_trap as cwl_trap
+    from polars_rankmetrics.metrics import cwl_umeasure as cwl_umeasure
     from polars_rankmetrics.metrics import dcg as dcg
     from polars_rankmetrics.metrics import eleven_point_average as eleven_point_average
     from polars_rankmetrics.metrics import entropy as entropy

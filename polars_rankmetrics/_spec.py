@@ -56,6 +56,16 @@ class SideInput:
     def __repr__(self) -> str:
         return f"SideInput({type(self.value).__name__})"
 
+    def __eq__(self, other: object) -> bool:
+        """Identity, but a text (a named mode: ``quantity="etc"``) equals the same text."""
+        if isinstance(other, SideInput) and isinstance(self.value, str) and isinstance(other.value, str):
+            return self.value == other.value
+        return self is other
+
+    def __hash__(self) -> int:
+        """The text's hash for a named mode, else the identity's."""
+        return hash(self.value) if isinstance(self.value, str) else id(self)
+
 
 GainPairs = tuple[tuple[float, float], ...]
 ParamValue = float | str | tuple[float, ...] | GainPairs | SideInput | None

@@ -131,7 +131,13 @@ def test_every_constructor_builds_its_own_family() -> None:
              **{name: {"k": 3, "propensities": "p"} for name in ("psp", "psndcg", "psrecall")},
              **{name: {"k": 3, "weights": "w"}
                 for name in ("ips_precision", "ips_recall", "ips_ndcg", "ips_rbp", "ips_mrr",
-                             "ips_hit_rate")}}  # fmt: skip
+                             "ips_hit_rate")},
+             **{name: {"k": 3} for name in ("cwl_precision", "cwl_ndcg", "cwl_nerr8", "cwl_nerr9",
+                                            "cwl_set")},
+             "cwl_ift_c1": {"target": 1, "b1": 0.9, "r1": 10},
+             "cwl_ift_c2": {"rate": 0.2, "b2": 0.9, "r2": 10},
+             "cwl_ift_c1_c2": {"target": 1, "b1": 0.9, "r1": 10,
+                               "rate": 0.2, "b2": 0.9, "r2": 10}}  # fmt: skip
     names = {spec.python_name for spec in SPECS}
     for name in names:
         metric = getattr(prm, name)(**needs.get(name, {}))

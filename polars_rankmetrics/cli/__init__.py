@@ -6,13 +6,16 @@ of its ``all_trec`` set (and ``dcg``), with trec_eval's parameter syntax,
 line names, measure order and number formats. ``rankmetrics demo``
 evaluates the bundled trec_eval test collection; ``rankmetrics compare
 QRELS RUN RUN [RUN...]`` tests runs against each other and prints a table;
-``rankmetrics fuse --method rrf RUN RUN [RUN...]`` prints the fused run.
+``rankmetrics fuse --method rrf RUN RUN [RUN...]`` prints the fused run;
+``rankmetrics cwl GAINS RUN [-m METRICS] [-c COSTS] [-n] [-r]`` prints what
+cwl_eval 1.0.12 prints.
 
 Modules: ``_args`` (the command line), ``_measures`` (trec_eval's measure
 table), ``_specs`` (``-m`` specs into output lines), ``_values`` (trec_eval's
 arithmetic on the per-query values: its ``all`` line and ``-nan``),
 ``_format`` (trec_eval's number formats and line layout), ``_run`` (the
-evaluation and the demo), ``_compare`` (the ``compare`` subcommand), ``_fuse`` (the ``fuse`` subcommand).
+evaluation and the demo), ``_compare`` (the ``compare`` subcommand), ``_fuse`` (the ``fuse`` subcommand),
+``_cwl`` (the ``cwl`` subcommand: ``_cwl_files``, ``_cwl_measures``, ``_cwl_values``).
 """
 
 from __future__ import annotations
@@ -89,6 +92,10 @@ def main(argv: Sequence[str] | None = None) -> int:  # noqa: PLR0911  (one retur
             from polars_rankmetrics.cli._fuse import fuse  # noqa: PLC0415
 
             return fuse(args[1:])
+        if args[:1] == ["cwl"]:
+            from polars_rankmetrics.cli._cwl import cwl  # noqa: PLC0415
+
+            return cwl(args[1:])
         # ---- End of subcommand dispatch: anything else is trec_eval's command line. ----
         lines = evaluate(parser().parse_args(args))
     except (prm.RankMetricsError, OSError, ModuleNotFoundError) as err:  # the last: an extra not installed

@@ -85,7 +85,8 @@ def parser() -> argparse.ArgumentParser:
         f"       {' ' * len(PROG)} [--ties POLICY] [--preset NAME] [--refuse-missing] QRELS RUN\n"
         f"       {PROG} demo\n"
         f"       {PROG} compare QRELS RUN RUN [RUN ...] [-m MEASURE] [--test T] [--baseline RUN] ...\n"
-        f"       {PROG} fuse --method METHOD RUN RUN [RUN ...] [--norm N] [--weights W,W] ...",
+        f"       {PROG} fuse --method METHOD RUN RUN [RUN ...] [--norm N] [--weights W,W] ...\n"
+        f"       {PROG} cwl GAINS RUN [-m METRICS] [-c COSTS] [-n] [-r] ...",
         description=(
             "Evaluate a TREC run against judgments and print exactly what trec_eval 10.0 prints "
             "(measure, query or 'all', value). "

@@ -376,6 +376,11 @@ class TrecFormatError(RankMetricsError):
             "(a UTF-16 or binary file? save it as UTF-8 text); trec_eval 10.0 misreads it"
         )
 
+    @classmethod
+    def bad_line(cls, path: object, line: int, expected: str, text: str) -> TrecFormatError:
+        """A line of a file that is not what its format holds: ``path: line N: expected ...; got '...'``."""
+        return cls(f"{cut(str(path))}: line {line}: expected {expected}; got {cut(repr(text))}")
+
 
 class InvalidInputError(RankMetricsError, TypeError):
     """An argument is of a type the library cannot read; the message names what is accepted.

@@ -46,6 +46,27 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.cumulative import cost_gain as cost_gain
     from polars_rankmetrics.metrics.cumulative import ndcg_rel as ndcg_rel
     from polars_rankmetrics.metrics.cumulative import rndcg as rndcg
+    from polars_rankmetrics.metrics.cwl import cwl_ap as cwl_ap
+    from polars_rankmetrics.metrics.cwl import cwl_bpm as cwl_bpm
+    from polars_rankmetrics.metrics.cwl import cwl_bpm_dynamic as cwl_bpm_dynamic
+    from polars_rankmetrics.metrics.cwl import cwl_ift_c1 as cwl_ift_c1
+    from polars_rankmetrics.metrics.cwl import cwl_ift_c1_c2 as cwl_ift_c1_c2
+    from polars_rankmetrics.metrics.cwl import cwl_ift_c2 as cwl_ift_c2
+    from polars_rankmetrics.metrics.cwl import cwl_insq as cwl_insq
+    from polars_rankmetrics.metrics.cwl import cwl_inst as cwl_inst
+    from polars_rankmetrics.metrics.cwl import cwl_ndcg as cwl_ndcg
+    from polars_rankmetrics.metrics.cwl import cwl_nerr8 as cwl_nerr8
+    from polars_rankmetrics.metrics.cwl import cwl_nerr9 as cwl_nerr9
+    from polars_rankmetrics.metrics.cwl import cwl_nerr10 as cwl_nerr10
+    from polars_rankmetrics.metrics.cwl import cwl_nerr11 as cwl_nerr11
+    from polars_rankmetrics.metrics.cwl import cwl_npv as cwl_npv
+    from polars_rankmetrics.metrics.cwl import cwl_precision as cwl_precision
+    from polars_rankmetrics.metrics.cwl import cwl_rbp as cwl_rbp
+    from polars_rankmetrics.metrics.cwl import cwl_rr as cwl_rr
+    from polars_rankmetrics.metrics.cwl import cwl_set as cwl_set
+    from polars_rankmetrics.metrics.cwl import cwl_tbg as cwl_tbg
+    from polars_rankmetrics.metrics.cwl import cwl_trap as cwl_trap
+    from polars_rankmetrics.metrics.cwl import cwl_umeasure as cwl_umeasure
     from polars_rankmetrics.metrics.distribution import coverage as coverage
     from polars_rankmetrics.metrics.distribution import entropy as entropy
     from polars_rankmetrics.metrics.distribution import exposure_gini as exposure_gini

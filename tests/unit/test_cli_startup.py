@@ -23,6 +23,7 @@ UNUSED = (
     "polars_rankmetrics.curves",
     "polars_rankmetrics.cli._compare",
     "polars_rankmetrics.cli._fuse",
+    "polars_rankmetrics.cli._cwl",
 )
 
 _PROBE = """
