@@ -28,6 +28,8 @@ from hypothesis import strategies as st
 
 import polars_rankmetrics as prm
 
+pytestmark = pytest.mark.oracles  # .ci/run installs cwl_eval and requires it
+
 CWL_EVAL = Path(os.environ.get("CWL_EVAL", "/work/venv-cwl/bin/cwl-eval"))
 TOLERANCE = 1e-12
 
