@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import polars as pl
@@ -135,14 +136,29 @@ def _replayed(line: Line, column: list[object], order: list[str], replay: Replay
     return column
 
 
+def _near_tie_queries(
+    lines: list[Line], columns: list[list[object]], order: list[str], replay: Replay
+) -> set[str]:
+    """The queries whose value of some replayed line lies on a printed tie: the rows `_replayed` reads."""
+    return {
+        order[i]
+        for line, column in zip(lines, columns, strict=True)
+        if replay.applies(line)
+        for i in near_ties(column)
+    }
+
+
 def _missing(qrels: pl.DataFrame, run: pl.DataFrame) -> str | None:
     """The first judged query (in trec_eval's order) the run has no line for, or None."""
     retrieved = set(run["query"].unique().to_list())
     return next((q for q in trec_order(qrels["query"].unique().to_list()) if q not in retrieved), None)
 
 
-def evaluate(args: argparse.Namespace) -> list[str]:
-    """The output lines of trec_eval's command line, parsed into `args`.
+def evaluate(args: argparse.Namespace) -> Iterator[str]:
+    """The output lines of trec_eval's command line, parsed into `args`, made as they are written.
+
+    The frames are let go before the first line is made: only the printed
+    values (a list per line) stay while the output is written.
 
     Raises
     ------
@@ -163,25 +179,26 @@ def evaluate(args: argparse.Namespace) -> list[str]:
     del run, qrels  # the joined frame holds what the evaluation reads
     per_query = _per_query(frame, lines, args)
     order = trec_order(per_query["query"].cast(pl.String).to_list())
+    columns = _columns(lines, per_query, order, judged_only=args.judged_only)
+    del per_query
     replay = Replay(frame, args)
-    columns = [
-        _replayed(line, column, order, replay)
-        for line, column in zip(
-            lines, _columns(lines, per_query, order, judged_only=args.judged_only), strict=True
-        )
-    ]
+    replay.prefetch(_near_tie_queries(lines, columns, order, replay))
+    columns = [_replayed(line, column, order, replay) for line, column in zip(lines, columns, strict=True)]
+    del replay, frame
     if missing is not None:  # trec_eval prints the queries before it, then stops
         before = trec_order([*order, missing]).index(missing) if args.per_query else 0
-        printed = query_rows(lines, order[:before], [column[:before] for column in columns])
+        printed = list(query_rows(lines, order[:before], [column[:before] for column in columns]))
         raise Refusal.missing_query(missing, printed)
     if not order:
         raise prm.InvalidDataError.no_queries("with both results and relevance info")
-    out = query_rows(lines, order, columns) if args.per_query else []
-    if not args.no_summary:
-        out += summary_rows(
+    summary = (
+        summary_rows(
             lines, [summary_value(line, c, rel) for line, c in zip(lines, columns, strict=True)], runid
         )
-    return out
+        if not args.no_summary
+        else []
+    )
+    return itertools.chain(query_rows(lines, order, columns) if args.per_query else (), summary)
 
 
 def demo(argv: Sequence[str]) -> int:
