@@ -7,7 +7,7 @@ of its own, whose freed pages serve that thread alone. A command that runs
 for a second barely gives any back: its peak RSS approaches the sum of its
 stages' peaks rather than the largest one (1M run lines, ``-q -m
 all_trec``: 465 MiB, of which about 170 MiB freed pages). For the command
-only, one arena and pages returned after 50 ms of disuse bring it near what
+only, one arena and pages returned after 20 ms of disuse bring it near what
 it holds live, at a few per cent of CPU time in page faults
 (``benchmarks/bench_cli.py`` measures both).
 
@@ -27,7 +27,7 @@ from pathlib import Path
 
 __all__ = ["COMMAND_CONF", "configure", "is_command"]
 
-COMMAND_CONF = "narenas:1,dirty_decay_ms:50,muzzy_decay_ms:0"
+COMMAND_CONF = "narenas:1,dirty_decay_ms:20,muzzy_decay_ms:0"
 _VARIABLE = "_RJEM_MALLOC_CONF"  # the prefixed name of the jemalloc Polars links
 
 
