@@ -12,7 +12,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from polars_rankmetrics import metrics
+from polars_rankmetrics import (
+    _allocator,  # noqa: F401  (first: the command's allocator, before Polars loads)
+    metrics,
+)
 from polars_rankmetrics._demo import demo_path
 from polars_rankmetrics._registry import parse, valid_names
 from polars_rankmetrics._schema import Columns

@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -75,6 +76,7 @@ class Replay:
     _rankings: dict[str, _Ranking] = field(default_factory=dict)
     _sorted: pl.DataFrame | None = None
     _spans: dict[str, tuple[int, int]] | None = None
+    _whole: bool = False  # whether _sorted holds every query's rows
 
     def _trec_conventions(self) -> bool:
         return (
@@ -131,19 +133,36 @@ class Replay:
             )
         return self._rankings[query]
 
+    def prefetch(self, queries: Collection[str]) -> None:
+        """Sort the rows of these queries alone (those near a tie), not the whole frame, if none is yet.
+
+        A query outside them, read later (an ``all`` line on a tie replays every
+        query), sorts the whole frame then.
+        """
+        if self._spans is None and queries:
+            self._sort(queries)
+
+    def _sort(self, queries: Collection[str] | None) -> None:
+        """The rows of `queries` (None: every query) sorted by query once, and each query's span."""
+        columns = ("query", "item", "score", "relevance")
+        rows = self.frame.lazy().select(columns).with_columns(pl.col("query").cast(pl.String))
+        if queries is not None:
+            rows = rows.filter(pl.col("query").is_in(list(queries)))
+        self._sorted = rows.sort("query").collect()
+        self._whole = queries is None
+        runs = self._sorted["query"].rle().struct.unnest()  # columns len, value: the queries in order
+        lengths = runs["len"].to_list()
+        starts = [0, *itertools.accumulate(lengths)]
+        self._spans = {
+            q: (start, n) for q, start, n in zip(runs["value"].to_list(), starts, lengths, strict=False)
+        }
+
     def _rows(self, query: str) -> pl.DataFrame:
         """The query's rows: a slice of the frame sorted by query once, whatever the number replayed."""
-        if self._sorted is None or self._spans is None:
-            columns = ("query", "item", "score", "relevance")
-            self._sorted = (
-                self.frame.select(columns).with_columns(pl.col("query").cast(pl.String)).sort("query")
-            )
-            runs = self._sorted["query"].rle().struct.unnest()  # columns len, value: the queries in order
-            lengths = runs["len"].to_list()
-            starts = [0, *itertools.accumulate(lengths)]
-            self._spans = {
-                q: (start, n) for q, start, n in zip(runs["value"].to_list(), starts, lengths, strict=False)
-            }
+        if self._spans is None or (query not in self._spans and not self._whole):
+            self._sort(None)
+        assert self._sorted is not None  # set by _sort
+        assert self._spans is not None
         start, length = self._spans.get(query, (0, 0))
         return self._sorted.slice(start, length)
 
