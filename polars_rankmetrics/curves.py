@@ -26,7 +26,7 @@ FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 def cutoffs(ks: Sequence[int]) -> list[int]:
     """The sorted distinct cutoffs of `ks`, each a positive integer; an error for none."""
-    if isinstance(ks, (int, str)) or not ks:
+    if not isinstance(ks, Sequence) or isinstance(ks, str) or not ks:
         raise InvalidParameterError.out_of_domain("ks", "a non-empty list of positive integers", ks)
     out: set[int] = set()
     for k in ks:

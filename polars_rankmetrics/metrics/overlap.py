@@ -338,7 +338,7 @@ def rbo(
     │ 0.585 ┆ 0.678667                │
     └───────┴─────────────────────────┘
     """
-    if tie_handling not in TIE_HANDLING:
+    if not isinstance(tie_handling, str) or tie_handling not in TIE_HANDLING:
         raise InvalidParameterError.out_of_domain(
             "tie_handling", "'break' or 'aware'", tie_handling, metric="rbo"
         )
