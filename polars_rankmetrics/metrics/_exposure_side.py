@@ -175,10 +175,20 @@ def attention_rows(
 def missing(
     rows: pl.LazyFrame, members: pl.LazyFrame, keys: list[str], where: str = "ranked lists"
 ) -> pl.LazyFrame:
-    """Per group key: the text of an item of `rows` (the `where`) without a group, or null."""
+    """Per group key: the text of an item of `rows` (the `where`) without a group, or null.
+
+    An empty `groups` (a LazyFrame: an empty DataFrame is refused when the metric is built) gives
+    every key the message the DataFrame gets, so the evaluation fails instead of giving no row.
+    """
     absent = rows.join(members.select(ITEM).unique(), on=ITEM, how="anti")
-    text = pl.format("item {} of the {} has no row in `groups`", item_text(), pl.lit(where)).min().alias(BAD)
-    return absent.group_by(keys).agg(text)
+    none = members.select(pl.len().alias("__prm_n_members"))
+    empty = str(InvalidParameterError.empty("groups", "give one (item, group) row per ranked item"))
+    text = (
+        pl.when(pl.col("__prm_n_members") == 0)
+        .then(pl.lit(empty))
+        .otherwise(pl.format("item {} of the {} has no row in `groups`", item_text(), pl.lit(where)))
+    )
+    return absent.join(none, how="cross").group_by(keys).agg(text.min().alias(BAD))
 
 
 def relevance_sums(
@@ -235,7 +245,7 @@ def finish_ratio(
     per_key: pl.LazyFrame, bad: pl.LazyFrame, keys: list[str], by: tuple[str, ...]
 ) -> pl.LazyFrame:
     """(by..., VALUE) of "__prm_sum" / "__prm_count" per key, failing on a missing item or a bad target."""
-    out = per_key.join(bad, on=keys, how="left")
+    out = per_key.join(bad, on=keys, how="full", coalesce=True)  # a key with no value still fails
     if BAD_TARGET in out.collect_schema().names():
         out = out.with_columns(pl.coalesce(BAD, BAD_TARGET).alias(BAD))
     return finish(out, by, pl.col("__prm_sum") / pl.col("__prm_count").cast(pl.Float64), BAD)

@@ -77,7 +77,7 @@ def _share_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query:
 
 
 def _exposure_share(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
-    out = table.with_columns(pl.coalesce(_BAD_UNKNOWN, BAD).alias(BAD))
+    out = table.with_columns(pl.coalesce(BAD, _BAD_UNKNOWN).alias(BAD))
     return finish(out, by, exact(_RECEIVED).fill_null(0.0) / exact(_ATTENTION), BAD)
 
 
@@ -170,7 +170,9 @@ def _awrf_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: 
 
 def _awrf(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
     # The keys with a list holding a grouped item; the others name their missing item in the table.
-    out = table.filter(pl.col(_LISTS).is_not_null()).with_columns(pl.coalesce(BAD, BAD_TARGET).alias(BAD))
+    out = table.filter(pl.col(_LISTS).is_not_null() | pl.col(BAD).is_not_null()).with_columns(
+        pl.coalesce(BAD, BAD_TARGET).alias(BAD)
+    )
     return finish(out, by, exact(_JSD) / pl.col(_LISTS).cast(pl.Float64), BAD)
 
 
