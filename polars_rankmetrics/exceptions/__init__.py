@@ -111,6 +111,21 @@ class ColumnNotFoundError(RankMetricsError):
         return cls(f"{role} column {shown(name)} not found{hint}; {where} has columns: {listed(present)}")
 
     @classmethod
+    def side_role(
+        cls, what: str, role: str, looked_for: Sequence[str], available: Iterable[str], fix: str
+    ) -> ColumnNotFoundError:
+        """A side frame with no column for one of its roles (read by name, never by position).
+
+        ```popularity` has no count column (none named count, popularity or n); it has columns:
+        'movie', 'plays'; name it with columns={'count': 'plays'}``.
+        """
+        names = ", ".join(looked_for[:-1]) + (" or " if len(looked_for) > 1 else "") + looked_for[-1]
+        return cls(
+            f"`{what}` has no {role} column (none named {names}); it has columns: "
+            f"{listed(list(available))}; name it with {fix}"
+        )
+
+    @classmethod
     def read_by(
         cls, name: str, role: str, metric: str, instead: str, available: Iterable[str]
     ) -> ColumnNotFoundError:

@@ -22,7 +22,14 @@ from polars_rankmetrics._kernel import ITEM, NUM_RET, RANK, REL, VALUE, GainColu
 from polars_rankmetrics._spec import OPEN_UNIT, Metric, Param, TableSpec
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
-from polars_rankmetrics.metrics._side import as_lazy, item_text, same_dtype
+from polars_rankmetrics.metrics._side import (
+    SideColumns,
+    as_lazy,
+    by_role,
+    item_text,
+    same_dtype,
+    side_columns,
+)
 from polars_rankmetrics.metrics._ties import TIE_START
 
 __all__ = ["compat", "rbo"]
@@ -74,13 +81,17 @@ def _reference(
         raise InvalidParameterError.needs("rbo", "a reference run", remedy)
     frame = as_lazy(value, "reference")
     schema = frame.collect_schema()
-    if len(schema) < 3:
-        needed = "query, item and score (or rank) columns, in order"
-        raise ColumnNotFoundError.layout("`reference`", needed, schema.names())
-    q, item, order = schema.names()[:3]
+    names, columns = schema.names(), side_columns(metric.side("columns"))
+    q, item = by_role(names, "reference", ("user", "item"), columns)
+    # The order: the score, else the rank (lower first), as the frame's own; `columns=` names either.
+    ranked_by = "rank" if "rank" in columns or ("score" not in columns and "score" not in names) else "score"
+    if ranked_by == "rank" and "rank" not in columns and "rank" not in names:
+        fix = "columns={'score': ...} (or {'rank': ...} for a rank, lower first)"
+        raise ColumnNotFoundError.side_role("reference", "score", ("score", "rank"), names, fix)
+    order = by_role(names, "reference", (ranked_by,), columns)[0]
     if not schema[order].is_numeric():
         raise ColumnTypeError.from_dtype(order, "reference score (or rank)", "numeric", schema[order])
-    key = -pl.col(order).cast(pl.Float64) if order == "rank" else pl.col(order).cast(pl.Float64)
+    key = -pl.col(order).cast(pl.Float64) if ranked_by == "rank" else pl.col(order).cast(pl.Float64)
     text = pl.col(item).cast(pl.String)
     ranked = pl.struct(key.alias("k"), text.alias("i")).rank("ordinal", descending=True).over(q)
     tops = [key.rank("min", descending=True).over(q).cast(pl.UInt32).alias(TOP_OTHER)] if aware else []
@@ -92,7 +103,7 @@ def _reference(
         .when(pl.len().over(q, item) > 1)
         .then(pl.format("`reference` holds item {} more than once for one query", item_text(pl.col(item))))
     )
-    if order == "rank":  # as the main frame's ranks: whole numbers from 1
+    if ranked_by == "rank":  # as the main frame's ranks: whole numbers from 1
         rank = pl.col(order).cast(pl.Float64)
         bad = bad.when((rank < 1) | (rank != rank.floor())).then(
             pl.format(
@@ -217,6 +228,7 @@ RBO = TableSpec(
         Param("p", 0.9, domain=OPEN_UNIT),
         Param("reference", None, "side"),
         Param("tie_handling", None, "side"),
+        Param("columns", None, "side"),
     ),
     table=_rbo_table,
     needs_of=_tie_needs,
@@ -228,6 +240,7 @@ def rbo(
     p: float = 0.9,
     reference: pl.DataFrame | pl.LazyFrame | None = None,
     tie_handling: TieHandling = "break",
+    columns: SideColumns = None,
 ) -> Metric:
     """Rank-biased overlap of each query's ranking with a reference run's: extrapolated RBO_ext.
 
@@ -270,13 +283,24 @@ def rbo(
     p
         The persistence, in (0, 1).
     reference
-        The reference run: a DataFrame or LazyFrame whose first three
-        columns are the query id, the item id and a score (higher first)
-        or, when the third column is named ``rank``, a rank (lower first).
-        Its ids are matched with the frame's query and item columns.
+        The reference run: a DataFrame or LazyFrame of the query id, the
+        item id and a score (higher first) or a rank (lower first), read by
+        name: ``query`` (or ``user``, ``qid``...), ``item`` (or ``doc``,
+        ``docno``...), then ``score``, else ``rank``; other names through
+        `columns`. Its ids are matched with the frame's query and item columns.
     tie_handling
         ``"break"`` (tied items ordered by id, in both rankings) or
         ``"aware"`` (tied items share their positions, as above).
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``query``, ``item`` and ``score`` or ``rank`` (`reference`). A side frame
+        is read by name, never by position: by default a role's column is the first of its usual
+        names the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
+        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
+        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
+        ColumnNotFoundError naming the ``columns=`` that reads it.
 
     Returns
     -------
@@ -343,7 +367,7 @@ def rbo(
             "tie_handling", "'break' or 'aware'", tie_handling, metric="rbo"
         )
     aware = None if tie_handling == "break" else tie_handling
-    metric = Metric(RBO, None, p=p, reference=reference, tie_handling=aware)
+    metric = Metric(RBO, None, p=p, reference=reference, tie_handling=aware, columns=columns)
     if reference is None:
         _reference(
             metric, "query", pl.String(), pl.String(), aware=False

@@ -51,7 +51,7 @@ def test_pop_reo_reads_unretrieved_rows_on_every_engine() -> None:
                           "score": [3.0, 2.0, 1.0, 1.0, None, None, 1.0, 1.0, None],
                           "relevance": [1, 1, 0, 0, 1, 1, 1, 1, None]})  # fmt: skip
     train = pl.DataFrame({"user": [3], "item": ["a"]})
-    groups = pl.DataFrame({"item": ["a", "b", "c", "d"], "g": [1, 1, 2, 2]})
+    groups = pl.DataFrame({"item": ["a", "b", "c", "d"], "group": [1, 1, 2, 2]})
     metrics = [prm.pop_reo(1, interactions=train, head=["a"]), prm.coverage(2), "ndcg@3",
                prm.awrf(2, groups=groups)]  # fmt: skip
     eager = prm.evaluate(frame, metrics, by="model")
@@ -66,6 +66,6 @@ def test_pop_reo_reads_unretrieved_rows_on_every_engine() -> None:
 def test_pop_reo_needs_the_judgments() -> None:
     run = pl.DataFrame({"query": [1], "item": ["a"], "score": [1.0]})
     with pytest.raises(prm.ColumnNotFoundError, match="relevance"):
-        prm.evaluate(run, [prm.pop_reo(1, interactions=pl.DataFrame({"u": [1], "i": ["a"]}))])
+        prm.evaluate(run, [prm.pop_reo(1, interactions=pl.DataFrame({"user": [1], "item": ["a"]}))])
     with pytest.raises(prm.InvalidParameterError, match="pop_reo needs the training interactions"):
         prm.pop_reo(3, head=["a"])

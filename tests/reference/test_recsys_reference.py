@@ -158,7 +158,7 @@ def test_catalog_frame_with_duplicates_and_extra_items(data: Lists, extra: int, 
     # The catalog: every pool item (some twice), plus items nobody recommends.
     extras = [-1 - j for j in range(extra)] if data.ids == "int" else [f"extra{j}" for j in range(extra)]
     doubled = draw.draw(st.lists(st.sampled_from(data.pool), max_size=4))
-    catalog = pl.Series("id", data.pool + extras + doubled)
+    catalog = pl.Series("item", data.pool + extras + doubled)
     frame = data.frame()
     metrics = [m(k, catalog=c) for k in (1, None) for m in (prm.coverage, prm.gini) for c in (catalog,)]
     out = rows_of(prm.evaluate(frame, metrics, by=data.by), data.by)
@@ -198,8 +198,8 @@ def _features_frame(features: dict[Any, list[float]], layout: str) -> pl.DataFra
     vectors = [features[i] for i in items]
     width = len(vectors[0])
     if layout == "wide":
-        return pl.DataFrame({"id": items, **{f"f{j}": [v[j] for v in vectors] for j in range(width)}})
-    table = pl.DataFrame({"id": items, "vec": vectors})
+        return pl.DataFrame({"item": items, **{f"f{j}": [v[j] for v in vectors] for j in range(width)}})
+    table = pl.DataFrame({"item": items, "vec": vectors})
     if layout == "list":
         return table
     table = table.with_columns(pl.col("vec").list.to_array(width))
@@ -211,7 +211,7 @@ def _features_frame(features: dict[Any, list[float]], layout: str) -> pl.DataFra
 def test_novelty_matches_reference(data: Lists, draw: st.DataObject) -> None:
     n_users = draw.draw(st.integers(1, 50))
     pop = {item: draw.draw(st.integers(1, n_users)) for item in data.pool}
-    table = pl.DataFrame({"id": list(pop), "count": list(pop.values())})
+    table = pl.DataFrame({"item": list(pop), "count": list(pop.values())})
     frame = data.frame()
     out = rows_of(
         prm.evaluate(frame, [prm.novelty(k, popularity=table, n_users=n_users) for k in CUTOFFS], by=data.by),
@@ -300,8 +300,8 @@ def test_mpr_matches_reference(data: Lists, spare: int) -> None:
 def test_items_without_features_are_named(data: Lists) -> None:
     frame = data.frame()
     missing = data.pool[-1]
-    ids = pl.Series("id", data.pool[:-1], dtype=pl.Int64 if data.ids == "int" else pl.String)
-    features = pl.DataFrame({"id": ids, "x": pl.Series([1.0] * len(ids), dtype=pl.Float64)})
+    ids = pl.Series("item", data.pool[:-1], dtype=pl.Int64 if data.ids == "int" else pl.String)
+    features = pl.DataFrame({"item": ids, "x": pl.Series([1.0] * len(ids), dtype=pl.Float64)})
     recommended = any(missing in items for users in data.lists.values() for items in users)
     metric = prm.intra_list_similarity(None, features=features)
     if not recommended:

@@ -48,7 +48,7 @@ def _side_metrics(df: pl.DataFrame) -> list[prm.Metric]:
         f1=(pl.int_range(pl.len()) % 3).cast(pl.Float64), f2=pl.int_range(pl.len()) % 5 - 2.0
     )
     groups = items.with_columns(genre=pl.int_range(pl.len()) % 4)
-    target = groups.group_by("genre").len()
+    target = groups.group_by("genre").len(name="weight")
     reference = df.filter(pl.col("score").is_not_null(), pl.col("model") == "m1").select(
         "query", "item", score=-pl.col("score")
     )

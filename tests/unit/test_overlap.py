@@ -44,7 +44,7 @@ def _runs(seed: int, ints: bool) -> tuple[pl.DataFrame, pl.DataFrame]:
             items = list(rng.choice(len(pool), size=m, replace=False))
             ref += [(q, pool[i], float(s)) for s, i in zip(rng.permutation(m), items, strict=True)]
     run_df = pl.DataFrame(run, schema=["system", "query", "item", "score", "relevance"], orient="row")
-    return run_df, pl.DataFrame(ref, schema=["qid", "doc", "points"], orient="row")
+    return run_df, pl.DataFrame(ref, schema=["qid", "doc", "score"], orient="row")
 
 
 def _rbo_package() -> ModuleType:
@@ -72,7 +72,7 @@ def test_rbo_matches_the_rbo_package(seed: int, ints: bool, p: float) -> None:
         mine = run.filter(system=system, query=query)
         theirs = ref.filter(qid=query)
         s = _ranked(mine["item"].to_list(), mine["score"].to_list())
-        t = _ranked(theirs["doc"].to_list(), theirs["points"].to_list())
+        t = _ranked(theirs["doc"].to_list(), theirs["score"].to_list())
         expected = rbo_package.RankingSimilarity(s, t).rbo_ext(p=p) if t else 0.0
         assert value == pytest.approx(expected, abs=1e-12), (system, query)
     mean = prm.evaluate(run, [metric], by="system")
@@ -116,14 +116,14 @@ def test_rbo_refusals() -> None:
         prm.rbo(p=1.0, reference=ref)
     with pytest.raises(ColumnNotFoundError, match="score"):
         prm.evaluate(run, [prm.rbo(reference=ref.select("qid", "doc"))])
-    with pytest.raises(ColumnTypeError, match="points"):
-        prm.evaluate(run, [prm.rbo(reference=ref.with_columns(pl.col("points").cast(pl.String)))])
+    with pytest.raises(ColumnTypeError, match="score"):
+        prm.evaluate(run, [prm.rbo(reference=ref.with_columns(pl.col("score").cast(pl.String)))])
     with pytest.raises(ColumnTypeError, match="reference"):
         prm.evaluate(run, [prm.rbo(reference=ref.with_columns(pl.col("doc").str.slice(1).cast(pl.Int64)))])
     with pytest.raises(InvalidDataError, match="more than once"):
         prm.evaluate(run, [prm.rbo(reference=pl.concat([ref, ref.head(1)]))])
     with pytest.raises(InvalidDataError, match="finite"):
-        prm.evaluate(run, [prm.rbo(reference=ref.with_columns(points=pl.lit(float("nan"))))])
+        prm.evaluate(run, [prm.rbo(reference=ref.with_columns(score=pl.lit(float("nan"))))])
     with pytest.raises(InvalidParameterError, match="reference"):
         prm.evaluate(run, ["rbo"])
 
