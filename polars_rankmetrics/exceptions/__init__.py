@@ -384,6 +384,17 @@ class TrecFormatError(RankMetricsError):
         )
 
     @classmethod
+    def too_many_lines(
+        cls, path: object, lines: int, size: int, shortest: int, factor: int
+    ) -> TrecFormatError:
+        """A file of more lines than its size allows: reading it would need over `factor` times its size."""
+        return cls(
+            f"{cut(str(path))}: {lines:,} lines in {size:,} bytes: its lines average under {shortest} bytes "
+            f"(the shortest TREC line), so reading it would need more than {factor} times its size "
+            "in memory; a file of blank or cut lines? Remove the blank lines"
+        )
+
+    @classmethod
     def nul_byte(cls, path: object, line: int) -> TrecFormatError:
         """A file holding a NUL byte: binary or UTF-16, not a text file of TREC lines."""
         return cls(
