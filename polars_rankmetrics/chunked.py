@@ -98,16 +98,18 @@ class ChunkSizes:
     def measured(self, rows: int) -> None:
         """After a chunk of `rows` rows: size the next ones from its peak, when the peak rose."""
         now = resident_memory()
-        if now is None or self.fixed or self.base == 0 or now[1] <= self.peak:
+        if now is None or self.fixed or self.base == 0:
             return
-        self.peak, growth = now[1], now[1] - self.base
-        room = SAFETY * self.budget
+        # The peak so far bounds this chunk's growth; when the chunk raised it, it is the chunk's.
+        rose, self.peak = now[1] > self.peak, max(self.peak, now[1])
+        growth, room = self.peak - self.base, SAFETY * self.budget
         fit = int(room * rows / max(growth, 1))  # a row's cost bounded by the whole growth a row
-        if len(self.seen) == 1 and rows >= 1.5 * self.seen[0][0]:  # the probe and one more: a line
+        if rose and len(self.seen) == 1 and rows >= 1.5 * self.seen[0][0]:  # two chunks: a line
             slope = (growth - self.seen[0][1]) / (rows - self.seen[0][0])
             fixed = max(0.0, self.seen[0][1] - slope * self.seen[0][0])
             fit = max(fit, int((room - fixed) / slope)) if slope > 0 else fit
-        self.seen.append((rows, growth))
+        if rose:
+            self.seen.append((rows, growth))
         self.rows = max(MIN_ROWS_PER_CHUNK, min(self.model, fit))
 
 
