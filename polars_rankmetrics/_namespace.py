@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 import polars as pl
 
 from polars_rankmetrics import metrics
+from polars_rankmetrics._schema import frame_columns
 from polars_rankmetrics._spec import Metric
 
 __all__ = ["MetricMethods", "method_doc", "options_type"]
@@ -64,10 +65,19 @@ def method_doc(name: str, constructor: Callable[..., Metric]) -> str:
 
 def _method(name: str, constructor: Callable[..., Metric]) -> Callable[..., Any]:
     signature = inspect.signature(constructor)
+    # A metric with side frames takes `columns=` for them: the option's columns= serves both, the
+    # evaluation frame reading its own roles of it (query, item, score...), the side frames theirs.
+    shared = "columns" in signature.parameters
+    signature = signature.replace(
+        parameters=[p for p in signature.parameters.values() if p.name != "columns"]
+    )
     own = tuple(signature.parameters)
 
     def method(self: MetricMethods[Any], *args: object, **kwargs: object) -> object:
         mine = {key: kwargs.pop(key) for key in own if key in kwargs}
+        if shared and kwargs.get("columns") is not None:
+            mine["columns"] = kwargs["columns"]
+            kwargs["columns"] = frame_columns(kwargs["columns"])
         return self._one(constructor(*args, **mine), kwargs)
 
     typed = options_type(signature)

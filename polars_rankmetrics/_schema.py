@@ -135,6 +135,20 @@ class Columns:
         raise InvalidInputError.from_type("columns", expected, columns)
 
 
+FIELDS = ("query", "item", "score", "rank", "relevance", "intent", "order")
+"""The roles of an evaluation frame a ``columns=`` mapping names (:class:`Columns`' fields)."""
+
+
+def frame_columns(columns: object) -> object:
+    """The evaluation frame's part of a ``columns=`` that also names side frames' roles (``count``...).
+
+    A mapping keeps the keys of :data:`FIELDS`; anything else is returned as given.
+    """
+    if isinstance(columns, Mapping):
+        return {key: name for key, name in columns.items() if key in FIELDS}
+    return columns
+
+
 ColumnsLike: TypeAlias = "Columns | Mapping[str, str] | None"
 """What a ``columns=`` parameter takes: a :class:`Columns`, a ``{role: column name}`` mapping, or None."""
 

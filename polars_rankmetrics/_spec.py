@@ -584,6 +584,9 @@ class Metric:
 
     def __init__(self, spec: MetricSpec, k: int | None = None, **params: object) -> None:
         """Check the cutoff and every parameter against `spec`."""
+        if not isinstance(spec, MetricSpec):
+            expected = "a metric spec (a constructor builds one)"
+            raise InvalidParameterError.out_of_domain("spec", expected, spec)
         k = check_k(k)  # a numpy integer becomes an int
         check_cutoff(spec, k)
         known = [p.name for p in spec.params]

@@ -133,6 +133,25 @@ _PROBLEM = "__prm_problem"
 
 _CHUNK = 1 << 20  # bytes read at a time when a file is searched for NUL
 
+LINE_COST = 64
+"""Bytes of memory a line costs the readers beyond its own bytes (its offsets, number and fields)."""
+MEMORY_FACTOR = 8
+"""The readers read a file in at most this many times its size (plus :data:`ALLOWANCE`)."""
+ALLOWANCE = 16 << 20
+"""Bytes of line overhead any file may use, whatever its size (small files of blank lines read)."""
+
+
+def check_lines(path: str | PathLike[str], size: int, lines: int) -> None:
+    """Refuse, before reading, a file of more lines than :data:`MEMORY_FACTOR` times its size can hold.
+
+    A line costs about :data:`LINE_COST` bytes besides its text: a file whose lines average under
+    ``LINE_COST / MEMORY_FACTOR`` (8) bytes, shorter than the shortest TREC line (``q 0 d 1``),
+    would need more; a file of blank lines is the case.
+    """
+    if lines * LINE_COST > MEMORY_FACTOR * size + ALLOWANCE:
+        shortest = LINE_COST // MEMORY_FACTOR
+        raise TrecFormatError.too_many_lines(path, lines, size, shortest, MEMORY_FACTOR)
+
 
 def regular(path: object, kind: FileKind) -> str | PathLike[str]:
     """The path, if it names a regular file; refused at once otherwise (a FIFO would block for ever)."""
@@ -156,14 +175,16 @@ def nul_line(data: bytes, first_line: int = 1) -> int | None:
 
 
 def refuse_nul(path: str | PathLike[str]) -> None:
-    """Refuse a file holding a NUL byte, read in bounded chunks (a binary or UTF-16 file)."""
-    line = 1
+    """Refuse a file holding a NUL byte (binary or UTF-16) or too many lines, read in bounded chunks."""
+    line, size, last = 1, 0, b"\n"
     with Path(path).open("rb") as f:
         while chunk := f.read(_CHUNK):
             found = nul_line(chunk, line)
             if found is not None:
                 raise TrecFormatError.nul_byte(path, found)
             line += chunk.count(b"\n")
+            size, last = size + len(chunk), chunk[-1:]
+    check_lines(path, size, line - (last == b"\n"))
 
 
 def check_bytes(data: bytes, path: str | PathLike[str]) -> None:
@@ -171,6 +192,7 @@ def check_bytes(data: bytes, path: str | PathLike[str]) -> None:
     found = nul_line(data)
     if found is not None:
         raise TrecFormatError.nul_byte(path, found)
+    check_lines(path, len(data), data.count(b"\n") + (not data.endswith(b"\n")))
     at = data.find(b"\r")
     while at >= 0 and data[at + 1 : at + 2] == b"\n":
         at = data.find(b"\r", at + 1)

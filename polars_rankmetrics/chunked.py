@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 import polars as pl
@@ -35,6 +36,7 @@ FIXED_MIB = 200
 PER_METRIC_MIB = 3
 PER_ROW_BYTES = 180
 MIN_ROWS_PER_CHUNK = 100_000
+"""The smallest chunk, and the query ranges' size when `memory_mib` sets the chunks (runs of ranges)."""
 
 
 def rows_for_budget(memory_mib: int, n_metrics: int) -> int:
@@ -45,6 +47,70 @@ def rows_for_budget(memory_mib: int, n_metrics: int) -> int:
     """
     free = (memory_mib - FIXED_MIB - PER_METRIC_MIB * n_metrics) * 2**20
     return max(MIN_ROWS_PER_CHUNK, free // PER_ROW_BYTES)
+
+
+SAFETY = 0.9
+"""The share of `memory_mib` a chunk is sized to once a chunk's peak has been measured."""
+PROBE = 8
+"""The first chunk is the model's size over this: its peak measures a row's cost before a full chunk."""
+
+
+def resident_memory() -> tuple[int, int] | None:
+    """The resident memory of the process and its peak so far (VmRSS, VmHWM), in bytes; None without /proc."""
+    try:
+        text = Path("/proc/self/status").read_text()
+    except OSError:
+        return None
+    found = {k: v.split() for k, _, v in (line.partition(":") for line in text.splitlines())}
+    try:
+        return int(found["VmRSS"][0]) * 1024, int(found["VmHWM"][0]) * 1024
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
+class ChunkSizes:
+    """The rows of the next chunk: the memory model's, cut to what the measured peaks allow.
+
+    The budget is the process's resident memory when the call starts plus `memory_mib`. The first
+    chunk is an eighth of the model's size (a probe); the process's peak (VmHWM, read, never reset:
+    it is the user's too) after it bounds what a row costs, fixed costs included, and sizes the next
+    chunk to :data:`SAFETY` of the budget; the next chunk's peak, over the probe's, gives the cost a
+    row apart from the fixed costs, which sizes the rest (never above the model's size). A chunk
+    whose peak passes the budget cuts the next ones the same way. Whatever makes a row cost more
+    (more threads, the scan's prefetch, the allocator, other processes) is measured, not modelled.
+    """
+
+    def __init__(self, memory_mib: int, rows: int, *, fixed: int | None) -> None:
+        start = None if fixed is not None else resident_memory()
+        self.fixed, self.model, self.budget = fixed is not None, rows, memory_mib * 2**20
+        self.base, self.peak = (start[0], start[1]) if start is not None else (0, 0)
+        self.rows = max(MIN_ROWS_PER_CHUNK, rows // PROBE) if start is not None else rows
+        self.seen: list[tuple[int, int]] = []  # (rows, peak growth) of the chunks that raised the peak
+
+    def next_rows(self) -> int:
+        """The rows to aim for in the next chunk (0: one range a chunk, when `rows_per_chunk` was given)."""
+        return 0 if self.fixed else max(MIN_ROWS_PER_CHUNK, self.rows)
+
+    def planned(self, rows: int, ranges: int) -> int:
+        """The chunks `rows` rows in `ranges` ranges take at the current size."""
+        return ranges if self.fixed else max(1, min(ranges, -(-rows // self.next_rows())))
+
+    def measured(self, rows: int) -> None:
+        """After a chunk of `rows` rows: size the next ones from its peak, when the peak rose."""
+        now = resident_memory()
+        if now is None or self.fixed or self.base == 0:
+            return
+        # The peak so far bounds this chunk's growth; when the chunk raised it, it is the chunk's.
+        rose, self.peak = now[1] > self.peak, max(self.peak, now[1])
+        growth, room = self.peak - self.base, SAFETY * self.budget
+        fit = int(room * rows / max(growth, 1))  # a row's cost bounded by the whole growth a row
+        if rose and len(self.seen) == 1 and rows >= 1.5 * self.seen[0][0]:  # two chunks: a line
+            slope = (growth - self.seen[0][1]) / (rows - self.seen[0][0])
+            fixed = max(0.0, self.seen[0][1] - slope * self.seen[0][0])
+            fit = max(fit, int((room - fixed) / slope)) if slope > 0 else fit
+        if rose:
+            self.seen.append((rows, growth))
+        self.rows = max(MIN_ROWS_PER_CHUNK, min(self.model, fit))
 
 
 def _query_ranges(lf: pl.LazyFrame, query: str, rows_per_chunk: int) -> pl.DataFrame:
@@ -99,14 +165,26 @@ def evaluate_chunked(
     one chunk hold that chunk's rows (about 130-180 bytes a row with string
     ids), plus a fixed cost of the process and the plan that grows with the
     number of metrics; the first pass holds one row count per query. The
-    chunk size is chosen from `memory_mib` with that model (measured on the
+    chunk size starts from `memory_mib` with that model (measured on the
     2-core machine of benchmarks/results/perf.md: 100M rows of 4 columns in
-    Parquet, the five everyday metrics, peak RSS under 512 MiB); a chunk
-    cannot be smaller than its largest query, so one huge query can exceed
-    the budget. The budget is a target for the process's peak RSS, not a
-    hard cap, and it counts only the evaluation's own memory: a DataFrame
-    passed in is already resident, and ``per_query=True`` keeps every
-    query's row until the end.
+    Parquet, the five everyday metrics), then follows what is measured: the
+    first chunk is an eighth of the model's size, and the process's peak
+    resident memory after it and after the next chunk (Linux's VmHWM, read,
+    never reset) gives what a row costs on this machine now, which sizes
+    the remaining chunks to 90% of the budget (never above the model's
+    size); a chunk whose peak passes the budget cuts the next ones. More
+    threads, the scan's prefetch, the allocator or other processes beside
+    it make a row cost more: that is measured, not assumed.
+
+    The budget: the process's peak resident memory stays within its
+    resident memory when the call starts plus `memory_mib`. That start
+    includes the interpreter's own baseline (about 50 MiB with Polars and
+    this library imported, measured: benchmarks/results/perf_chunked_budget.md)
+    and whatever the process already holds (a DataFrame passed in is
+    resident). It is a bound the sizing keeps, not a cap the allocator
+    enforces: a chunk cannot be smaller than its largest query, so one huge
+    query can exceed it, ``per_query=True`` keeps every query's row until
+    the end, and without /proc (not Linux) the chunks follow the model alone.
 
     Files sorted (or grouped) by query are faster: Parquet row-group
     statistics let each chunk skip the row groups of other ranges. Unsorted
@@ -125,8 +203,10 @@ def evaluate_chunked(
         as coverage read every list at once: use :func:`evaluate` on the
         streaming engine for them).
     memory_mib
-        The peak resident memory to aim for, in MiB (default 512); sets the
-        chunk size (:func:`rows_for_budget`) unless `rows_per_chunk` is given.
+        The memory the call may add to the process's resident memory at
+        its start, in MiB (default 512); sets the chunk sizes (from
+        :func:`rows_for_budget`, then from the measured peaks) unless
+        `rows_per_chunk` is given.
     rows_per_chunk
         Rows evaluated at a time, overriding `memory_mib` (a chunk holds
         whole queries, so it may be larger by up to one query).
@@ -207,20 +287,9 @@ def evaluate_chunked(
         lf = join_frames(lf, req.qrels.lazy(), req.columns, req.by).lazy()
     # Building the whole plan checks the schema before any pass over the data.
     keys = _engine.build(lf, req.columns, req.by, req.conventions, req.metrics).keys
-    if rows_per_chunk is None:
-        rows_per_chunk = rows_for_budget(memory_mib, len(req.metrics))
-    ranges = _query_ranges(lf, req.columns.query, rows_per_chunk)
-    report = reporter(progress, ranges.height, int(ranges[_ROWS].sum()))
-    started, done = time.perf_counter(), 0
-    parts: list[pl.DataFrame] = []
-    try:
-        for i, (lo, hi, rows) in enumerate(ranges.select("lo", "hi", _ROWS).iter_rows(), start=1):
-            chunk = _chunk(query_range(lf, req.columns.query, lo, hi), req, keys)
-            parts.append(_engine.collect(chunk, engine="streaming"))
-            done += rows
-            report(i, ranges.height, done, time.perf_counter() - started)
-    finally:
-        report.close()
+    budget = ChunkSizes(memory_mib, rows_for_budget(memory_mib, len(req.metrics)), fixed=rows_per_chunk)
+    ranges = _query_ranges(lf, req.columns.query, rows_per_chunk or MIN_ROWS_PER_CHUNK)
+    parts = _chunks(lf, req, keys, ranges, budget, progress)
     if not parts:  # an empty frame: evaluate it whole for the right (empty) schema
         parts.append(_engine.collect(_chunk(lf, req, keys, check=False), engine="streaming"))
     if req.per_query:
@@ -228,6 +297,36 @@ def evaluate_chunked(
     merged = _engine.merge(pl.concat(parts, how="vertical").lazy(), req.metrics, req.by, how=req.aggregate)
     out = _engine.finish(merged, req.metrics, req.by, how=req.aggregate).drop(_engine.QUERIES)
     return _engine.collect(out.sort(req.by) if req.by else out)
+
+
+def _chunks(  # noqa: PLR0913, PLR0917  (the plan, its request and keys, the ranges, the sizing, the report)
+    lf: pl.LazyFrame,
+    req: Request,
+    keys: Sequence[str],
+    ranges: pl.DataFrame,
+    budget: ChunkSizes,
+    progress: bool | Progress | None,
+) -> list[pl.DataFrame]:
+    """Each chunk's result: runs of consecutive query ranges of about ``budget.next_rows()`` rows."""
+    los, his, sizes = (ranges[c].to_list() for c in ("lo", "hi", _ROWS))
+    total, n = int(sum(sizes)), len(sizes)
+    report = reporter(progress, budget.planned(total, n), total)
+    started, done, i, count = time.perf_counter(), 0, 0, 0
+    parts: list[pl.DataFrame] = []
+    try:
+        while i < n:
+            want, j, rows = budget.next_rows(), i + 1, sizes[i]
+            while j < n and rows + sizes[j] <= want:
+                rows, j = rows + sizes[j], j + 1
+            chunk = _chunk(query_range(lf, req.columns.query, los[i], his[j - 1]), req, keys)
+            parts.append(_engine.collect(chunk, engine="streaming"))
+            budget.measured(rows)
+            done, i, count = done + rows, j, count + 1
+            left = budget.planned(total - done, n - i) if i < n else 0
+            report(count, count + left, done, time.perf_counter() - started)
+    finally:
+        report.close()
+    return parts
 
 
 def _chunk(lf: pl.LazyFrame, req: Request, keys: Sequence[str], *, check: bool | None = None) -> pl.LazyFrame:

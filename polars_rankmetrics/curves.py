@@ -24,10 +24,17 @@ __all__ = ["pr_curve"]
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 
+MAX_CUTOFFS = 10_000
+"""The most cutoffs one curve takes: each is a metric of the evaluation (checked before any work)."""
+
+
 def cutoffs(ks: Sequence[int]) -> list[int]:
-    """The sorted distinct cutoffs of `ks`, each a positive integer; an error for none."""
-    if isinstance(ks, (int, str)) or not ks:
+    """The sorted distinct cutoffs of `ks`, each a positive integer; an error for none or too many."""
+    if not isinstance(ks, Sequence) or isinstance(ks, str) or not ks:
         raise InvalidParameterError.out_of_domain("ks", "a non-empty list of positive integers", ks)
+    if len(ks) > MAX_CUTOFFS:
+        domain = f"at most {MAX_CUTOFFS:,} cutoffs (each is a metric of the evaluation)"
+        raise InvalidParameterError.out_of_domain("ks", domain, f"{len(ks):,} cutoffs")
     out: set[int] = set()
     for k in ks:
         checked = check_k(k, "ks")
@@ -60,7 +67,8 @@ def pr_curve(  # noqa: PLR0913
     frame
         The evaluation frame, as for :func:`evaluate`.
     ks
-        The cutoffs (positive integers; sorted, duplicates dropped).
+        The cutoffs (positive integers; sorted, duplicates dropped): at
+        most :data:`MAX_CUTOFFS` (10,000), checked before any work.
     by
         Grouping keys: one curve per group.
     per_query
@@ -77,7 +85,7 @@ def pr_curve(  # noqa: PLR0913
     Raises
     ------
     RankMetricsError
-        An empty `ks` or a cutoff that is not a positive integer; as
+        An empty `ks`, more than 10,000 cutoffs, or a cutoff that is not a positive integer; as
         :func:`evaluate` otherwise.
 
     Examples

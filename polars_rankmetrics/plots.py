@@ -20,15 +20,18 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from polars_rankmetrics._engine import collect
+from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import Columns, ColumnsLike, normalise_by
+from polars_rankmetrics.curves import cutoffs
 from polars_rankmetrics.curves import pr_curve as pr_curve_frame
 from polars_rankmetrics.evaluation import evaluate
-from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
-from polars_rankmetrics.exceptions._parameters import check_k
+from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
+from polars_rankmetrics.exceptions._parameters import is_finite
 from polars_rankmetrics.metrics.distribution import Catalog
 from polars_rankmetrics.metrics.distribution import coverage as coverage_metric
 from polars_rankmetrics.significance._means_plot import means
-from polars_rankmetrics.significance._plots import asl_curve, deltas, metric_at_k
+from polars_rankmetrics.significance._plots import asl_curve, deltas, metric_at_k, save
 
 if TYPE_CHECKING:
     import altair as alt
@@ -43,12 +46,6 @@ def _altair() -> Any:  # noqa: ANN401  (the module, typed only where altair is i
         msg = 'polars_rankmetrics.plots needs altair: pip install "polars-rankmetrics[plot]"'
         raise ImportError(msg) from None
     return alt
-
-
-def _save(chart: alt.Chart | alt.LayerChart, path: str | Path | None) -> None:
-    if path is not None:
-        # Altair picks the format from the suffix; PNG and SVG go through vl-convert-python.
-        chart.save(str(path))
 
 
 def long_tail(  # noqa: PLR0913
@@ -120,10 +117,11 @@ def long_tail(  # noqa: PLR0913
     ('plays', 'log')
     """
     altair = _altair()
-    if not 0 < head_share <= 1:
+    if not is_finite(head_share) or not 0 < float(head_share) <= 1:
         raise InvalidParameterError.out_of_domain("head_share", "in (0, 1]", head_share)
+    head_share = float(head_share)
     item = Columns.of(columns).item if item is None else item
-    lf = data.lazy()
+    lf = as_polars(data, "data").lazy()
     names = lf.collect_schema().names()
     for role, column in (("item", item), ("count", count)):
         if column is not None and column not in names:
@@ -131,13 +129,16 @@ def long_tail(  # noqa: PLR0913
             raise ColumnNotFoundError.from_missing_and_available(
                 column, role, names, where="`data`", remedy=fix
             )
+    schema = lf.collect_schema()
+    if count is not None and not schema[count].is_numeric():
+        raise ColumnTypeError.from_dtype(count, "count", "numeric", schema[count])
     table, n_head = _head_and_tail(lf, item, count, head_share)
     what = count if count is not None else f"rows per {item}"
     log = _log_axis(table.get_column("volume"), log_y)
     chart = _tail_chart(altair, table, n_head, item, what, log=log).properties(
         title=f"{title} (head: {head_share:.0%} of {what})", width=480, height=280
     )
-    _save(chart, path)
+    save(chart, path)
     return chart
 
 
@@ -275,13 +276,11 @@ def coverage(  # noqa: PLR0913
         An empty `ks`, or a cutoff that is not a positive integer.
     """
     altair = _altair()
-    ks = sorted({check_k(k, "ks") or 0 for k in ks})
-    if not ks or ks[0] < 1:
-        raise InvalidParameterError.out_of_domain("ks", "positive integers", ks)
+    ks = cutoffs(ks)
     keys = list(normalise_by(by))
     names = [f"coverage@{k}" for k in ks]
     metrics = [coverage_metric(k, catalog=catalog) for k in ks]
-    result = evaluate(frame.lazy(), metrics, by=keys or None, columns=columns).collect()
+    result = collect(evaluate(as_polars(frame).lazy(), metrics, by=keys or None, columns=columns))
     long = result.unpivot(index=keys, on=names, variable_name="metric", value_name="coverage").with_columns(
         pl.col("metric").str.split("@").list.get(1).cast(pl.Int64).alias("k")
     )
@@ -306,7 +305,7 @@ def coverage(  # noqa: PLR0913
         .encode(**encoding)
         .properties(title=title, width=420, height=280)
     )
-    _save(chart, path)
+    save(chart, path)
     return chart
 
 
@@ -368,7 +367,7 @@ def pr_curve(  # noqa: PLR0913
     """
     altair = _altair()
     keys = list(normalise_by(by))
-    curve = pr_curve_frame(frame.lazy(), ks, by=keys or None, columns=columns).collect()
+    curve = collect(pr_curve_frame(as_polars(frame).lazy(), ks, by=keys or None, columns=columns))
     if keys:
         curve = curve.with_columns(
             pl.concat_str([pl.col(c).cast(pl.String) for c in keys], separator=" / ").alias("group")
@@ -403,5 +402,5 @@ def pr_curve(  # noqa: PLR0913
     chart: alt.LayerChart = altair.layer(line, labels, data=altair.Data(values=data)).properties(
         title=title, width=420, height=280
     )
-    _save(chart, path)
+    save(chart, path)
     return chart

@@ -90,7 +90,7 @@ def test_every_metric_has_a_constructor_and_a_method_of_one_name(spec: MetricSpe
     constructor = getattr(prm, spec.python_name)
     method = getattr(prm.RankFrame, spec.python_name)
     assert spec.python_name in prm.__all__
-    own = list(inspect.signature(constructor).parameters)
+    own = [p for p in inspect.signature(constructor).parameters if p != "columns"]  # the options' columns=
     assert list(inspect.signature(method).parameters)[1 : len(own) + 1] == own
     options = inspect.signature(method).parameters["options"]
     assert options.kind is inspect.Parameter.VAR_KEYWORD
@@ -118,15 +118,16 @@ def test_every_constructor_builds_its_own_family() -> None:
                 for name in ("arp", "aplt", "aclt", "tail_percentage", "pop_rsp", "pop_reo",
                              "mean_pop_rank")},
              "surprisal": {"k": 3, "interactions": pl.DataFrame({"user": [1], "item": ["a"]})},
-             "unexpectedness": {"k": 3, "baseline": pl.DataFrame({"user": [1], "item": ["a"], "s": [1.0]})},
-             "category_diversity": {"k": 3, "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},
-             "rank_biased_entropy": {"categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},
+             "unexpectedness": {"k": 3,
+                                "baseline": pl.DataFrame({"user": [1], "item": ["a"], "score": [1.0]})},
+             "category_diversity": {"k": 3, "categories": pl.DataFrame({"item": ["a"], "category": ["x"]})},
+             "rank_biased_entropy": {"categories": pl.DataFrame({"item": ["a"], "category": ["x"]})},
              "miscalibration": {"history": pl.DataFrame({"user": [1], "item": ["a"]}),
-                                "categories": pl.DataFrame({"item": ["a"], "g": ["x"]})},
+                                "categories": pl.DataFrame({"item": ["a"], "category": ["x"]})},
              "serendipity": {"history": pl.DataFrame({"user": [1], "item": ["a"]})},
-             **{name: {"groups": pl.DataFrame({"item": ["a"], "g": ["x"]})}
+             **{name: {"groups": pl.DataFrame({"item": ["a"], "group": ["x"]})}
                 for name in ("exposure_disparity", "awrf")},
-             "exposure_share": {"groups": pl.DataFrame({"i": ["a"], "g": ["x"]}), "group": "x"},
+             "exposure_share": {"groups": pl.DataFrame({"item": ["a"], "group": ["x"]}), "group": "x"},
              **{name: {"k": 3} for name in ("alpha_ndcg", "err_ia", "nerr_ia", "p_ia", "strec")},
              **{name: {"k": 3, "propensities": "p"} for name in ("psp", "psndcg", "psrecall")},
              **{name: {"k": 3, "weights": "w"}

@@ -72,6 +72,8 @@ def _method(name: str) -> str:
     own: list[str] = ["self"]
     star = False
     for p in signature.parameters.values():
+        if p.name == "columns":  # the options' columns= names the side frames' columns too
+            continue
         if p.kind is inspect.Parameter.KEYWORD_ONLY and not star:
             own.append("*")
             star = True

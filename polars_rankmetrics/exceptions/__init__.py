@@ -111,6 +111,21 @@ class ColumnNotFoundError(RankMetricsError):
         return cls(f"{role} column {shown(name)} not found{hint}; {where} has columns: {listed(present)}")
 
     @classmethod
+    def side_role(
+        cls, what: str, role: str, looked_for: Sequence[str], available: Iterable[str], fix: str
+    ) -> ColumnNotFoundError:
+        """A side frame with no column for one of its roles (read by name, never by position).
+
+        ```popularity` has no count column (none named count, popularity or n); it has columns:
+        'movie', 'plays'; name it with columns={'count': 'plays'}``.
+        """
+        names = ", ".join(looked_for[:-1]) + (" or " if len(looked_for) > 1 else "") + looked_for[-1]
+        return cls(
+            f"`{what}` has no {role} column (none named {names}); it has columns: "
+            f"{listed(list(available))}; name it with {fix}"
+        )
+
+    @classmethod
     def read_by(
         cls, name: str, role: str, metric: str, instead: str, available: Iterable[str]
     ) -> ColumnNotFoundError:
@@ -366,6 +381,17 @@ class TrecFormatError(RankMetricsError):
         return cls(
             f"{cut(str(path))}: not a readable file: not a regular file (a directory, FIFO, socket or "
             "device); TREC files are read whole; write the stream to a file first"
+        )
+
+    @classmethod
+    def too_many_lines(
+        cls, path: object, lines: int, size: int, shortest: int, factor: int
+    ) -> TrecFormatError:
+        """A file of more lines than its size allows: reading it would need over `factor` times its size."""
+        return cls(
+            f"{cut(str(path))}: {lines:,} lines in {size:,} bytes: its lines average under {shortest} bytes "
+            f"(the shortest TREC line), so reading it would need more than {factor} times its size "
+            "in memory; a file of blank or cut lines? Remove the blank lines"
         )
 
     @classmethod

@@ -24,10 +24,14 @@ def check_k(k: object, name: str = "k") -> int | None:
 
 
 def check_choice(value: object, name: str, choices: Collection[Any]) -> None:
-    """Raise unless `value` is one of `choices` (an unhashable value, a dict or a list, is none of them)."""
+    """Raise unless `value` is one of `choices` (an unhashable value, a dict or a list, is none of them).
+
+    A value is compared only with the choices of its own type: a frame or an
+    array, whose ``==`` builds a frame (or raises), is none of them.
+    """
     try:
-        known = value in choices
-    except TypeError:
+        known = any(value is c or (isinstance(value, type(c)) and bool(value == c)) for c in choices)
+    except (TypeError, ValueError):
         known = False
     if not known:
         raise InvalidParameterError.choice(name, choices, value)

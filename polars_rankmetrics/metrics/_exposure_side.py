@@ -35,6 +35,7 @@ from polars_rankmetrics.metrics._side import (
     SHARE,
     as_lazy,
     by_role,
+    columns_of,
     finish,
     item_text,
     keyed,
@@ -74,30 +75,29 @@ IN = "__prm_in"  # the attention a group receives
 BAD_TARGET = BAD + "_target"  # the text of a bad row of `target`, or null
 
 
-def check_groups(value: object, item_dtype: pl.DataType | None) -> pl.LazyFrame:
+def check_groups(value: object, item_dtype: pl.DataType | None, columns: object = None) -> pl.LazyFrame:
     """Distinct (ITEM, GROUP) rows with each item's MEMBER share, labels as text; nulls refused when eager."""
     if value is None:
         remedy = "give groups=frame of (item, group), e.g. a provider"
         raise InvalidParameterError.needs("an exposure metric", "the items' groups", remedy)
-    return memberships(value, "groups", "group", item_dtype).with_columns(pl.col(LABEL).cast(pl.String))
+    members = memberships(value, "groups", "group", item_dtype, columns)
+    return members.with_columns(pl.col(LABEL).cast(pl.String))
 
 
 def groups(metric: Metric, item_dtype: pl.DataType) -> pl.LazyFrame:
     """The metric's (ITEM, GROUP, MEMBER) rows, ids in the frame's item dtype."""
-    return check_groups(metric.side("groups"), item_dtype)
+    return check_groups(metric.side("groups"), item_dtype, columns_of(metric))
 
 
-def check_target(value: object) -> pl.LazyFrame | None:
+def check_target(value: object, columns: object = None) -> pl.LazyFrame | None:
     """(GROUP, raw weight) rows of a `target` frame, checked when eager; None without one."""
     if value is None:
         return None
     frame = as_lazy(value, "target")
     schema = frame.collect_schema()
     names = schema.names()
-    needed = "a group column and a numeric weight column (named group and weight, or in that order)"
-    if len(names) < 2:
-        raise ColumnTypeError.layout("`target`", needed, dict(schema))
-    group, weight = by_role(names, "target", ("label", "weight"), needed)
+    needed = "a group column and a numeric weight column (read by name: group and weight, or columns=)"
+    group, weight = by_role(names, "target", ("label", "weight"), columns)
     if not schema[weight].is_numeric():
         raise ColumnTypeError.layout("`target`", needed, dict(schema))
     if isinstance(value, pl.DataFrame):
@@ -127,7 +127,7 @@ def targets(metric: Metric, members: pl.LazyFrame) -> pl.LazyFrame:
     The `target` weights over their sum, or by default each group's share of
     the catalog: ``sum_i member(i, g) / n``, over the ``n`` items of `groups`.
     """
-    given = check_target(metric.side("target"))
+    given = check_target(metric.side("target"), columns_of(metric))
     if given is None:
         n = members.select(pl.col(ITEM).n_unique().cast(pl.Float64).alias("__prm_n"))
         shares = members.group_by(GROUP).agg(exact_sum(pl.col(MEMBER)).alias("__prm_in"))
@@ -175,10 +175,20 @@ def attention_rows(
 def missing(
     rows: pl.LazyFrame, members: pl.LazyFrame, keys: list[str], where: str = "ranked lists"
 ) -> pl.LazyFrame:
-    """Per group key: the text of an item of `rows` (the `where`) without a group, or null."""
+    """Per group key: the text of an item of `rows` (the `where`) without a group, or null.
+
+    An empty `groups` (a LazyFrame: an empty DataFrame is refused when the metric is built) gives
+    every key the message the DataFrame gets, so the evaluation fails instead of giving no row.
+    """
     absent = rows.join(members.select(ITEM).unique(), on=ITEM, how="anti")
-    text = pl.format("item {} of the {} has no row in `groups`", item_text(), pl.lit(where)).min().alias(BAD)
-    return absent.group_by(keys).agg(text)
+    none = members.select(pl.len().alias("__prm_n_members"))
+    empty = str(InvalidParameterError.empty("groups", "give one (item, group) row per ranked item"))
+    text = (
+        pl.when(pl.col("__prm_n_members") == 0)
+        .then(pl.lit(empty))
+        .otherwise(pl.format("item {} of the {} has no row in `groups`", item_text(), pl.lit(where)))
+    )
+    return absent.join(none, how="cross").group_by(keys).agg(text.min().alias(BAD))
 
 
 def relevance_sums(
@@ -235,7 +245,7 @@ def finish_ratio(
     per_key: pl.LazyFrame, bad: pl.LazyFrame, keys: list[str], by: tuple[str, ...]
 ) -> pl.LazyFrame:
     """(by..., VALUE) of "__prm_sum" / "__prm_count" per key, failing on a missing item or a bad target."""
-    out = per_key.join(bad, on=keys, how="left")
+    out = per_key.join(bad, on=keys, how="full", coalesce=True)  # a key with no value still fails
     if BAD_TARGET in out.collect_schema().names():
         out = out.with_columns(pl.coalesce(BAD, BAD_TARGET).alias(BAD))
     return finish(out, by, pl.col("__prm_sum") / pl.col("__prm_count").cast(pl.Float64), BAD)

@@ -24,6 +24,7 @@ from polars_rankmetrics.metrics._side import (
     as_lazy,
     by_role,
     check_eager,
+    columns_of,
     first_column,
     item_text,
     same_dtype,
@@ -58,36 +59,35 @@ def user_ids(side: pl.Expr, side_dtype: pl.DataType, query_dtype: pl.DataType | 
         raise ColumnTypeError.mismatch(first, second) from None
 
 
-def interactions_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
-    """The interactions as a LazyFrame with its user and item column names, checked when eager."""
-    frame = as_lazy(value, "interactions")
+def interactions_frame(
+    value: object, columns: object = None, what: str = "interactions"
+) -> tuple[pl.LazyFrame, str, str]:
+    """The interactions (or a history) as a LazyFrame, its user and item column names; checked when eager."""
+    frame = as_lazy(value, what)
     names = frame.collect_schema().names()
-    needed = "a user column and an item column (named user and item, or in that order)"
-    user, item = by_role(names, "interactions", ("user", "item"), needed)
+    user, item = by_role(names, what, ("user", "item"), columns)
     if isinstance(value, pl.DataFrame):
         for column in (user, item):
             if value[column].null_count():
-                raise InvalidDataError.nulls_in("`interactions`", column, "null ids")
+                raise InvalidDataError.nulls_in(f"`{what}`", column, "null ids")
     return frame, user, item
 
 
-def popularity_columns(value: object) -> tuple[pl.LazyFrame, str, str]:
+def popularity_columns(value: object, columns: object = None) -> tuple[pl.LazyFrame, str, str]:
     """A popularity table as a LazyFrame with its item and count column names; ids checked when eager."""
     frame = as_lazy(value, "popularity")
     schema = frame.collect_schema()
     names = schema.names()
-    needed = "the item id and a numeric count column (named item and count, or in that order)"
-    if len(names) < 2:
-        raise ColumnTypeError.layout("`popularity`", needed, dict(schema))
-    item, count = by_role(names, "popularity", ("item", "count"), needed)
+    needed = "the item id and a numeric count column (read by name: item and count, or columns=)"
+    item, count = by_role(names, "popularity", ("item", "count"), columns)
     if not schema[count].is_numeric():
         raise ColumnTypeError.layout("`popularity`", needed, dict(schema))
     check_eager(frame, value, item, "popularity", unique=True)
     return frame, item, count
 
 
-def _popularity_frame(value: object) -> tuple[pl.LazyFrame, str, str]:
-    frame, item, count = popularity_columns(value)
+def _popularity_frame(value: object, columns: object = None) -> tuple[pl.LazyFrame, str, str]:
+    frame, item, count = popularity_columns(value, columns)
     if isinstance(value, pl.DataFrame):
         bad = value.filter(pl.col(count).is_null() | (pl.col(count) < 0) | pl.col(count).is_nan())
         if len(bad):
@@ -104,20 +104,21 @@ def check_sources(metric: Metric, *, need_popularity: bool) -> None:
         what = "`interactions` or `popularity`" + ("" if need_popularity else " (or an explicit `head`)")
         example = f"prm.{metric.spec.python_name}(10, interactions=train) with train a (user, item) frame"
         raise InvalidParameterError.needs(metric.name, "item popularity", f"give {what}, e.g. {example}")
+    columns = columns_of(metric)
     if interactions is not None:
-        interactions_frame(interactions)
+        interactions_frame(interactions, columns)
     if popularity is not None:
-        _popularity_frame(popularity)
+        _popularity_frame(popularity, columns)
     if head is not None:
         frame = as_lazy(head, "head")
-        check_eager(frame, head, first_column(frame, "head"), "head", unique=False)
+        check_eager(frame, head, first_column(frame, "head", columns), "head", unique=False)
 
 
 def popularity(metric: Metric, item_dtype: pl.DataType) -> pl.LazyFrame | None:
     """One row per item of the side input: ITEM, POP (Float64), DUP and ERROR; None without one."""
     interactions, counts = side(metric, "interactions"), side(metric, "popularity")
     if interactions is not None:
-        frame, user, item = interactions_frame(interactions)
+        frame, user, item = interactions_frame(interactions, columns_of(metric))
         side_dtype = frame.collect_schema()[item]
         table = (
             frame.select(user, item)
@@ -128,7 +129,7 @@ def popularity(metric: Metric, item_dtype: pl.DataType) -> pl.LazyFrame | None:
         )
         what = "interactions"
     elif counts is not None:
-        frame, item, count = _popularity_frame(counts)
+        frame, item, count = _popularity_frame(counts, columns_of(metric))
         side_dtype = frame.collect_schema()[item]
         table = frame.select(pl.col(item).alias("__prm_id"), pl.col(count).cast(pl.Float64).alias(POP))
         what = "popularity"
@@ -146,7 +147,7 @@ def head_items(metric: Metric, table: pl.LazyFrame | None, item_dtype: pl.DataTy
     head = side(metric, "head")
     if head is not None:
         frame = as_lazy(head, "head")
-        item = first_column(frame, "head")
+        item = first_column(frame, "head", columns_of(metric))
         ids = same_dtype(pl.col(item), frame.collect_schema()[item], item_dtype, "head")
         return frame.select(ids.alias(ITEM)).unique()
     assert table is not None  # check_sources: popularity or a head

@@ -9,17 +9,25 @@ and the evaluation fails with :class:`InvalidDataError` naming an example item.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, TypeAlias
+
 import polars as pl
 
 from polars_rankmetrics._kernel import ITEM, NUM_RET, VALUE
+from polars_rankmetrics._schema import FIELDS, Columns
 from polars_rankmetrics.exceptions import (
     ColumnNotFoundError,
     ColumnTypeError,
     InvalidDataError,
+    InvalidInputError,
     InvalidParameterError,
 )
 from polars_rankmetrics.exceptions import _plan as _errors
 from polars_rankmetrics.metrics._core import PREPARED, within
+
+if TYPE_CHECKING:
+    from polars_rankmetrics._spec import Metric
 
 GROUP = "__prm_group"  # a constant key standing in for `by` when there is none
 COUNT = "__prm_count"  # top-k lists holding an item
@@ -85,39 +93,106 @@ def as_lazy(value: object, what: str) -> pl.LazyFrame:
 ROLE_NAMES: dict[str, tuple[str, ...]] = {
     "user": ("user", "user_id", "query", "query_id", "qid"),
     "item": ("item", "item_id", "doc", "docno", "doc_id"),
-    "count": ("count", "popularity", "n"),
+    "count": ("count", "popularity", "users", "n", "len"),
     "label": ("category", "group", "label", "genre"),
     "weight": ("weight", "share"),
     "score": ("score",),
+    "rank": ("rank",),
 }
-"""The names a side frame's column is found by, per role: a side frame is read by name."""
+"""The names a side frame's column is found by, per role: a side frame is read by name, never by position."""
+
+ROLE_KEYS: dict[str, str] = {
+    "user": "user",
+    "query": "user",
+    "item": "item",
+    "count": "count",
+    "category": "label",
+    "group": "label",
+    "label": "label",
+    "weight": "weight",
+    "score": "score",
+    "rank": "rank",
+}
+"""The keys a side input's ``columns=`` mapping takes, and the role each names."""
+
+SideColumns: TypeAlias = Columns | Mapping[str, str] | None
+"""A side input's ``columns=``: a :class:`~polars_rankmetrics.Columns` (its query, item, score and
+rank names) or a ``{role: column name}`` mapping over :data:`ROLE_KEYS`; None reads the default names."""
+
+_KEY = {
+    ("categories", "label"): "category",
+    ("groups", "label"): "group",
+    ("target", "label"): "group",
+    ("reference", "user"): "query",
+}
+"""The ``columns=`` key a message names for a role of a side input (its own word: a group, a query)."""
 
 
-def by_role(names: list[str], what: str, roles: tuple[str, ...], needed: str) -> list[str]:
-    """The columns of a side frame that hold `roles`, in that order: found by name, else in order.
+def side_columns(columns: object) -> dict[str, str]:
+    """`columns` as ``{role: column name}`` over the roles of :data:`ROLE_NAMES`; checked."""
+    if columns is None:
+        return {}
+    if isinstance(columns, Columns):
+        default = Columns()
+        fields = (("user", "query"), ("item", "item"), ("score", "score"), ("rank", "rank"))
+        return {r: getattr(columns, f) for r, f in fields if getattr(columns, f) != getattr(default, f)}
+    if not isinstance(columns, Mapping):
+        expected = "a prm.Columns or a {role: column name} mapping"
+        raise InvalidInputError.from_type("columns", expected, columns)
+    out: dict[str, str] = {}
+    for key, name in columns.items():
+        if key in FIELDS and key not in ROLE_KEYS:  # the evaluation frame's own (relevance...)
+            continue
+        if not isinstance(key, str) or key not in ROLE_KEYS:
+            raise InvalidParameterError.unknown_option("a side input's columns", str(key), ROLE_KEYS)
+        if not isinstance(name, str):
+            raise InvalidInputError.from_type(f"columns[{key!r}]", "a column name (a string)", name)
+        out[ROLE_KEYS[key]] = name
+    return out
 
-    A role's column is the first of its :data:`ROLE_NAMES` the frame has (``item``, ``user_id``,
-    ``count``, ``category``...); the roles no column is named for take the frame's other columns
-    in their order (so a frame of other names keeps the documented layout, `needed`).
+
+def columns_of(metric: Metric) -> dict[str, str]:
+    """The metric's side ``columns=`` (``{role: name}``), or none when its family takes none."""
+    given = metric.side("columns") if any(p.name == "columns" for p in metric.spec.params) else None
+    return side_columns(given)
+
+
+def by_role(names: list[str], what: str, roles: tuple[str, ...], columns: object = None) -> list[str]:
+    """The columns of a side frame that hold `roles`, in that order, found by name.
+
+    A role's column is the one ``columns=`` names for it, else the first of its
+    :data:`ROLE_NAMES` the frame has (``item``, ``user_id``, ``count``,
+    ``category``...). A role no column is found for is an error naming the role,
+    the frame's columns and the ``columns=`` that reads it: never a column by position.
     """
+    given = side_columns(columns)
     chosen: dict[str, str] = {}
     for role in roles:
+        key = _KEY.get((what, role), role)
+        if role in given:
+            if given[role] not in names:
+                fix = f"columns={{{key!r}: ...}} naming one of them"
+                raise ColumnNotFoundError.from_missing_and_available(
+                    given[role], f"`{what}` {key}", names, where=f"`{what}`", remedy=fix
+                )
+            chosen[role] = given[role]
+            continue
         hit = next((n for n in ROLE_NAMES[role] if n in names and n not in chosen.values()), None)
-        if hit is not None:
-            chosen[role] = hit
-    rest = [n for n in names if n not in chosen.values()]
-    for role in roles:
-        if role not in chosen:
-            if not rest:
-                raise ColumnNotFoundError.layout(f"`{what}`", needed, names)
-            chosen[role] = rest.pop(0)
+        if hit is None:
+            rest = [n for n in names if n not in chosen.values() and n not in given.values()]
+            guess = repr(rest[0]) if len(rest) == 1 else "..."
+            fix = f"columns={{{key!r}: {guess}}}"
+            raise ColumnNotFoundError.side_role(what, key, ROLE_NAMES[role], names, fix)
+        chosen[role] = hit
     return [chosen[role] for role in roles]
 
 
-def first_column(frame: pl.LazyFrame, what: str) -> str:
-    """The item column of a one-role side frame: named ``item`` (or ``item_id``...), else its first."""
+def first_column(frame: pl.LazyFrame, what: str, columns: object = None) -> str:
+    """The item column of a one-role side frame: its only column, else the one named for the item role."""
     names = frame.collect_schema().names()
-    return by_role(names, what, ("item",), "a column of item ids")[0]
+    if len(names) == 1 and "item" not in side_columns(columns):
+        return names[0]
+    return by_role(names, what, ("item",), columns)[0]
 
 
 def same_dtype(side: pl.Expr, side_dtype: pl.DataType, item_dtype: pl.DataType, what: str) -> pl.Expr:
@@ -145,7 +220,9 @@ def check_eager(frame: pl.LazyFrame, value: object, item: str, what: str, *, uni
         raise InvalidDataError.repeated_value(f"`{what}`", "item", example, "give one row per item")
 
 
-def memberships(value: object, what: str, label: str, item_dtype: pl.DataType | None) -> pl.LazyFrame:
+def memberships(
+    value: object, what: str, label: str, item_dtype: pl.DataType | None, columns: object = None
+) -> pl.LazyFrame:
     """Distinct (ITEM, LABEL) rows of an (item, `label`) side input, with each item's SHARE.
 
     An item in ``n`` labels (rows, or a List column of labels) weighs ``1 / n`` in each.
@@ -154,8 +231,7 @@ def memberships(value: object, what: str, label: str, item_dtype: pl.DataType | 
     frame = as_lazy(value, what)
     schema = frame.collect_schema()
     names = schema.names()
-    needed = f"an item column and a {label} column (named item and {label}, or in that order)"
-    item, labels = by_role(names, what, ("item", "label"), needed)
+    item, labels = by_role(names, what, ("item", "label"), columns)
     if isinstance(value, pl.DataFrame):
         if value.is_empty():  # every ranked item would lack a label: the value would be no value
             raise InvalidParameterError.empty(what, f"give one ({item}, {label}) row per ranked item")

@@ -31,6 +31,8 @@ from polars_rankmetrics.metrics._side import (
     BAD,
     LABEL,
     SHARE,
+    SideColumns,
+    columns_of,
     finish,
     item_text,
     keyed,
@@ -56,7 +58,7 @@ def _categories(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
     if value is None:
         remedy = "give categories=frame of (item, category)"
         raise InvalidParameterError.needs(metric.spec.python_name, "item categories", remedy)
-    return memberships(value, "categories", "category", item_dtype)
+    return memberships(value, "categories", "category", item_dtype, columns_of(metric))
 
 
 def _ranked(
@@ -113,7 +115,7 @@ def _history(
     value = metric.side("history")
     if value is None:
         raise _no_history()
-    frame, user, item = interactions_frame(value)
+    frame, user, item = interactions_frame(value, columns_of(metric), "history")
     schema = frame.collect_schema()
     item_dtype = categories.collect_schema()[ITEM]
     pairs = frame.select(
@@ -184,6 +186,7 @@ _CALIBRATION = (
     Param("history", None, "side"),
     _CATEGORIES,
     Param("alpha", 0.01, domain=Interval(0.0, 1.0, low_open=True)),
+    Param("columns", None, "side"),
 )
 CATEGORY_DIVERSITY = CatalogSpec(
     name="category_diversity", per_list=True, aliases=("CategoricalDiversity",), keep=keep_top,
@@ -200,7 +203,9 @@ MISCALIBRATION_RANK = CatalogSpec(
 
 
 @constructor(CATEGORY_DIVERSITY, check=lambda metric: _categories(metric, None))
-def category_diversity(k: int, *, categories: pl.DataFrame | pl.LazyFrame | None = None) -> Metric:
+def category_diversity(
+    k: int, *, categories: pl.DataFrame | pl.LazyFrame | None = None, columns: SideColumns = None
+) -> Metric:
     """Categorical diversity (RePlay's ``CategoricalDiversity``): distinct categories in the top `k` over `k`.
 
     Per list, the number of distinct categories among its top-`k` items
@@ -213,6 +218,16 @@ def category_diversity(k: int, *, categories: pl.DataFrame | pl.LazyFrame | None
     categories
         The items' categories: a frame of (item, category) rows, an item in
         as many rows as it has categories (or a List column of categories).
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``item`` and ``category`` (`categories`). A side frame is read by name,
+        never by position: by default a role's column is the first of its usual names the frame has
+        (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...; ``count``,
+        ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``; ``weight``,
+        ``share``; ``score``; ``rank``). A role no column is found for is a ColumnNotFoundError
+        naming the ``columns=`` that reads it.
 
     Returns
     -------
@@ -256,13 +271,14 @@ def category_diversity(k: int, *, categories: pl.DataFrame | pl.LazyFrame | None
     """
 
 
-def miscalibration(
+def miscalibration(  # noqa: PLR0913  (a parameter per side input, and their columns)
     k: int | None = None,
     *,
     history: pl.DataFrame | pl.LazyFrame | None = None,
     categories: pl.DataFrame | pl.LazyFrame | None = None,
     alpha: float = 0.01,
     weights: str = "uniform",
+    columns: SideColumns = None,
 ) -> Metric:
     """Miscalibration (Steck, 2018): how far a list's category mix is from the user's history.
 
@@ -290,6 +306,17 @@ def miscalibration(
         ``"uniform"`` (``w = 1``) or ``"rank"``: ``w = 1 / log2(1 + rank)``,
         the rank discount of nDCG, for the paper's rank-weighted variant
         (``miscalibration_rank``).
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``user`` and ``item`` (`history`), ``item`` and ``category``
+        (`categories`). A side frame is read by name, never by position: by default a role's column
+        is the first of its usual names the frame has (``user``, ``user_id``, ``query``...;
+        ``item``, ``item_id``, ``doc``...; ``count``, ``popularity``, ``users``, ``n``;
+        ``category``, ``group``, ``label``, ``genre``; ``weight``, ``share``; ``score``; ``rank``).
+        A role no column is found for is a ColumnNotFoundError naming the ``columns=`` that reads
+        it.
 
     Returns
     -------
@@ -336,11 +363,11 @@ def miscalibration(
     """
     check_choice(weights, "weights", ("uniform", "rank"))
     spec = MISCALIBRATION if weights == "uniform" else MISCALIBRATION_RANK
-    metric = Metric(spec, k, history=history, categories=categories, alpha=alpha)
+    metric = Metric(spec, k, history=history, categories=categories, alpha=alpha, columns=columns)
     _categories(metric, None)
     if history is None:
         raise _no_history()
-    interactions_frame(history)
+    interactions_frame(history, columns_of(metric), "history")
     return metric
 
 
@@ -408,6 +435,7 @@ def rank_biased_entropy(
     *,
     p: Annotated[float, OPEN_UNIT] = 0.85,
     categories: Annotated[pl.DataFrame | pl.LazyFrame | None, SIDE] = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Rank-biased entropy of a list's categories (LensKit's ``rank_biased_entropy``).
 
@@ -436,6 +464,12 @@ def rank_biased_entropy(
         The items' categories: a frame of (item, category) rows, an item in
         as many rows as it has categories (or a List column of categories);
         its distinct categories are the matrix's columns.
+    columns
+        The side frame's column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns`.
+        Roles read here: ``item``, ``category`` (`categories`).
+        Read by name, never by position, as for :func:`category_diversity` (a role no column is found
+        for is a ColumnNotFoundError naming the ``columns=`` that reads it).
 
     Returns
     -------

@@ -20,8 +20,10 @@ from polars_rankmetrics.metrics._count_tables import COUNTED, ranked_counts, top
 from polars_rankmetrics.metrics._side import (
     BAD,
     COUNT,
+    SideColumns,
     as_lazy,
     check_eager,
+    columns_of,
     finish,
     first_column,
     item_text,
@@ -35,7 +37,7 @@ __all__ = ["coverage", "entropy", "exposure_gini", "gini"]
 _CATALOG_KINDS = "None, 'group', a frame, a sequence of item ids or a positive integer"
 
 
-def _catalog(value: object) -> int | pl.LazyFrame | str | None:
+def _catalog(value: object, columns: object = None) -> int | pl.LazyFrame | str | None:
     """None (the items ranked in any group), "group" (in the group), a size, or a frame of (ITEM), unique."""
     if value is None or (isinstance(value, str) and value == "group"):
         return value  # None or "group"
@@ -46,7 +48,7 @@ def _catalog(value: object) -> int | pl.LazyFrame | str | None:
     if isinstance(value, str):
         raise InvalidParameterError.out_of_domain("catalog", _CATALOG_KINDS, value)
     frame = as_lazy(value, "catalog")
-    item = first_column(frame, "catalog")
+    item = first_column(frame, "catalog", columns)
     check_eager(frame, value, item, "catalog", unique=False)
     return frame.select(pl.col(item).alias(ITEM)).unique()
 
@@ -66,7 +68,7 @@ def _item_counts(metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> tu
     """
     frame, keys = keyed(table, by)
     counts = frame.select(*keys, ITEM, pl.col(COUNTED).alias(COUNT))
-    catalog = _catalog(metric.side("catalog"))
+    catalog = _catalog(metric.side("catalog"), columns_of(metric))
     if isinstance(catalog, pl.LazyFrame):
         counts = counts.join(_catalog_items(catalog, table), on=ITEM, how="left")
         outside = (pl.col(COUNT) > 0) & pl.col("__prm_in_catalog").is_null()
@@ -85,7 +87,7 @@ def _catalog_size(
     By default n is the number of distinct items ranked in any group (one catalog shared by every
     `by` group, so groups compare on one scale); with ``catalog="group"``, those ranked in the group.
     """
-    catalog = _catalog(metric.side("catalog"))
+    catalog = _catalog(metric.side("catalog"), columns_of(metric))
     if isinstance(catalog, str):  # "group"
         return per_group, pl.col("__prm_ranked")
     if catalog is None:
@@ -228,8 +230,8 @@ ENTROPY = CatalogSpec(
 Catalog = pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | int | Literal["group"] | None
 
 
-@constructor(COVERAGE, check=lambda metric: _catalog(metric.side("catalog")))
-def coverage(k: int | None = None, *, catalog: Catalog = None) -> Metric:
+@constructor(COVERAGE, check=lambda metric: _catalog(metric.side("catalog"), columns_of(metric)))
+def coverage(k: int | None = None, *, catalog: Catalog = None, columns: SideColumns = None) -> Metric:
     """Catalog coverage: the share of the catalog that appears in at least one top-`k` list.
 
     Parameters
@@ -246,6 +248,16 @@ def coverage(k: int | None = None, *, catalog: Catalog = None) -> Metric:
         ``"group"`` takes each `by` group's own ranked items instead (a
         model that ranks few distinct items then covers its own small
         catalog well).
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``item`` (`catalog`, when a frame of more than one column). A side frame is
+        read by name, never by position: by default a role's column is the first of its usual names
+        the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
+        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
+        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
+        ColumnNotFoundError naming the ``columns=`` that reads it.
 
     Returns
     -------
@@ -288,8 +300,8 @@ def coverage(k: int | None = None, *, catalog: Catalog = None) -> Metric:
     """
 
 
-@constructor(GINI, check=lambda metric: _catalog(metric.side("catalog")))
-def gini(k: int | None = None, *, catalog: Catalog = None) -> Metric:
+@constructor(GINI, check=lambda metric: _catalog(metric.side("catalog"), columns_of(metric)))
+def gini(k: int | None = None, *, catalog: Catalog = None, columns: SideColumns = None) -> Metric:
     """Gini index of how often each catalog item is recommended in the top `k`.
 
     With the catalog's recommendation counts sorted ascending
@@ -306,6 +318,16 @@ def gini(k: int | None = None, *, catalog: Catalog = None) -> Metric:
         in any list of the frame, shared by every `by` group (those ranked
         only below `k`, or only by other groups, count 0); ``"group"`` the
         items ranked in the group's own lists.
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``item`` (`catalog`, when a frame of more than one column). A side frame is
+        read by name, never by position: by default a role's column is the first of its usual names
+        the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
+        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
+        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
+        ColumnNotFoundError naming the ``columns=`` that reads it.
 
     Returns
     -------
@@ -376,9 +398,13 @@ def entropy(k: int | None = None) -> Metric:
     """
 
 
-@constructor(EXPOSURE_GINI, check=lambda metric: _catalog(metric.side("catalog")))
+@constructor(EXPOSURE_GINI, check=lambda metric: _catalog(metric.side("catalog"), columns_of(metric)))
 def exposure_gini(
-    k: int | None = None, *, p: Annotated[float, OPEN_UNIT] = 0.85, catalog: Catalog = None
+    k: int | None = None,
+    *,
+    p: Annotated[float, OPEN_UNIT] = 0.85,
+    catalog: Catalog = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Gini index of the catalog items' exposure in the top `k` (LensKit's ``ExposureGini``).
 
@@ -401,6 +427,12 @@ def exposure_gini(
         As for :func:`gini`: LensKit's ``items``, the catalog's size (an
         int) or its items; the default takes the items ranked anywhere in
         any list of the frame, shared by every `by` group.
+    columns
+        The side frame's column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns`.
+        Roles read here: ``item`` (`catalog`, when a frame of more than one column).
+        Read by name, never by position, as for :func:`coverage` (a role no column is found
+        for is a ColumnNotFoundError naming the ``columns=`` that reads it).
 
     Returns
     -------

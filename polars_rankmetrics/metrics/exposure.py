@@ -40,7 +40,12 @@ from polars_rankmetrics.metrics._exposure_side import (
     with_totals,
 )
 from polars_rankmetrics.metrics._popularity_side import USER
-from polars_rankmetrics.metrics._side import BAD, finish, keyed
+from polars_rankmetrics.metrics._side import (
+    BAD,
+    SideColumns,
+    finish,
+    keyed,
+)
 
 __all__ = ["awrf", "exposure_disparity", "exposure_share"]
 
@@ -77,7 +82,7 @@ def _share_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query:
 
 
 def _exposure_share(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
-    out = table.with_columns(pl.coalesce(_BAD_UNKNOWN, BAD).alias(BAD))
+    out = table.with_columns(pl.coalesce(BAD, _BAD_UNKNOWN).alias(BAD))
     return finish(out, by, exact(_RECEIVED).fill_null(0.0) / exact(_ATTENTION), BAD)
 
 
@@ -170,7 +175,9 @@ def _awrf_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], query: 
 
 def _awrf(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> pl.LazyFrame:
     # The keys with a list holding a grouped item; the others name their missing item in the table.
-    out = table.filter(pl.col(_LISTS).is_not_null()).with_columns(pl.coalesce(BAD, BAD_TARGET).alias(BAD))
+    out = table.filter(pl.col(_LISTS).is_not_null() | pl.col(BAD).is_not_null()).with_columns(
+        pl.coalesce(BAD, BAD_TARGET).alias(BAD)
+    )
     return finish(out, by, exact(_JSD) / pl.col(_LISTS).cast(pl.Float64), BAD)
 
 
@@ -178,6 +185,7 @@ _NEEDS = frozenset({"rank"})
 _GROUPS = Param("groups", None, "side")
 _TARGET = Param("target", None, "side")
 _P = Param("p", 0.9, domain=OPEN_UNIT)
+_COLUMNS = Param("columns", None, "side")  # the side frames' column names
 
 
 def _keep_relevant_too(metric: Metric, rows: Rows) -> pl.Expr:
@@ -194,6 +202,7 @@ def _specs(
     """
     keep = _keep_relevant_too if relevance else keep_top
     function = name.removesuffix("_rel")
+    params = (*params, _COLUMNS)
     return (
         CatalogSpec(name=name, function=function, keep=keep, needs=_NEEDS, catalog=counts.catalog,
                     counts=counts, params=params, unretrieved=relevance),
@@ -227,8 +236,8 @@ def _built(
     pair: tuple[CatalogSpec, CatalogSpec], k: int | None, discount: str, p: float | None, **sides: object
 ) -> Metric:
     check_choice(discount, "discount", ("log2", "rbp"))
-    check_groups(sides["groups"], None)
-    check_target(sides.get("target"))
+    check_groups(sides["groups"], None, sides.get("columns"))
+    check_target(sides.get("target"), sides.get("columns"))
     if discount == "rbp":
         return Metric(pair[1], k, p=0.9 if p is None else p, **sides)
     if p is not None:
@@ -237,13 +246,14 @@ def _built(
     return Metric(pair[0], k, **sides)
 
 
-def exposure_share(
+def exposure_share(  # noqa: PLR0913  (a parameter per side input, and their columns)
     k: int | None = None,
     *,
     groups: pl.DataFrame | pl.LazyFrame | None = None,
     group: str | int | None = None,
     discount: str = "log2",
     p: float | None = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """The share of the users' attention that the items of one group receive.
 
@@ -277,6 +287,16 @@ def exposure_share(
         The rbp user's persistence in (0, 1), default 0.9; only with
         ``discount="rbp"`` (``exposure_share_rbp``).
 
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``item`` and ``group`` (`groups`). A side frame is read by name, never by
+        position: by default a role's column is the first of its usual names the frame has
+        (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...; ``count``,
+        ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``; ``weight``,
+        ``share``; ``score``; ``rank``). A role no column is found for is a ColumnNotFoundError
+        naming the ``columns=`` that reads it.
+
     Returns
     -------
     Metric
@@ -301,7 +321,7 @@ def exposure_share(
     --------
     Provider ``x`` holds items ``a`` and ``b``; one list ranks ``a``, ``c``, ``b``:
 
-    >>> providers = pl.DataFrame({"item": ["a", "b", "c"], "provider": ["x", "x", "y"]})
+    >>> providers = pl.DataFrame({"item": ["a", "b", "c"], "group": ["x", "x", "y"]})
     >>> df = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "c", "b"], "score": [3.0, 2.0, 1.0]})
     >>> prm.evaluate(df, [prm.exposure_share(2, groups=providers, group="x"),
     ...     prm.exposure_share(2, groups=providers, group="y")])
@@ -317,16 +337,19 @@ def exposure_share(
     if group is None or isinstance(group, bool) or not isinstance(group, (str, int)):
         remedy = f"group=<label> (a str or int), got {shown(group)}"
         raise InvalidParameterError.needs("exposure_share", "the group whose share to give", remedy)
-    return _built((EXPOSURE_SHARE, EXPOSURE_SHARE_RBP), k, discount, p, groups=groups, group=str(group))
+    return _built(
+        (EXPOSURE_SHARE, EXPOSURE_SHARE_RBP), k, discount, p, groups=groups, group=str(group), columns=columns
+    )
 
 
-def exposure_disparity(
+def exposure_disparity(  # noqa: PLR0913  (a parameter per side input, and their columns)
     k: int | None = None,
     *,
     groups: pl.DataFrame | pl.LazyFrame | None = None,
     target: pl.DataFrame | pl.LazyFrame | str | None = None,
     discount: str = "log2",
     p: float | None = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Disparate exposure: how far the groups' shares of attention are from a target distribution.
 
@@ -360,6 +383,16 @@ def exposure_disparity(
     discount, p
         The browsing model, as for :func:`exposure_share`.
 
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``item`` and ``group`` (`groups`), ``group`` and ``weight`` (`target`). A
+        side frame is read by name, never by position: by default a role's column is the first of
+        its usual names the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``,
+        ``doc``...; ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``,
+        ``genre``; ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
+        ColumnNotFoundError naming the ``columns=`` that reads it.
+
     Returns
     -------
     Metric
@@ -385,7 +418,7 @@ def exposure_disparity(
     Two of the four items are provider ``x``'s (target 1/2 each); ``x`` gets
     the first rank of both lists:
 
-    >>> providers = pl.DataFrame({"item": ["a", "b", "c", "d"], "provider": ["x", "x", "y", "y"]})
+    >>> providers = pl.DataFrame({"item": ["a", "b", "c", "d"], "group": ["x", "x", "y", "y"]})
     >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "c", "b", "d"],
     ...     "score": [2.0, 1.0, 2.0, 1.0]})
     >>> prm.evaluate(df, [prm.exposure_disparity(1, groups=providers),
@@ -401,17 +434,20 @@ def exposure_disparity(
     """
     if isinstance(target, str):
         check_choice(target, "target", ("relevance",))  # or a frame
-        return _built((EXPOSURE_DISPARITY_REL, EXPOSURE_DISPARITY_REL_RBP), k, discount, p, groups=groups)
-    return _built((EXPOSURE_DISPARITY, EXPOSURE_DISPARITY_RBP), k, discount, p, groups=groups, target=target)
+        pair = (EXPOSURE_DISPARITY_REL, EXPOSURE_DISPARITY_REL_RBP)
+        return _built(pair, k, discount, p, groups=groups, columns=columns)
+    pair = (EXPOSURE_DISPARITY, EXPOSURE_DISPARITY_RBP)
+    return _built(pair, k, discount, p, groups=groups, target=target, columns=columns)
 
 
-def awrf(
+def awrf(  # noqa: PLR0913  (a parameter per side input, and their columns)
     k: int | None = None,
     *,
     groups: pl.DataFrame | pl.LazyFrame | None = None,
     target: pl.DataFrame | pl.LazyFrame | None = None,
     discount: str = "log2",
     p: float | None = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Attention-weighted rank fairness (Sapiezynski et al., 2019): each list's distance from a target.
 
@@ -433,6 +469,16 @@ def awrf(
         As for :func:`exposure_disparity`.
     discount, p
         The browsing model, as for :func:`exposure_share`.
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``item`` and ``group`` (`groups`), ``group`` and ``weight`` (`target`). A
+        side frame is read by name, never by position: by default a role's column is the first of
+        its usual names the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``,
+        ``doc``...; ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``,
+        ``genre``; ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
+        ColumnNotFoundError naming the ``columns=`` that reads it.
 
     Returns
     -------
@@ -460,7 +506,7 @@ def awrf(
 
     Examples
     --------
-    >>> providers = pl.DataFrame({"item": ["a", "b", "c", "d"], "provider": ["x", "x", "y", "y"]})
+    >>> providers = pl.DataFrame({"item": ["a", "b", "c", "d"], "group": ["x", "x", "y", "y"]})
     >>> df = pl.DataFrame({"query": [1, 1, 2, 2], "item": ["a", "c", "b", "d"],
     ...     "score": [2.0, 1.0, 2.0, 1.0]})
     >>> prm.evaluate(df, [prm.awrf(1, groups=providers), prm.awrf(2, groups=providers)])
@@ -473,4 +519,4 @@ def awrf(
     │ 0.311278 ┆ 0.009376 │
     └──────────┴──────────┘
     """
-    return _built((AWRF, AWRF_RBP), k, discount, p, groups=groups, target=target)
+    return _built((AWRF, AWRF_RBP), k, discount, p, groups=groups, target=target, columns=columns)

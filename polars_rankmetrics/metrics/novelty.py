@@ -23,8 +23,10 @@ from polars_rankmetrics.metrics._side import (
     DUP,
     INFO,
     SIZE,
+    SideColumns,
     as_lazy,
     by_role,
+    columns_of,
     finish,
     item_text,
     keyed,
@@ -34,13 +36,12 @@ from polars_rankmetrics.metrics._side import (
 __all__ = ["novelty"]
 
 
-def _from_interactions(interactions: object) -> tuple[pl.LazyFrame, pl.DataType]:
+def _from_interactions(interactions: object, columns: object) -> tuple[pl.LazyFrame, pl.DataType]:
     """(item id, its user count, the users) from (user, item) interactions, and the item dtype."""
     frame = as_lazy(interactions, "interactions")
     schema = frame.collect_schema()
     names = schema.names()
-    needed = "a user column and an item column (named user and item, or in that order)"
-    user, item = by_role(names, "interactions", ("user", "item"), needed)
+    user, item = by_role(names, "interactions", ("user", "item"), columns)
     pairs = frame.select(user, item).unique()
     counts = pairs.group_by(item).agg(pl.len().alias(COUNT))
     users = frame.select(pl.col(user).n_unique().alias("__prm_users"))
@@ -48,7 +49,9 @@ def _from_interactions(interactions: object) -> tuple[pl.LazyFrame, pl.DataType]
     return table, schema[item]
 
 
-def _from_popularity(popularity: object, n_users: object) -> tuple[pl.LazyFrame, pl.DataType]:
+def _from_popularity(
+    popularity: object, n_users: object, columns: object
+) -> tuple[pl.LazyFrame, pl.DataType]:
     """(item id, its count, n_users) from a popularity table, checked when eager, and the item dtype."""
     if popularity is None or n_users is None:
         remedy = (
@@ -58,7 +61,7 @@ def _from_popularity(popularity: object, n_users: object) -> tuple[pl.LazyFrame,
         raise InvalidParameterError.needs("novelty", "item popularity", remedy)
     if isinstance(n_users, bool) or not isinstance(n_users, int) or n_users < 1:
         raise InvalidParameterError.out_of_domain("n_users", "a positive integer", n_users, metric="novelty")
-    frame, item, count = popularity_columns(popularity)
+    frame, item, count = popularity_columns(popularity, columns)
     if isinstance(popularity, pl.DataFrame):
         bad = popularity.filter((pl.col(count) <= 0) | (pl.col(count) > n_users) | pl.col(count).is_null())
         if len(bad):
@@ -83,9 +86,9 @@ def _popularity(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFrame:
             raise InvalidParameterError.not_both(
                 "`interactions`", "`popularity` with `n_users`", owner="novelty"
             )
-        table, side_dtype = _from_interactions(interactions)
+        table, side_dtype = _from_interactions(interactions, columns_of(metric))
     else:
-        table, side_dtype = _from_popularity(popularity, n_users)
+        table, side_dtype = _from_popularity(popularity, n_users, columns_of(metric))
     ids = pl.col("__prm_id")
     if item_dtype is not None:  # None: checking the inputs before any frame is known
         ids = same_dtype(ids, side_dtype, item_dtype, "popularity")
@@ -149,13 +152,14 @@ def _check(metric: Metric) -> None:
 
 
 @constructor(NOVELTY, check=_check)
-def novelty(
+def novelty(  # noqa: PLR0913  (a parameter per side input, and their columns)
     k: int | None = None,
     *,
     popularity: pl.DataFrame | pl.LazyFrame | None = None,
     n_users: Annotated[int | None, SIDE] = None,
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
     per: Literal["list", "item"] = "list",
+    columns: SideColumns = None,
 ) -> Metric:
     """Novelty: the mean self-information ``-log2(p_i)`` of the recommended items.
 
@@ -183,6 +187,17 @@ def novelty(
         ``"item"``: the mean over every recommended item, so longer lists
         weigh more (Microsoft Recommenders' ``novelty``; the name shows it,
         ``novelty(per=item)@k``).
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` and ``count``
+        (`popularity`). A side frame is read by name, never by position: by default a role's column
+        is the first of its usual names the frame has (``user``, ``user_id``, ``query``...;
+        ``item``, ``item_id``, ``doc``...; ``count``, ``popularity``, ``users``, ``n``;
+        ``category``, ``group``, ``label``, ``genre``; ``weight``, ``share``; ``score``; ``rank``).
+        A role no column is found for is a ColumnNotFoundError naming the ``columns=`` that reads
+        it.
 
     Returns
     -------

@@ -24,7 +24,14 @@ from polars_rankmetrics._spec import OPEN_UNIT, Interval, Metric, Param, Spellin
 from polars_rankmetrics.exceptions import ColumnNotFoundError, ColumnTypeError, InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
 from polars_rankmetrics.metrics._core import keep_top
-from polars_rankmetrics.metrics._side import as_lazy, item_text, same_dtype
+from polars_rankmetrics.metrics._side import (
+    SideColumns,
+    as_lazy,
+    by_role,
+    columns_of,
+    item_text,
+    same_dtype,
+)
 from polars_rankmetrics.metrics._ties import TIE_START
 
 __all__ = ["compat", "intersection", "least_item_promoted", "rbo", "rbo_normalized"]
@@ -84,16 +91,20 @@ def _reference(  # noqa: PLR0913  (the frame's id types, and how to read the ref
         raise InvalidParameterError.needs(metric.name, "a reference run", remedy)
     frame = as_lazy(value, "reference")
     schema = frame.collect_schema()
-    if len(schema) < 3:
-        needed = "query, item and score (or rank) columns, in order"
-        raise ColumnNotFoundError.layout("`reference`", needed, schema.names())
-    q, item, order = schema.names()[:3]
+    names, columns = schema.names(), columns_of(metric)
+    q, item = by_role(names, "reference", ("user", "item"), columns)
+    # The order: the score, else the rank (lower first), as the frame's own; `columns=` names either.
+    ranked_by = "rank" if "rank" in columns or ("score" not in columns and "score" not in names) else "score"
+    if ranked_by == "rank" and "rank" not in columns and "rank" not in names:
+        fix = "columns={'score': ...} (or {'rank': ...} for a rank, lower first)"
+        raise ColumnNotFoundError.side_role("reference", "score", ("score", "rank"), names, fix)
+    order = by_role(names, "reference", (ranked_by,), columns)[0]
     if not schema[order].is_numeric():
         raise ColumnTypeError.from_dtype(order, "reference score (or rank)", "numeric", schema[order])
-    key = -pl.col(order).cast(pl.Float64) if order == "rank" else pl.col(order).cast(pl.Float64)
+    key = -pl.col(order).cast(pl.Float64) if ranked_by == "rank" else pl.col(order).cast(pl.Float64)
     text = pl.col(item).cast(pl.String)
     ranked = pl.struct(key.alias("k"), text.alias("i")).rank("ordinal", descending=True).over(q)
-    if given and order == "rank":
+    if given and ranked_by == "rank":
         ranked = pl.col(order).cast(pl.Float64).clip(upper_bound=2.0**31).cast(pl.UInt32, strict=False)
     tops = [key.rank("min", descending=True).over(q).cast(pl.UInt32).alias(TOP_OTHER)] if aware else []
     bad = (
@@ -104,7 +115,7 @@ def _reference(  # noqa: PLR0913  (the frame's id types, and how to read the ref
         .when(pl.len().over(q, item) > 1)
         .then(pl.format("`reference` holds item {} more than once for one query", item_text(pl.col(item))))
     )
-    if order == "rank":  # as the main frame's ranks: whole numbers from 1
+    if ranked_by == "rank":  # as the main frame's ranks: whole numbers from 1
         rank = pl.col(order).cast(pl.Float64)
         bad = bad.when((rank < 1) | (rank != rank.floor())).then(
             pl.format(
@@ -229,6 +240,7 @@ RBO = TableSpec(
         Param("p", 0.9, domain=OPEN_UNIT),
         Param("reference", None, "side"),
         Param("tie_handling", None, "side"),
+        Param("columns", None, "side"),
     ),
     table=_rbo_table,
     needs_of=_tie_needs,
@@ -240,6 +252,7 @@ def rbo(
     p: float = 0.9,
     reference: pl.DataFrame | pl.LazyFrame | None = None,
     tie_handling: TieHandling = "break",
+    columns: SideColumns = None,
 ) -> Metric:
     """Rank-biased overlap of each query's ranking with a reference run's: extrapolated RBO_ext.
 
@@ -284,13 +297,24 @@ def rbo(
     p
         The persistence, in (0, 1).
     reference
-        The reference run: a DataFrame or LazyFrame whose first three
-        columns are the query id, the item id and a score (higher first)
-        or, when the third column is named ``rank``, a rank (lower first).
-        Its ids are matched with the frame's query and item columns.
+        The reference run: a DataFrame or LazyFrame of the query id, the
+        item id and a score (higher first) or a rank (lower first), read by
+        name: ``query`` (or ``user``, ``qid``...), ``item`` (or ``doc``,
+        ``docno``...), then ``score``, else ``rank``; other names through
+        `columns`. Its ids are matched with the frame's query and item columns.
     tie_handling
         ``"break"`` (tied items ordered by id, in both rankings) or
         ``"aware"`` (tied items share their positions, as above).
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``query``, ``item`` and ``score`` or ``rank`` (`reference`). A side frame
+        is read by name, never by position: by default a role's column is the first of its usual
+        names the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
+        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
+        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
+        ColumnNotFoundError naming the ``columns=`` that reads it.
 
     Returns
     -------
@@ -352,12 +376,12 @@ def rbo(
     │ 0.585 ┆ 0.678667                │
     └───────┴─────────────────────────┘
     """
-    if tie_handling not in TIE_HANDLING:
+    if not isinstance(tie_handling, str) or tie_handling not in TIE_HANDLING:
         raise InvalidParameterError.out_of_domain(
             "tie_handling", "'break' or 'aware'", tie_handling, metric="rbo"
         )
     aware = None if tie_handling == "break" else tie_handling
-    metric = Metric(RBO, None, p=p, reference=reference, tie_handling=aware)
+    metric = Metric(RBO, None, p=p, reference=reference, tie_handling=aware, columns=columns)
     if reference is None:
         _reference(
             metric, "query", pl.String(), pl.String(), aware=False
@@ -520,6 +544,7 @@ def intersection(
     *,
     ref_k: Annotated[float, _DEPTH] = 0,
     reference: Annotated[pl.DataFrame | pl.LazyFrame | None, SIDE] = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Share of the top `k` that a reference run holds in its top `ref_k` (RecTools' ``Intersection``).
 
@@ -549,6 +574,12 @@ def intersection(
         is named ``rank``, a rank read as given: an item is within `ref_k`
         when its rank is at most `ref_k`, gaps and ties kept, as RecTools
         reads its rank column.
+    columns
+        The side frame's column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns`.
+        Roles read here: ``query``, ``item``, ``score`` or ``rank`` (`reference`).
+        Read by name, never by position, as for :func:`rbo` (a role no column is found
+        for is a ColumnNotFoundError naming the ``columns=`` that reads it).
 
     Returns
     -------
@@ -633,6 +664,7 @@ def rbo_normalized(
     *,
     p: Annotated[float, OPEN_UNIT] = 0.85,
     reference: Annotated[pl.DataFrame | pl.LazyFrame | None, SIDE] = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Rank-biased overlap truncated at depth `k`, over its weights' sum (LensKit's ``rank_biased_overlap``).
 
@@ -660,6 +692,12 @@ def rbo_normalized(
         The reference run, as for :func:`rbo`: its first three columns are
         the query id, the item id and a score (higher first) or, named
         ``rank``, a rank (lower first); ties by item id.
+    columns
+        The side frame's column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns`.
+        Roles read here: ``query``, ``item``, ``score`` or ``rank`` (`reference`).
+        Read by name, never by position, as for :func:`rbo` (a role no column is found
+        for is a ColumnNotFoundError naming the ``columns=`` that reads it).
 
     Returns
     -------
@@ -731,7 +769,10 @@ LEAST_ITEM_PROMOTED = TableSpec(
 
 @constructor(LEAST_ITEM_PROMOTED, check=_check_reference)
 def least_item_promoted(
-    k: int, *, reference: Annotated[pl.DataFrame | pl.LazyFrame | None, SIDE] = None
+    k: int,
+    *,
+    reference: Annotated[pl.DataFrame | pl.LazyFrame | None, SIDE] = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Least item promoted: how far below the top `k` of a reference the deepest item of the top `k` came.
 
@@ -755,6 +796,12 @@ def least_item_promoted(
         The reference (base) ranking, as for :func:`rbo`: its first three
         columns are the query id, the item id and a score (higher first) or,
         named ``rank``, a rank (lower first); ties by item id.
+    columns
+        The side frame's column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns`.
+        Roles read here: ``query``, ``item``, ``score`` or ``rank`` (`reference`).
+        Read by name, never by position, as for :func:`rbo` (a role no column is found
+        for is a ColumnNotFoundError naming the ``columns=`` that reads it).
 
     Returns
     -------

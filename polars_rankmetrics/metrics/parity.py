@@ -29,14 +29,22 @@ from polars_rankmetrics.metrics._popularity_side import (
     joined,
     user_ids,
 )
-from polars_rankmetrics.metrics._side import BAD, finish, keyed, same_dtype, top_rows
+from polars_rankmetrics.metrics._side import (
+    BAD,
+    SideColumns,
+    columns_of,
+    finish,
+    keyed,
+    same_dtype,
+    top_rows,
+)
 
 __all__ = ["pop_reo", "pop_rsp"]
 
 
 def _training(metric: Metric, query_dtype: pl.DataType, item_dtype: pl.DataType) -> pl.LazyFrame:
     """The distinct (USER, ITEM) training pairs, ids in the frame's dtypes."""
-    frame, user, item = interactions_frame(metric.side("interactions"))
+    frame, user, item = interactions_frame(metric.side("interactions"), columns_of(metric))
     schema = frame.collect_schema()
     users = user_ids(pl.col(user), schema[user], query_dtype, "interactions")
     items = same_dtype(pl.col(item), schema[item], item_dtype, "interactions")
@@ -186,6 +194,7 @@ def pop_rsp(
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
     head: pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | None = None,
     head_share: Annotated[float, Interval(low=0.0, high=1.0, low_open=True)] = 0.2,
+    columns: SideColumns = None,
 ) -> Metric:
     """Popularity-based ranking-based statistical parity (Pop-RSP; Zhu and Caverlee, 2020).
 
@@ -209,6 +218,16 @@ def pop_rsp(
         none to exclude.
     head, head_share
         As for :func:`aplt`.
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` (`head`). A side frame is
+        read by name, never by position: by default a role's column is the first of its usual names
+        the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
+        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
+        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
+        ColumnNotFoundError naming the ``columns=`` that reads it.
 
     Returns
     -------
@@ -261,6 +280,7 @@ def pop_reo(
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
     head: pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | None = None,
     head_share: Annotated[float, Interval(low=0.0, high=1.0, low_open=True)] = 0.2,
+    columns: SideColumns = None,
 ) -> Metric:
     """Popularity-based ranking-based equal opportunity (Pop-REO; Zhu and Caverlee, 2020).
 
@@ -280,6 +300,16 @@ def pop_reo(
         Cutoff; None uses the whole lists.
     interactions, head, head_share
         As for :func:`pop_rsp`.
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` (`head`). A side frame is
+        read by name, never by position: by default a role's column is the first of its usual names
+        the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
+        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
+        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
+        ColumnNotFoundError naming the ``columns=`` that reads it.
 
     Returns
     -------

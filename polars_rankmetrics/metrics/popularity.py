@@ -27,7 +27,15 @@ from polars_rankmetrics.metrics._popularity_side import (
     joined,
     popularity,
 )
-from polars_rankmetrics.metrics._side import BAD, DUP, SIZE, finish, item_text, keyed
+from polars_rankmetrics.metrics._side import (
+    BAD,
+    DUP,
+    SIZE,
+    SideColumns,
+    finish,
+    item_text,
+    keyed,
+)
 
 __all__ = ["aclt", "aplt", "arp", "mean_pop_rank", "tail_percentage"]
 
@@ -147,6 +155,7 @@ def arp(
     *,
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
     popularity: pl.DataFrame | pl.LazyFrame | None = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Average recommendation popularity: the mean popularity of the recommended items.
 
@@ -167,6 +176,17 @@ def arp(
     popularity
         Instead of `interactions`: one row per item, the item id then its
         popularity (a number >= 0); every ranked item needs a row.
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` and ``count``
+        (`popularity`). A side frame is read by name, never by position: by default a role's column
+        is the first of its usual names the frame has (``user``, ``user_id``, ``query``...;
+        ``item``, ``item_id``, ``doc``...; ``count``, ``popularity``, ``users``, ``n``;
+        ``category``, ``group``, ``label``, ``genre``; ``weight``, ``share``; ``score``; ``rank``).
+        A role no column is found for is a ColumnNotFoundError naming the ``columns=`` that reads
+        it.
 
     Returns
     -------
@@ -209,13 +229,14 @@ def arp(
 
 
 @constructor(APLT, check=_checked)
-def aplt(
+def aplt(  # noqa: PLR0913  (a parameter per side input, and their columns)
     k: int | None = None,
     *,
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
     popularity: pl.DataFrame | pl.LazyFrame | None = None,
     head: pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | None = None,
     head_share: Annotated[float, Interval(low=0.0, high=1.0, low_open=True)] = 0.2,
+    columns: SideColumns = None,
 ) -> Metric:
     """Average percentage of long-tail items: the mean share of tail items in a list.
 
@@ -238,6 +259,17 @@ def aplt(
         while the items before them hold less than `head_share` of all
         interactions (items tied in popularity join together). Elliot's
         ``pop_ratio`` is this share (its default 0.8).
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` and ``count``
+        (`popularity`), ``item`` (`head`). A side frame is read by name, never by position: by
+        default a role's column is the first of its usual names the frame has (``user``,
+        ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...; ``count``, ``popularity``,
+        ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``; ``weight``, ``share``;
+        ``score``; ``rank``). A role no column is found for is a ColumnNotFoundError naming the
+        ``columns=`` that reads it.
 
     Returns
     -------
@@ -277,13 +309,14 @@ def aplt(
 
 
 @constructor(ACLT, check=_checked)
-def aclt(
+def aclt(  # noqa: PLR0913  (a parameter per side input, and their columns)
     k: int | None = None,
     *,
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
     popularity: pl.DataFrame | pl.LazyFrame | None = None,
     head: pl.DataFrame | pl.LazyFrame | pl.Series | Sequence[object] | None = None,
     head_share: Annotated[float, Interval(low=0.0, high=1.0, low_open=True)] = 0.2,
+    columns: SideColumns = None,
 ) -> Metric:
     """Average coverage of long-tail items: the mean number of tail items in a list.
 
@@ -296,6 +329,17 @@ def aclt(
         Cutoff; None uses the whole lists.
     interactions, popularity, head, head_share
         As for :func:`aplt`.
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` and ``count``
+        (`popularity`), ``item`` (`head`). A side frame is read by name, never by position: by
+        default a role's column is the first of its usual names the frame has (``user``,
+        ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...; ``count``, ``popularity``,
+        ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``; ``weight``, ``share``;
+        ``score``; ``rank``). A role no column is found for is a ColumnNotFoundError naming the
+        ``columns=`` that reads it.
 
     Returns
     -------
@@ -335,6 +379,7 @@ def tail_percentage(
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
     popularity: pl.DataFrame | pl.LazyFrame | None = None,
     tail: Annotated[float, POSITIVE] = 0.1,
+    columns: SideColumns = None,
 ) -> Metric:
     """Tail percentage (RecBole's ``TailPercentage``): the mean share of tail items in a list.
 
@@ -353,6 +398,17 @@ def tail_percentage(
         training set.
     tail
         RecBole's ``tail_ratio`` (default 0.1).
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` and ``count``
+        (`popularity`). A side frame is read by name, never by position: by default a role's column
+        is the first of its usual names the frame has (``user``, ``user_id``, ``query``...;
+        ``item``, ``item_id``, ``doc``...; ``count``, ``popularity``, ``users``, ``n``;
+        ``category``, ``group``, ``label``, ``genre``; ``weight``, ``share``; ``score``; ``rank``).
+        A role no column is found for is a ColumnNotFoundError naming the ``columns=`` that reads
+        it.
 
     Returns
     -------
@@ -400,6 +456,7 @@ def mean_pop_rank(
     *,
     interactions: pl.DataFrame | pl.LazyFrame | None = None,
     popularity: pl.DataFrame | pl.LazyFrame | None = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Mean popularity rank: the mean popularity quantile of the listed items (LensKit's ``MeanPopRank``).
 
@@ -420,6 +477,17 @@ def mean_pop_rank(
     popularity
         Instead of `interactions`: one row per item, the item id then its
         popularity (``count="interactions"`` gives the interaction counts).
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` and ``count``
+        (`popularity`). A side frame is read by name, never by position: by default a role's column
+        is the first of its usual names the frame has (``user``, ``user_id``, ``query``...;
+        ``item``, ``item_id``, ``doc``...; ``count``, ``popularity``, ``users``, ``n``;
+        ``category``, ``group``, ``label``, ``genre``; ``weight``, ``share``; ``score``; ``rank``).
+        A role no column is found for is a ColumnNotFoundError naming the ``columns=`` that reads
+        it.
 
     Returns
     -------

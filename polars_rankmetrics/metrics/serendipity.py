@@ -16,7 +16,18 @@ from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.metrics._core import PREPARED, keep_top, within
 from polars_rankmetrics.metrics._count_tables import exact, state
 from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame, user_ids
-from polars_rankmetrics.metrics._side import BAD, DUP, FEATURE, NONZERO, finish, item_text, keyed, same_dtype
+from polars_rankmetrics.metrics._side import (
+    BAD,
+    DUP,
+    FEATURE,
+    NONZERO,
+    SideColumns,
+    columns_of,
+    finish,
+    item_text,
+    keyed,
+    same_dtype,
+)
 from polars_rankmetrics.metrics.similarity import _feature_vectors, _unit_features
 
 __all__ = ["serendipity"]
@@ -31,7 +42,7 @@ def _history(metric: Metric, query_dtype: pl.DataType | None, item_dtype: pl.Dat
     if value is None:
         remedy = "prm.serendipity(10, history=train)"
         raise InvalidParameterError.needs("serendipity", "each user's history", remedy)
-    frame, user, item = interactions_frame(value)
+    frame, user, item = interactions_frame(value, columns_of(metric), "history")
     schema = frame.collect_schema()
     items = (
         pl.col(item) if item_dtype is None else same_dtype(pl.col(item), schema[item], item_dtype, "history")
@@ -67,7 +78,7 @@ def _cooccurrence(rows: pl.LazyFrame, history: pl.LazyFrame, keys: list[str]) ->
 
 def _by_features(metric: Metric, rows: pl.LazyFrame, history: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
     """As :func:`_cooccurrence` with feature cosines: the item's unit vector . the sum of the history's."""
-    features, width = _unit_features(metric.side("features"), rows.collect_schema()[ITEM])
+    features, width = _unit_features(metric.side("features"), rows.collect_schema()[ITEM], columns_of(metric))
     names = [f"{FEATURE}{j}" for j in range(width)]
     missing = pl.when(pl.col(NONZERO).is_null()).then(
         pl.format("item {} has no row in `features`", item_text())
@@ -126,7 +137,7 @@ def _serendipity(_metric: Metric, table: pl.LazyFrame, by: tuple[str, ...]) -> p
 
 
 _SERENDIPITY = CountState(_serendipity_sums, _serendipity)
-_PARAMS = (Param("history", None, "side"), Param("features", None, "side"))
+_PARAMS = (Param("history", None, "side"), Param("features", None, "side"), Param("columns", None, "side"))
 SERENDIPITY = CatalogSpec(
     name="serendipity", per_list=True, keep=keep_top, catalog=_SERENDIPITY.catalog, counts=_SERENDIPITY,
     params=_PARAMS,
@@ -147,6 +158,7 @@ def serendipity(
     history: pl.DataFrame | pl.LazyFrame | None = None,
     features: pl.DataFrame | pl.LazyFrame | None = None,
     relevance: bool = True,
+    columns: SideColumns = None,
 ) -> Metric:
     """Serendipity (Microsoft Recommenders' ``serendipity``): relevant items unlike the user's history.
 
@@ -176,6 +188,16 @@ def serendipity(
         column (without one it is refused: every value would be 0). False:
         1 for every item (``serendipity_unweighted``: Recommenders without a
         relevance column).
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``user`` and ``item`` (`history`), ``item`` (`features`). A side frame is
+        read by name, never by position: by default a role's column is the first of its usual names
+        the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
+        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
+        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
+        ColumnNotFoundError naming the ``columns=`` that reads it.
 
     Returns
     -------
@@ -220,9 +242,13 @@ def serendipity(
     └───────────────┴──────────────────────────┘
     """
     metric = Metric(
-        SERENDIPITY if relevance else SERENDIPITY_UNWEIGHTED, k, history=history, features=features
+        SERENDIPITY if relevance else SERENDIPITY_UNWEIGHTED,
+        k,
+        history=history,
+        features=features,
+        columns=columns,
     )
     _history(metric, None, None)
     if features is not None:
-        _feature_vectors(features)
+        _feature_vectors(features, columns_of(metric))
     return metric

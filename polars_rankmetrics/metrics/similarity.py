@@ -28,8 +28,10 @@ from polars_rankmetrics.metrics._side import (
     FEATURE,
     NONZERO,
     SIZE,
+    SideColumns,
     by_role,
     check_eager,
+    columns_of,
     finish,
     item_text,
     keyed,
@@ -87,7 +89,7 @@ def _vector_column(value: pl.DataFrame | pl.LazyFrame, column: str, dtype: pl.Da
     return [pl.col(column).list.get(j, null_on_oob=True) for j in range(width)]
 
 
-def _feature_vectors(value: object) -> tuple[pl.LazyFrame, str, list[pl.Expr]]:
+def _feature_vectors(value: object, columns: object = None) -> tuple[pl.LazyFrame, str, list[pl.Expr]]:
     """The features frame, its item column and one Float64 expression per feature (nulls as 0)."""
     if not isinstance(value, (pl.DataFrame, pl.LazyFrame)):
         expected = (
@@ -98,10 +100,10 @@ def _feature_vectors(value: object) -> tuple[pl.LazyFrame, str, list[pl.Expr]]:
     frame = value.lazy()
     schema = frame.collect_schema()
     names = schema.names()
-    needed = "the item id (a column named item, or the first) and features in the others"
+    needed = "the item id (read by name: item, or columns=) and features in the others"
     if len(names) < 2:
         raise ColumnNotFoundError.layout("`features`", needed, names)
-    item = by_role(names, "features", ("item",), needed)[0]
+    item = by_role(names, "features", ("item",), columns)[0]
     rest = [n for n in names if n != item]
     check_eager(frame, value, item, "features", unique=True)
     if len(rest) == 1 and isinstance(schema[rest[0]], _NUMERIC_LIST):
@@ -116,9 +118,11 @@ def _feature_vectors(value: object) -> tuple[pl.LazyFrame, str, list[pl.Expr]]:
     return frame, item, [v.cast(pl.Float64).fill_null(0.0) for v in vectors]
 
 
-def _unit_features(value: object, item_dtype: pl.DataType) -> tuple[pl.LazyFrame, int]:
+def _unit_features(
+    value: object, item_dtype: pl.DataType, columns: object = None
+) -> tuple[pl.LazyFrame, int]:
     """One row per item: the item, its unit-length feature vector (zeros stay zeros), duplicates."""
-    frame, item, vectors = _feature_vectors(value)
+    frame, item, vectors = _feature_vectors(value, columns)
     ids = same_dtype(pl.col(item), frame.collect_schema()[item], item_dtype, "features")
     names = [f"{FEATURE}{j}" for j in range(len(vectors))]
     raw = frame.select(
@@ -147,7 +151,7 @@ def _similarity_sums(metric: Metric, lists: pl.LazyFrame, by: tuple[str, ...], q
     if value is None:
         remedy = "use prm.intra_list_similarity(k, features=frame)"
         raise InvalidParameterError.needs("intra_list_similarity", "item features", remedy)
-    features, width = _unit_features(value, lists.collect_schema()[ITEM])
+    features, width = _unit_features(value, lists.collect_schema()[ITEM], columns_of(metric))
     frame, keys = keyed(lists, by)
     top = frame.filter(within(PREPARED, metric.k)) if metric.k is not None else frame
     joined = top.select(*keys, query, ITEM).join(features, on=ITEM, how="left")
@@ -248,12 +252,15 @@ def personalization(k: int | None = None) -> Metric:
 def _check_features(metric: Metric) -> None:
     features = metric.side("features")
     if features is not None:
-        _feature_vectors(features)
+        _feature_vectors(features, columns_of(metric))
 
 
 @constructor(INTRA_LIST_SIMILARITY, check=_check_features)
 def intra_list_similarity(
-    k: int | None = None, *, features: pl.DataFrame | pl.LazyFrame | None = None
+    k: int | None = None,
+    *,
+    features: pl.DataFrame | pl.LazyFrame | None = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Intra-list similarity: the mean pairwise cosine similarity of the items in each list.
 
@@ -272,6 +279,15 @@ def intra_list_similarity(
         (null features count as 0, as recmetrics' ``fillna(0)``). A LazyFrame
         needs an Array column or numeric columns (a List's width is unknown
         without reading it).
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``item`` (`features`; every other column is a feature). A side frame is
+        read by name, never by position: by default a role's column is the first of its usual names
+        the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
+        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
+        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
+        ColumnNotFoundError naming the ``columns=`` that reads it.
 
     Returns
     -------

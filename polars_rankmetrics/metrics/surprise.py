@@ -18,9 +18,11 @@ from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame
 from polars_rankmetrics.metrics._side import (
     BAD,
     SIZE,
+    SideColumns,
     as_lazy,
     by_role,
     check_eager,
+    columns_of,
     finish,
     keyed,
     same_dtype,
@@ -38,7 +40,7 @@ def _item_weights(metric: Metric, item_dtype: pl.DataType | None) -> pl.LazyFram
     if value is None:
         remedy = "prm.surprisal(10, interactions=train)"
         raise InvalidParameterError.needs("surprisal", "the training interactions", remedy)
-    frame, user, item = interactions_frame(value)
+    frame, user, item = interactions_frame(value, columns_of(metric))
     side_dtype = frame.collect_schema()[item]
     pairs = frame.select(user, item).unique()
     users = pairs.select(pl.col(user).n_unique().cast(pl.Float64).alias("__prm_users"))
@@ -85,8 +87,8 @@ def _baseline(
     frame = as_lazy(value, "baseline")
     schema = frame.collect_schema()
     names = schema.names()
-    needed = "user, item and numeric score columns (named user, item and score, or in that order)"
-    user, item, score = by_role(names, "baseline", ("user", "item", "score"), needed)
+    needed = "user, item and numeric score columns (read by name: user, item and score, or columns=)"
+    user, item, score = by_role(names, "baseline", ("user", "item", "score"), columns_of(metric))
     if not schema[score].is_numeric():
         raise ColumnTypeError.layout("`baseline`", needed, dict(schema))
     check_eager(frame, value, item, "baseline", unique=False)
@@ -148,7 +150,9 @@ UNEXPECTEDNESS = CatalogSpec(
 
 
 @constructor(SURPRISAL, check=lambda metric: _item_weights(metric, None))
-def surprisal(k: int, *, interactions: pl.DataFrame | pl.LazyFrame | None = None) -> Metric:
+def surprisal(
+    k: int, *, interactions: pl.DataFrame | pl.LazyFrame | None = None, columns: SideColumns = None
+) -> Metric:
     """Surprisal (RePlay's ``Surprisal``): the mean normalised self-information of the top `k`.
 
     An item's surprisal is ``log2(N / u_i) / log2(N)``, with ``u_i`` its
@@ -163,6 +167,16 @@ def surprisal(k: int, *, interactions: pl.DataFrame | pl.LazyFrame | None = None
         Cutoff (required).
     interactions
         The training interactions: user id first, item id second.
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``user`` and ``item`` (`interactions`). A side frame is read by name, never
+        by position: by default a role's column is the first of its usual names the frame has
+        (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...; ``count``,
+        ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``; ``weight``,
+        ``share``; ``score``; ``rank``). A role no column is found for is a ColumnNotFoundError
+        naming the ``columns=`` that reads it.
 
     Returns
     -------
@@ -207,7 +221,9 @@ def surprisal(k: int, *, interactions: pl.DataFrame | pl.LazyFrame | None = None
 
 
 @constructor(UNEXPECTEDNESS, check=lambda metric: _baseline(metric, None, None))
-def unexpectedness(k: int, *, baseline: pl.DataFrame | pl.LazyFrame | None = None) -> Metric:
+def unexpectedness(
+    k: int, *, baseline: pl.DataFrame | pl.LazyFrame | None = None, columns: SideColumns = None
+) -> Metric:
     """Unexpectedness (RePlay's ``Unexpectedness``): the share of the top `k` a baseline does not recommend.
 
     Per list, ``1 - |L_k & B_k| / k``, with ``L_k`` the user's top `k` and
@@ -222,6 +238,16 @@ def unexpectedness(k: int, *, baseline: pl.DataFrame | pl.LazyFrame | None = Non
         The baseline's recommendations: a frame of (user, item, score), in
         that column order, higher scores first (ties by item id); users are
         matched to the frame's query ids.
+
+    columns
+        The side frames' column names where they differ from the defaults: a ``{role: name}``
+        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
+        Roles read here: ``user``, ``item`` and ``score`` (`baseline`). A side frame is read by
+        name, never by position: by default a role's column is the first of its usual names the
+        frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
+        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
+        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
+        ColumnNotFoundError naming the ``columns=`` that reads it.
 
     Returns
     -------

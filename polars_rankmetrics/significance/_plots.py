@@ -17,7 +17,7 @@ import polars as pl
 
 from polars_rankmetrics._inputs import as_polars
 from polars_rankmetrics._schema import ColumnsLike, recalled
-from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidParameterError
+from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidInputError, InvalidParameterError
 from polars_rankmetrics.significance._deps import require
 from polars_rankmetrics.significance._roles import read
 
@@ -33,10 +33,12 @@ _SUFFIXES = (".png", ".svg", ".html", ".json")
 _COLOURS = ["#2ca02c", "#9e9e9e", "#d62728"]
 
 
-def _save(chart: alt.TopLevelMixin, path: str | Path | None) -> None:
+def save(chart: alt.TopLevelMixin, path: str | Path | None) -> None:
     """Save `chart` at `path` if given, in the format its suffix names (PNG and SVG through vl-convert)."""
     if path is None:
         return
+    if not isinstance(path, (str, Path)):
+        raise InvalidInputError.from_type("path", "a file name (a str or a pathlib.Path)", path)
     if Path(path).suffix.lower() not in _SUFFIXES:
         raise InvalidParameterError.out_of_domain(
             "path", f"a file name ending in {', '.join(_SUFFIXES)}", str(path)
@@ -131,6 +133,8 @@ def deltas(  # noqa: PLR0913
     require("numpy", "plots.deltas")
     from polars_rankmetrics.significance._paired import pair  # noqa: PLC0415  (needs numpy)
 
+    if not isinstance(metric, str):
+        raise InvalidInputError.from_type("metric", "a column name (a string)", metric)
     per_query, by, query = read(per_query, by, query, columns, "plots.deltas", [metric])
     paired = pair(per_query, by=by, query=query, metrics=[metric], missing=missing)
     few = paired.queries.len() <= LABELLED_QUERIES
@@ -138,7 +142,7 @@ def deltas(  # noqa: PLR0913
     chart = chart.properties(title=title or f"{metric}: per-query delta against {baseline}")
     if few:
         chart = chart.resolve_scale(x="independent")
-    _save(chart, path)
+    save(chart, path)
     return chart
 
 
@@ -315,7 +319,7 @@ def metric_at_k(
         )
         .properties(title=title or f"{metric}@k", width=420, height=280)
     )
-    _save(chart, path)
+    save(chart, path)
     return chart
 
 
@@ -403,5 +407,5 @@ def asl_curve(
     chart: alt.LayerChart = altair.layer(lines, rule).properties(
         title=title or "ASL curves", width=420, height=280
     )
-    _save(chart, path)
+    save(chart, path)
     return chart

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-from cases import builders, names
+from cases import builders, names, with_propensity
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from plans import calls_python, fallback_nodes
-from strategies import POPULATION, TWO_RUNS, eval_frames
+from strategies import POPULATION, eval_frames
+from strategies import TWO_RUNS as RUNS
 from test_agreement import assert_same
 
 import polars_rankmetrics as prm
 from polars_rankmetrics import expr as rx
 
+TWO_RUNS = with_propensity(RUNS)  # the propensity builders read its column
+
 
 @settings(max_examples=25)
-@given(frame=eval_frames(models=2))
+@given(frame=eval_frames(models=2).map(with_propensity))
 def test_over_broadcasts_the_group_by_value(frame: pl.DataFrame) -> None:
     exprs = builders()
     keys = ["model", "query"]
@@ -27,7 +30,7 @@ def test_over_broadcasts_the_group_by_value(frame: pl.DataFrame) -> None:
 
 
 @settings(max_examples=25)
-@given(frame=eval_frames(models=None, max_queries=3))
+@given(frame=eval_frames(models=None, max_queries=3).map(with_propensity))
 def test_select_on_one_query_gives_the_group_by_value(frame: pl.DataFrame) -> None:
     """Bit for bit on the same rows; within 1e-15 of the value grouped among other queries.
 

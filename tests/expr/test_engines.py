@@ -14,7 +14,7 @@ from typing import Any
 
 import polars as pl
 import pytest
-from cases import builders, names
+from cases import builders, names, with_propensity
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from plans import calls_python, fallback_nodes
@@ -38,8 +38,8 @@ GRADED = pl.DataFrame(
     },
     schema=TWO_RUNS.schema,
 )
-FRAME = pl.concat(
-    [TWO_RUNS, ALL_TIED_INT.with_columns(model=pl.lit("tied")).select(TWO_RUNS.columns), GRADED]
+FRAME = with_propensity(  # the propensity builders read its column
+    pl.concat([TWO_RUNS, ALL_TIED_INT.with_columns(model=pl.lit("tied")).select(TWO_RUNS.columns), GRADED])
 )
 CASES = builders(depth=5)
 IDS = names(CASES)
@@ -88,7 +88,10 @@ def test_each_builder_reads_a_rank_column_as_it_reads_scores(expr: pl.Expr) -> N
 
 @settings(max_examples=20, deadline=None)
 @given(
-    frame=eval_frames(models=2), conventions=CONVENTIONS, use_ranks=st.booleans(), context=st.integers(0, 2)
+    frame=eval_frames(models=2).map(with_propensity),
+    conventions=CONVENTIONS,
+    use_ranks=st.booleans(),
+    context=st.integers(0, 2),
 )
 def test_every_builder_streams_to_evaluates_values(
     frame: pl.DataFrame, conventions: dict[str, Any], *, use_ranks: bool, context: int

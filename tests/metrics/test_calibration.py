@@ -75,16 +75,17 @@ def test_miscalibration_hand_computed() -> None:
     assert got.item() == pytest.approx(want, abs=1e-12)
 
 
-TWO = pl.DataFrame({"u": [1], "i": ["a"]})
-CATS = pl.DataFrame({"i": ["a"], "g": ["x"]})
+TWO = pl.DataFrame({"user": [1], "item": ["a"]})
+CATS = pl.DataFrame({"item": ["a"], "group": ["x"]})
 
 
 @pytest.mark.parametrize(
     ("build", "error", "match"),
     [
         (lambda: prm.category_diversity(3), prm.InvalidParameterError, "categories"),
-        (lambda: prm.category_diversity(3, categories=pl.DataFrame({"i": ["a", None], "g": ["x", "y"]})),
-         prm.InvalidDataError, "nulls in its column 'i'"),
+        (lambda: prm.category_diversity(
+            3, categories=pl.DataFrame({"item": ["a", None], "group": ["x", "y"]})),
+         prm.InvalidDataError, "nulls in its column 'item'"),
         (lambda: prm.miscalibration(3, categories=CATS), prm.InvalidParameterError, "history"),
         (lambda: prm.miscalibration(3, history=TWO,
                                     categories=CATS, weights="log"),
@@ -101,9 +102,9 @@ def test_side_inputs_are_checked(build: Any, error: type[Exception], match: str)
 
 def test_items_without_categories_are_named() -> None:
     frame = pl.DataFrame({"query": [1, 1], "item": ["a", "z"], "score": [2.0, 1.0]})
-    cats = pl.DataFrame({"i": ["a", "b"], "g": ["x", "y"]})
+    cats = pl.DataFrame({"item": ["a", "b"], "group": ["x", "y"]})
     with pytest.raises(prm.InvalidDataError, match="item 'z' of the ranked lists has no row in `categories`"):
         prm.evaluate(frame, [prm.category_diversity(2, categories=cats)])
-    history = pl.DataFrame({"u": [1], "i": ["q"]})
+    history = pl.DataFrame({"user": [1], "item": ["q"]})
     with pytest.raises(prm.InvalidDataError, match="item 'q' of the history has no row in `categories`"):
         prm.evaluate(frame.head(1), [prm.miscalibration(2, history=history, categories=cats)])

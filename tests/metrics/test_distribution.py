@@ -124,7 +124,7 @@ def test_catalog_frame_with_duplicates_and_extra_items(data: Lists, extra: int, 
     # The catalog: every pool item (some twice), plus items nobody recommends.
     extras = [-1 - j for j in range(extra)] if data.ids == "int" else [f"extra{j}" for j in range(extra)]
     doubled = draw.draw(st.lists(st.sampled_from(data.pool), max_size=4))
-    catalog = pl.Series("id", data.pool + extras + doubled)
+    catalog = pl.Series("item", data.pool + extras + doubled)
     frame = data.frame()
     metrics = [m(k, catalog=c) for k in (1, None) for m in (prm.coverage, prm.gini) for c in (catalog,)]
     out = rows_of(prm.evaluate(frame, metrics, by=data.by), data.by)

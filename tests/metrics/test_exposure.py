@@ -63,7 +63,9 @@ def test_exposure_metrics_match_the_definitions(
 ) -> None:
     frame, ordered = _tied(case, data.draw)
     table, groups = _groups(case)
-    target_frame = pl.DataFrame({"g": list(TARGET), "w": list(TARGET.values())}) if given_target else None
+    target_frame = (
+        pl.DataFrame({"group": list(TARGET), "weight": list(TARGET.values())}) if given_target else None
+    )
     total = sum(TARGET.values())
     target = {g: w / total for g, w in TARGET.items()} if given_target else ref.catalog_target(groups)
     options: dict[str, Any] = {"groups": table, "discount": discount, "p": p if discount == "rbp" else None}
@@ -111,11 +113,11 @@ def test_exposure_disparity_from_the_share_of_relevance(
 
 
 def test_lazy_side_inputs_and_streaming_give_the_same_bits() -> None:
-    groups = pl.DataFrame({"item": ["a", "b", "c", "d"], "provider": [1, 1, 2, 3]})
+    groups = pl.DataFrame({"item": ["a", "b", "c", "d"], "group": [1, 1, 2, 3]})
     frame = pl.DataFrame({"model": ["x"] * 4 + ["y"] * 3, "query": [1, 1, 2, 2, 1, 1, 2],
                           "item": ["a", "c", "b", "d", "d", "a", "c"],
                           "score": [2.0, 2.0, 1.0, 3.0, 1.0, 1.0, 5.0]})  # fmt: skip
-    target = pl.DataFrame({"provider": [1, 2, 3], "w": [0.5, 0.25, 0.25]})
+    target = pl.DataFrame({"group": [1, 2, 3], "weight": [0.5, 0.25, 0.25]})
     metrics = [prm.exposure_share(2, groups=groups, group=1),
                prm.exposure_disparity(groups=groups, target=target),
                prm.awrf(2, groups=groups, discount="rbp", p=0.7)]  # fmt: skip
@@ -131,36 +133,39 @@ def test_lazy_side_inputs_and_streaming_give_the_same_bits() -> None:
     assert close(eager["exposure_share(group=1)@2"][0], 2 * w2 / (2 * (1 + w2)))
 
 
+ONE_GROUP = pl.DataFrame({"item": ["a"], "group": ["x"]})
+
+
 @pytest.mark.parametrize(
     ("build", "error", "match"),
     [
         (lambda: prm.exposure_share(3, group="a"), prm.InvalidParameterError, "groups="),
-        (lambda: prm.exposure_share(3, groups=pl.DataFrame({"i": ["a"], "g": ["x"]})),
+        (lambda: prm.exposure_share(3, groups=ONE_GROUP),
          prm.InvalidParameterError, "group=<label>"),
-        (lambda: prm.awrf(3, groups=pl.DataFrame({"i": ["a"]})), prm.ColumnNotFoundError, "group column"),
-        (lambda: prm.awrf(3, groups=pl.DataFrame({"i": ["a", None], "g": ["x", "y"]})), prm.InvalidDataError,
-         "nulls in its column 'i'"),
-        (lambda: prm.awrf(3, groups=pl.DataFrame({"i": ["a"], "g": ["x"]}), discount="dcg"),
+        (lambda: prm.awrf(3, groups=pl.DataFrame({"item": ["a"]})), prm.ColumnNotFoundError, "group column"),
+        (lambda: prm.awrf(3, groups=pl.DataFrame({"item": ["a", None], "group": ["x", "y"]})),
+         prm.InvalidDataError, "nulls in its column 'item'"),
+        (lambda: prm.awrf(3, groups=ONE_GROUP, discount="dcg"),
          prm.InvalidParameterError, "discount"),
-        (lambda: prm.awrf(3, groups=pl.DataFrame({"i": ["a"], "g": ["x"]}), p=0.5), prm.InvalidParameterError,
+        (lambda: prm.awrf(3, groups=ONE_GROUP, p=0.5), prm.InvalidParameterError,
          "discount='rbp'"),
-        (lambda: prm.awrf(3, groups=pl.DataFrame({"i": ["a"], "g": ["x"]}), discount="rbp", p=1.0),
+        (lambda: prm.awrf(3, groups=ONE_GROUP, discount="rbp", p=1.0),
          prm.InvalidParameterError, "p"),
-        (lambda: prm.exposure_disparity(groups=pl.DataFrame({"i": ["a"], "g": ["x"]}),
-                                        target=pl.DataFrame({"g": ["x"], "w": [-1.0]})),
+        (lambda: prm.exposure_disparity(groups=ONE_GROUP,
+                                        target=pl.DataFrame({"group": ["x"], "weight": [-1.0]})),
          prm.InvalidDataError, "weights must be >= 0"),
-        (lambda: prm.exposure_disparity(groups=pl.DataFrame({"i": ["a"], "g": ["x"]}),
-                                        target=pl.DataFrame({"g": ["x", "x"], "w": [1.0, 1.0]})),
+        (lambda: prm.exposure_disparity(groups=ONE_GROUP,
+                                        target=pl.DataFrame({"group": ["x", "x"], "weight": [1.0, 1.0]})),
          prm.InvalidDataError, "more than once"),
-        (lambda: prm.exposure_disparity(groups=pl.DataFrame({"i": ["a"], "g": ["x"]}),
-                                        target=pl.DataFrame({"g": ["x"], "w": [0.0]})),
+        (lambda: prm.exposure_disparity(groups=ONE_GROUP,
+                                        target=pl.DataFrame({"group": ["x"], "weight": [0.0]})),
          prm.InvalidDataError, "sum to 0"),
-        (lambda: prm.exposure_disparity(groups=pl.DataFrame({"i": ["a"], "g": ["x"]}),
-                                        target=pl.DataFrame({"g": ["x"], "w": ["1"]})),
+        (lambda: prm.exposure_disparity(groups=ONE_GROUP,
+                                        target=pl.DataFrame({"group": ["x"], "weight": ["1"]})),
          prm.ColumnTypeError, "numeric weight"),
-        (lambda: prm.exposure_disparity(groups=pl.DataFrame({"i": ["a"], "g": ["x"]}), target="catalog"),
+        (lambda: prm.exposure_disparity(groups=ONE_GROUP, target="catalog"),
          prm.InvalidParameterError, "target"),
-        (lambda: prm.awrf(groups=pl.DataFrame({"i": ["a"], "g": ["x"]}), target="relevance"),
+        (lambda: prm.awrf(groups=ONE_GROUP, target="relevance"),
          prm.InvalidParameterError, "target"),
     ],
 )  # fmt: skip
@@ -171,13 +176,13 @@ def test_side_inputs_are_checked(build: Any, error: type[Exception], match: str)
 
 def test_errors_found_in_the_plan_name_the_item_or_group() -> None:
     frame = pl.DataFrame({"query": [1, 1], "item": ["a", "z"], "score": [2.0, 1.0]})
-    groups = pl.LazyFrame({"i": ["a"], "g": ["x"]})
+    groups = pl.LazyFrame({"item": ["a"], "group": ["x"]})
     with pytest.raises(prm.InvalidDataError, match="item 'z' of the ranked lists has no row in `groups`"):
         prm.evaluate(frame, [prm.awrf(2, groups=groups)])
-    both = pl.LazyFrame({"i": ["a", "z"], "g": ["x", "y"]})
+    both = pl.LazyFrame({"item": ["a", "z"], "group": ["x", "y"]})
     with pytest.raises(prm.InvalidDataError, match="group 'w' is not a group of `groups`"):
         prm.evaluate(frame, [prm.exposure_share(2, groups=both, group="w")])
-    negative = pl.LazyFrame({"g": ["x", "y"], "w": [1.0, -2.0]})
+    negative = pl.LazyFrame({"group": ["x", "y"], "weight": [1.0, -2.0]})
     with pytest.raises(prm.InvalidDataError, match=r"gives group 'y' the weight -2\.0"):
         prm.evaluate(frame, [prm.exposure_disparity(2, groups=both, target=negative)])
     judged = pl.DataFrame({"query": [1, 1, 1], "item": ["a", "z", "q"], "score": [2.0, 1.0, None],
@@ -187,4 +192,4 @@ def test_errors_found_in_the_plan_name_the_item_or_group() -> None:
     with pytest.raises(prm.ColumnNotFoundError, match="relevance"):
         prm.evaluate(frame, [prm.exposure_disparity(2, groups=both, target="relevance")])
     with pytest.raises(prm.ColumnTypeError, match="groups"):
-        prm.evaluate(frame, [prm.awrf(2, groups=pl.DataFrame({"i": [1], "g": ["x"]}))])
+        prm.evaluate(frame, [prm.awrf(2, groups=pl.DataFrame({"item": [1], "group": ["x"]}))])

@@ -70,7 +70,7 @@ def test_novelty_per_item_weighs_every_recommended_item_once() -> None:
 def test_novelty_matches_reference(data: Lists, draw: st.DataObject) -> None:
     n_users = draw.draw(st.integers(1, 50))
     pop = {item: draw.draw(st.integers(1, n_users)) for item in data.pool}
-    table = pl.DataFrame({"id": list(pop), "count": list(pop.values())})
+    table = pl.DataFrame({"item": list(pop), "count": list(pop.values())})
     frame = data.frame()
     out = rows_of(
         prm.evaluate(frame, [prm.novelty(k, popularity=table, n_users=n_users) for k in CUTOFFS], by=data.by),

@@ -61,7 +61,7 @@ def _runs(seed: int, ints: bool) -> tuple[pl.DataFrame, pl.DataFrame]:
             items = list(rng.choice(len(pool), size=m, replace=False))
             ref += [(q, pool[i], float(s)) for s, i in zip(rng.permutation(m), items, strict=True)]
     run_df = pl.DataFrame(run, schema=["system", "query", "item", "score", "relevance"], orient="row")
-    return run_df, pl.DataFrame(ref, schema=["qid", "doc", "points"], orient="row")
+    return run_df, pl.DataFrame(ref, schema=["qid", "doc", "score"], orient="row")
 
 
 def _rbo_package() -> ModuleType:
@@ -89,7 +89,7 @@ def test_rbo_matches_the_rbo_package(seed: int, ints: bool, p: float) -> None:
         mine = run.filter(system=system, query=query)
         theirs = ref.filter(qid=query)
         s = _ranked(mine["item"].to_list(), mine["score"].to_list())
-        t = _ranked(theirs["doc"].to_list(), theirs["points"].to_list())
+        t = _ranked(theirs["doc"].to_list(), theirs["score"].to_list())
         expected = rbo_package.RankingSimilarity(s, t).rbo_ext(p=p) if t else 0.0
         assert value == pytest.approx(expected, abs=1e-12), (system, query)
     mean = prm.evaluate(run, [metric], by="system")
@@ -133,14 +133,14 @@ def test_rbo_refusals() -> None:
         prm.rbo(p=1.0, reference=ref)
     with pytest.raises(ColumnNotFoundError, match="score"):
         prm.evaluate(run, [prm.rbo(reference=ref.select("qid", "doc"))])
-    with pytest.raises(ColumnTypeError, match="points"):
-        prm.evaluate(run, [prm.rbo(reference=ref.with_columns(pl.col("points").cast(pl.String)))])
+    with pytest.raises(ColumnTypeError, match="score"):
+        prm.evaluate(run, [prm.rbo(reference=ref.with_columns(pl.col("score").cast(pl.String)))])
     with pytest.raises(ColumnTypeError, match="reference"):
         prm.evaluate(run, [prm.rbo(reference=ref.with_columns(pl.col("doc").str.slice(1).cast(pl.Int64)))])
     with pytest.raises(InvalidDataError, match="more than once"):
         prm.evaluate(run, [prm.rbo(reference=pl.concat([ref, ref.head(1)]))])
     with pytest.raises(InvalidDataError, match="finite"):
-        prm.evaluate(run, [prm.rbo(reference=ref.with_columns(points=pl.lit(float("nan"))))])
+        prm.evaluate(run, [prm.rbo(reference=ref.with_columns(score=pl.lit(float("nan"))))])
     with pytest.raises(InvalidParameterError, match="reference"):
         prm.evaluate(run, ["rbo"])
 
@@ -309,7 +309,7 @@ def _tied_runs(seed: int, ints: bool) -> tuple[pl.DataFrame, pl.DataFrame]:
             ref += [(q, pool[i], float(rng.integers(0, 3))) for i in items]
     ref.append((99, 0 if ints else "d0", 1.0))
     run_df = pl.DataFrame(run, schema=["system", "query", "item", "score", "relevance"], orient="row")
-    return run_df, pl.DataFrame(ref, schema=["qid", "doc", "points"], orient="row")
+    return run_df, pl.DataFrame(ref, schema=["qid", "doc", "score"], orient="row")
 
 
 def _ranking(frame: pl.DataFrame, item: str, score: str) -> Ranking:
@@ -325,7 +325,7 @@ def test_rbo_aware_matches_the_reference_on_tied_runs(seed: int, ints: bool, p: 
     assert out.height == 28
     for system, query, value in out.iter_rows():
         mine, theirs = run.filter(system=system, query=query), ref.filter(qid=query)
-        expected = reference_rbo(_ranking(mine, "item", "score"), _ranking(theirs, "doc", "points"), p)
+        expected = reference_rbo(_ranking(mine, "item", "score"), _ranking(theirs, "doc", "score"), p)
         assert value == pytest.approx(expected, abs=1e-12), (system, query)
     assert out.filter(query=12)[str(metric)].to_list() == [0.0, 0.0]
     assert run.filter(query=13).height == 2  # one item per system, against one reference item
@@ -350,7 +350,7 @@ def test_rbo_aware_within_a_depth_reads_the_cut_ranking() -> None:
     for system, query, value in out.iter_rows():
         mine = run.filter(system=system, query=query).sort(["score", "item"], descending=True).head(5)
         expected = reference_rbo(
-            _ranking(mine, "item", "score"), _ranking(ref.filter(qid=query), "doc", "points"), 0.9
+            _ranking(mine, "item", "score"), _ranking(ref.filter(qid=query), "doc", "score"), 0.9
         )
         assert value == pytest.approx(expected, abs=1e-12), (system, query)
 
@@ -358,7 +358,7 @@ def test_rbo_aware_within_a_depth_reads_the_cut_ranking() -> None:
 def test_rbo_aware_is_the_default_without_ties() -> None:
     run, ref = _tied_runs(4, ints=True)
     run = run.with_columns(pl.int_range(pl.len()).over("system", "query").cast(pl.Float64).alias("score"))
-    ref = ref.with_columns(pl.int_range(pl.len()).over("qid").mul(-1).alias("points"))
+    ref = ref.with_columns(pl.int_range(pl.len()).over("qid").mul(-1).alias("score"))
     out = prm.evaluate(
         run,
         [prm.rbo(reference=ref), prm.rbo(reference=ref, tie_handling="aware")],
@@ -373,7 +373,7 @@ def test_rbo_aware_is_the_default_without_ties() -> None:
 def test_rbo_aware_reads_tied_ranks_and_frames_alike() -> None:
     """A reference by rank ties its equal ranks (1, 1, 2 holds a group of two, then position 3)."""
     run, ref = _tied_runs(5, ints=False)
-    ranks = ref.with_columns(pl.col("points").rank("dense", descending=True).over("qid").alias("rank"))
+    ranks = ref.with_columns(pl.col("score").rank("dense", descending=True).over("qid").alias("rank"))
     metric = prm.rbo(p=0.8, reference=ranks.select("qid", "doc", "rank"), tie_handling="aware")
     out = prm.evaluate(run, [metric], by="system", per_query=True)
     by_score = prm.evaluate(

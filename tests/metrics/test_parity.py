@@ -54,7 +54,7 @@ def test_pop_reo_reads_unretrieved_rows_on_every_engine() -> None:
                           "score": [3.0, 2.0, 1.0, 1.0, None, None, 1.0, 1.0, None],
                           "relevance": [1, 1, 0, 0, 1, 1, 1, 1, None]})  # fmt: skip
     train = pl.DataFrame({"user": [3], "item": ["a"]})
-    groups = pl.DataFrame({"item": ["a", "b", "c", "d"], "g": [1, 1, 2, 2]})
+    groups = pl.DataFrame({"item": ["a", "b", "c", "d"], "group": [1, 1, 2, 2]})
     metrics = [prm.pop_reo(1, interactions=train, head=["a"]), prm.coverage(2), "ndcg@3",
                prm.awrf(2, groups=groups)]  # fmt: skip
     eager = prm.evaluate(frame, metrics, by="model")
@@ -69,7 +69,7 @@ def test_pop_reo_reads_unretrieved_rows_on_every_engine() -> None:
 def test_pop_reo_needs_the_judgments() -> None:
     run = pl.DataFrame({"query": [1], "item": ["a"], "score": [1.0]})
     with pytest.raises(prm.ColumnNotFoundError, match="relevance"):
-        prm.evaluate(run, [prm.pop_reo(1, interactions=pl.DataFrame({"u": [1], "i": ["a"]}))])
+        prm.evaluate(run, [prm.pop_reo(1, interactions=pl.DataFrame({"user": [1], "item": ["a"]}))])
     with pytest.raises(prm.InvalidParameterError, match="pop_reo needs the training interactions"):
         prm.pop_reo(3, head=["a"])
 
@@ -78,7 +78,7 @@ def test_pop_reo_needs_the_judgments() -> None:
 def test_pop_rsp_counts_the_items_ranked_past_its_cutoff_whatever_else_is_asked() -> None:
     # Items 7..37 ranked (37 past the cutoff), 7 the head: the tail is 17, 27, 37 alone or beside coverage@10.
     frame = pl.DataFrame({"query": [1, 1, 1, 1], "item": [7, 17, 27, 37], "score": [4.0, 3.0, 2.0, 1.0]})
-    metric = prm.pop_rsp(3, interactions=pl.DataFrame({"u": [0], "i": [7]}))
+    metric = prm.pop_rsp(3, interactions=pl.DataFrame({"user": [0], "item": [7]}))
     alone = prm.evaluate(frame, [metric])
     assert alone.equals(prm.evaluate(frame, [metric, prm.coverage(10)]).select(alone.columns))
     # P_H = 1 / 1, P_T = 2 / 3: |1 - 2/3| / (1 + 2/3).

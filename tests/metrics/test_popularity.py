@@ -69,7 +69,7 @@ def test_popularity_frame_and_explicit_head(case: Case, share: float) -> None:
     pop: dict[Any, float] = dict.fromkeys(case.items(), 0.0) | {
         i: p / 2 for i, p in ref.popularity(case.pairs).items()
     }
-    table = pl.DataFrame({"id": list(pop), "n": list(pop.values())}).lazy()
+    table = pl.DataFrame({"item": list(pop), "n": list(pop.values())}).lazy()
     head = sorted(case.items())[:2]
     metrics = [prm.arp(3, popularity=table), prm.aplt(3, popularity=table, head_share=share),
                prm.aclt(None, head=pl.Series(head)), prm.tail_percentage(3, popularity=table, tail=0.5),
@@ -96,11 +96,11 @@ def test_hand_computed_head_with_ties() -> None:
     assert out.row(0) == (0.5, 0.75, ((2 + 1) / 2 + (1 + 4) / 2) / 2)
 
 
-TRAIN = pl.DataFrame({"u": [1], "i": ["a"]})
+TRAIN = pl.DataFrame({"user": [1], "item": ["a"]})
 
 
 def counts(items: list[Any], n: list[Any]) -> pl.DataFrame:
-    return pl.DataFrame({"i": items, "n": n})
+    return pl.DataFrame({"item": items, "n": n})
 
 
 @pytest.mark.parametrize(
@@ -111,9 +111,10 @@ def counts(items: list[Any], n: list[Any]) -> pl.DataFrame:
         (lambda: prm.pop_rsp(3, head=["a"]), prm.InvalidParameterError, "interactions"),
         (lambda: prm.arp(3, interactions=TRAIN, popularity=counts(["a"], [1])), prm.InvalidParameterError,
          "not both"),
-        (lambda: prm.arp(3, interactions=pl.DataFrame({"u": [1, None], "i": ["a", "b"]})),
-         prm.InvalidDataError, "null ids in its column 'u'"),
-        (lambda: prm.arp(3, interactions=pl.DataFrame({"u": [1]})), prm.ColumnNotFoundError, "user column"),
+        (lambda: prm.arp(3, interactions=pl.DataFrame({"user": [1, None], "item": ["a", "b"]})),
+         prm.InvalidDataError, "null ids in its column 'user'"),
+        (lambda: prm.arp(3, interactions=pl.DataFrame({"item": ["a"]})),
+         prm.ColumnNotFoundError, "user column"),
         (lambda: prm.arp(3, popularity=counts(["a", "a"], [1, 2])), prm.InvalidDataError, "more than once"),
         (lambda: prm.arp(3, popularity=counts(["a", None], [1, 2])), prm.InvalidDataError, "null item ids"),
         (lambda: prm.arp(3, popularity=counts(["a"], [-1])), prm.InvalidDataError, "counts must"),
@@ -131,14 +132,14 @@ def test_side_inputs_are_checked(build: Any, error: type[Exception], match: str)
 
 def test_errors_found_in_the_plan_name_the_item() -> None:
     frame = pl.DataFrame({"query": [1, 1], "item": ["a", "z"], "score": [2.0, 1.0]})
-    missing = prm.arp(2, popularity=pl.DataFrame({"i": ["a"], "n": [3]}))
+    missing = prm.arp(2, popularity=pl.DataFrame({"item": ["a"], "n": [3]}))
     with pytest.raises(prm.InvalidDataError, match="item 'z' of the ranked lists has no row in `popularity`"):
         prm.evaluate(frame, [missing])
-    twice = prm.aplt(2, popularity=pl.LazyFrame({"i": ["a", "a", "z"], "n": [3, 3, 1]}))
+    twice = prm.aplt(2, popularity=pl.LazyFrame({"item": ["a", "a", "z"], "n": [3, 3, 1]}))
     with pytest.raises(prm.InvalidDataError, match="holds item 'a' more than once"):
         prm.evaluate(frame, [twice])
-    negative = prm.tail_percentage(2, popularity=pl.LazyFrame({"i": ["a", "z"], "n": [3, -1]}))
+    negative = prm.tail_percentage(2, popularity=pl.LazyFrame({"item": ["a", "z"], "n": [3, -1]}))
     with pytest.raises(prm.InvalidDataError, match="counts must be >= 0"):
         prm.evaluate(frame, [negative])
     with pytest.raises(prm.ColumnTypeError, match="interactions"):
-        prm.evaluate(frame, [prm.arp(2, interactions=pl.DataFrame({"u": [1], "i": [5]}))])
+        prm.evaluate(frame, [prm.arp(2, interactions=pl.DataFrame({"user": [1], "item": [5]}))])

@@ -132,8 +132,8 @@ def _features_frame(features: dict[Any, list[float]], layout: str) -> pl.DataFra
     vectors = [features[i] for i in items]
     width = len(vectors[0])
     if layout == "wide":
-        return pl.DataFrame({"id": items, **{f"f{j}": [v[j] for v in vectors] for j in range(width)}})
-    table = pl.DataFrame({"id": items, "vec": vectors})
+        return pl.DataFrame({"item": items, **{f"f{j}": [v[j] for v in vectors] for j in range(width)}})
+    table = pl.DataFrame({"item": items, "vec": vectors})
     if layout == "list":
         return table
     table = table.with_columns(pl.col("vec").list.to_array(width))
@@ -146,8 +146,8 @@ def _features_frame(features: dict[Any, list[float]], layout: str) -> pl.DataFra
 def test_items_without_features_are_named(data: Lists) -> None:
     frame = data.frame()
     missing = data.pool[-1]
-    ids = pl.Series("id", data.pool[:-1], dtype=pl.Int64 if data.ids == "int" else pl.String)
-    features = pl.DataFrame({"id": ids, "x": pl.Series([1.0] * len(ids), dtype=pl.Float64)})
+    ids = pl.Series("item", data.pool[:-1], dtype=pl.Int64 if data.ids == "int" else pl.String)
+    features = pl.DataFrame({"item": ids, "x": pl.Series([1.0] * len(ids), dtype=pl.Float64)})
     recommended = any(missing in items for users in data.lists.values() for items in users)
     metric = prm.intra_list_similarity(None, features=features)
     if not recommended:  # every recommended item has features, all (1.0,): each defined pair's cosine is 1

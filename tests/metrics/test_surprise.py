@@ -47,7 +47,7 @@ def test_replay_doc_examples() -> None:
     assert got.row(0) == pytest.approx((0.16666666666666666, 0.5), abs=1e-12)
 
 
-TWO = pl.DataFrame({"u": [1], "i": ["a"]})
+TWO = pl.DataFrame({"user": [1], "item": ["a"]})
 
 
 @pytest.mark.parametrize(
@@ -65,6 +65,6 @@ def test_side_inputs_are_checked(build: Any, error: type[Exception], match: str)
 
 def test_surprisal_needs_two_users() -> None:
     frame = pl.DataFrame({"query": [1, 1], "item": ["a", "z"], "score": [2.0, 1.0]})
-    history = pl.DataFrame({"u": [1], "i": ["q"]})
+    history = pl.DataFrame({"user": [1], "item": ["q"]})
     with pytest.raises(prm.InvalidDataError, match="at least two users"):
         prm.evaluate(frame, [prm.surprisal(2, interactions=history)])

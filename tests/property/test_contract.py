@@ -225,23 +225,10 @@ def _checked(result: object, *, given_inf: bool) -> None:
         assert not math.isinf(result)
 
 
-# Violations the generation found that are not fixed yet (issue 39, reported to the lead): each is a
-# foreign exception from an input of the wrong kind. strict=False: a fixed one passes silently.
-KNOWN = {
-    "prm.Metric": "Metric(spec=<not a spec>): AttributeError",
-    "prm.Conventions": "a frame as a convention value: Polars' ComputeError",
-    "prm.discriminative_power": "a string metric column: Polars' ComputeError",
-    "prm.rank_correlation": "a string metric column: Polars' ComputeError",
-    "prm.compare": "a string metric column: Polars' ComputeError",
-    "prm.evaluate_diversity": "a None side argument: TypeError",
-    "prm.plots.coverage": "None or a dtype-less argument: TypeError / altair's ValueError",
-    "prm.plots.deltas": "None or a list for a name: TypeError",
-    "prm.plots.long_tail": "None for a number: TypeError / altair's ValueError",
-    "prm.plots.pr_curve": "a lazy frame's in-plan error collected by Polars, not prm.collect",
-    "prm.rbo": "a string score in the reference: Polars' ComputeError",
-    "prm.pr_curve": "a number where a sequence of levels is expected: TypeError",
-    "prm.expr.rbo": "a string score in the reference: Polars' ComputeError",
-}
+# Violations the generation found that are not fixed yet, each with why: none is left (issue 39 fixed
+# the last: a frame for a choice, a string metric column, None or a number where a name, a sequence or
+# a path goes, a lazy plan collected without prm.collect). strict=False: a fixed one passes silently.
+KNOWN: dict[str, str] = {}
 
 
 def _marks(name: str) -> list[pytest.MarkDecorator]:

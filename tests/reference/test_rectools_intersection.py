@@ -92,7 +92,7 @@ def test_the_reference_is_required_and_checked() -> None:
 def test_a_scored_reference_and_string_ids() -> None:
     """A score column ranks the reference (higher first, ties by the higher item id)."""
     run = pl.DataFrame({"query": ["q", "q", "q"], "item": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})
-    ref = pl.DataFrame({"query": ["q", "q", "q"], "item": ["c", "b", "x"], "s": [0.5, 0.5, 0.1]})
+    ref = pl.DataFrame({"query": ["q", "q", "q"], "item": ["c", "b", "x"], "score": [0.5, 0.5, 0.1]})
     out = prm.evaluate(run, [prm.intersection(2, ref_k=1, reference=ref), prm.intersection(3, reference=ref)])
     assert out.row(0) == (0.0, pytest.approx(2 / 3))  # top 1 of the reference: c (c > b among ties)
 

@@ -48,7 +48,7 @@ def _side_metrics(df: pl.DataFrame) -> list[prm.Metric]:
         f1=(pl.int_range(pl.len()) % 3).cast(pl.Float64), f2=pl.int_range(pl.len()) % 5 - 2.0
     )
     groups = items.with_columns(genre=pl.int_range(pl.len()) % 4)
-    target = groups.group_by("genre").len()
+    target = groups.group_by("genre").len(name="weight")
     reference = df.filter(pl.col("score").is_not_null(), pl.col("model") == "m1").select(
         "query", "item", score=-pl.col("score")
     )
@@ -102,6 +102,28 @@ def _propensity_metrics(items: pl.DataFrame) -> list[prm.Metric]:
         prm.ips_recall(propensities=props, estimator="snips"), prm.ips_ndcg(5, propensities=props),
         prm.ips_rbp(propensities=props), prm.ips_mrr(propensities=props),
         prm.ips_hit_rate(3, propensities=props),
+        *_cwl_metrics(),
+    ]  # fmt: skip
+
+
+def _cwl_metrics() -> list[prm.Metric]:
+    """Every C/W/L family, gains mapped into [0, 1] (its domain), with quantities, bounds and costs."""
+    g = {-1: 0.0, 0: 0.0, 1: 0.25, 2: 0.5, 3: 1.0}
+    costs = pl.DataFrame({"item": [f"d{i}" for i in range(20)], "cost": [1.0 + i / 10 for i in range(20)]})
+    both = {"target": 1, "b1": 0.9, "r1": 10, "rate": 0.2, "b2": 0.9, "r2": 10}
+    return [
+        prm.cwl_precision(5, gain=g, max_depth=20), prm.cwl_rr(gain=g, max_depth=20),
+        prm.cwl_ap(gain=g, max_depth=20, quantity="etu"), prm.cwl_trap(gain=g, max_depth=20),
+        prm.cwl_rbp(gain=g, max_depth=20, bound="residual"), prm.cwl_ndcg(5, gain=g, max_depth=20),
+        prm.cwl_inst(gain=g, max_depth=20, costs=costs, quantity="etc"), prm.cwl_insq(gain=g, max_depth=20),
+        prm.cwl_bpm(gain=g, max_depth=20), prm.cwl_bpm_dynamic(gain=g, max_depth=20),
+        prm.cwl_umeasure(gain=g, max_depth=20, length=50.0), prm.cwl_tbg(gain=g, max_depth=20),
+        prm.cwl_ift_c1(target=1, b1=0.9, r1=10, gain=g, max_depth=20),
+        prm.cwl_ift_c2(rate=0.2, b2=0.9, r2=10, gain=g, max_depth=20),
+        prm.cwl_ift_c1_c2(**both, gain=g, max_depth=20, quantity="ed"),
+        prm.cwl_nerr8(5, gain=g, max_depth=20), prm.cwl_nerr9(5, gain=g, max_depth=20),
+        prm.cwl_nerr10(gain=g, max_depth=20), prm.cwl_nerr11(gain=g, max_depth=20, bound="best"),
+        prm.cwl_set(5, gain=g, max_depth=20), prm.cwl_npv(gain=g, max_depth=20),
     ]  # fmt: skip
 
 

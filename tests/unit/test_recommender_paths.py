@@ -241,7 +241,7 @@ def test_empty_frame_gives_an_empty_result() -> None:
 def test_recommender_plans_have_no_in_memory_fallback(by: str | None) -> None:
     frame = LISTS if by else LISTS.filter(pl.col("model") == "als")
     catalog_lazy = [prm.intra_list_similarity(3, features=FEATURES.lazy()),
-                    prm.novelty(3, interactions=pl.LazyFrame({"u": [1, 2], "i": ["a", "b"]})),
+                    prm.novelty(3, interactions=pl.LazyFrame({"user": [1, 2], "item": ["a", "b"]})),
                     prm.pop_rsp(3, interactions=INTERACTIONS.lazy()),
                     prm.arp(3, popularity=POPULARITY.lazy()),
                     prm.awrf(3, groups=CATEGORIES.lazy(), target=TARGET.lazy()),
