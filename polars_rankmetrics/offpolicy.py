@@ -98,7 +98,7 @@ CANDIDATE_ROLES = ("query", "position", "item", "target", "prediction")
 
 # Internal column names.
 _Q, _K, _I, _R, _P, _T, _CP, _CT, _Y = ("_q", "_k", "_i", "_r", "_p", "_t", "_cp", "_ct", "_y")
-_W, _WS, _WC, _DM, _QF = ("_w", "_ws", "_wc", "_dm", "_qf")
+_W, _WC, _DM, _QF = ("_w", "_wc", "_dm", "_qf")
 
 
 @dataclass(frozen=True)
@@ -160,21 +160,35 @@ def _frame(frame: object, roles: Sequence[str], names: Mapping[str, str], what: 
     ).rename({names[r]: internal[r] for r in roles})
 
 
-def _bad(rule: str, bad: pl.Expr) -> list[pl.Expr]:
-    """Two aggregates for a rule: how many rows break it, and the first one's (query, position)."""
-    where = pl.struct(_Q, _K).filter(bad)
-    return [bad.sum().alias(f"n:{rule}"), where.first().alias(f"at:{rule}")]
+@dataclass(frozen=True)
+class _Rule:
+    """A rule every row of a frame keeps: its words, and the rows that break it."""
+
+    text: str
+    bad: pl.Expr
 
 
-def _raise_broken(checks: dict[str, object], what: str) -> None:
-    """Raise InvalidDataError for the first rule some rows break, naming the first of them."""
-    for key, count in checks.items():
-        if key.startswith("n:") and isinstance(count, int) and count:
-            rule = key[2:]
-            at = checks[f"at:{rule}"]
-            first = at if isinstance(at, dict) else {}
-            row = f"{what} row of query {shown(first.get(_Q))}, position {shown(first.get(_K))}"
-            raise InvalidDataError.broken_rule(rule, count, row)
+def _counts(rules: Sequence[_Rule], prefix: str) -> list[pl.Expr]:
+    """How many rows break each rule: cheap sums, computed with the estimates."""
+    return [rule.bad.sum().alias(f"{prefix}{i}") for i, rule in enumerate(rules)]
+
+
+def _raise_broken(
+    frame: pl.LazyFrame, rules: Sequence[_Rule], counts: Mapping[str, object], prefix: str
+) -> None:
+    """Raise InvalidDataError for the first rule some rows break, naming the first (query, position) of them.
+
+    The rows are looked for only once a count says there are some: a second pass, over bad data only.
+    """
+    for i, rule in enumerate(rules):
+        count = counts[f"{prefix}{i}"]
+        if isinstance(count, int) and count:
+            first = frame.filter(rule.bad).select(_Q, _K).sort(_Q, _K, nulls_last=False).head(1).collect()
+            q, k = first.row(0) if first.height else (None, None)
+            what = "logged" if prefix == "l" else "candidates"
+            raise InvalidDataError.broken_rule(
+                rule.text, count, f"{what} row of query {shown(q)}, position {shown(k)}"
+            )
 
 
 def _out_of(name: str, low_open: bool) -> pl.Expr:
@@ -184,65 +198,68 @@ def _out_of(name: str, low_open: bool) -> pl.Expr:
     return (col.is_null() | col.is_nan() | low | (col > 1)).fill_null(value=True)
 
 
-def _logged_checks(req: _Request) -> list[pl.Expr]:
-    """The aggregates that find the logged frame's bad rows."""
-    out = [
-        *_bad("logging propensities must be in (0, 1]", _out_of(_P, low_open=True)),
-        *_bad("target probabilities must be in [0, 1]", _out_of(_T, low_open=False)),
-        *_bad("rewards must be finite", ~pl.col(_R).is_finite().fill_null(value=False)),
-        *_bad("query and position must not be null", pl.col(_Q).is_null() | pl.col(_K).is_null()),
+DUPLICATE_RULE = "each (query, position) must be logged once"
+
+
+def _logged_rules(req: _Request) -> list[_Rule]:
+    """The rules of the logged frame's rows (its duplicates are looked for apart: see :func:`estimate`)."""
+    rules = [
+        _Rule("logging propensities must be in (0, 1]", _out_of(_P, low_open=True)),
+        _Rule("target probabilities must be in [0, 1]", _out_of(_T, low_open=False)),
+        _Rule("rewards must be finite", ~pl.col(_R).is_finite().fill_null(value=False)),
+        _Rule("query and position must not be null", pl.col(_Q).is_null() | pl.col(_K).is_null()),
     ]
     if req.needs_cascade:
-        out += _bad("logging cascade propensities must be in (0, 1]", _out_of(_CP, low_open=True))
-        out += _bad("target cascade probabilities must be in [0, 1]", _out_of(_CT, low_open=False))
+        rules.append(_Rule("logging cascade propensities must be in (0, 1]", _out_of(_CP, low_open=True)))
+        rules.append(_Rule("target cascade probabilities must be in [0, 1]", _out_of(_CT, low_open=False)))
     if req.needs_model:
-        out += _bad("every logged item must be a candidate with a prediction", pl.col(_QF).is_null())
-    repeated = pl.struct(_Q, _K).is_duplicated()
-    out += _bad("each (query, position) must be logged once", repeated)
-    return out
+        rules.append(_Rule("every logged item must be a candidate with a prediction", pl.col(_QF).is_null()))
+    return rules
 
 
-def _candidates(candidates: object, names: Mapping[str, str]) -> pl.LazyFrame:
-    """One row per logged (query, position): the model's expected reward under the target policy."""
-    roles = ("query", "position", "item", "target", "prediction")
-    return _frame(candidates, roles, names, "candidates")
+_CANDIDATE_RULES = (
+    _Rule("target probabilities must be in [0, 1]", _out_of(_T, low_open=False)),
+    _Rule("predictions must be finite", ~pl.col(_Y).is_finite().fill_null(value=False)),
+)
+_SUM_RULE = _Rule(
+    "target probabilities must sum to one per (query, position)",
+    ((pl.col("_s") - 1.0).abs() > _SUM_TOLERANCE) | pl.col("_s").is_nan(),
+)
 
 
-def _check_candidates(cand: pl.LazyFrame) -> pl.LazyFrame:
-    """The candidates frame's checks, as one row of aggregates."""
-    sums = cand.group_by(_Q, _K).agg(pl.col(_T).sum().alias("_s"))
-    unsummed = ((pl.col("_s") - 1.0).abs() > _SUM_TOLERANCE) | pl.col("_s").is_nan()
-    per_slate = sums.select(_bad("target probabilities must sum to one per (query, position)", unsummed))
-    rows = cand.select(
-        *_bad("target probabilities must be in [0, 1]", _out_of(_T, low_open=False)),
-        *_bad("predictions must be finite", ~pl.col(_Y).is_finite().fill_null(value=False)),
-    )
-    return pl.concat([per_slate, rows], how="horizontal")
+@dataclass(frozen=True)
+class _Prepared:
+    """The logged rows with their weights and model terms; the candidates and their sums, if any."""
+
+    rows: pl.LazyFrame
+    candidates: pl.LazyFrame | None = None
+    per_position: pl.LazyFrame | None = None  # one row per candidates' (query, position): ``_s``
 
 
-def _prepared(logged: object, candidates: object, req: _Request) -> tuple[pl.LazyFrame, pl.LazyFrame | None]:
-    """The logged rows with their weights (and model terms); the candidates' checks, if any."""
+def _prepared(logged: object, candidates: object, req: _Request) -> _Prepared:
+    """The logged rows with their weights (and the reward model's terms)."""
     roles = ["query", "position", "reward", "propensity", "target"]
     roles += ["cascade_propensity", "target_cascade"] if req.needs_cascade else []
     roles += ["item"] if req.needs_model else []
     lf = _frame(logged, roles, req.names, "logged").with_columns((pl.col(_T) / pl.col(_P)).alias(_W))
     if req.needs_cascade:
-        wc = pl.col(_CT) / pl.col(_CP)
-        lf = lf.with_columns(wc.alias(_WC), wc.sort_by(_K).last().over(_Q).alias(_WS))
-    cand_checks = None
-    if req.needs_model:
-        if candidates is None:
-            raise InvalidParameterError.needs("estimators dm, dr and sndr", "candidates", "pass candidates=")
-        cand = _candidates(candidates, req.names)
-        cand_checks = _check_candidates(cand)
-        expected = cand.group_by(_Q, _K).agg(((pl.col(_T) * pl.col(_Y)).sum() / pl.col(_T).sum()).alias(_DM))
-        factual = cand.select(_Q, _K, _I, pl.col(_Y).alias(_QF))
-        lf = lf.join(expected, on=[_Q, _K], how="left").join(factual, on=[_Q, _K, _I], how="left")
-    return lf, cand_checks
+        lf = lf.with_columns((pl.col(_CT) / pl.col(_CP)).alias(_WC))
+    if not req.needs_model:
+        return _Prepared(lf)
+    if candidates is None:
+        raise InvalidParameterError.needs("estimators dm, dr and sndr", "candidates", "pass candidates=")
+    cand = _frame(candidates, CANDIDATE_ROLES, req.names, "candidates")
+    per_position = cand.group_by(_Q, _K).agg(
+        pl.col(_T).sum().alias("_s"), (pl.col(_T) * pl.col(_Y)).sum().alias("_ty")
+    )
+    expected = per_position.select(_Q, _K, (pl.col("_ty") / pl.col("_s")).alias(_DM))  # np.average's
+    factual = cand.select(_Q, _K, _I, pl.col(_Y).alias(_QF))
+    lf = lf.join(expected, on=[_Q, _K], how="left").join(factual, on=[_Q, _K, _I], how="left")
+    return _Prepared(lf, cand, per_position)
 
 
 def _sums() -> dict[str, pl.Expr]:
-    """The sums every estimator's value is made of, by name."""
+    """The sums over logged rows every estimator's value is made of, by name."""
     r, w = pl.col(_R), pl.col(_W)
     return {
         "n": pl.len().cast(pl.Float64),
@@ -251,10 +268,22 @@ def _sums() -> dict[str, pl.Expr]:
         "w": w.sum(),
         "dm": pl.col(_DM).sum(),
         "res": (w * (r - pl.col(_QF))).sum(),
-        "wsr": (pl.col(_WS) * r).sum(),
-        "ws": pl.col(_WS).sum(),
         "wcr": (pl.col(_WC) * r).sum(),
     }
+
+
+def _slate_sums(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """SIPS's sums: each slate's weight (its last position's cascade ratio) times its rewards; its rows."""
+    per_slate = lf.group_by(_Q).agg(
+        pl.col(_WC).get(pl.col(_K).arg_max()).alias("_ws"),
+        pl.col(_R).sum().alias("_rs"),
+        pl.len().alias("_n"),
+    )
+    return per_slate.select(
+        (pl.col("_ws") * pl.col("_rs")).sum().alias("wsr"),
+        (pl.col("_ws") * pl.col("_n")).sum().alias("ws"),
+        pl.len().cast(pl.Float64).alias("m_slates"),
+    )
 
 
 _NEEDS = {
@@ -263,8 +292,8 @@ _NEEDS = {
     "dm": ("n", "dm"),
     "dr": ("n", "dm", "res"),
     "sndr": ("n", "dm", "res", "w"),
-    "sips": ("m", "wsr"),
-    "snsips": ("n", "m", "wsr", "ws"),
+    "sips": ("m",),
+    "snsips": ("n", "m"),
     "iips": ("m", "wr"),
     "rips": ("m", "wcr"),
     "sniips": ("m",),
@@ -310,9 +339,10 @@ def _unit_terms(lf: pl.LazyFrame, req: _Request) -> pl.LazyFrame:
         "dr": pl.col(_DM) + w * (r - pl.col(_QF)),
         "sndr": pl.col(_DM) + w * (r - pl.col(_QF)) / w.mean(),
     }
+    ws = pl.col(_WC).get(pl.col(_K).arg_max()).over(_Q)  # the slate's weight: its last position's ratio
     slate = {
-        "sips": pl.col(_WS) * r,
-        "snsips": pl.col(_WS) * r / pl.col(_WS).mean(),
+        "sips": ws * r,
+        "snsips": ws * r / ws.mean(),
         "iips": w * r,
         "sniips": w * r / w.mean().over(_K),
         "rips": pl.col(_WC) * r,
@@ -333,6 +363,54 @@ def _unit_terms(lf: pl.LazyFrame, req: _Request) -> pl.LazyFrame:
             )
         parts.append(part.select(pl.lit(e).alias("estimator"), "_unit", "value"))
     return pl.concat(parts).rename({"_unit": "unit"})
+
+
+def _checked_duplicates(lf: pl.LazyFrame, found: Mapping[str, object]) -> None:
+    """Raise for (query, position) keys logged twice.
+
+    The estimates' pass counts the distinct hashes of the keys; only when they are fewer than the
+    rows (duplicates, or a hash collision) does a second pass compare the keys themselves.
+    """
+    if found.get("_keys", found["n"]) == found["n"]:
+        return
+    rule = _Rule(DUPLICATE_RULE, pl.struct(_Q, _K).is_duplicated())
+    count = lf.select(rule.bad.sum().alias("l0")).collect()
+    _raise_broken(lf, [rule], count.row(0, named=True), "l")
+
+
+def _collected(prep: _Prepared, req: _Request) -> tuple[dict[str, float], dict[str, float]]:
+    """One pass over the data for every sum and every rule's count; then the checks raise, if any."""
+    rules = _logged_rules(req)
+    sums = _sums()
+    slate_level = any(e in ("sips", "snsips") for e in req.estimators)
+    needed = {s for e in req.estimators for s in _NEEDS[e]} - {"n", "m"}
+    row = [pl.len().alias("n"), *_counts(rules, "l")]
+    if any(e not in _ROW for e in req.estimators):  # a slate's positions must be distinct
+        row.append(pl.struct(_Q, _K).hash().n_unique().alias("_keys"))
+    row += [] if slate_level else [sums["m"].alias("m")]
+    plans = [prep.rows.select(*row, *(sums[s].alias(s) for s in sorted(needed)))]
+    if slate_level:
+        plans.append(_slate_sums(prep.rows))
+    if prep.candidates is not None and prep.per_position is not None:
+        plans.append(prep.candidates.select(_counts(_CANDIDATE_RULES, "c")))
+        plans.append(prep.per_position.select(_counts([_SUM_RULE], "s")))
+    by_pos = any(e in _BY_POSITION for e in req.estimators)
+    if by_pos:
+        plans.append(_by_position(prep.rows, req))
+    done = pl.collect_all(plans)
+    found = done[0].row(0, named=True)
+    if slate_level:
+        found |= done[1].row(0, named=True)
+        found["m"] = found.pop("m_slates")
+    if prep.candidates is not None and prep.per_position is not None:
+        counts = done[-2 - by_pos].row(0, named=True)
+        _raise_broken(prep.candidates, _CANDIDATE_RULES, counts, "c")
+        _raise_broken(prep.per_position, [_SUM_RULE], done[-1 - by_pos].row(0, named=True), "s")
+    _raise_broken(prep.rows, rules, found, "l")
+    if not found["n"]:
+        raise InvalidDataError.unusable("logged", "has no row: no estimate")
+    _checked_duplicates(prep.rows, found)
+    return found, done[-1].row(0, named=True) if by_pos else {}
 
 
 def _rounds(name: str, sums: Mapping[str, float]) -> int:
@@ -429,7 +507,8 @@ def estimate(  # noqa: PLR0913  (the frames, the columns and the interval's opti
         Rows breaking a rule, named by their query and position: logging
         propensities missing, NaN or outside (0, 1]; target probabilities
         missing, NaN or outside [0, 1]; rewards not finite; a (query,
-        position) logged twice; target probabilities of the candidates
+        position) logged twice (for the slate estimators: the row
+        estimators take each row as a round); target probabilities of the candidates
         not summing to one per (query, position); a logged item without a
         candidate row; an empty frame.
 
@@ -474,21 +553,8 @@ def estimate(  # noqa: PLR0913  (the frames, the columns and the interval's opti
     req = _request(estimators, columns)
     if not isinstance(interval, bool):
         raise InvalidParameterError.out_of_domain("interval", "True or False", interval)
-    lf, cand_checks = _prepared(logged, candidates, req)
-    sums = _sums()
-    needed = sorted({"n", "m"} | {s for e in req.estimators for s in _NEEDS[e]})
-    plans = [lf.select(*_logged_checks(req), *(sums[s].alias(s) for s in needed))]
-    plans += [cand_checks] if cand_checks is not None else []
-    by_pos = any(e in _BY_POSITION for e in req.estimators)
-    plans += [_by_position(lf, req)] if by_pos else []
-    done = pl.collect_all(plans)
-    found = done[0].row(0, named=True)
-    if cand_checks is not None:
-        _raise_broken(done[1].row(0, named=True), "candidates")
-    _raise_broken(found, "logged")
-    if not found["n"]:
-        raise InvalidDataError.unusable("logged", "has no row: no estimate")
-    per_pos = done[-1].row(0, named=True) if by_pos else {}
+    prep = _prepared(logged, candidates, req)
+    found, per_pos = _collected(prep, req)
     out = pl.DataFrame(
         {
             "estimator": list(req.estimators),
@@ -499,5 +565,5 @@ def estimate(  # noqa: PLR0913  (the frames, the columns and the interval's opti
     )
     if not interval:
         return out.with_columns(ci_low=pl.lit(None, pl.Float64), ci_high=pl.lit(None, pl.Float64))
-    ci = _intervals(lf, req, alpha, n_resamples, seed)
+    ci = _intervals(prep.rows, req, alpha, n_resamples, seed)
     return out.join(ci, on="estimator", how="left", maintain_order="left")

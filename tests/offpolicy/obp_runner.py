@@ -2,8 +2,8 @@
 """Run Open Bandit Pipeline's estimators on the arrays of an .npz file; print their values as JSON.
 
 Runs inside OBP's own environment (``OBP_PYTHON``; obp 0.5.7 pins Python < 3.11 and old numpy),
-never imported by the tests themselves: ``python obp_runner.py data.npz [repeats]``. With
-``repeats``, also prints the seconds of the fastest of that many runs of every estimator (the
+never imported by the tests themselves: ``python obp_runner.py data.npz [repeats]``. Also
+prints the seconds of the fastest of `repeats` runs (at least one) of every estimator (the
 benchmark's timing, taken inside OBP's process).
 """
 
@@ -91,16 +91,16 @@ def main() -> None:
     data = dict(np.load(sys.argv[1]))
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     calls = _estimators(data)
-    values = {name: float(call()) for name, call in calls.items()}
-    seconds = {}
-    for name, call in calls.items():
-        times = []
-        for _ in range(repeats):
+    values, seconds = {}, {}
+    for name, call in calls.items():  # the value's call is timed too: repeats=1 runs each estimator once
+        start = time.perf_counter()
+        values[name] = float(call())
+        times = [time.perf_counter() - start]
+        for _ in range(repeats - 1):
             start = time.perf_counter()
             call()
             times.append(time.perf_counter() - start)
-        if times:
-            seconds[name] = min(times)
+        seconds[name] = min(times)
     rounds = _rounds(data) if "want_rounds" in data else {}
     print(json.dumps({"values": values, "seconds": seconds, "rounds": rounds}))
 

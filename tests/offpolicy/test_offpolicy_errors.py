@@ -143,7 +143,8 @@ def test_position_logged_twice() -> None:
     with pytest.raises(
         InvalidDataError, match=r"logged once: 2 row\(s\), first at logged row of query 'q1', position 1"
     ):
-        offpolicy.estimate(twice, ["ips"])
+        offpolicy.estimate(twice, ["iips"])
+    assert offpolicy.estimate(twice, ["ips"])["value"][0] == pytest.approx(0.525)  # rows are rounds
 
 
 def test_parameter_and_column_errors() -> None:
