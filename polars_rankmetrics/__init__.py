@@ -176,6 +176,9 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import pop_reo as pop_reo
     from polars_rankmetrics.metrics import pop_rsp as pop_rsp
     from polars_rankmetrics.metrics import precision as precision
+    from polars_rankmetrics.metrics import psndcg as psndcg
+    from polars_rankmetrics.metrics import psp as psp
+    from polars_rankmetrics.metrics import psrecall as psrecall
     from polars_rankmetrics.metrics import r_precision as r_precision
     from polars_rankmetrics.metrics import rbo as rbo
     from polars_rankmetrics.metrics import rbp as rbp

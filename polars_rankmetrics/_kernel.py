@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -109,6 +110,9 @@ class Rows:
     conventions
         The evaluation's conventions, for the families that read one more
         (``discount``, ``ideal``, ``rbp_normalization``, the denominators).
+    fields
+        How a group view reads a per-row input (:meth:`input`); None in the
+        prepared view, whose inputs are columns.
     """
 
     rank: pl.Expr
@@ -128,6 +132,7 @@ class Rows:
     terms: dict[str, pl.Expr] | None = field(default=None, compare=False, repr=False)
     gain_scale: pl.Expr | None = None
     conventions: Conventions = field(default_factory=Conventions, compare=False, repr=False)
+    fields: Callable[[str], pl.Expr] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def prepared(  # noqa: PLR0913, PLR0917  (the view's inputs, each named)
@@ -164,6 +169,10 @@ class Rows:
             gain_scale=None if names.scale is None else pl.col(names.scale),
             conventions=conventions or Conventions(),
         )
+
+    def input(self, name: str) -> pl.Expr:
+        """A per-row input the engine carried (a spec's ``RowInput``): its column, or the group's field."""
+        return pl.col(name) if self.fields is None else self.fields(name)
 
     def in_rank_order(self, running: pl.Expr) -> pl.Expr:
         """`running` (a cumulative expression: ``cum_prod``...) computed over the rows in rank order.

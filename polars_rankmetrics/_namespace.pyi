@@ -225,6 +225,48 @@ class MetricMethods(Generic[_FrameT]):
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def precision(self, k: int | None = None, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
+    def psndcg(
+        self,
+        k: int,
+        *,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        counts: pl.DataFrame | pl.LazyFrame | None = None,
+        n: int | None = None,
+        a: float = 0.55,
+        b: float = 1.5,
+        dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
+        normalize: Literal["query", "oracle"] = "query",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def psp(
+        self,
+        k: int,
+        *,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        counts: pl.DataFrame | pl.LazyFrame | None = None,
+        n: int | None = None,
+        a: float = 0.55,
+        b: float = 1.5,
+        dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
+        normalize: Literal["query", "oracle"] = "query",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def psrecall(
+        self,
+        k: int,
+        *,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        counts: pl.DataFrame | pl.LazyFrame | None = None,
+        n: int | None = None,
+        a: float = 0.55,
+        b: float = 1.5,
+        dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
+        normalize: Literal["query", "oracle"] = "query",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
     def r_precision(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def rbo(
         self,

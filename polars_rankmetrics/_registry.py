@@ -146,6 +146,7 @@ def _number(text: str, name: str) -> float:
 def _parse_params(spec: MetricSpec, text: str, name: str) -> dict[str, ParamValue]:
     """Read ``p=0.8``, ``0.8``, ``1=3,2=9`` or ``coefficients=1,-1,0,0`` into values by name."""
     named: list[Param] = [p for p in spec.params if p.kind != "side"]
+    modes: dict[str, ParamValue] = {}  # a side input written by name: a named mode or column (catalog=group)
     numbers: dict[str, float] = {}
     lists: dict[str, list[float]] = {}
     pairs: list[tuple[float, float]] = []
@@ -153,6 +154,9 @@ def _parse_params(spec: MetricSpec, text: str, name: str) -> dict[str, ParamValu
     position = 0
     for part in (p.strip() for p in text.split(",")) if text.strip() else ():
         keyed, pair, value = _NAMED.match(part), _PAIR.match(part), part
+        if keyed and keyed.group("key") in {p.name for p in spec.params if p.kind == "side"}:
+            modes[keyed.group("key")] = keyed.group("value").strip()  # as Metric's name writes it
+            continue
         if keyed:
             param = next((p for p in named if p.name == keyed.group("key")), None)
             if param is None:
@@ -173,7 +177,7 @@ def _parse_params(spec: MetricSpec, text: str, name: str) -> dict[str, ParamValu
             lists.setdefault(current.name, []).append(number)
         else:
             numbers[current.name] = number
-    out: dict[str, ParamValue] = {**numbers, **{key: tuple(v) for key, v in lists.items()}}
+    out: dict[str, ParamValue] = {**numbers, **{key: tuple(v) for key, v in lists.items()}, **modes}
     if pairs:
         out["gain"] = tuple(pairs)
     return out

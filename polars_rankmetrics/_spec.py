@@ -167,11 +167,42 @@ class Param:
         return f"{self.name}={_number(value)}"  # type: ignore[arg-type]
 
 
+@dataclass(frozen=True)
+class RowInput:
+    """A number per row that a family reads besides the frame contract's columns (a propensity, a weight).
+
+    The engine adds it to the frame before the ranking, as the column `name`
+    (null where the row has none), and carries it to every kept row: a family
+    reads it through :meth:`Rows.input`. It comes from `column`, a column of
+    the evaluation frame, or from `join`, which receives the frame and the names
+    of its query and item columns and returns the frame with `name` added (a
+    side frame joined by item). Beside it the engine carries :attr:`bad`: for a
+    row whose value is missing or fails `ok`, a message naming the row (`where`
+    gives the value, ``what`` names it, `domain` says what it must be), null for
+    the others; a family fails in the plan on the rows it reads that have one.
+    The expression builders (one query's rows, no joins) read `column` only.
+    """
+
+    name: str
+    where: str  # the parameter that gives the value, as messages show it: "`propensities`"
+    what: str  # the value's name: "propensity", "weight"
+    domain: str  # what it must be: "in (0, 1]"
+    ok: Callable[[pl.Expr], pl.Expr]  # whether a (non-null) value is in its domain
+    column: str | None = None
+    join: Callable[[pl.LazyFrame, str, str], pl.LazyFrame] | None = None
+
+    @property
+    def bad(self) -> str:
+        """The column of each row's message: its value is missing or outside `domain` (null when fine)."""
+        return self.name + "_bad"
+
+
 PerQuery = Callable[["Metric", Rows], pl.Expr]
 RowColumns = Callable[["Metric", Rows], list[pl.Expr]]
 Table = Callable[["Metric", GainColumns, pl.LazyFrame, tuple[str, ...]], pl.LazyFrame]
 CatalogFrame = Callable[["Metric", pl.LazyFrame, tuple[str, ...], str], pl.LazyFrame]
 Keep = Callable[["Metric", Rows], pl.Expr]
+Inputs = Callable[["Metric"], tuple[RowInput, ...]]
 Needs = Callable[["Metric"], frozenset[str]]
 Refuse = Callable[["Metric", "Conventions"], str | None]
 
@@ -423,13 +454,16 @@ class QuerySpec(MetricSpec):
     through :meth:`Rows.column`); `whole` the per-query windows over every
     row, computed before the rows outside every family's `keep` are dropped
     (each read through :meth:`Rows.whole_query`); `weight` gives each query's weight under
-    the ``weighted`` aggregate: ``sum(value * weight) / sum(weight)``.
+    the ``weighted`` aggregate: ``sum(value * weight) / sum(weight)``; `inputs` the
+    per-row numbers it reads besides the frame contract (:class:`RowInput`: a
+    propensity, a weight, from a column or a side frame).
     """
 
     value: PerQuery
     rows: RowColumns | None = None
     whole: RowColumns | None = None
     weight: PerQuery | None = None
+    inputs: Inputs | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -123,7 +123,8 @@ def test_every_constructor_builds_its_own_family() -> None:
              **{name: {"groups": pl.DataFrame({"item": ["a"], "g": ["x"]})}
                 for name in ("exposure_disparity", "awrf")},
              "exposure_share": {"groups": pl.DataFrame({"i": ["a"], "g": ["x"]}), "group": "x"},
-             **{name: {"k": 3} for name in ("alpha_ndcg", "err_ia", "nerr_ia", "p_ia", "strec")}}  # fmt: skip
+             **{name: {"k": 3} for name in ("alpha_ndcg", "err_ia", "nerr_ia", "p_ia", "strec")},
+             **{name: {"k": 3, "propensities": "p"} for name in ("psp", "psndcg", "psrecall")}}  # fmt: skip
     names = {spec.python_name for spec in SPECS}
     for name in names:
         metric = getattr(prm, name)(**needs.get(name, {}))

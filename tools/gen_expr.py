@@ -99,7 +99,10 @@ SCOPE_NOTE = (
     " over queries is evaluate's."
 )
 
-_EXTRA = {"recsys": "from polars_rankmetrics.metrics.recsys import MissingItems\n"}
+_EXTRA = {
+    "recsys": "from polars_rankmetrics.metrics.recsys import MissingItems\n",
+    "propensity": "from typing import Literal\n",
+}
 
 _SECTION = re.compile(r"\n(Parameters|Returns|Raises|Notes|References|Examples)\n-+\n")
 

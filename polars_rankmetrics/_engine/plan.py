@@ -23,9 +23,10 @@ from polars_rankmetrics._kernel import (
 )
 from polars_rankmetrics._registry import SPECS, parse
 from polars_rankmetrics._schema import Columns, ResolvedSchema, frame_schema, resolve_schema
-from polars_rankmetrics._spec import CatalogSpec, CountState, Metric, QuerySpec, TableSpec
+from polars_rankmetrics._spec import CatalogSpec, CountState, Metric, QuerySpec, RowInput, TableSpec
 from polars_rankmetrics.conventions import Conventions, Gain
 from polars_rankmetrics.exceptions import ColumnNotFoundError, InvalidInputError, InvalidParameterError
+from polars_rankmetrics.exceptions import _plan as _errors
 from polars_rankmetrics.metrics import _ties
 
 MetricLike = str | Metric
@@ -185,6 +186,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     )
     queries = [(n, m) for n, m in metrics if not isinstance(m.spec, CatalogSpec)]
     catalogs = [(n, m) for n, m in metrics if isinstance(m.spec, CatalogSpec)]
+    lf, carried = with_inputs(lf, queries, columns)
     judged = _judged(metrics, columns, frame_schema(lf).names())
     schema = resolve_schema(frame_schema(lf), columns, by, need_relevance=judged, item_digits=item_digits)
     _refuse_key_names(metrics, (*by, columns.query))
@@ -202,7 +204,7 @@ def build(  # noqa: PLR0913  (the request's parts)
 
     unordered = _unordered_up_to(queries, catalogs, conventions)
     keep = _kept_rows(metrics, view)
-    prepared = prepare(lf, schema, conventions, needs, flags, gains, rows, keep, whole, unordered)
+    prepared = prepare(lf, schema, conventions, needs, flags, gains, rows, keep, whole, unordered, carried)
     if catalogs or any(isinstance(m.spec, TableSpec) for _, m in queries):
         # The per-query stage and catalog or table metrics all read the prepared frame: compute
         # it once (10M rows, four catalog metrics: 51 -> 34 CPU-s in memory, 31 -> 19 streaming;
@@ -232,6 +234,46 @@ def build(  # noqa: PLR0913  (the request's parts)
     )
     judged = schema.has_relevance
     return Plan(keys=prepared.keys, per_query=per_query, catalog=catalog, lists=lists, judged=judged)
+
+
+def row_inputs(metrics: NamedMetrics) -> list[RowInput]:
+    """The per-row inputs the query-scope families among `metrics` read, each once (by its column name)."""
+    found: dict[str, RowInput] = {}
+    for _, m in metrics:
+        if isinstance(m.spec, QuerySpec) and m.spec.inputs is not None:
+            for row_input in m.spec.inputs(m):
+                found.setdefault(row_input.name, row_input)
+    return list(found.values())
+
+
+def input_columns(metrics: NamedMetrics) -> list[str]:
+    """The columns of the evaluation frame the families' per-row inputs read (``weights="w"``)."""
+    return [r.column for r in row_inputs(metrics) if r.column is not None]
+
+
+def with_inputs(lf: pl.LazyFrame, metrics: NamedMetrics, columns: Columns) -> tuple[pl.LazyFrame, list[str]]:
+    """`lf` with every per-row input of `metrics` (joined or copied) and its messages; the columns to carry.
+
+    Each input's column, and beside it its :attr:`RowInput.bad` messages naming the row.
+    """
+    carried: list[str] = []
+    for row_input in row_inputs(metrics):
+        if row_input.join is not None:
+            lf = row_input.join(lf, columns.query, columns.item)
+        else:
+            assert row_input.column is not None
+            present = frame_schema(lf).names()
+            if row_input.column not in present:
+                role = row_input.where.strip("`")
+                raise ColumnNotFoundError.from_missing_and_available(row_input.column, role, present)
+            lf = lf.with_columns(pl.col(row_input.column).alias(row_input.name))
+        value = pl.col(row_input.name)
+        at = pl.format(
+            "item {} of query {}", *(pl.col(c).cast(pl.String) for c in (columns.item, columns.query))
+        )
+        lf = lf.with_columns(_errors.row_input(row_input, value, at).alias(row_input.bad))
+        carried += [row_input.name, row_input.bad]
+    return lf, carried
 
 
 def _judged(metrics: NamedMetrics, columns: Columns, present: list[str]) -> bool:

@@ -155,6 +155,7 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
     keep: pl.Expr | None = None,
     whole: Sequence[pl.Expr] = (),
     unordered_up_to: int | None = None,
+    carried: Sequence[str] = (),
 ) -> Prepared:
     """Add the internal columns every requested metric reads.
 
@@ -169,7 +170,8 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
     rows are dropped. With `unordered_up_to` (only cutoffs read the positions, none
     below it: catalog metrics alone), a query retrieving at most that many items
     has every retrieved row within each cutoff: its rows take position 1 and skip
-    the ordering window. One row of
+    the ordering window. `carried` names columns of `lf` kept on every row as they
+    are (the families' per-row inputs: propensities, weights). One row of
     each query is always kept, so every query
     reaches the per-query aggregation with its counts.
 
@@ -186,6 +188,7 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
     ranking = _ranking(schema, conventions, grade, keys, in_order, descending, counted=short is not None)
     first = _first_columns(schema, conventions, needs, gains, keys, grade, ranking)
     first.extend(flags(keys, grade.is_not_null()))
+    first.extend(pl.col(name) for name in carried)
     out = lf.select(*keys, *first)
     if short is not None:
         # Position 1 for every retrieved row: within any cutoff, and no ordering window.

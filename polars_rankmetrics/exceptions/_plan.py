@@ -10,6 +10,8 @@ and to turn Polars' errors back into the library's (:func:`from_polars`,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Protocol
 
 import polars as pl
 
@@ -131,3 +133,34 @@ def from_polars(err: Exception) -> RankMetricsError | None:
     if tag and tag.group(1) in _TAGGED:
         return _TAGGED[tag.group(1)].from_worded(body[tag.end() :])
     return InvalidDataError.from_worded(body)
+
+
+class Described(Protocol):
+    """How a per-row input names itself in messages (``_spec.RowInput``)."""
+
+    @property
+    def where(self) -> str: ...
+    @property
+    def what(self) -> str: ...
+    @property
+    def domain(self) -> str: ...
+    @property
+    def ok(self) -> Callable[[pl.Expr], pl.Expr]: ...
+
+
+def row_input(source: Described, value: pl.Expr, at: pl.Expr) -> pl.Expr:
+    """A row's per-row input that is missing or out of its domain, in words; null when it is fine.
+
+    ```propensities` has no propensity for item 'a' of query 'q1'`` or ```weights` gives item 'a'
+    of query 'q1' the weight NaN: weights must be finite and >= 0``. `where` is the parameter that
+    gives the value, `what` its name, `domain` what it must be (`ok` says whether it is): `source`'s;
+    `at` names the row.
+    """
+    number = value.cast(pl.Float64)
+    where, what, domain = source.where, source.what, source.domain
+    missing = pl.format(f"{where} has no {what} for {{}}", at)
+    outside = pl.format(
+        f"{where} gives {{}} the {what} {{}}: {what}s must be {domain}", at, number.cast(pl.String)
+    )
+    fine = source.ok(number) & number.is_finite()
+    return pl.when(number.is_null()).then(missing).when(~fine.fill_null(value=False)).then(outside)

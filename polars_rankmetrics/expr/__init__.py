@@ -143,6 +143,9 @@ if TYPE_CHECKING:  # the builders, for type checkers (written by tools/gen_expr.
     from polars_rankmetrics.expr._builders import num_rel_ret as num_rel_ret
     from polars_rankmetrics.expr._builders import num_ret as num_ret
     from polars_rankmetrics.expr._builders import precision as precision
+    from polars_rankmetrics.expr._builders import psndcg as psndcg
+    from polars_rankmetrics.expr._builders import psp as psp
+    from polars_rankmetrics.expr._builders import psrecall as psrecall
     from polars_rankmetrics.expr._builders import r_precision as r_precision
     from polars_rankmetrics.expr._builders import rbp as rbp
     from polars_rankmetrics.expr._builders import rbp_resid as rbp_resid

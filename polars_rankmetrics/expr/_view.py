@@ -58,12 +58,33 @@ def sorted_rows(metric: Metric, order: str, *, by_rank: bool, item: str, relevan
     where = f"polars_rankmetrics.expr.{metric.spec.python_name}"
     key = _numeric(order, "rank" if by_rank else "score", where)
     grade = _numeric(relevance, "relevance", where).cast(pl.Float64)
-    rows = pl.struct(grade.alias(_GRADE), key.is_not_null().alias(_LISTED))
+    rows = pl.struct(grade.alias(_GRADE), key.is_not_null().alias(_LISTED), *_inputs(metric, item, where))
     scalar = _errors.expr_column(where, "item", item, "of a scalar dtype (not a list, struct or object)")
     # The probe's alias survives in Polars' error (to_physical keeps the cast from folding it away).
     probe = pl.col(item).alias(_errors.in_plan_name(scalar)).to_physical().cast(pl.String)
     item_text = pl.when(probe.is_null()).then(None).otherwise(pl.col(item).cast(pl.String))
     return rows.sort_by([key, item_text], descending=[not by_rank, True], nulls_last=True)
+
+
+def _inputs(metric: Metric, item: str, where: str) -> list[pl.Expr]:
+    """The metric's per-row inputs (``RowInput``) as fields of the group's rows: columns only, no joins."""
+    spec = metric.spec
+    if not isinstance(spec, QuerySpec) or spec.inputs is None:
+        return []
+    fields: list[pl.Expr] = []
+    for row_input in spec.inputs(metric):
+        if row_input.column is None:
+            raise InvalidParameterError.out_of_domain(
+                row_input.where.strip("`"), "a column name in an expression (join a side frame first)",
+                "a frame", metric=spec.name,
+            )  # fmt: skip
+        value = _numeric(row_input.column, row_input.where.strip("`"), where).cast(pl.Float64)
+        at = pl.format("item {}", pl.col(item).cast(pl.String))
+        fields += [
+            value.alias(row_input.name),
+            _errors.row_input(row_input, value, at).alias(row_input.bad),
+        ]
+    return fields
 
 
 def _running(mask: pl.Expr) -> pl.Expr:
@@ -114,6 +135,7 @@ def group_rows(conventions: Conventions, gain: Gain) -> Rows:
         # The query's gain scale in place: 2**64, exact_sum's grid, unless every gain is below 2**-3.
         gain_scale=query_scale(gains),
         conventions=conventions,
+        fields=pl.element().struct.field,
     )
 
 

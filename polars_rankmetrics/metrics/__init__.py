@@ -77,6 +77,9 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.popularity import arp as arp
     from polars_rankmetrics.metrics.popularity import mean_pop_rank as mean_pop_rank
     from polars_rankmetrics.metrics.popularity import tail_percentage as tail_percentage
+    from polars_rankmetrics.metrics.propensity import psndcg as psndcg
+    from polars_rankmetrics.metrics.propensity import psp as psp
+    from polars_rankmetrics.metrics.propensity import psrecall as psrecall
     from polars_rankmetrics.metrics.rank import average_precision as average_precision
     from polars_rankmetrics.metrics.rank import binary_cost_gain as binary_cost_gain
     from polars_rankmetrics.metrics.rank import gm_map as gm_map

@@ -38,9 +38,9 @@ def col(name: str) -> Column:
     return F.col("`" + name.replace("`", "``") + "`")
 
 
-def _needed(sdf: DataFrame, cols: Columns, by: tuple[str, ...]) -> list[str]:
-    """The input columns the evaluation reads: only they are shuffled."""
-    wanted = [*by, cols.query, cols.item, cols.score, cols.rank, cols.relevance, cols.intent]
+def _needed(sdf: DataFrame, cols: Columns, by: tuple[str, ...], inputs: Sequence[str] = ()) -> list[str]:
+    """The input columns the evaluation reads (the families' per-row inputs too): only they are shuffled."""
+    wanted = [*by, cols.query, cols.item, cols.score, cols.rank, cols.relevance, cols.intent, *inputs]
     return [name for name in dict.fromkeys(wanted) if name in sdf.columns]
 
 
@@ -65,7 +65,8 @@ def run(
     scoped = [(n, m) for n, m in requested if n not in catalogs]
     # Catalog metrics: every family has a mergeable state, tables of sums Spark merges.
     catalog = [(n, m) for n, m in requested if n in catalogs]
-    sdf = sdf.select(*(col(name) for name in _needed(sdf, cols, keys_by)))
+    inputs = _engine.input_columns(scoped)
+    sdf = sdf.select(*(col(name) for name in _needed(sdf, cols, keys_by, inputs)))
     schema_in = polars_schema(sdf.schema)
     # The dry runs come first: a bad request fails here, before Spark sees a plan.
     workers = []

@@ -11,6 +11,17 @@ from polars_rankmetrics import expr as rx
 GAIN_MAP = {1: 3.0, 2: 9.0, 3: 0.5}
 
 
+PROPENSITY = "p"  # the item's propensity, a column the agreement test adds (with_propensity)
+
+
+def with_propensity(frame: pl.DataFrame) -> pl.DataFrame:
+    """`frame` with an item's propensity in (0, 1] (from its id's text) for the propensity builders."""
+    text = pl.col("item").cast(pl.String)
+    return frame.with_columns(
+        (1.0 / (text.str.len_bytes() + text.str.contains("1").cast(pl.UInt32))).alias(PROPENSITY)
+    )
+
+
 def builders(*, gain: Any = "linear", **options: Any) -> list[pl.Expr]:  # noqa: ANN401  (any builder keyword)
     """One expression per (builder, parameters) case; `options` are the columns and conventions."""
     o = options
@@ -41,6 +52,8 @@ def builders(*, gain: Any = "linear", **options: Any) -> list[pl.Expr]:  # noqa:
         rx.fallout(2, **o), rx.fallout(**o), rx.auroc(**o), rx.gauc(**o), rx.gauc_weighted(**o),
         rx.mcc(2, n_items=20, **o), rx.mcc(5, n_items=9, **o),
         rx.recall_at_precision(precision=0.5, **o), rx.recall_at_precision(4, precision=1 / 3, **o),
+        rx.psp(3, propensities=PROPENSITY, **o), rx.psrecall(4, propensities=PROPENSITY, **o),
+        rx.psndcg(2, propensities=PROPENSITY, normalize="oracle", **o),
     ]  # fmt: skip
 
 

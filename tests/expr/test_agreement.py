@@ -13,7 +13,7 @@ from typing import Any
 
 import polars as pl
 import pytest
-from cases import builders, names
+from cases import builders, names, with_propensity
 from hypothesis import example, given
 from hypothesis import strategies as st
 from strategies import ALL_TIED_INT, NEGATIVE_ONLY, POPULATION, TWO_RUNS, eval_frames
@@ -70,6 +70,7 @@ def test_every_builder_gives_evaluates_per_query_values(
 ) -> None:
     by = ["model"] if "model" in frame.columns else []
     keys = [*by, "query"]
+    frame = with_propensity(frame)
     order = {"rank": "rank"} if "rank" in frame.columns else {}
     exprs = builders(**conventions, **order)
     metrics = names(exprs)

@@ -27,6 +27,7 @@ from polars_rankmetrics.expr._builders.counts import covered_users, hits, num_q,
 from polars_rankmetrics.expr._builders.graded import dcg, ndcg
 from polars_rankmetrics.expr._builders.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
 from polars_rankmetrics.expr._builders.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
+from polars_rankmetrics.expr._builders.propensity import psndcg, psp, psrecall
 from polars_rankmetrics.expr._builders.rank import (
     average_precision,
     binary_cost_gain,
@@ -68,6 +69,9 @@ __all__ = [
     "num_rel_ret",
     "num_ret",
     "precision",
+    "psndcg",
+    "psp",
+    "psrecall",
     "r_precision",
     "rbp",
     "rbp_resid",
