@@ -23,7 +23,7 @@ GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guides" / "biased-logs.m
 def page() -> dict[str, Any]:
     pytest.importorskip("scipy")
     blocks = re.findall(r'```python exec="on"[^\n]*\n(.*?)```', GUIDE.read_text(encoding="utf-8"), re.DOTALL)
-    assert len(blocks) >= 4
+    assert len(blocks) >= 5
     namespace: dict[str, Any] = {"__name__": "biased_logs_guide"}
     with contextlib.redirect_stdout(io.StringIO()):
         for block in blocks:
@@ -57,3 +57,13 @@ def test_every_estimator_prefers_b_and_lands_near_the_truth(page: dict[str, Any]
                 assert abs(value - true[name]) < 0.15 * true[name], (estimator, name)
             checked += 1
     assert checked == 12
+
+
+def test_psp_tells_apart_what_precision_cannot(page: dict[str, Any]) -> None:
+    table: pl.DataFrame = page["psp_table"]
+    rows = {row["system"]: row for row in table.iter_rows(named=True)}
+    head, tail = rows["A: head"], rows["B: tail"]
+    assert head["precision@5"] == tail["precision@5"] == pytest.approx(0.6)
+    for metric in ("psp@5", "psndcg@5", "psrecall@5", "psp(normalize=oracle)@5"):
+        assert tail[metric] > 1.5 * head[metric], metric
+    assert tail["psp(normalize=oracle)@5"] <= 1.0
