@@ -15,7 +15,9 @@ x_i, k_i)` over the :math:`n` logged rows:
 - ``snips``: :math:`\sum_i w_i r_i / \sum_i w_i`;
 - ``dm``: :math:`\frac1n \sum_i \sum_a \pi_e(a \mid x_i, k_i) \hat q(x_i, a, k_i)`,
   the reward model's predictions :math:`\hat q` given for every candidate
-  item in the `candidates` frame;
+  item in the `candidates` frame (the inner sum divided by the candidates'
+  target probabilities' sum, as ``np.average`` weighs: one when they sum to
+  one, which :func:`estimate` checks to 1e-6);
 - ``dr``: ``dm``'s term plus :math:`w_i (r_i - \hat q(x_i, a_i, k_i))`;
 - ``sndr``: ``dr`` with :math:`w_i` divided by their mean.
 
@@ -23,11 +25,14 @@ Slate estimators (each slate a round; :math:`m` slates, position
 :math:`k`'s reward :math:`r_{jk}`): the value is
 :math:`\frac1m \sum_j \sum_k \omega_{jk} r_{jk}` with
 
-- ``sips`` (standard IPS, Swaminathan et al.'s pseudoinverse setting's
-  baseline): :math:`\omega_{jk}` the ratio of the whole slate's
-  probabilities, the cascade probabilities at the slate's last position;
-- ``iips`` (independent IPS): the ratio of the item-position marginals,
-  ``target / propensity``;
+- ``sips`` (standard IPS, the baseline of Swaminathan et al. 2017):
+  :math:`\omega_{jk}` the ratio of the whole slate's probabilities, the
+  cascade probabilities at the slate's last position; unbiased whatever the
+  reward, at the price of the variance of whole-slate weights;
+- ``iips`` (independent IPS, Li et al. 2018): the ratio of the item-position
+  marginals, ``target / propensity``; unbiased when each position's reward
+  depends on its own item only (the additive rewards under which
+  Swaminathan et al.'s pseudoinverse estimator is unbiased);
 - ``rips`` (reward-interaction IPS, McInerney et al. 2020): the ratio of the
   probabilities of the slate's top k (the cascade columns);
 - ``snsips``: ``sips``'s weights divided by their mean over the logged rows;
@@ -44,6 +49,8 @@ References
 ----------
 Swaminathan, Krishnamurthy, Agarwal, Dudik, Langford, Jose & Zitouni (2017),
 Off-policy evaluation for slate recommendation, NeurIPS.
+Li, Abbasi-Yadkori, Kveton, Muthukrishnan, Vinay & Wen (2018), Offline
+evaluation of ranking policies with click models, KDD.
 McInerney, Brost, Chandar, Mehrotra & Carterette (2020), Counterfactual
 evaluation of slate recommendations with sequential reward interactions, KDD.
 Saito, Aihara, Matsutani & Narita (2021), Open Bandit Dataset and Pipeline:
