@@ -469,7 +469,10 @@ def estimate(  # noqa: PLR0913  (the frames, the columns and the interval's opti
         ``dm``, ``dr`` and ``sndr``; ``cascade_propensity`` and
         ``target_cascade`` (each policy's probability of the slate's items
         down to that position) for ``sips``, ``rips`` and their
-        self-normalised forms.
+        self-normalised forms. ``sips`` reads the cascade at the slate's
+        last position (the whole slate's probability): with only the joint
+        probabilities, give them on every row of the slate as the cascade
+        columns (as ``obp.ope.SlateStandardIPS`` takes them).
     estimators
         Names among :data:`ESTIMATORS`: ``ips``, ``snips``, ``dm``, ``dr``,
         ``sndr`` (each logged row a round), ``sips``, ``snsips``, ``iips``,

@@ -160,3 +160,17 @@ def test_parameter_and_column_errors() -> None:
         offpolicy.estimate(LOGGED, ["ips"], columns={"propensity": "item"})
     with pytest.raises(InvalidDataError, match="no row"):
         offpolicy.estimate(LOGGED.clear(), ["ips"])
+
+
+def test_sips_reads_the_whole_slates_probability() -> None:
+    """Joint probabilities repeated on each row of a slate give sips as the cascade columns do."""
+    last = pl.col("position") == pl.col("position").max().over("query")
+    joint = LOGGED.with_columns(
+        pl.col(c).filter(last).first().over("query") for c in ("cascade_propensity", "target_cascade")
+    )
+    assert joint["cascade_propensity"].to_list() == [0.25, 0.25, 0.125, 0.125]
+    ours = offpolicy.estimate(joint, ["sips", "snsips"])
+    assert ours["value"].to_list() == pytest.approx(
+        offpolicy.estimate(LOGGED, ["sips", "snsips"])["value"].to_list(), rel=1e-15
+    )
+    assert ours["value"][0] == pytest.approx((0.64 + 1.0) / 2, rel=1e-15)
