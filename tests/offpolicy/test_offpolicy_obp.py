@@ -22,6 +22,8 @@ import polars_rankmetrics as prm
 from polars_rankmetrics import offpolicy
 from tests.offpolicy import slates
 
+pytestmark = pytest.mark.oracles  # .ci/run's oracle step requires OBP's interpreter (OBP_PYTHON)
+
 RUNNER = Path(__file__).with_name("obp_runner.py")
 OBP_PYTHON = os.environ.get("OBP_PYTHON", "/work/venv-obp/bin/python")
 
