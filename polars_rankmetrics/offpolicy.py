@@ -206,6 +206,7 @@ def _out_of(name: str, low_open: bool) -> pl.Expr:
 
 
 DUPLICATE_RULE = "each (query, position) must be logged once"
+CANDIDATE_DUPLICATE_RULE = "each (query, position, item) must be a candidate once"
 
 
 def _logged_rules(req: _Request) -> list[_Rule]:
@@ -372,17 +373,23 @@ def _unit_terms(lf: pl.LazyFrame, req: _Request) -> pl.LazyFrame:
     return pl.concat(parts).rename({"_unit": "unit"})
 
 
-def _checked_duplicates(lf: pl.LazyFrame, found: Mapping[str, object]) -> None:
-    """Raise for (query, position) keys logged twice.
+def _checked_duplicates(
+    lf: pl.LazyFrame,
+    found: Mapping[str, object],
+    text: str = DUPLICATE_RULE,
+    keys: tuple[str, ...] = (_Q, _K),
+    prefix: str = "l",
+) -> None:
+    """Raise for keys ((query, position) logged, (query, position, item) candidates) found twice.
 
     The estimates' pass counts the distinct hashes of the keys; only when they are fewer than the
     rows (duplicates, or a hash collision) does a second pass compare the keys themselves.
     """
     if found.get("_keys", found["n"]) == found["n"]:
         return
-    rule = _Rule(DUPLICATE_RULE, pl.struct(_Q, _K).is_duplicated())
-    count = lf.select(rule.bad.sum().alias("l0")).collect()
-    _raise_broken(lf, [rule], count.row(0, named=True), "l")
+    rule = _Rule(text, pl.struct(*keys).is_duplicated())
+    count = lf.select(rule.bad.sum().alias(f"{prefix}0")).collect()
+    _raise_broken(lf, [rule], count.row(0, named=True), prefix)
 
 
 def _collected(prep: _Prepared, req: _Request) -> tuple[dict[str, float], dict[str, float]]:
@@ -399,7 +406,8 @@ def _collected(prep: _Prepared, req: _Request) -> tuple[dict[str, float], dict[s
     if slate_level:
         plans.append(_slate_sums(prep.rows))
     if prep.candidates is not None and prep.per_position is not None:
-        plans.append(prep.candidates.select(_counts(_CANDIDATE_RULES, "c")))
+        keys = pl.struct(_Q, _K, _I).hash().n_unique().alias("_keys")
+        plans.append(prep.candidates.select(*_counts(_CANDIDATE_RULES, "c"), pl.len().alias("n"), keys))
         plans.append(prep.per_position.select(_counts([_SUM_RULE], "s")))
     by_pos = any(e in _BY_POSITION for e in req.estimators)
     if by_pos:
@@ -412,6 +420,7 @@ def _collected(prep: _Prepared, req: _Request) -> tuple[dict[str, float], dict[s
     if prep.candidates is not None and prep.per_position is not None:
         counts = done[-2 - by_pos].row(0, named=True)
         _raise_broken(prep.candidates, _CANDIDATE_RULES, counts, "c")
+        _checked_duplicates(prep.candidates, counts, CANDIDATE_DUPLICATE_RULE, (_Q, _K, _I), "c")
         _raise_broken(prep.per_position, [_SUM_RULE], done[-1 - by_pos].row(0, named=True), "s")
     _raise_broken(prep.rows, rules, found, "l")
     if not found["n"]:
@@ -520,7 +529,7 @@ def estimate(  # noqa: PLR0913  (the frames, the columns and the interval's opti
         position) logged twice (for the slate estimators: the row
         estimators take each row as a round); target probabilities of the candidates
         not summing to one per (query, position); a logged item without a
-        candidate row; an empty frame.
+        candidate row, or a candidate given twice; an empty frame.
 
     Notes
     -----

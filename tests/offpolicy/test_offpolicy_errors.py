@@ -174,3 +174,12 @@ def test_sips_reads_the_whole_slates_probability() -> None:
         offpolicy.estimate(LOGGED, ["sips", "snsips"])["value"].to_list(), rel=1e-15
     )
     assert ours["value"][0] == pytest.approx((0.64 + 1.0) / 2, rel=1e-15)
+
+
+def test_candidate_given_twice() -> None:
+    twice = pl.concat([CANDIDATES, CANDIDATES.filter((pl.col("query") == "q2") & (pl.col("item") == "a"))])
+    with pytest.raises(
+        InvalidDataError,
+        match=r"must be a candidate once: 4 row\(s\), first at candidates row of query 'q2', position 1",
+    ):
+        offpolicy.estimate(LOGGED, ["dr"], candidates=twice)
