@@ -153,6 +153,12 @@ if TYPE_CHECKING:  # the metric constructors, for type checkers (written by tool
     from polars_rankmetrics.metrics import infap as infap
     from polars_rankmetrics.metrics import intra_list_similarity as intra_list_similarity
     from polars_rankmetrics.metrics import iprec_at_recall as iprec_at_recall
+    from polars_rankmetrics.metrics import ips_hit_rate as ips_hit_rate
+    from polars_rankmetrics.metrics import ips_mrr as ips_mrr
+    from polars_rankmetrics.metrics import ips_ndcg as ips_ndcg
+    from polars_rankmetrics.metrics import ips_precision as ips_precision
+    from polars_rankmetrics.metrics import ips_rbp as ips_rbp
+    from polars_rankmetrics.metrics import ips_recall as ips_recall
     from polars_rankmetrics.metrics import map_capped as map_capped
     from polars_rankmetrics.metrics import map_ia as map_ia
     from polars_rankmetrics.metrics import mar as mar

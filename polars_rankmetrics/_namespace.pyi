@@ -143,6 +143,67 @@ class MetricMethods(Generic[_FrameT]):
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def iprec_at_recall(self, recall: float, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
+    def ips_hit_rate(
+        self,
+        k: int | None = None,
+        *,
+        weights: pl.DataFrame | pl.LazyFrame | str | None = None,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        estimator: Literal["ips", "snips"] = "ips",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def ips_mrr(
+        self,
+        k: int | None = None,
+        *,
+        weights: pl.DataFrame | pl.LazyFrame | str | None = None,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        estimator: Literal["ips", "snips"] = "ips",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def ips_ndcg(
+        self,
+        k: int | None = None,
+        *,
+        weights: pl.DataFrame | pl.LazyFrame | str | None = None,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        estimator: Literal["ips", "snips"] = "ips",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def ips_precision(
+        self,
+        k: int,
+        *,
+        weights: pl.DataFrame | pl.LazyFrame | str | None = None,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        estimator: Literal["ips", "snips"] = "ips",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def ips_rbp(
+        self,
+        k: int | None = None,
+        *,
+        p: float = 0.85,
+        weights: pl.DataFrame | pl.LazyFrame | str | None = None,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        estimator: Literal["ips", "snips"] = "ips",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
+    def ips_recall(
+        self,
+        k: int | None = None,
+        *,
+        weights: pl.DataFrame | pl.LazyFrame | str | None = None,
+        propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
+        estimator: Literal["ips", "snips"] = "ips",
+        side_columns: Mapping[str, str] | None = None,
+        **options: Unpack[EvaluateOptions],
+    ) -> _FrameT: ...
     def map_capped(self, k: int, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def map_ia(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
     def mar(self, k: int, **options: Unpack[EvaluateOptions]) -> _FrameT: ...

@@ -124,7 +124,10 @@ def test_every_constructor_builds_its_own_family() -> None:
                 for name in ("exposure_disparity", "awrf")},
              "exposure_share": {"groups": pl.DataFrame({"i": ["a"], "g": ["x"]}), "group": "x"},
              **{name: {"k": 3} for name in ("alpha_ndcg", "err_ia", "nerr_ia", "p_ia", "strec")},
-             **{name: {"k": 3, "propensities": "p"} for name in ("psp", "psndcg", "psrecall")}}  # fmt: skip
+             **{name: {"k": 3, "propensities": "p"} for name in ("psp", "psndcg", "psrecall")},
+             **{name: {"k": 3, "weights": "w"}
+                for name in ("ips_precision", "ips_recall", "ips_ndcg", "ips_rbp", "ips_mrr",
+                             "ips_hit_rate")}}  # fmt: skip
     names = {spec.python_name for spec in SPECS}
     for name in names:
         metric = getattr(prm, name)(**needs.get(name, {}))

@@ -102,6 +102,7 @@ SCOPE_NOTE = (
 _EXTRA = {
     "recsys": "from polars_rankmetrics.metrics.recsys import MissingItems\n",
     "propensity": "from typing import Literal\n",
+    "ips": "from typing import Literal\n",
 }
 
 _SECTION = re.compile(r"\n(Parameters|Returns|Raises|Notes|References|Examples)\n-+\n")

@@ -269,7 +269,7 @@ def with_inputs(lf: pl.LazyFrame, metrics: NamedMetrics, columns: Columns) -> tu
             lf = lf.with_columns(pl.col(row_input.column).alias(row_input.name))
         value = pl.col(row_input.name)
         at = pl.format(
-            "item {} of query {}", *(pl.col(c).cast(pl.String) for c in (columns.item, columns.query))
+            "item '{}' of query '{}'", *(pl.col(c).cast(pl.String) for c in (columns.item, columns.query))
         )
         lf = lf.with_columns(_errors.row_input(row_input, value, at).alias(row_input.bad))
         carried += [row_input.name, row_input.bad]

@@ -160,7 +160,7 @@ def row_input(source: Described, value: pl.Expr, at: pl.Expr) -> pl.Expr:
     where, what, domain = source.where, source.what, source.domain
     missing = pl.format(f"{where} has no {what} for {{}}", at)
     outside = pl.format(
-        f"{where} gives {{}} the {what} {{}}: {what}s must be {domain}", at, number.cast(pl.String)
+        f"{where} gives {{}} the {what} {{}}: a {what} must be {domain}", at, number.cast(pl.String)
     )
     fine = source.ok(number) & number.is_finite()
     return pl.when(number.is_null()).then(missing).when(~fine.fill_null(value=False)).then(outside)

@@ -132,6 +132,12 @@ if TYPE_CHECKING:  # the builders, for type checkers (written by tools/gen_expr.
     from polars_rankmetrics.expr._builders import hits as hits
     from polars_rankmetrics.expr._builders import infap as infap
     from polars_rankmetrics.expr._builders import iprec_at_recall as iprec_at_recall
+    from polars_rankmetrics.expr._builders import ips_hit_rate as ips_hit_rate
+    from polars_rankmetrics.expr._builders import ips_mrr as ips_mrr
+    from polars_rankmetrics.expr._builders import ips_ndcg as ips_ndcg
+    from polars_rankmetrics.expr._builders import ips_precision as ips_precision
+    from polars_rankmetrics.expr._builders import ips_rbp as ips_rbp
+    from polars_rankmetrics.expr._builders import ips_recall as ips_recall
     from polars_rankmetrics.expr._builders import map_capped as map_capped
     from polars_rankmetrics.expr._builders import mar as mar
     from polars_rankmetrics.expr._builders import mcc as mcc

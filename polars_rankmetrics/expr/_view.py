@@ -79,7 +79,7 @@ def _inputs(metric: Metric, item: str, where: str) -> list[pl.Expr]:
                 "a frame", metric=spec.name,
             )  # fmt: skip
         value = _numeric(row_input.column, row_input.where.strip("`"), where).cast(pl.Float64)
-        at = pl.format("item {}", pl.col(item).cast(pl.String))
+        at = pl.format("item '{}'", pl.col(item).cast(pl.String))
         fields += [
             value.alias(row_input.name),
             _errors.row_input(row_input, value, at).alias(row_input.bad),

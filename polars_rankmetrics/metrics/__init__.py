@@ -62,6 +62,12 @@ if TYPE_CHECKING:  # each family's names, for type checkers (written by tools/ge
     from polars_rankmetrics.metrics.interpolated import eleven_point_average as eleven_point_average
     from polars_rankmetrics.metrics.interpolated import iprec_at_recall as iprec_at_recall
     from polars_rankmetrics.metrics.interpolated import rprec_mult as rprec_mult
+    from polars_rankmetrics.metrics.ips import ips_hit_rate as ips_hit_rate
+    from polars_rankmetrics.metrics.ips import ips_mrr as ips_mrr
+    from polars_rankmetrics.metrics.ips import ips_ndcg as ips_ndcg
+    from polars_rankmetrics.metrics.ips import ips_precision as ips_precision
+    from polars_rankmetrics.metrics.ips import ips_rbp as ips_rbp
+    from polars_rankmetrics.metrics.ips import ips_recall as ips_recall
     from polars_rankmetrics.metrics.judged import bpref as bpref
     from polars_rankmetrics.metrics.judged import gm_bpref as gm_bpref
     from polars_rankmetrics.metrics.judged import infap as infap

@@ -222,7 +222,8 @@ def propensity_input(metric: Metric, *, eager: bool = False) -> RowInput:
         name = "__prm_p_" + _key("frame", id(given), tuple(mapping.items()))
         join = _joined(frame, layout, pl.col(layout[1]).cast(pl.Float64), name, "propensities", fill=None)
         return _propensity(name, "`propensities`", join=join)
-    assert counts is not None  # check_sources: one of the two
+    if counts is None:  # a metric parsed from a name without its side input
+        check_sources(metric, "propensities", "counts")
     frame, layout = _layout(counts, "counts", "count", mapping, eager=eager)
     if eager:
         _check_values(counts, "counts", layout, name="count", rule=_non_negative, domain=">= 0")
@@ -243,6 +244,8 @@ def weight_input(metric: Metric, *, eager: bool = False) -> RowInput:
     weights, given = side_param(metric, "weights"), side_param(metric, "propensities")
     if given is not None:
         return propensity_input(metric, eager=eager)
+    if weights is None:  # a metric parsed from a name without its side input
+        check_sources(metric, "weights", "propensities")
     if isinstance(weights, str):
         return _weight("__prm_w_" + _key("column", weights), column=weights)
     frame, layout = _layout(weights, "weights", "weight", mapping, eager=eager)

@@ -53,7 +53,8 @@ _ORACLE = "__prm_oracle_rank_"  # + the propensity column: a relevant item's pla
 
 def inverse(rows: Rows, source: RowInput) -> pl.Expr:
     """``1 / p`` of each relevant row; null on the others (their propensity is never read)."""
-    return pl.when(rows.rel).then(1.0 / rows.input(source.name))
+    # Null where the propensity is missing or out of range: the value's error names that row.
+    return pl.when(rows.rel & rows.input(source.bad).is_null()).then(1.0 / rows.input(source.name))
 
 
 def guarded(rows: Rows, source: RowInput, value: pl.Expr) -> pl.Expr:
@@ -217,7 +218,8 @@ def psp(  # noqa: PLR0913  (the propensities' sources and the model's coefficien
     bounded by 1: a rare relevant item found counts ``1 / p_l > 1``. A query
     without a relevant item scores 0 (and weighs 0 under ``"oracle"``).
     pyxclib's value is equal to 1e-12 (``tests/reference/test_propensity_oracle.py``
-    transcribes its functions).
+    transcribes its functions); pyxclib counts every test instance, so evaluate with
+    ``missing="zero"`` to count the judged queries that retrieved nothing as it does.
 
     References
     ----------

@@ -54,6 +54,10 @@ def builders(*, gain: Any = "linear", **options: Any) -> list[pl.Expr]:  # noqa:
         rx.recall_at_precision(precision=0.5, **o), rx.recall_at_precision(4, precision=1 / 3, **o),
         rx.psp(3, propensities=PROPENSITY, **o), rx.psrecall(4, propensities=PROPENSITY, **o),
         rx.psndcg(2, propensities=PROPENSITY, normalize="oracle", **o),
+        rx.ips_precision(2, propensities=PROPENSITY, **o), rx.ips_recall(propensities=PROPENSITY, **o),
+        rx.ips_ndcg(3, propensities=PROPENSITY, estimator="snips", **o),
+        rx.ips_rbp(propensities=PROPENSITY, **o), rx.ips_hit_rate(2, propensities=PROPENSITY, **o),
+        rx.ips_mrr(3, propensities=PROPENSITY, estimator="snips", **o),
     ]  # fmt: skip
 
 

@@ -83,7 +83,21 @@ def _side_metrics(df: pl.DataFrame) -> list[prm.Metric]:
         prm.exposure_disparity(5, groups=groups, target="relevance", discount="rbp", p=0.8),
         prm.awrf(5, groups=groups, target=target),
         prm.awrf(5, groups=groups, target=target, discount="rbp", p=0.7),
+        *_propensity_metrics(items),
     ]
+
+
+def _propensity_metrics(items: pl.DataFrame) -> list[prm.Metric]:
+    """The propensity-scored and IPS families, propensities from a side frame."""
+    props = items.with_columns(propensity=1.0 / (pl.int_range(pl.len()) % 5 + 1))
+    counts = items.with_columns(count=pl.int_range(pl.len()) % 4)
+    return [
+        prm.psp(5, propensities=props), prm.psndcg(5, propensities=props, normalize="oracle"),
+        prm.psrecall(3, counts=counts, n=50), prm.ips_precision(5, propensities=props),
+        prm.ips_recall(propensities=props, estimator="snips"), prm.ips_ndcg(5, propensities=props),
+        prm.ips_rbp(propensities=props), prm.ips_mrr(propensities=props),
+        prm.ips_hit_rate(3, propensities=props),
+    ]  # fmt: skip
 
 
 def _default_names(*, intents: bool) -> list[str]:

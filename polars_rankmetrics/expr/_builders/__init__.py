@@ -26,6 +26,14 @@ from polars_rankmetrics.expr._builders.classification import (
 from polars_rankmetrics.expr._builders.counts import covered_users, hits, num_q, num_rel, num_rel_ret, num_ret
 from polars_rankmetrics.expr._builders.graded import dcg, ndcg
 from polars_rankmetrics.expr._builders.interpolated import eleven_point_average, iprec_at_recall, rprec_mult
+from polars_rankmetrics.expr._builders.ips import (
+    ips_hit_rate,
+    ips_mrr,
+    ips_ndcg,
+    ips_precision,
+    ips_rbp,
+    ips_recall,
+)
 from polars_rankmetrics.expr._builders.judged import bpref, gm_bpref, infap, num_nonrel_judged_ret, unjudged
 from polars_rankmetrics.expr._builders.propensity import psndcg, psp, psrecall
 from polars_rankmetrics.expr._builders.rank import (
@@ -58,6 +66,12 @@ __all__ = [
     "hits",
     "infap",
     "iprec_at_recall",
+    "ips_hit_rate",
+    "ips_mrr",
+    "ips_ndcg",
+    "ips_precision",
+    "ips_rbp",
+    "ips_recall",
     "map_capped",
     "mar",
     "mcc",
