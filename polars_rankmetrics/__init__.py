@@ -47,7 +47,7 @@ from polars_rankmetrics.io import (
 from polars_rankmetrics.namespace import RankFrame
 
 if TYPE_CHECKING:
-    from polars_rankmetrics import expr, plots
+    from polars_rankmetrics import expr, offpolicy, plots
     from polars_rankmetrics.accumulate import Accumulator
     from polars_rankmetrics.chunked import evaluate_chunked
     from polars_rankmetrics.curves import pr_curve
@@ -75,6 +75,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "Accumulator": ("polars_rankmetrics.accumulate", "Accumulator"),
     "expr": ("polars_rankmetrics.expr", None),
     "plots": ("polars_rankmetrics.plots", None),
+    "offpolicy": ("polars_rankmetrics.offpolicy", None),
     "evaluate_chunked": ("polars_rankmetrics.chunked", "evaluate_chunked"),
     "pr_curve": ("polars_rankmetrics.curves", "pr_curve"),
     "debias_qrels": ("polars_rankmetrics.debias", "debias_qrels"),
@@ -277,6 +278,7 @@ __all__ = [  # noqa: PLE0604 (the families' names, read at run time)
     "judgment_shares",
     "optimize_fusion",
     "parse",
+    "offpolicy",
     "plots",
     "population",
     "power",

@@ -75,7 +75,11 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "RankMetricsWarning",
     ),
 }
-SUBMODULES = {"expr": "reference/expr.md", "plots": "reference/plots.md"}
+SUBMODULES = {
+    "expr": "reference/expr.md",
+    "plots": "reference/plots.md",
+    "offpolicy": "reference/offpolicy.md",
+}
 
 
 def public_names(module: str) -> list[str]:
@@ -350,6 +354,16 @@ def reference_pages() -> dict[str, str]:
             _directive(f"{PACKAGE}.plots")
             + "    options:\n      members: false\n      show_root_heading: false\n",
             *(_directive(f"{PACKAGE}.plots.{n}") for n in plots.__all__),
+        ]
+    )
+    offpolicy = importlib.import_module(f"{PACKAGE}.offpolicy")
+    pages["reference/offpolicy.md"] = "\n".join(
+        [
+            "# polars_rankmetrics.offpolicy",
+            "",
+            _directive(f"{PACKAGE}.offpolicy")
+            + "    options:\n      members: false\n      show_root_heading: false\n",
+            *(_directive(f"{PACKAGE}.offpolicy.{n}") for n in offpolicy.__all__),
         ]
     )
     spark = [

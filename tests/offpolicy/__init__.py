@@ -1,0 +1,1 @@
+"""Off-policy estimators: the oracle runner, the generated slates and their tests."""
