@@ -33,10 +33,11 @@ _ITEM = pl.format("{}:{}", "block", "position").alias("item")  # a retrieved ite
 
 
 class Bounds(NamedTuple):
-    """cwl_eval's depth and its worst and best cases (``--max_depth``, ``--max_gain``, costs, ``-r``)."""
+    """cwl_eval's depth, its worst and best cases and gain range (``--max_depth``, gains, costs, ``-r``)."""
 
     depth: int
     max_gain: float
+    min_gain: float
     min_cost: float
     max_cost: float
     residuals: bool
@@ -225,6 +226,8 @@ def _metrics(measure: CwlMeasure, costs: pl.DataFrame | None, bounds: Bounds) ->
         # INST and NERR take gains in [0, 1]: a ranking cwl_eval evaluates with them never reads
         # --max_gain above 1 (an unjudged or padded item at that gain is refused before)
         "max_gain": min(bounds.max_gain, 1.0) if measure.cls.gains_01 else bounds.max_gain,
+        # the others take gains down to --min_gain (INST and NERR refuse a negative one, see above)
+        **({} if measure.cls.gains_01 else {"min_gain": min(bounds.min_gain, 0.0)}),
         "min_cost": bounds.min_cost,
         "max_cost": bounds.max_cost,
     }

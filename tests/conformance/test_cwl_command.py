@@ -186,15 +186,50 @@ def test_cwl_eval_files_and_readme(cwl_eval: Path, case: str, tmp_path: Path) ->
     _compare(cwl_eval, _args(DATA_CASES[case]), tmp_path)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the C/W/L families refuse a gain below 0; cwl_eval takes one above --min_gain (-1 here) in every "
-    "measure but INST and NERR: the families need cwl_eval's min_gain option",
-)
 def test_negative_gains_above_min_gain(cwl_eval: Path, tmp_path: Path) -> None:
     """--min_gain -1: cwl_eval evaluates P@k on gains of -1; the command must print the same."""
     args = _args(["neg_gain_file", "result_file", "--min_gain", "-1", "-m", "$precision_metrics", "-r"])
     _compare(cwl_eval, args, tmp_path)
+
+
+# Every class but INST and NERR (which refuse a gain below 0): each evaluates gains down to --min_gain.
+_NEGATIVE_GAIN_MEASURES = """PrecisionCWLMetric(3)
+RRCWLMetric()
+APCWLMetric()
+TrAPCWLMetric()
+RBPCWLMetric(0.5)
+NDCGCWLMetric(5)
+INSQCWLMetric(1)
+BPMCWLMetric(2,5)
+BPMDCWLMetric(1,5)
+UMeasureCWLMetric(20)
+TBGCWLMetric(5)
+IFTGoalCWLMetric(2,0.9,10)
+IFTRateCWLMetric(0.2,0.9,10)
+IFTGoalRateCWLMetric(2,0.9,10,0.2,0.9,10)
+SETCWLMetric(0.5,5)
+NPVCWLMetric(0.1)
+"""
+
+
+@pytest.mark.parametrize("depth", ["20", "1000"])
+def test_negative_gains_in_every_measure_that_takes_them(cwl_eval: Path, tmp_path: Path, depth: str) -> None:
+    """--min_gain -1 with costs and residuals: every class that takes a negative gain prints as cwl_eval."""
+    (tmp_path / "metrics").write_text(_NEGATIVE_GAIN_MEASURES)
+    args = [_d("neg_gain_file"), _d("result_file"), "--min_gain", "-1", "-m", str(tmp_path / "metrics")]
+    theirs, _ = _compare(cwl_eval, [*args, "-r", "-c", _d("cost_file"), "--max_depth", depth], tmp_path)
+    assert theirs.ok
+    assert theirs.stdout.count(b"\n") == 3 * 16
+    assert b"-0.0333" in theirs.stdout  # T3's RR: a negative gain before the first positive one
+
+
+def test_negative_gains_refused_by_inst(cwl_eval: Path, tmp_path: Path) -> None:
+    """INST refuses a ranking with a gain below 0 even above --min_gain: both stop before T1."""
+    (tmp_path / "metrics").write_text("RBPCWLMetric(0.5)\nINSTCWLMetric(1)\n")
+    args = [_d("neg_gain_file"), _d("result_file"), "--min_gain", "-1", "-m", str(tmp_path / "metrics")]
+    theirs, ours = _compare(cwl_eval, args, tmp_path)
+    assert not theirs.ok
+    assert not ours.ok
 
 
 def test_a_malformed_run_line_stops_where_cwl_eval_stops(cwl_eval: Path, tmp_path: Path) -> None:
