@@ -223,6 +223,61 @@ def test_negative_gains_in_every_measure_that_takes_them(cwl_eval: Path, tmp_pat
     assert b"-0.0333" in theirs.stdout  # T3's RR: a negative gain before the first positive one
 
 
+_REPEATS_MEASURES = """TrAPCWLMetric()
+APCWLMetric()
+RRCWLMetric()
+PrecisionCWLMetric(5)
+RBPCWLMetric(0.8)
+NDCGCWLMetric(5)
+INSQCWLMetric(1)
+BPMCWLMetric(2,5)
+TBGCWLMetric(5)
+"""
+
+
+def _repeated(seed: int) -> str:
+    """result_file with documents repeated within a ranking: relevant, not relevant, unjudged, far down."""
+    rng = random.Random(seed)  # noqa: S311  (test data)
+    lines = (DATA / "result_file").read_text().splitlines()
+    out: list[str] = []
+    for line in lines:
+        out.append(line)
+        topic, element, doc, rank, score, run_id = line.split()
+        if rng.random() < 0.35:
+            again = doc if rng.random() < 0.6 else f"D{rng.randint(1, 12)}"  # D11, D12: unjudged
+            out.append(f"{topic} {element} {again} {rank} {score} {run_id}")
+    out += ["T3 E1 D6 99 0.1 R1", "T3 E1 D6 100 0.1 R1"]  # a relevant document, twice, at the end
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("seed", "gains", "options"),
+    [
+        (1, "qrel_file", ["-r"]),
+        (2, "gain_file", ["-r", "-c", "$cost_file"]),
+        (3, "qrel_file", ["-r", "--max_depth", "8"]),
+        (4, "neg_gain_file", ["-r", "--min_gain", "-1", "--max_depth", "25"]),
+        (5, "gain_file", ["-n"]),
+    ],
+)
+def test_a_document_repeated_within_a_ranking(
+    cwl_eval: Path, tmp_path: Path, seed: int, gains: str, options: list[str]
+) -> None:
+    """A repeated document: each line gains, TrAP's R counts it once; printed as cwl_eval prints it.
+
+    cwl_eval reads a ranking in file order, every line an item of its own, and takes TrAP's R from
+    the gain file (the topic's documents with a positive gain, each once).
+    """
+    run = _repeated(seed)
+    (tmp_path / "run").write_text(run)
+    (tmp_path / "metrics").write_text(_REPEATS_MEASURES)
+    rest = [_d(o[1:]) if o.startswith("$") else o for o in options]
+    args = [_d(gains), str(tmp_path / "run"), "-m", str(tmp_path / "metrics"), *rest]
+    theirs, _ = _compare(cwl_eval, args, tmp_path)
+    assert theirs.ok
+    assert len(run.splitlines()) > len((DATA / "result_file").read_text().splitlines()) + 4
+
+
 def test_negative_gains_refused_by_inst(cwl_eval: Path, tmp_path: Path) -> None:
     """INST refuses a ranking with a gain below 0 even above --min_gain: both stop before T1."""
     (tmp_path / "metrics").write_text("RBPCWLMetric(0.5)\nINSTCWLMetric(1)\n")
