@@ -449,6 +449,10 @@ def test_cwl_refuses_a_gain_below_min_gain() -> None:
         prm.evaluate(frame, [prm.cwl_rbp(min_gain=-0.5)])
     with pytest.raises(prm.RankMetricsError, match=r"outside \[0, 1.0\]: -1.0"):
         prm.evaluate(frame, [prm.cwl_inst()])  # INST and NERR take gains in [0, 1]: no min_gain
+    with pytest.raises(prm.InvalidParameterError, match="min_gain"):
+        prm.cwl_rbp(min_gain=0.5)  # at most 0: unjudged and padded ranks gain 0
+    with pytest.raises(TypeError, match="min_gain"):
+        prm.cwl_inst(min_gain=-1.0)  # type: ignore[call-arg]
 
 
 @st.composite
