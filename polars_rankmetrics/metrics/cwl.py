@@ -456,12 +456,25 @@ def _quantities(
     else:
         total = exact_sum(p)
         sums += [
-            (exact_sum(p * g) / total).alias(_Q + "eu"),
-            (exact_sum(p * cost) / total).alias(_Q + "ec"),
+            _per_item(p, g, total).alias(_Q + "eu"),
+            _per_item(p, cost, total).alias(_Q + "ec"),
             (1.0 / (1.0 / total)).alias(_Q + "ed"),
         ]
         out = frame.group_by(list(keys)).agg(*sums)
     return out
+
+
+def _per_item(p: pl.Expr, x: pl.Expr, total: pl.Expr) -> pl.Expr:
+    """``sum_i W(i) x(i)`` with W(i) = p(i) / sum p, as cwl_eval's ``dot(W, x)`` where sum p is 0.
+
+    A continuation below 0 (AP on negative gains) can make the chances of reaching the ranks sum
+    to 0: cwl_eval's W(i) = p(i) * inf is then NaN where p(i) or x(i) is 0 (inf * 0) and an
+    infinity of their sign elsewhere, and its dot product NaN, or that infinity when all agree.
+    """
+    signs = (p * x).sign()
+    infinite = pl.when(((p == 0.0) | (x == 0.0)).any() | (signs.max() != signs.min())).then(float("nan"))
+    degenerate = infinite.otherwise(signs.max() * float("inf"))
+    return pl.when(total == 0.0).then(degenerate).otherwise(exact_sum(p * x) / total)
 
 
 def _table_of(model: Model) -> Callable[[Metric, GainColumns, pl.LazyFrame, tuple[str, ...]], pl.LazyFrame]:

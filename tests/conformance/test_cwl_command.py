@@ -278,6 +278,25 @@ def test_a_document_repeated_within_a_ranking(
     assert len(run.splitlines()) > len((DATA / "result_file").read_text().splitlines()) + 4
 
 
+def test_negative_gains_where_ap_reaches_no_rank(cwl_eval: Path, tmp_path: Path) -> None:
+    """Gains -1, 1: AP's C(1) is -1, its chances of reaching the ranks sum to 0: cwl_eval prints nan."""
+    (tmp_path / "gains").write_text("T 0 A -1\nT 0 B 1\nU 0 A 1\n")
+    (tmp_path / "run").write_text("T E1 A 1 3 R\nT E2 B 2 2 R\nT E1 C 3 1 R\nU E1 A 1 3 R\n")
+    (tmp_path / "metrics").write_text("APCWLMetric()\nRBPCWLMetric(0.5)\n")
+    base = [
+        str(tmp_path / "gains"),
+        str(tmp_path / "run"),
+        "--min_gain",
+        "-1",
+        "-m",
+        str(tmp_path / "metrics"),
+    ]
+    for extra in ([], ["-r"], ["-r", "-c", _d("cost_file"), "--max_depth", "5"]):
+        theirs, _ = _compare(cwl_eval, [*base, *extra], tmp_path)
+        assert theirs.ok
+        assert b"T\tAP\tnan" in theirs.stdout
+
+
 def test_negative_gains_refused_by_inst(cwl_eval: Path, tmp_path: Path) -> None:
     """INST refuses a ranking with a gain below 0 even above --min_gain: both stop before T1."""
     (tmp_path / "metrics").write_text("RBPCWLMetric(0.5)\nINSTCWLMetric(1)\n")
