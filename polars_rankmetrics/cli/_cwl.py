@@ -151,7 +151,9 @@ def cwl(argv: Sequence[str]) -> int:
     if args.colnames:
         sys.stdout.write(_HEADER + (_RESIDUAL_HEADER if args.residuals else "") + "\n")
     run = read_run(Path(args.result_file))
-    bounds = Bounds(args.max_depth, args.max_gain, args.min_cost, args.max_cost, args.residuals)
+    bounds = Bounds(
+        args.max_depth, args.max_gain, args.min_gain, args.min_cost, args.max_cost, args.residuals
+    )
     table, stop = cwl_values(run, gains, costs, measures, bounds)
     complete = run.complete
     error: prm.RankMetricsError | None = run.error

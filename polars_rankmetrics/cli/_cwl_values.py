@@ -33,10 +33,11 @@ _ITEM = pl.format("{}:{}", "block", "position").alias("item")  # a retrieved ite
 
 
 class Bounds(NamedTuple):
-    """cwl_eval's depth and its worst and best cases (``--max_depth``, ``--max_gain``, costs, ``-r``)."""
+    """cwl_eval's depth, its worst and best cases and gain range (``--max_depth``, gains, costs, ``-r``)."""
 
     depth: int
     max_gain: float
+    min_gain: float
     min_cost: float
     max_cost: float
     residuals: bool
@@ -132,7 +133,8 @@ def cwl_values(
         items = items.filter(pl.col("block") < blocks)
     if blocks == 0 or not measures:  # an empty metrics file: cwl_eval prints no line
         return pl.DataFrame(schema={"block": pl.UInt32, "measure": pl.UInt32}), stop
-    table = _evaluate(_frame(items, gains, run, blocks), items, measures, bounds)
+    frame = _frame(items, gains, run, blocks)
+    table = _evaluate(frame, items, measures, bounds, _trap_rels(frame, items, gains, run, bounds))
     return table, stop
 
 
@@ -176,7 +178,8 @@ def _frame(items: pl.DataFrame, gains: pl.DataFrame, run: CwlRun, blocks: int) -
 
     A retrieved item is named by its ranking and position (``3:1``; the same
     document twice is two items, as ``cwl_eval`` counts it, and each has the
-    cost of its line's element type); each judged document of the topic the
+    cost of its line's element type; TrAP's R, which would count it twice, is
+    rescaled to cwl_eval's afterwards, see ``_trap_rels``); each judged document of the topic the
     ranking did not retrieve follows, unranked (``~doc``), its gain clipped
     to [0, 1], for TrAP, which counts the topic's relevant items (gain > 0); a topic without judgments
     gets one unranked item of gain 0, so that the ranking is evaluated.
@@ -210,8 +213,84 @@ def _frame(items: pl.DataFrame, gains: pl.DataFrame, run: CwlRun, blocks: int) -
     return pl.concat([retrieved, judged, unjudged])
 
 
+_TRAP = "TrAPCWLMetric"
+
+
+def _trap_rels(
+    frame: pl.DataFrame, items: pl.DataFrame, gains: pl.DataFrame, run: CwlRun, bounds: Bounds
+) -> pl.DataFrame:
+    """TrAP's R per ranking (query): the library's count and cwl_eval's, worst and best case.
+
+    The library counts the frame's items with a positive gain, so a relevant
+    document a ranking repeats (two items, ``3:1`` and ``3:4``) counts twice;
+    cwl_eval counts the topic's judged documents with a positive gain, each
+    once. In the best case both take at least the padded ranking's count:
+    its gains, unjudged and padded ranks at ``--max_gain``, each positive one
+    counted as 1 and the negative ones added as they are.
+    """
+    blocks = frame.select(pl.col("query").unique())
+    topics = pl.DataFrame(
+        {"query": pl.arange(0, len(run.topics), eager=True).cast(pl.UInt32), "topic": run.topics}
+    )
+    relevant = (
+        gains.filter(pl.col("gain") > 0.0).group_by("topic").agg(pl.len().cast(pl.Float64).alias("true"))
+    )
+    counted = (
+        frame.filter(pl.col("relevance") > 0.0).group_by("query").agg(pl.len().cast(pl.Float64).alias("lib"))
+    )
+    g = pl.col("gain").fill_null(bounds.max_gain)
+    pad = 1.0 if bounds.max_gain > 0.0 else bounds.max_gain
+    padded = items.group_by("block").agg(
+        (pl.when(g > 0.0).then(1.0).otherwise(g).sum() + (bounds.depth - pl.len()) * pad).alias("np")
+    )
+    return (
+        blocks.join(topics, on="query", how="left")
+        .join(relevant, on="topic", how="left")
+        .join(counted, on="query", how="left")
+        .join(padded, left_on="query", right_on="block", how="left")
+        .select(
+            "query",
+            pl.col("lib").fill_null(0.0).alias("r_lib"),
+            pl.col("true").fill_null(0.0).alias("r_true"),
+            pl.col("np").fill_null(0.0).alias("r_np"),
+        )
+    )
+
+
+def _rescaled(values: Sequence[pl.Expr], lib: pl.Expr, true: pl.Expr) -> list[pl.Expr]:
+    """TrAP's five quantities with cwl_eval's R: the library's computed with R = `lib`.
+
+    W(i) = G'(i) / K(i) / R (R when it is positive, else 1): EU and EC scale
+    as 1/R, ED as R; ETU and ETC, from C(i) = W(i+1)/W(i), not at all. Where
+    the two R agree the values are the library's, untouched.
+    """
+    lib = pl.when(lib > 0.0).then(lib).otherwise(1.0)
+    true = pl.when(true > 0.0).then(true).otherwise(1.0)
+    eu, etu, ec, etc, ed = values
+
+    def fixed(value: pl.Expr, scaled: pl.Expr) -> pl.Expr:
+        return pl.when(lib == true).then(value).otherwise(scaled)
+
+    return [fixed(eu, eu * lib / true), etu, fixed(ec, ec * lib / true), etc, fixed(ed, ed * true / lib)]
+
+
+def _trap_columns(metrics: Sequence[prm.Metric], residuals: bool) -> list[pl.Expr]:
+    """TrAP's columns (eu ... ed, res_eu ... res_ed) from its worst and best metrics, with cwl_eval's R."""
+    r_lib, r_true, r_np = pl.col("r_lib"), pl.col("r_true"), pl.col("r_np")
+    worst = _rescaled([pl.col(str(m)) for m in metrics[:5]], r_lib, r_true)
+    columns = [v.alias(q) for v, q in zip(worst, QUANTITIES, strict=True)]
+    if residuals:
+        best_lib, best_true = pl.max_horizontal(r_np, r_lib), pl.max_horizontal(r_np, r_true)
+        best = _rescaled([pl.col(str(m)) for m in metrics[5:]], best_lib, best_true)
+        columns += [(b - w).alias(f"res_{q}") for b, w, q in zip(best, worst, QUANTITIES, strict=True)]
+    return columns
+
+
 def _metrics(measure: CwlMeasure, costs: pl.DataFrame | None, bounds: Bounds) -> list[prm.Metric]:
-    """The library's metrics of one measure: its five quantities, worst case, then their residuals."""
+    """The library's metrics of one measure: its five quantities, worst case, then their residuals.
+
+    TrAP's are worst, then best: its values are rescaled to cwl_eval's R before the residual.
+    """
     family, keywords = FAMILIES[measure.cls.name]
     constructor = getattr(prm, family)
     given = {keywords[name]: value for name, value in measure.args.items()}
@@ -225,10 +304,14 @@ def _metrics(measure: CwlMeasure, costs: pl.DataFrame | None, bounds: Bounds) ->
         # INST and NERR take gains in [0, 1]: a ranking cwl_eval evaluates with them never reads
         # --max_gain above 1 (an unjudged or padded item at that gain is refused before)
         "max_gain": min(bounds.max_gain, 1.0) if measure.cls.gains_01 else bounds.max_gain,
+        # the others take gains down to --min_gain (INST and NERR refuse a negative one, see above)
+        **({} if measure.cls.gains_01 else {"min_gain": min(bounds.min_gain, 0.0)}),
         "min_cost": bounds.min_cost,
         "max_cost": bounds.max_cost,
     }
-    chosen = ("worst", "residual") if bounds.residuals else ("worst",)
+    chosen = (
+        ("worst", "best" if measure.cls.name == _TRAP else "residual") if bounds.residuals else ("worst",)
+    )
     return [
         constructor(**given, quantity=quantity, bound=bound, **options)
         for bound in chosen
@@ -237,7 +320,11 @@ def _metrics(measure: CwlMeasure, costs: pl.DataFrame | None, bounds: Bounds) ->
 
 
 def _evaluate(
-    frame: pl.DataFrame, items: pl.DataFrame, measures: Sequence[CwlMeasure], bounds: Bounds
+    frame: pl.DataFrame,
+    items: pl.DataFrame,
+    measures: Sequence[CwlMeasure],
+    bounds: Bounds,
+    trap_rels: pl.DataFrame,
 ) -> pl.DataFrame:
     """The measures' values per ranking (the library's C/W/L families), one row per (block, measure)."""
     known = items.filter(pl.col("cost").is_not_null())
@@ -248,12 +335,17 @@ def _evaluate(
     with warnings.catch_warnings():  # rankings all unjudged are cwl_eval's everyday input (residuals)
         warnings.simplefilter("ignore", prm.RankMetricsWarning)
         values = prm.evaluate(frame, unique, per_query=True)
+    values = values.join(trap_rels, on="query", how="left")
     tables = [
         values.select(
             pl.col("query").alias("block"),
             pl.lit(index, pl.UInt32).alias("measure"),
-            *(pl.col(str(metric)).alias(name) for metric, name in zip(metrics, columns, strict=True)),
+            *(
+                _trap_columns(metrics, bounds.residuals)
+                if measure.cls.name == _TRAP
+                else (pl.col(str(metric)).alias(name) for metric, name in zip(metrics, columns, strict=True))
+            ),
         )
-        for index, metrics in enumerate(per_measure)
+        for index, (measure, metrics) in enumerate(zip(measures, per_measure, strict=True))
     ]
     return pl.concat(tables)

@@ -50,8 +50,8 @@ Every constructor also takes, keyword-only, ``cwl_eval``'s options:
   the ranks past the list gain ``max_gain`` and cost ``min_cost``) or
   ``"residual"`` (best minus worst: ``cwl_eval -r``'s ``Res`` columns);
 - ``gain``: a ``{grade: gain}`` mapping from grades to gains in
-  ``[0, max_gain]`` (unmapped grades are their own gain); without one the
-  grade is the gain. A judged gain outside ``[0, max_gain]`` is an
+  ``[min_gain, max_gain]`` (unmapped grades are their own gain); without one the
+  grade is the gain. A judged gain outside ``[min_gain, max_gain]`` is an
   ``InvalidDataError`` (``cwl_eval`` refuses its gain file);
 - ``costs``: the cost of each item, a DataFrame with columns ``item`` and
   ``cost``, and ``query`` for costs per query and item (``cwl_eval``'s cost
@@ -63,7 +63,15 @@ Every constructor also takes, keyword-only, ``cwl_eval``'s options:
 - ``max_depth``: ``cwl_eval``'s ``--max_depth`` (1000): every ranking is cut
   or padded to that many ranks, the padding gaining 0 (worst) or
   ``max_gain`` (best) and costing ``max_cost`` (worst) or ``min_cost`` (best);
-- ``max_gain``, ``min_cost``, ``max_cost``: ``cwl_eval``'s options (1, 1, 1).
+- ``max_gain``, ``min_cost``, ``max_cost``: ``cwl_eval``'s options (1, 1, 1);
+- ``min_gain``: ``cwl_eval``'s ``--min_gain`` (0, at most 0): the least gain
+  accepted; every measure but INST and NERR (which take gains in [0, 1] and
+  have no ``min_gain``) evaluates negative gains as ``cwl_eval`` does. As in
+  ``cwl_eval`` 1.0.12 (whose rankings never receive ``--min_gain``), unjudged
+  items and the padding still gain 0 in the worst case; a negative gain is
+  not relevant (TrAP's R and RR count the gains above 0), and in the best
+  case R is at least the padded ranking's gains with each positive one
+  counted as 1 and the negative ones added as they are.
 
 Every quantity and bound of one measure is one metric each:
 :func:`with_options` gives a measure with other options (``cwl_eval``'s
@@ -146,13 +154,14 @@ Bound = Literal["worst", "best", "residual"]
 QUANTITIES = ("eu", "etu", "ec", "etc", "ed")
 BOUNDS = ("worst", "best", "residual")
 NONNEGATIVE = Interval(low=0.0)
+NONPOSITIVE = Interval(high=0.0)  # min_gain: gains down to it are accepted
 GAIN_AT_MOST_ONE = Interval(low=0.0, high=1.0, low_open=True)  # INST and NERR: gains in [0, 1]
 
 _POS = "__prm_cwl_pos"  # the rank, 1..depth, the padded ranks included
 _GAIN = "__prm_cwl_gain"  # the judged gain; null for unjudged items and padded ranks
 _COST = "__prm_cwl_cost"  # the item's cost; null when it has none, and on padded ranks
 _RELS = "__prm_cwl_rels"  # the query's judged items with a positive gain (TrAP's R)
-_BAD = "__prm_cwl_bad"  # the first gain outside [0, max_gain], as text
+_BAD = "__prm_cwl_bad"  # the first gain outside [min_gain, max_gain], as text
 _N_RET = "__prm_cwl_m"  # the ranks the list fills, up to depth
 # One bound's columns (suffixed "worst" or "best"): the gain and cost of each rank, their running
 # sums, the ranks with a positive gain; then W (weight models), C, and the chance of reaching a rank.
@@ -326,12 +335,17 @@ def _check(m: Metric) -> None:
         )
 
 
+def _min_gain(m: Metric) -> float:
+    """The least gain the measure accepts: ``min_gain``, 0 for INST and NERR (which have none)."""
+    return m.number("min_gain") if any(p.name == "min_gain" for p in m.spec.params) else 0.0
+
+
 def _rows(m: Metric, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame:
     """The retrieved ranks within depth and the padded ranks up to depth, with gains and costs."""
     depth, top = int(m.number("max_depth")), m.number("max_gain")
     gain = _gain(m)
     judged = pl.col(GRADE).is_not_null()
-    outside = judged & ((gain < 0.0) | (gain > top))
+    outside = judged & ((gain < _min_gain(m)) | (gain > top))
     rank = pl.col(RANK)
     listed = rank.is_not_null() & (rank <= depth)
     queries = frame.group_by(list(keys)).agg(
@@ -376,7 +390,14 @@ def _bound_columns(
     return frame.with_columns(g.alias(_G + tag), c.alias(_C_ + tag)).with_columns(
         pl.col(_G + tag).cum_sum().over(**window).alias(_CG + tag),  # type: ignore[arg-type]
         pl.col(_C_ + tag).cum_sum().over(**window).alias(_CC + tag),  # type: ignore[arg-type]
-        (pl.col(_G + tag) > 0.0).cast(pl.Float64).sum().over(list(keys)).alias(_NP + tag),
+        # cwl_eval's count of the padded ranking's relevant items: each positive gain as 1, the
+        # negative gains as they are (its Ranking.get_total_rels sums the vector with gains > 0 set to 1)
+        pl.when(pl.col(_G + tag) > 0.0)
+        .then(1.0)
+        .otherwise(pl.col(_G + tag))
+        .sum()
+        .over(list(keys))
+        .alias(_NP + tag),
     )
 
 
@@ -435,12 +456,25 @@ def _quantities(
     else:
         total = exact_sum(p)
         sums += [
-            (exact_sum(p * g) / total).alias(_Q + "eu"),
-            (exact_sum(p * cost) / total).alias(_Q + "ec"),
+            _per_item(p, g, total).alias(_Q + "eu"),
+            _per_item(p, cost, total).alias(_Q + "ec"),
             (1.0 / (1.0 / total)).alias(_Q + "ed"),
         ]
         out = frame.group_by(list(keys)).agg(*sums)
     return out
+
+
+def _per_item(p: pl.Expr, x: pl.Expr, total: pl.Expr) -> pl.Expr:
+    """``sum_i W(i) x(i)`` with W(i) = p(i) / sum p, as cwl_eval's ``dot(W, x)`` where sum p is 0.
+
+    A continuation below 0 (AP on negative gains) can make the chances of reaching the ranks sum
+    to 0: cwl_eval's W(i) = p(i) * inf is then NaN where p(i) or x(i) is 0 (inf * 0) and an
+    infinity of their sign elsewhere, and its dot product NaN, or that infinity when all agree.
+    """
+    signs = (p * x).sign()
+    infinite = pl.when(((p == 0.0) | (x == 0.0)).any() | (signs.max() != signs.min())).then(float("nan"))
+    degenerate = infinite.otherwise(signs.max() * float("inf"))
+    return pl.when(total == 0.0).then(degenerate).otherwise(exact_sum(p * x) / total)
 
 
 def _table_of(model: Model) -> Callable[[Metric, GainColumns, pl.LazyFrame, tuple[str, ...]], pl.LazyFrame]:
@@ -465,7 +499,9 @@ def _table_of(model: Model) -> Callable[[Metric, GainColumns, pl.LazyFrame, tupl
                 *keys, pl.col(_Q + quantity).alias(VALUE)
             )
         out = out.join(bad, on=list(keys), how="left", nulls_equal=True)
-        message = pl.format("a C/W/L gain outside [0, {}]: {}", pl.lit(m.number("max_gain")), pl.col(_BAD))
+        low = pl.lit(str(_min_gain(m)) if _min_gain(m) else "0")  # "[0, 1.0]" by default
+        high = pl.lit(m.number("max_gain"))
+        message = pl.format("a C/W/L gain outside [{}, {}]: {}", low, high, pl.col(_BAD))
         failed = pl.when(pl.col(_BAD).is_not_null()).then(message)
         return out.select(*keys, pl.coalesce(_errors.in_plan(failed), pl.col(VALUE)).alias(VALUE))
 
@@ -501,9 +537,11 @@ def _ap_stage(_m: Metric, v: Vectors) -> pl.Expr:
 
 
 def _trap(_m: Metric, v: Vectors) -> pl.Expr:
-    # W(i) = G'(i) / K(i) / R, G' the running gain with its leading zeros (but the last rank's) made 1.
+    # W(i) = G'(i) / K(i) / R, G' the running gain with its leading zeros (but the last rank's) made 1;
+    # only the leading ones: with negative gains the running gain may come back to 0 further down.
     last = v.pos == float(v.depth)
-    gained = pl.when((v.cum_gain == 0.0) & ~last).then(1.0).otherwise(v.cum_gain)
+    leading = v.over((v.cum_gain != 0.0).cast(pl.Int64).cum_sum()) == 0
+    gained = pl.when(leading & ~last).then(1.0).otherwise(v.cum_gain)
     w = gained / v.cum_cost
     return pl.when(v.rels > 0.0).then(w / v.rels).otherwise(w)
 
@@ -668,6 +706,7 @@ def cwl_precision(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -683,7 +722,7 @@ def cwl_precision(  # noqa: PLR0913  (cwl_eval's options, each named)
     ----------
     k
         The number of ranks the user reads.
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -724,6 +763,7 @@ def cwl_rr(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -737,7 +777,7 @@ def cwl_rr(  # noqa: PLR0913  (cwl_eval's options, each named)
 
     Parameters
     ----------
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -778,6 +818,7 @@ def cwl_ap(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -791,7 +832,7 @@ def cwl_ap(  # noqa: PLR0913  (cwl_eval's options, each named)
 
     Parameters
     ----------
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -832,6 +873,7 @@ def cwl_trap(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -846,7 +888,7 @@ def cwl_trap(  # noqa: PLR0913  (cwl_eval's options, each named)
 
     Parameters
     ----------
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -889,6 +931,7 @@ def cwl_rbp(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -903,7 +946,7 @@ def cwl_rbp(  # noqa: PLR0913  (cwl_eval's options, each named)
     ----------
     theta
         The user's persistence.
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -945,6 +988,7 @@ def cwl_ndcg(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -960,7 +1004,7 @@ def cwl_ndcg(  # noqa: PLR0913  (cwl_eval's options, each named)
     ----------
     k
         The number of ranks the user reads.
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -1060,6 +1104,7 @@ def cwl_insq(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -1074,7 +1119,7 @@ def cwl_insq(  # noqa: PLR0913  (cwl_eval's options, each named)
     ----------
     target
         T, the gain the user wants.
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -1117,6 +1162,7 @@ def cwl_bpm(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -1134,7 +1180,7 @@ def cwl_bpm(  # noqa: PLR0913  (cwl_eval's options, each named)
         T, the gain the user wants.
     budget
         K, the cost the user will spend.
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -1180,6 +1226,7 @@ def cwl_bpm_dynamic(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -1204,7 +1251,7 @@ def cwl_bpm_dynamic(  # noqa: PLR0913  (cwl_eval's options, each named)
         cwl_eval's scaling of the budget, without effect in 1.0.12 (kept in the name).
     gain_med
         The gain that moves nothing.
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -1247,6 +1294,7 @@ def cwl_umeasure(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -1262,7 +1310,7 @@ def cwl_umeasure(  # noqa: PLR0913  (cwl_eval's options, each named)
     ----------
     length
         L, the amount of text after which the user has stopped.
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -1304,6 +1352,7 @@ def cwl_tbg(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -1318,7 +1367,7 @@ def cwl_tbg(  # noqa: PLR0913  (cwl_eval's options, each named)
     ----------
     halflife
         h, the time after which half the users have stopped.
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -1362,6 +1411,7 @@ def cwl_ift_c1(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -1381,7 +1431,7 @@ def cwl_ift_c1(  # noqa: PLR0913  (cwl_eval's options, each named)
         The intercept.
     r1
         How rationally the user stops at the goal.
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -1427,6 +1477,7 @@ def cwl_ift_c2(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -1446,7 +1497,7 @@ def cwl_ift_c2(  # noqa: PLR0913  (cwl_eval's options, each named)
         The intercept.
     r2
         How rationally the user stops below the rate.
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -1495,6 +1546,7 @@ def cwl_ift_c1_c2(  # noqa: PLR0913, PLR0917  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -1520,7 +1572,7 @@ def cwl_ift_c1_c2(  # noqa: PLR0913, PLR0917  (cwl_eval's options, each named)
         The rate's intercept.
     r2
         How rationally the user stops below the rate.
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -1797,6 +1849,7 @@ def cwl_set(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -1814,7 +1867,7 @@ def cwl_set(  # noqa: PLR0913  (cwl_eval's options, each named)
         The rank the user stops at.
     beta
         The diminishing return of each further item.
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 
@@ -1856,6 +1909,7 @@ def cwl_npv(  # noqa: PLR0913  (cwl_eval's options, each named)
     costs: Annotated[object, SIDE] = None,
     max_depth: Annotated[int, COUNT] = 1000,
     max_gain: Annotated[float, POSITIVE] = 1.0,
+    min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
 ) -> Metric:
@@ -1870,7 +1924,7 @@ def cwl_npv(  # noqa: PLR0913  (cwl_eval's options, each named)
     ----------
     rate
         The rate at which the user discounts the future.
-    quantity, bound, gain, costs, max_depth, max_gain, min_cost, max_cost
+    quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
 

@@ -186,15 +186,124 @@ def test_cwl_eval_files_and_readme(cwl_eval: Path, case: str, tmp_path: Path) ->
     _compare(cwl_eval, _args(DATA_CASES[case]), tmp_path)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the C/W/L families refuse a gain below 0; cwl_eval takes one above --min_gain (-1 here) in every "
-    "measure but INST and NERR: the families need cwl_eval's min_gain option",
-)
 def test_negative_gains_above_min_gain(cwl_eval: Path, tmp_path: Path) -> None:
     """--min_gain -1: cwl_eval evaluates P@k on gains of -1; the command must print the same."""
     args = _args(["neg_gain_file", "result_file", "--min_gain", "-1", "-m", "$precision_metrics", "-r"])
     _compare(cwl_eval, args, tmp_path)
+
+
+# Every class but INST and NERR (which refuse a gain below 0): each evaluates gains down to --min_gain.
+_NEGATIVE_GAIN_MEASURES = """PrecisionCWLMetric(3)
+RRCWLMetric()
+APCWLMetric()
+TrAPCWLMetric()
+RBPCWLMetric(0.5)
+NDCGCWLMetric(5)
+INSQCWLMetric(1)
+BPMCWLMetric(2,5)
+BPMDCWLMetric(1,5)
+UMeasureCWLMetric(20)
+TBGCWLMetric(5)
+IFTGoalCWLMetric(2,0.9,10)
+IFTRateCWLMetric(0.2,0.9,10)
+IFTGoalRateCWLMetric(2,0.9,10,0.2,0.9,10)
+SETCWLMetric(0.5,5)
+NPVCWLMetric(0.1)
+"""
+
+
+@pytest.mark.parametrize("depth", ["20", "1000"])
+def test_negative_gains_in_every_measure_that_takes_them(cwl_eval: Path, tmp_path: Path, depth: str) -> None:
+    """--min_gain -1 with costs and residuals: every class that takes a negative gain prints as cwl_eval."""
+    (tmp_path / "metrics").write_text(_NEGATIVE_GAIN_MEASURES)
+    args = [_d("neg_gain_file"), _d("result_file"), "--min_gain", "-1", "-m", str(tmp_path / "metrics")]
+    theirs, _ = _compare(cwl_eval, [*args, "-r", "-c", _d("cost_file"), "--max_depth", depth], tmp_path)
+    assert theirs.ok
+    assert theirs.stdout.count(b"\n") == 3 * 16
+    assert b"-0.0333" in theirs.stdout  # T3's RR: a negative gain before the first positive one
+
+
+_REPEATS_MEASURES = """TrAPCWLMetric()
+APCWLMetric()
+RRCWLMetric()
+PrecisionCWLMetric(5)
+RBPCWLMetric(0.8)
+NDCGCWLMetric(5)
+INSQCWLMetric(1)
+BPMCWLMetric(2,5)
+TBGCWLMetric(5)
+"""
+
+
+def _repeated(seed: int) -> str:
+    """result_file with documents repeated within a ranking: relevant, not relevant, unjudged, far down."""
+    rng = random.Random(seed)  # noqa: S311  (test data)
+    lines = (DATA / "result_file").read_text().splitlines()
+    out: list[str] = []
+    for line in lines:
+        out.append(line)
+        topic, element, doc, rank, score, run_id = line.split()
+        if rng.random() < 0.35:
+            again = doc if rng.random() < 0.6 else f"D{rng.randint(1, 12)}"  # D11, D12: unjudged
+            out.append(f"{topic} {element} {again} {rank} {score} {run_id}")
+    out += ["T3 E1 D6 99 0.1 R1", "T3 E1 D6 100 0.1 R1"]  # a relevant document, twice, at the end
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("seed", "gains", "options"),
+    [
+        (1, "qrel_file", ["-r"]),
+        (2, "gain_file", ["-r", "-c", "$cost_file"]),
+        (3, "qrel_file", ["-r", "--max_depth", "8"]),
+        (4, "neg_gain_file", ["-r", "--min_gain", "-1", "--max_depth", "25"]),
+        (5, "gain_file", ["-n"]),
+    ],
+)
+def test_a_document_repeated_within_a_ranking(
+    cwl_eval: Path, tmp_path: Path, seed: int, gains: str, options: list[str]
+) -> None:
+    """A repeated document: each line gains, TrAP's R counts it once; printed as cwl_eval prints it.
+
+    cwl_eval reads a ranking in file order, every line an item of its own, and takes TrAP's R from
+    the gain file (the topic's documents with a positive gain, each once).
+    """
+    run = _repeated(seed)
+    (tmp_path / "run").write_text(run)
+    (tmp_path / "metrics").write_text(_REPEATS_MEASURES)
+    rest = [_d(o[1:]) if o.startswith("$") else o for o in options]
+    args = [_d(gains), str(tmp_path / "run"), "-m", str(tmp_path / "metrics"), *rest]
+    theirs, _ = _compare(cwl_eval, args, tmp_path)
+    assert theirs.ok
+    assert len(run.splitlines()) > len((DATA / "result_file").read_text().splitlines()) + 4
+
+
+def test_negative_gains_where_ap_reaches_no_rank(cwl_eval: Path, tmp_path: Path) -> None:
+    """Gains -1, 1: AP's C(1) is -1, its chances of reaching the ranks sum to 0: cwl_eval prints nan."""
+    (tmp_path / "gains").write_text("T 0 A -1\nT 0 B 1\nU 0 A 1\n")
+    (tmp_path / "run").write_text("T E1 A 1 3 R\nT E2 B 2 2 R\nT E1 C 3 1 R\nU E1 A 1 3 R\n")
+    (tmp_path / "metrics").write_text("APCWLMetric()\nRBPCWLMetric(0.5)\n")
+    base = [
+        str(tmp_path / "gains"),
+        str(tmp_path / "run"),
+        "--min_gain",
+        "-1",
+        "-m",
+        str(tmp_path / "metrics"),
+    ]
+    for extra in ([], ["-r"], ["-r", "-c", _d("cost_file"), "--max_depth", "5"]):
+        theirs, _ = _compare(cwl_eval, [*base, *extra], tmp_path)
+        assert theirs.ok
+        assert b"T\tAP\tnan" in theirs.stdout
+
+
+def test_negative_gains_refused_by_inst(cwl_eval: Path, tmp_path: Path) -> None:
+    """INST refuses a ranking with a gain below 0 even above --min_gain: both stop before T1."""
+    (tmp_path / "metrics").write_text("RBPCWLMetric(0.5)\nINSTCWLMetric(1)\n")
+    args = [_d("neg_gain_file"), _d("result_file"), "--min_gain", "-1", "-m", str(tmp_path / "metrics")]
+    theirs, ours = _compare(cwl_eval, args, tmp_path)
+    assert not theirs.ok
+    assert not ours.ok
 
 
 def test_a_malformed_run_line_stops_where_cwl_eval_stops(cwl_eval: Path, tmp_path: Path) -> None:

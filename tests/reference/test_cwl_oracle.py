@@ -42,9 +42,9 @@ from cwl.seeker.trec_qrel_handler import TrecQrelHandler
 from cwl.ruler.cwl_ruler import CWLRuler
 from cwl.ruler.ranking import RankingMaker
 from cwl.cwl_eval import read_in_cost_file
-qrels, run, metrics, costs, max_gain, min_cost, max_cost, depth = sys.argv[1:9]
+qrels, run, metrics, costs, max_gain, min_cost, max_cost, depth, min_gain = sys.argv[1:10]
 qrh = TrecQrelHandler(qrels)
-qrh.validate_gains(min_gain=0.0, max_gain=float(max_gain))
+qrh.validate_gains(min_gain=float(min_gain), max_gain=float(max_gain))
 cost_dict = read_in_cost_file(costs) if costs != "-" else None
 ruler = CWLRuler(metrics, True)
 out = []
@@ -156,7 +156,13 @@ def _cwl(
     (tmp / "driver.py").write_text(DRIVER)
     args = [
         str(opts.get(k, d))
-        for k, d in (("max_gain", 1.0), ("min_cost", 1.0), ("max_cost", 1.0), ("max_depth", 1000))
+        for k, d in (
+            ("max_gain", 1.0),
+            ("min_cost", 1.0),
+            ("max_cost", 1.0),
+            ("max_depth", 1000),
+            ("min_gain", 0.0),
+        )
     ]
     done = subprocess.run(  # noqa: S603
         [
@@ -413,6 +419,40 @@ def test_cwl_equals_cwl_eval_with_a_larger_max_gain(tmp_path: Path) -> None:
     kept = [(line, m) for line, m in MEASURES if not line.startswith(("INST", "NERR"))]
     assert len(kept) == len(MEASURES) - 5
     assert _compare(tmp_path, run, qrels, None, kept, max_gain=2.0, max_depth=18) > 1000
+
+
+def test_cwl_equals_cwl_eval_with_negative_gains(tmp_path: Path) -> None:
+    # --min_gain -1: cwl_eval takes gains down to -1 and evaluates every measure but INST and NERR
+    # on them (those two refuse a gain below 0); a negative gain is not relevant (RR, TrAP's R),
+    # TrAP's running gain may return to 0, and the best case's R adds the negative gains.
+    _python()
+    run, qrels, costs = _collection(23, int_ids=True)
+    negative = {0.25: -1.0, 0.5: -0.25}
+    qrels = qrels.with_columns(pl.col("relevance").replace(negative))
+    assert (qrels["relevance"] < 0).sum() > 10
+    kept = [(line, m) for line, m in MEASURES if not line.startswith(("INST", "NERR"))]
+    assert _compare(tmp_path, run, qrels, costs, kept, min_gain=-1.0, max_depth=14) > 1000
+
+
+def test_cwl_trap_with_a_running_gain_back_to_zero(tmp_path: Path) -> None:
+    # Gains 0, 1, -1, 0, 1: TrAP makes only the leading zero of the running gain 1 (cwl_eval's loop).
+    _python()
+    run = pl.DataFrame({"query": ["T"] * 5, "item": list("abcde"), "score": [5.0, 4.0, 3.0, 2.0, 1.0]})
+    qrels = pl.DataFrame({"query": ["T"] * 5, "item": list("abcde"), "relevance": [0.0, 1.0, -1.0, 0.0, 1.0]})
+    measures = [(line, m) for line, m in MEASURES if not line.startswith(("INST", "NERR"))]
+    assert _compare(tmp_path, run, qrels, None, measures, min_gain=-1.0, max_depth=7) == len(measures) * 10
+
+
+def test_cwl_refuses_a_gain_below_min_gain() -> None:
+    frame = pl.DataFrame({"query": [1, 1], "item": ["a", "b"], "score": [2.0, 1.0], "relevance": [-1.0, 1.0]})
+    with pytest.raises(prm.RankMetricsError, match=r"outside \[-0.5, 1.0\]: -1.0"):
+        prm.evaluate(frame, [prm.cwl_rbp(min_gain=-0.5)])
+    with pytest.raises(prm.RankMetricsError, match=r"outside \[0, 1.0\]: -1.0"):
+        prm.evaluate(frame, [prm.cwl_inst()])  # INST and NERR take gains in [0, 1]: no min_gain
+    with pytest.raises(prm.InvalidParameterError, match="min_gain"):
+        prm.cwl_rbp(min_gain=0.5)  # at most 0: unjudged and padded ranks gain 0
+    with pytest.raises(TypeError, match="min_gain"):
+        prm.cwl_inst(min_gain=-1.0)  # type: ignore[call-arg]
 
 
 @st.composite
