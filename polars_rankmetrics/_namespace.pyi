@@ -472,7 +472,6 @@ class MetricMethods(Generic[_FrameT]):
         weights: pl.DataFrame | pl.LazyFrame | str | None = None,
         propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
         estimator: Literal["ips", "snips"] = "ips",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def ips_mrr(
@@ -482,7 +481,6 @@ class MetricMethods(Generic[_FrameT]):
         weights: pl.DataFrame | pl.LazyFrame | str | None = None,
         propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
         estimator: Literal["ips", "snips"] = "ips",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def ips_ndcg(
@@ -492,7 +490,6 @@ class MetricMethods(Generic[_FrameT]):
         weights: pl.DataFrame | pl.LazyFrame | str | None = None,
         propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
         estimator: Literal["ips", "snips"] = "ips",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def ips_precision(
@@ -502,7 +499,6 @@ class MetricMethods(Generic[_FrameT]):
         weights: pl.DataFrame | pl.LazyFrame | str | None = None,
         propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
         estimator: Literal["ips", "snips"] = "ips",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def ips_rbp(
@@ -513,7 +509,6 @@ class MetricMethods(Generic[_FrameT]):
         weights: pl.DataFrame | pl.LazyFrame | str | None = None,
         propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
         estimator: Literal["ips", "snips"] = "ips",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def ips_recall(
@@ -523,7 +518,6 @@ class MetricMethods(Generic[_FrameT]):
         weights: pl.DataFrame | pl.LazyFrame | str | None = None,
         propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
         estimator: Literal["ips", "snips"] = "ips",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def least_item_promoted(
@@ -640,7 +634,6 @@ class MetricMethods(Generic[_FrameT]):
         b: float = 1.5,
         dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
         normalize: Literal["query", "oracle"] = "query",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def psp(
@@ -654,7 +647,6 @@ class MetricMethods(Generic[_FrameT]):
         b: float = 1.5,
         dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
         normalize: Literal["query", "oracle"] = "query",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def psrecall(
@@ -668,7 +660,6 @@ class MetricMethods(Generic[_FrameT]):
         b: float = 1.5,
         dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
         normalize: Literal["query", "oracle"] = "query",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def r_precision(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...
