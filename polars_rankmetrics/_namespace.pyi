@@ -488,7 +488,6 @@ class MetricMethods(Generic[_FrameT]):
         weights: pl.DataFrame | pl.LazyFrame | str | None = None,
         propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
         estimator: Literal["ips", "snips"] = "ips",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def ips_mrr(
@@ -498,7 +497,6 @@ class MetricMethods(Generic[_FrameT]):
         weights: pl.DataFrame | pl.LazyFrame | str | None = None,
         propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
         estimator: Literal["ips", "snips"] = "ips",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def ips_ndcg(
@@ -508,7 +506,6 @@ class MetricMethods(Generic[_FrameT]):
         weights: pl.DataFrame | pl.LazyFrame | str | None = None,
         propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
         estimator: Literal["ips", "snips"] = "ips",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def ips_precision(
@@ -518,7 +515,6 @@ class MetricMethods(Generic[_FrameT]):
         weights: pl.DataFrame | pl.LazyFrame | str | None = None,
         propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
         estimator: Literal["ips", "snips"] = "ips",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def ips_rbp(
@@ -529,7 +525,6 @@ class MetricMethods(Generic[_FrameT]):
         weights: pl.DataFrame | pl.LazyFrame | str | None = None,
         propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
         estimator: Literal["ips", "snips"] = "ips",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def ips_recall(
@@ -539,7 +534,6 @@ class MetricMethods(Generic[_FrameT]):
         weights: pl.DataFrame | pl.LazyFrame | str | None = None,
         propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
         estimator: Literal["ips", "snips"] = "ips",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def least_item_promoted(
@@ -656,7 +650,6 @@ class MetricMethods(Generic[_FrameT]):
         b: float = 1.5,
         dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
         normalize: Literal["query", "oracle"] = "query",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def psp(
@@ -670,7 +663,6 @@ class MetricMethods(Generic[_FrameT]):
         b: float = 1.5,
         dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
         normalize: Literal["query", "oracle"] = "query",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def psrecall(
@@ -684,7 +676,6 @@ class MetricMethods(Generic[_FrameT]):
         b: float = 1.5,
         dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
         normalize: Literal["query", "oracle"] = "query",
-        side_columns: Mapping[str, str] | None = None,
         **options: Unpack[EvaluateOptions],
     ) -> _FrameT: ...
     def r_precision(self, **options: Unpack[EvaluateOptions]) -> _FrameT: ...

@@ -101,8 +101,8 @@ SCOPE_NOTE = (
 
 _EXTRA = {
     "recsys": "from polars_rankmetrics.metrics.recsys import InsufficientHandling, MissingItems\n",
-    "propensity": "from typing import Literal\n",
-    "ips": "from typing import Literal\n",
+    "propensity": "from typing import Literal\n\nfrom polars_rankmetrics.metrics._side import SideColumns\n",
+    "ips": "from typing import Literal\n\nfrom polars_rankmetrics.metrics._side import SideColumns\n",
 }
 
 _SECTION = re.compile(r"\n(Parameters|Returns|Raises|Notes|References|Examples)\n-+\n")

@@ -8,8 +8,9 @@ a weight ``w`` (an inverse propensity, finite and >= 0). It comes from
 - a side frame, read by name: an item column (``item``, ``item_id``, ``doc``...),
   the value column (``propensity``/``p``, ``weight``/``w``, ``count``...), and
   optionally a query column (``query``, ``user``...), which makes the value
-  per (query, item); ``side_columns={"item": "label_id", ...}`` names them
-  when their names differ;
+  per (query, item); ``columns={"item": "movie", "propensity": "ps"}`` (or a
+  ``prm.Columns``, as every side input's ``columns=``) names them when their
+  names differ;
 - a training-count frame (item, count) with the number of training instances
   ``n`` (Jain, Prabhu and Varma, KDD 2016): ``p = 1 / (1 + C (N_l + B)^-A)``,
   ``C = (ln N - 1) (B + 1)^A``; an item without a row has count 0, as in a
@@ -37,7 +38,7 @@ from polars_rankmetrics.exceptions import (
     InvalidParameterError,
 )
 from polars_rankmetrics.exceptions import _plan as _errors
-from polars_rankmetrics.metrics._side import as_lazy, item_text, same_dtype
+from polars_rankmetrics.metrics._side import ROLE_NAMES, as_lazy, columns_of, item_text, same_dtype
 
 PRESETS: dict[str, tuple[float, float]] = {"jain": (0.55, 1.5), "wikipedia": (0.5, 0.4), "amazon": (0.6, 2.6)}
 """Jain et al.'s (A, B) per data set: their default, Wikipedia-LSHTC and Amazon-670K (pyxclib's comments)."""
@@ -45,11 +46,11 @@ PRESETS: dict[str, tuple[float, float]] = {"jain": (0.55, 1.5), "wikipedia": (0.
 ROLES: dict[str, tuple[str, ...]] = {
     "item": ("item", "item_id", "label", "label_id", "doc", "docno", "doc_id"),
     "query": ("query", "query_id", "qid", "user", "user_id"),
-    "propensity": ("propensity", "propensities", "p"),
+    "propensity": ROLE_NAMES["propensity"],
     "weight": ("weight", "weights", "w"),
     "count": ("count", "counts", "n", "frequency", "freq"),
 }
-"""The names a side frame's columns are found by, per role."""
+"""The names a side frame's columns are found by, per role (``columns=`` names others)."""
 
 Rule = Callable[[pl.Expr], pl.Expr]
 Join = Callable[[pl.LazyFrame, str, str], pl.LazyFrame]
@@ -61,34 +62,32 @@ def side_param(metric: Metric, name: str) -> object:
     return metric.side(name) if any(p.name == name for p in metric.spec.params) else None
 
 
-def _columns_map(metric: Metric) -> Mapping[str, str]:
-    mapping = side_param(metric, "side_columns")
-    if mapping is None:
-        return {}
-    if not isinstance(mapping, Mapping) or not all(isinstance(v, str) for v in mapping.values()):
-        raise InvalidParameterError.out_of_domain(
-            "side_columns", "a mapping of roles to column names", mapping, metric=metric.name
-        )
-    unknown = sorted(set(mapping) - set(ROLES))
-    if unknown:
-        raise InvalidParameterError.unknown_option("`side_columns`", unknown[0], ROLES)
-    return mapping
+def _columns_map(metric: Metric) -> dict[str, str]:
+    """The family's ``columns=`` as ``{role: column name}`` (the query role is ``user``): checked."""
+    return columns_of(metric)
 
 
 def _column(
     names: list[str], role: str, mapping: Mapping[str, str], what: str, *, needed: bool
 ) -> str | None:
-    """The side frame's column of `role`: named in `mapping`, else found by its role's names."""
-    if role in mapping:
-        if mapping[role] not in names:
-            raise ColumnNotFoundError.from_missing_and_available(mapping[role], role, names, f"`{what}`")
-        return mapping[role]
-    found = next((n for n in ROLES[role] if n in names), None)
+    """The side frame's column of `role`: named in `mapping` (``columns=``), else found by its role's names.
+
+    Never by position: a needed role without a column is the error naming the ``columns=`` that reads it.
+    """
+    key = "user" if role == "query" else role
+    if key in mapping:
+        if mapping[key] not in names:
+            fix = f"columns={{{role!r}: ...}} naming one of them"
+            raise ColumnNotFoundError.from_missing_and_available(
+                mapping[key], f"`{what}` {role}", names, where=f"`{what}`", remedy=fix
+            )
+        return mapping[key]
+    taken = set(mapping.values())
+    found = next((n for n in ROLES[role] if n in names and n not in taken), None)
     if found is None and needed:
-        remedy = f"name it with side_columns={{{role!r}: ...}}"
-        raise ColumnNotFoundError.from_missing_and_available(
-            ROLES[role][0], role, names, f"`{what}`", remedy=remedy
-        )
+        rest = [n for n in names if n not in taken and n not in ROLES["item"] and n not in ROLES["query"]]
+        guess = repr(rest[0]) if len(rest) == 1 else "..."
+        raise ColumnNotFoundError.side_role(what, role, ROLES[role], names, f"columns={{{role!r}: {guess}}}")
     return found
 
 

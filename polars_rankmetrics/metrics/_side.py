@@ -96,6 +96,7 @@ ROLE_NAMES: dict[str, tuple[str, ...]] = {
     "count": ("count", "popularity", "users", "n", "len"),
     "label": ("category", "group", "label", "genre"),
     "weight": ("weight", "share"),
+    "propensity": ("propensity", "propensities", "p"),
     "score": ("score",),
     "rank": ("rank",),
 }
@@ -110,6 +111,7 @@ ROLE_KEYS: dict[str, str] = {
     "group": "label",
     "label": "label",
     "weight": "weight",
+    "propensity": "propensity",
     "score": "score",
     "rank": "rank",
 }

@@ -36,7 +36,8 @@ spec made at run time per wrapped family, whose names no parser could list.
 Each family takes the weights as ``weights=`` (``w_i``, finite and >= 0) or
 ``propensities=`` (``p_i`` in (0, 1], ``w_i = 1 / p_i``): a column of the
 frame (per row: a logging policy's propensity of that (query, item)) or a
-side frame (item, weight), optionally with a query column, read by name; and
+side frame (item, weight), optionally with a query column, read by name (``columns=``
+names its columns, as every side input's); and
 ``estimator="ips"`` (the default) or ``"snips"``, which the name shows:
 ``ips_rbp(estimator=snips)``.
 
@@ -47,18 +48,18 @@ relevant item of an evaluated query needs one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Annotated, Literal
 
 import polars as pl
 
-from polars_rankmetrics._declare import SIDE, constructor, spec_of
+from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, power, ratio
 from polars_rankmetrics._spec import OPEN_UNIT, Metric, QuerySpec, RowInput, TieSupport
 from polars_rankmetrics.exceptions import _plan as _errors
 from polars_rankmetrics.exceptions._parameters import check_choice
 from polars_rankmetrics.metrics._core import keep_relevant, num_relevant, within
 from polars_rankmetrics.metrics._propensity_side import check_sources, side_param, weight_input
+from polars_rankmetrics.metrics._side import SideColumns
 
 __all__ = ["ips_hit_rate", "ips_mrr", "ips_ndcg", "ips_precision", "ips_rbp", "ips_recall"]
 
@@ -149,7 +150,7 @@ def ips_precision(
     weights: pl.DataFrame | pl.LazyFrame | str | None = None,
     propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
     estimator: Literal["ips", "snips"] = "ips",
-    side_columns: Annotated[Mapping[str, str] | None, SIDE] = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Inverse-propensity-weighted precision: ``sum over relevant hits in the top k of w_i / k``.
 
@@ -172,9 +173,13 @@ def ips_precision(
     estimator
         ``"ips"`` (the default) or ``"snips"``, self-normalised; the name
         shows it: ``ips_precision(estimator=snips)@k``.
-    side_columns
-        The side frame's column names where they differ from the roles':
-        ``{"item": "movie_id", "weight": "ipw", "query": "user_id"}``.
+    columns
+        The side frame's column names where they differ from its roles'
+        default names, as every side input's: a ``{role: name}`` mapping over
+        ``item``, ``query``, ``weight`` and ``propensity`` (``{"item":
+        "movie", "weight": "ipw"}``) or a :class:`~polars_rankmetrics.Columns`.
+        A role without a column (none named ``columns=`` or by its default
+        names) is a ColumnNotFoundError naming the ``columns=`` that reads it.
 
     Returns
     -------
@@ -231,7 +236,7 @@ def ips_recall(
     weights: pl.DataFrame | pl.LazyFrame | str | None = None,
     propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
     estimator: Literal["ips", "snips"] = "ips",
-    side_columns: Annotated[Mapping[str, str] | None, SIDE] = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Inverse-propensity-weighted recall: ``sum over relevant hits in the top k of w_i / R``.
 
@@ -242,7 +247,7 @@ def ips_recall(
     ----------
     k
         Cutoff; None uses the whole list.
-    weights, propensities, estimator, side_columns
+    weights, propensities, estimator, columns
         As :func:`ips_precision`'s.
 
     Returns
@@ -288,7 +293,7 @@ def ips_ndcg(
     weights: pl.DataFrame | pl.LazyFrame | str | None = None,
     propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
     estimator: Literal["ips", "snips"] = "ips",
-    side_columns: Annotated[Mapping[str, str] | None, SIDE] = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Inverse-propensity-weighted nDCG: ``sum over relevant hits of w_i / log2(rank + 1) / IDCG@k``.
 
@@ -301,7 +306,7 @@ def ips_ndcg(
     ----------
     k
         Cutoff; None uses the whole list.
-    weights, propensities, estimator, side_columns
+    weights, propensities, estimator, columns
         As :func:`ips_precision`'s.
 
     Returns
@@ -349,7 +354,7 @@ def ips_rbp(  # noqa: PLR0913  (the persistence, the weights' sources, the estim
     weights: pl.DataFrame | pl.LazyFrame | str | None = None,
     propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
     estimator: Literal["ips", "snips"] = "ips",
-    side_columns: Annotated[Mapping[str, str] | None, SIDE] = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Inverse-propensity-weighted RBP: ``(1 - p) * sum over relevant hits of w_i p^(rank - 1)`` (LensKit).
 
@@ -365,7 +370,7 @@ def ips_rbp(  # noqa: PLR0913  (the persistence, the weights' sources, the estim
     p
         Persistence: the chance the user goes on to the next item (LensKit's
         ``patience``, 0.85 by default as there).
-    weights, propensities, estimator, side_columns
+    weights, propensities, estimator, columns
         As :func:`ips_precision`'s.
 
     Returns
@@ -436,7 +441,7 @@ def ips_mrr(
     weights: pl.DataFrame | pl.LazyFrame | str | None = None,
     propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
     estimator: Literal["ips", "snips"] = "ips",
-    side_columns: Annotated[Mapping[str, str] | None, SIDE] = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Inverse-propensity-weighted reciprocal rank: ``w_f / r_f``, ``f`` the first relevant item retrieved.
 
@@ -448,7 +453,7 @@ def ips_mrr(
     ----------
     k
         Cutoff; None uses the whole list.
-    weights, propensities, estimator, side_columns
+    weights, propensities, estimator, columns
         As :func:`ips_precision`'s.
 
     Returns
@@ -494,7 +499,7 @@ def ips_hit_rate(
     weights: pl.DataFrame | pl.LazyFrame | str | None = None,
     propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
     estimator: Literal["ips", "snips"] = "ips",
-    side_columns: Annotated[Mapping[str, str] | None, SIDE] = None,
+    columns: SideColumns = None,
 ) -> Metric:
     """Inverse-propensity-weighted hit rate: ``w_f``, ``f`` the first relevant item in the top k.
 
@@ -505,7 +510,7 @@ def ips_hit_rate(
     ----------
     k
         Cutoff; None uses the whole list.
-    weights, propensities, estimator, side_columns
+    weights, propensities, estimator, columns
         As :func:`ips_precision`'s.
 
     Returns

@@ -26,7 +26,6 @@ denominators read them all); an item missing from a ``counts`` frame has count 0
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Annotated, Literal
 
 import polars as pl
@@ -45,6 +44,7 @@ from polars_rankmetrics.metrics._propensity_side import (
     side_param,
     training_size,
 )
+from polars_rankmetrics.metrics._side import SideColumns
 
 __all__ = ["psndcg", "psp", "psrecall"]
 
@@ -157,7 +157,7 @@ def psp(  # noqa: PLR0913  (the propensities' sources and the model's coefficien
     b: Annotated[float, POSITIVE] = 1.5,
     dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
     normalize: Literal["query", "oracle"] = "query",
-    side_columns: Annotated[Mapping[str, str] | None, SIDE] = None,
+    columns: SideColumns = None,
 ) -> Metric:
     r"""Propensity-scored precision: ``(1/k) * sum over the top k of rel_l / p_l`` (Jain et al., 2016).
 
@@ -192,9 +192,13 @@ def psp(  # noqa: PLR0913  (the propensities' sources and the model's coefficien
         ``"query"``: the per-query value, averaged over queries (the paper);
         ``"oracle"``: divided by the oracle ranking's value (pyxclib), per
         query and, over queries, as the ratio of the sums.
-    side_columns
-        The side frame's column names where they differ from the roles':
-        ``{"item": "label_id", "propensity": "ps", "query": "user_id"}``.
+    columns
+        The side frame's column names where they differ from its roles'
+        default names, as every side input's: a ``{role: name}`` mapping over
+        ``item``, ``query``, ``propensity`` and ``count`` (``{"item":
+        "movie", "propensity": "ps"}``) or a :class:`~polars_rankmetrics.Columns`.
+        A role without a column (none named ``columns=`` or by its default
+        names) is a ColumnNotFoundError naming the ``columns=`` that reads it.
 
     Returns
     -------
@@ -279,7 +283,7 @@ def psndcg(  # noqa: PLR0913  (the propensities' sources and the model's coeffic
     b: Annotated[float, POSITIVE] = 1.5,
     dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
     normalize: Literal["query", "oracle"] = "query",
-    side_columns: Annotated[Mapping[str, str] | None, SIDE] = None,
+    columns: SideColumns = None,
 ) -> Metric:
     r"""Propensity-scored nDCG: ``PSDCG@k / sum_{l <= min(k, R)} 1 / log2(l + 1)`` (Jain et al., 2016).
 
@@ -293,7 +297,7 @@ def psndcg(  # noqa: PLR0913  (the propensities' sources and the model's coeffic
     ----------
     k
         Cutoff: the top `k` retrieved items count.
-    propensities, counts, n, a, b, dataset, normalize, side_columns
+    propensities, counts, n, a, b, dataset, normalize, columns
         As :func:`psp`'s.
 
     Returns
@@ -351,7 +355,7 @@ def psrecall(  # noqa: PLR0913  (the propensities' sources and the model's coeff
     b: Annotated[float, POSITIVE] = 1.5,
     dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
     normalize: Literal["query", "oracle"] = "query",
-    side_columns: Annotated[Mapping[str, str] | None, SIDE] = None,
+    columns: SideColumns = None,
 ) -> Metric:
     r"""Propensity-scored recall: ``sum over the top k of rel_l / p_l``, over ``R`` (pyxclib's ``psrecall``).
 
@@ -364,7 +368,7 @@ def psrecall(  # noqa: PLR0913  (the propensities' sources and the model's coeff
     ----------
     k
         Cutoff: the top `k` retrieved items count.
-    propensities, counts, n, a, b, dataset, normalize, side_columns
+    propensities, counts, n, a, b, dataset, normalize, columns
         As :func:`psp`'s.
 
     Returns

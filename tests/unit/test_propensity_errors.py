@@ -104,9 +104,11 @@ def test_psp_sources_and_options() -> None:
 
 def test_side_frame_columns_by_name_or_mapping() -> None:
     renamed = PROPS.rename({"item": "label_id", "propensity": "ps"})
-    with pytest.raises(ColumnNotFoundError, match="propensity column 'propensity' not found"):
+    with pytest.raises(
+        ColumnNotFoundError, match=r"`propensities` has no propensity column.*columns=\{'propensity': 'ps'\}"
+    ):
         prm.psp(2, propensities=renamed)
-    mapped = prm.psp(2, propensities=renamed, side_columns={"propensity": "ps"})
+    mapped = prm.psp(2, propensities=renamed, columns={"propensity": "ps"})
     assert prm.evaluate(DF, mapped).item() == prm.evaluate(DF, prm.psp(2, propensities=PROPS)).item()
     with pytest.raises(ColumnNotFoundError, match="propensities column 'nope' not found"):
         prm.evaluate(DF, prm.psp(2, propensities="nope"))

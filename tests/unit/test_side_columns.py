@@ -41,6 +41,11 @@ REFERENCE = pl.DataFrame(
     {"query": [1, 1, 1, 2, 2], "item": ["b", "a", "c", "a", "b"], "score": [3.0, 2.0, 1.0, 2.0, 1.0]}
 )
 CATALOG = pl.DataFrame({"item": ["a", "b", "c", "d", "e"], "price": [1, 2, 3, 4, 5]})
+PROPENSITIES = pl.DataFrame({"item": ["a", "b", "c", "d"], "propensity": [0.5, 0.8, 0.25, 0.4]})
+WEIGHTS = pl.DataFrame({"item": ["a", "b", "c", "d"], "weight": [2.0, 1.25, 4.0, 2.5]})
+PER_QUERY = RUN.select(  # a propensity per (query, item): every row of the run
+    "query", "item", propensity=pl.Series([0.5, 0.8, 0.25, 0.4, 0.3, 0.9, 0.2, 0.6])
+)
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,8 @@ class Case:
 
 USER_ITEM = {"user": "member", "item": "title"}
 ITEM_COUNT = {"item": "title", "count": "plays"}
+ITEM_P = {"item": "title", "propensity": "ps"}
+QUERY_ITEM_P = {"query": "member", "item": "title", "propensity": "ps"}
 CASES = {
     "novelty-interactions": Case(
         lambda f, **c: prm.novelty(2, interactions=f, **c), (INTERACTIONS,), USER_ITEM, USER_ITEM
@@ -151,6 +158,31 @@ CASES = {
     ),
     "coverage-catalog": Case(
         lambda f, **c: prm.coverage(2, catalog=f, **c), (CATALOG,), {"item": "sku"}, {"item": "sku"}
+    ),
+    "psp-propensities": Case(lambda f, **c: prm.psp(2, propensities=f, **c), (PROPENSITIES,), ITEM_P, ITEM_P),
+    "psndcg-counts": Case(
+        lambda f, **c: prm.psndcg(3, counts=f, n=100, **c), (POPULARITY,), ITEM_COUNT, ITEM_COUNT
+    ),
+    "psrecall-per-query": Case(
+        lambda f, **c: prm.psrecall(3, propensities=f, normalize="oracle", **c),
+        (PER_QUERY,),
+        QUERY_ITEM_P,
+        QUERY_ITEM_P,
+    ),
+    "ips_precision-weights": Case(
+        lambda f, **c: prm.ips_precision(2, weights=f, **c),
+        (WEIGHTS,),
+        {"item": "title", "weight": "ipw"},
+        {"item": "title", "weight": "ipw"},
+    ),
+    "ips_rbp-propensities": Case(
+        lambda f, **c: prm.ips_rbp(propensities=f, estimator="snips", **c), (PROPENSITIES,), ITEM_P, ITEM_P
+    ),
+    "ips_ndcg-per-query": Case(
+        lambda f, **c: prm.ips_ndcg(3, propensities=f, **c),
+        (PER_QUERY,),
+        QUERY_ITEM_P,
+        {"user": "member", "item": "title", "propensity": "ps"},
     ),
     "gini-catalog": Case(
         lambda f, **c: prm.gini(2, catalog=f, **c), (CATALOG,), {"item": "sku"}, {"item": "sku"}
@@ -263,3 +295,29 @@ def test_the_side_frame_is_not_mutated() -> None:
     before = frame.clone()
     _value(prm.arp(3, popularity=frame, columns={"count": "plays"}))
     assert frame.equals(before)
+
+
+def test_propensity_frames_take_a_prm_columns_and_the_rank_methods_columns() -> None:
+    renamed = PROPENSITIES.rename({"item": "title", "propensity": "ps"})
+    expected = _value(prm.psp(2, propensities=PROPENSITIES))
+    cols = prm.Columns(item="title")
+    with pytest.raises(prm.ColumnNotFoundError, match=r"`propensities` has no propensity column"):
+        prm.psp(2, propensities=renamed, columns=cols)
+    assert _value(prm.psp(2, propensities=renamed.rename({"ps": "p"}), columns=cols)) == expected
+    # `df.rank`: one `columns=` names the frame's columns and the side frame's.
+    ps = PROPENSITIES.rename({"propensity": "ps"})
+    assert RUN.rank.psp(2, propensities=ps, columns={"propensity": "ps"}).item() == expected
+    weights = WEIGHTS.rename({"weight": "ipw"})
+    assert RUN.rank.ips_mrr(weights=weights, columns={"weight": "ipw"}).item() == _value(
+        prm.ips_mrr(weights=WEIGHTS)
+    )
+
+
+def test_a_propensity_frame_column_named_in_columns_must_exist() -> None:
+    # The query role is optional (a frame per item), but one named in `columns=` is read, never ignored.
+    with pytest.raises(prm.ColumnNotFoundError, match=r"member.*not found.*'item', 'propensity'"):
+        prm.psp(2, propensities=PROPENSITIES, columns={"query": "member"})
+    with pytest.raises(prm.ColumnNotFoundError, match=r"ipw.*not found.*'item', 'weight'"):
+        prm.ips_precision(2, weights=WEIGHTS, columns={"weight": "ipw"})
+    with pytest.raises(prm.InvalidParameterError, match="colour"):
+        prm.psp(2, propensities=PROPENSITIES, columns={"colour": "x"})

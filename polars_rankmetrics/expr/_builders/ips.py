@@ -7,13 +7,13 @@ a test checks it is up to date.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Literal
 
 import polars as pl
 
 from polars_rankmetrics import metrics
 from polars_rankmetrics.expr._view import query_expr
+from polars_rankmetrics.metrics._side import SideColumns
 
 __all__ = ["ips_hit_rate", "ips_mrr", "ips_ndcg", "ips_precision", "ips_rbp", "ips_recall"]
 
@@ -24,7 +24,7 @@ def ips_hit_rate(
     weights: pl.DataFrame | pl.LazyFrame | str | None = None,
     propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
     estimator: Literal["ips", "snips"] = "ips",
-    side_columns: Mapping[str, str] | None = None,
+    columns: SideColumns = None,
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -45,7 +45,7 @@ def ips_hit_rate(
     ----------
     k
         Cutoff; None uses the whole list.
-    weights, propensities, estimator, side_columns
+    weights, propensities, estimator, columns
         As :func:`ips_precision`'s.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
@@ -93,7 +93,7 @@ def ips_hit_rate(
     """
     return query_expr(
         metrics.ips_hit_rate(
-            k, weights=weights, propensities=propensities, estimator=estimator, side_columns=side_columns
+            k, weights=weights, propensities=propensities, estimator=estimator, columns=columns
         ),
         item=item,
         score=score,
@@ -111,7 +111,7 @@ def ips_mrr(
     weights: pl.DataFrame | pl.LazyFrame | str | None = None,
     propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
     estimator: Literal["ips", "snips"] = "ips",
-    side_columns: Mapping[str, str] | None = None,
+    columns: SideColumns = None,
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -132,7 +132,7 @@ def ips_mrr(
     ----------
     k
         Cutoff; None uses the whole list.
-    weights, propensities, estimator, side_columns
+    weights, propensities, estimator, columns
         As :func:`ips_precision`'s.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
@@ -179,9 +179,7 @@ def ips_mrr(
     └───────┴────────────────────┘
     """
     return query_expr(
-        metrics.ips_mrr(
-            k, weights=weights, propensities=propensities, estimator=estimator, side_columns=side_columns
-        ),
+        metrics.ips_mrr(k, weights=weights, propensities=propensities, estimator=estimator, columns=columns),
         item=item,
         score=score,
         rank=rank,
@@ -198,7 +196,7 @@ def ips_ndcg(
     weights: pl.DataFrame | pl.LazyFrame | str | None = None,
     propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
     estimator: Literal["ips", "snips"] = "ips",
-    side_columns: Mapping[str, str] | None = None,
+    columns: SideColumns = None,
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -219,7 +217,7 @@ def ips_ndcg(
     ----------
     k
         Cutoff; None uses the whole list.
-    weights, propensities, estimator, side_columns
+    weights, propensities, estimator, columns
         As :func:`ips_precision`'s.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
@@ -266,9 +264,7 @@ def ips_ndcg(
     └───────┴───────────────────────┘
     """
     return query_expr(
-        metrics.ips_ndcg(
-            k, weights=weights, propensities=propensities, estimator=estimator, side_columns=side_columns
-        ),
+        metrics.ips_ndcg(k, weights=weights, propensities=propensities, estimator=estimator, columns=columns),
         item=item,
         score=score,
         rank=rank,
@@ -285,7 +281,7 @@ def ips_precision(
     weights: pl.DataFrame | pl.LazyFrame | str | None = None,
     propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
     estimator: Literal["ips", "snips"] = "ips",
-    side_columns: Mapping[str, str] | None = None,
+    columns: SideColumns = None,
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -317,9 +313,13 @@ def ips_precision(
     estimator
         ``"ips"`` (the default) or ``"snips"``, self-normalised; the name
         shows it: ``ips_precision(estimator=snips)@k``.
-    side_columns
-        The side frame's column names where they differ from the roles':
-        ``{"item": "movie_id", "weight": "ipw", "query": "user_id"}``.
+    columns
+        The side frame's column names where they differ from its roles'
+        default names, as every side input's: a ``{role: name}`` mapping over
+        ``item``, ``query``, ``weight`` and ``propensity`` (``{"item":
+        "movie", "weight": "ipw"}``) or a :class:`~polars_rankmetrics.Columns`.
+        A role without a column (none named ``columns=`` or by its default
+        names) is a ColumnNotFoundError naming the ``columns=`` that reads it.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
         replaces `score` when given. Null score: judged, not retrieved; null
@@ -366,7 +366,7 @@ def ips_precision(
     """
     return query_expr(
         metrics.ips_precision(
-            k, weights=weights, propensities=propensities, estimator=estimator, side_columns=side_columns
+            k, weights=weights, propensities=propensities, estimator=estimator, columns=columns
         ),
         item=item,
         score=score,
@@ -385,7 +385,7 @@ def ips_rbp(
     weights: pl.DataFrame | pl.LazyFrame | str | None = None,
     propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
     estimator: Literal["ips", "snips"] = "ips",
-    side_columns: Mapping[str, str] | None = None,
+    columns: SideColumns = None,
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -409,7 +409,7 @@ def ips_rbp(
     p
         Persistence: the chance the user goes on to the next item (LensKit's
         ``patience``, 0.85 by default as there).
-    weights, propensities, estimator, side_columns
+    weights, propensities, estimator, columns
         As :func:`ips_precision`'s.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
@@ -457,7 +457,7 @@ def ips_rbp(
     """
     return query_expr(
         metrics.ips_rbp(
-            k, p=p, weights=weights, propensities=propensities, estimator=estimator, side_columns=side_columns
+            k, p=p, weights=weights, propensities=propensities, estimator=estimator, columns=columns
         ),
         item=item,
         score=score,
@@ -475,7 +475,7 @@ def ips_recall(
     weights: pl.DataFrame | pl.LazyFrame | str | None = None,
     propensities: pl.DataFrame | pl.LazyFrame | str | None = None,
     estimator: Literal["ips", "snips"] = "ips",
-    side_columns: Mapping[str, str] | None = None,
+    columns: SideColumns = None,
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -496,7 +496,7 @@ def ips_recall(
     ----------
     k
         Cutoff; None uses the whole list.
-    weights, propensities, estimator, side_columns
+    weights, propensities, estimator, columns
         As :func:`ips_precision`'s.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
@@ -544,7 +544,7 @@ def ips_recall(
     """
     return query_expr(
         metrics.ips_recall(
-            k, weights=weights, propensities=propensities, estimator=estimator, side_columns=side_columns
+            k, weights=weights, propensities=propensities, estimator=estimator, columns=columns
         ),
         item=item,
         score=score,

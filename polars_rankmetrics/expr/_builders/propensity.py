@@ -7,13 +7,13 @@ a test checks it is up to date.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Literal
 
 import polars as pl
 
 from polars_rankmetrics import metrics
 from polars_rankmetrics.expr._view import query_expr
+from polars_rankmetrics.metrics._side import SideColumns
 
 __all__ = ["psndcg", "psp", "psrecall"]
 
@@ -28,7 +28,7 @@ def psndcg(
     b: float = 1.5,
     dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
     normalize: Literal["query", "oracle"] = "query",
-    side_columns: Mapping[str, str] | None = None,
+    columns: SideColumns = None,
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -49,7 +49,7 @@ def psndcg(
     ----------
     k
         Cutoff: the top `k` retrieved items count.
-    propensities, counts, n, a, b, dataset, normalize, side_columns
+    propensities, counts, n, a, b, dataset, normalize, columns
         As :func:`psp`'s.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
@@ -105,7 +105,7 @@ def psndcg(
             b=b,
             dataset=dataset,
             normalize=normalize,
-            side_columns=side_columns,
+            columns=columns,
         ),
         item=item,
         score=score,
@@ -127,7 +127,7 @@ def psp(
     b: float = 1.5,
     dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
     normalize: Literal["query", "oracle"] = "query",
-    side_columns: Mapping[str, str] | None = None,
+    columns: SideColumns = None,
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -169,9 +169,13 @@ def psp(
         ``"query"``: the per-query value, averaged over queries (the paper);
         ``"oracle"``: divided by the oracle ranking's value (pyxclib), per
         query and, over queries, as the ratio of the sums.
-    side_columns
-        The side frame's column names where they differ from the roles':
-        ``{"item": "label_id", "propensity": "ps", "query": "user_id"}``.
+    columns
+        The side frame's column names where they differ from its roles'
+        default names, as every side input's: a ``{role: name}`` mapping over
+        ``item``, ``query``, ``propensity`` and ``count`` (``{"item":
+        "movie", "propensity": "ps"}``) or a :class:`~polars_rankmetrics.Columns`.
+        A role without a column (none named ``columns=`` or by its default
+        names) is a ColumnNotFoundError naming the ``columns=`` that reads it.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
         replaces `score` when given. Null score: judged, not retrieved; null
@@ -226,7 +230,7 @@ def psp(
             b=b,
             dataset=dataset,
             normalize=normalize,
-            side_columns=side_columns,
+            columns=columns,
         ),
         item=item,
         score=score,
@@ -248,7 +252,7 @@ def psrecall(
     b: float = 1.5,
     dataset: Literal["jain", "wikipedia", "amazon"] | None = None,
     normalize: Literal["query", "oracle"] = "query",
-    side_columns: Mapping[str, str] | None = None,
+    columns: SideColumns = None,
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -269,7 +273,7 @@ def psrecall(
     ----------
     k
         Cutoff: the top `k` retrieved items count.
-    propensities, counts, n, a, b, dataset, normalize, side_columns
+    propensities, counts, n, a, b, dataset, normalize, columns
         As :func:`psp`'s.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
@@ -325,7 +329,7 @@ def psrecall(
             b=b,
             dataset=dataset,
             normalize=normalize,
-            side_columns=side_columns,
+            columns=columns,
         ),
         item=item,
         score=score,
