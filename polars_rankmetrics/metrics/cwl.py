@@ -122,6 +122,7 @@ import polars as pl
 from polars_rankmetrics._declare import SIDE, constructor, spec_of
 from polars_rankmetrics._kernel import GRADE, ITEM, RANK, VALUE, GainColumns, exact_sum, power
 from polars_rankmetrics._spec import COUNT, POSITIVE, UNIT, Interval, Metric, SideInput, TableSpec, TieSupport
+from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
 
@@ -655,11 +656,22 @@ def _npv(m: Metric, v: Vectors) -> pl.Expr:
     return v.pos * 0.0 + 1.0 / (1.0 + m.number("rate"))
 
 
+def _refuse_gain(_m: Metric, conventions: Conventions) -> str | None:
+    """A C/W/L family takes its gains from the grades or its own ``gain=`` mapping, never evaluate's."""
+    if conventions.gain == "linear":
+        return None
+    return (
+        "reads its gains in [0, 1] from the grades or from its own gain= mapping (cwl_eval's gain file), "
+        f"not from evaluate's gain={conventions.gain!r}: write prm.cwl_...(gain={{grade: gain}})"
+    )
+
+
 def _spec(name: str, model: Model, *, unretrieved: bool = False) -> TableSpec:
     return TableSpec(
         name=name,
         needs=frozenset({"grade", "item"}),
         unretrieved=unretrieved,
+        refuse=_refuse_gain,
         table=_table_of(model),
         ties=TieSupport(why="a C/W/L measure reads the ranking in one order, as cwl_eval reads its run file"),
     )

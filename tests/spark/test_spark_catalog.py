@@ -55,7 +55,7 @@ def _metrics(df: pl.DataFrame) -> list[object]:
         prm.exposure_share(10, groups=categories, group=9),
         prm.exposure_disparity(5, groups=categories, discount="rbp", p=0.8),
         prm.exposure_disparity(10, groups=categories, target="relevance"),
-        prm.awrf(10, groups=categories, target=categories.group_by("genre").len()),
+        prm.awrf(10, groups=categories, target=categories.group_by("genre").len().rename({"len": "weight"})),
     ]
 
 

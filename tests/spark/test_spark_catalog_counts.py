@@ -70,7 +70,7 @@ def _state_metrics(df: pl.DataFrame) -> list[object]:
         ]
     )
     baseline = interactions.with_columns(score=(pl.int_range(pl.len()) % 3).cast(pl.Float64))  # ties
-    target = categories.group_by("genre").len()
+    target = categories.group_by("genre").len().rename({"len": "weight"})
     return [
         prm.intra_list_similarity(5, features=features),
         prm.intra_list_similarity(features=features),

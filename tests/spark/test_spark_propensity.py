@@ -26,10 +26,10 @@ def test_propensity_and_ips_families_equal_evaluate_on_spark(spark: SparkSession
         prm.psrecall(2, counts=counts, n=100, dataset="amazon"),
         prm.ips_rbp(propensities=props, estimator="snips"), prm.ips_ndcg(2, weights="w"),
     ]  # fmt: skip
-    sdf = spark.createDataFrame(df.to_pandas())
+    sdf = spark.createDataFrame(df.to_arrow())
     for per_query in (False, True):
         want = prm.evaluate(df, metrics, per_query=per_query)
-        got = pl.from_pandas(prm_spark.evaluate(sdf, metrics, per_query=per_query).toPandas())
+        got = prm_spark.collect(prm_spark.evaluate(sdf, metrics, per_query=per_query))
         if per_query:
             got = got.sort("query")
         assert_frame_equal(got, want, check_dtypes=False)

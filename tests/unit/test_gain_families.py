@@ -12,6 +12,7 @@ of grade-reading families is checked whole, so a new one joins this test.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,8 +36,20 @@ METRICS = {
     "mpr": "mpr", "mpr_ignore": "mpr_ignore", "mpr_random": "mpr_random(n_items=40)",
     "fallout": "fallout", "auroc": "auroc", "compat": "compat",
 }  # fmt: skip
+# The C/W/L families read gains in [0, 1] from the grades or their own gain= mapping (cwl_eval's gain
+# file): each refuses evaluate's gain= other than the grades themselves.
+CWL = {
+    "cwl_precision": "cwl_precision@3", "cwl_ndcg": "cwl_ndcg@3", "cwl_nerr8": "cwl_nerr8@3",
+    "cwl_nerr9": "cwl_nerr9@3", "cwl_set": "cwl_set@3",
+    "cwl_ift_c1": "cwl_ift_c1(target=1,b1=0.9,r1=10)", "cwl_ift_c2": "cwl_ift_c2(rate=0.2,b2=0.9,r2=10)",
+    "cwl_ift_c1_c2": "cwl_ift_c1_c2(target=1,b1=0.9,r1=10,rate=0.2,b2=0.9,r2=10)",
+    **{name: name for name in ("cwl_rr", "cwl_ap", "cwl_trap", "cwl_rbp", "cwl_inst", "cwl_insq", "cwl_bpm",
+                               "cwl_bpm_dynamic", "cwl_umeasure", "cwl_tbg", "cwl_nerr10", "cwl_nerr11",
+                               "cwl_npv")},
+}  # fmt: skip
+METRICS.update(CWL)
 # The refusals, each on purpose: ERR's stopping probability is exponential in its grade already.
-REFUSED = {("err", "exponential")}
+REFUSED = {("err", "exponential")} | {(name, g) for name in CWL for g in ("exponential", "binary", "mapping")}
 # relstring shows the judgments as trec_eval prints them, not gains: every gain leaves it as is.
 JUDGMENT_TEXT = {"relstring"}
 GAIN_READERS = {
@@ -80,7 +93,7 @@ def test_each_family_uses_or_refuses_each_gain(frame: pl.DataFrame, gain: object
     regraded = frame.with_columns(_as_gain(pl.col("relevance"), gain).alias("relevance"))
     for name, col in METRICS.items():
         if (name, _key(gain)) in REFUSED:
-            with pytest.raises(prm.InvalidParameterError, match=rf"metric '{col}'.*gain="):
+            with pytest.raises(prm.InvalidParameterError, match=rf"metric '{re.escape(col)}'.*gain="):
                 _evaluate(frame, name, gain)
             continue
         got = _evaluate(frame, name, gain)
