@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
 
     from polars_rankmetrics._request import EvaluateOptions
 
-__all__ = ["evaluate_chunked", "query_range", "rows_for_budget"]
+__all__ = ["count_passes", "evaluate_chunked", "query_range", "query_ranges", "rows_for_budget"]
 
 _ROWS = "__prm_rows"
 _CHUNK = "__prm_chunk"
@@ -53,6 +55,34 @@ SAFETY = 0.9
 """The share of `memory_mib` a chunk is sized to once a chunk's peak has been measured."""
 PROBE = 8
 """The first chunk is the model's size over this: its peak measures a row's cost before a full chunk."""
+
+
+PREFETCH_VARIABLE = "POLARS_ROW_GROUP_PREFETCH_SIZE"
+PREFETCH_ROW_GROUPS = 4
+"""Parquet row groups Polars may read ahead during :func:`evaluate_chunked`'s passes.
+
+Polars' own read-ahead grows with its thread count and runs ahead of a slow consumer: the first
+pass over 100M rows in 20 files (one column, 1M queries) peaked 1,456 MiB over the process at
+``POLARS_MAX_THREADS=16`` and 275 MiB at 2 threads; with 4 row groups ahead, 289 and 231 MiB, no
+slower (benchmarks/results/perf_chunked_budget_100m.md).
+"""
+
+
+@contextmanager
+def bounded_prefetch() -> Iterator[None]:
+    """Polars' Parquet read-ahead bounded to :data:`PREFETCH_ROW_GROUPS` row groups, unless the user set it.
+
+    Polars reads the variable when a query starts; it is set for the call's passes and restored
+    after (a value the user exported is kept as it is).
+    """
+    if PREFETCH_VARIABLE in os.environ:
+        yield
+        return
+    os.environ[PREFETCH_VARIABLE] = str(PREFETCH_ROW_GROUPS)
+    try:
+        yield
+    finally:
+        os.environ.pop(PREFETCH_VARIABLE, None)
 
 
 def resident_memory() -> tuple[int, int] | None:
@@ -113,12 +143,32 @@ class ChunkSizes:
         self.rows = max(MIN_ROWS_PER_CHUNK, min(self.model, fit))
 
 
-def _query_ranges(lf: pl.LazyFrame, query: str, rows_per_chunk: int) -> pl.DataFrame:
+COUNT_BYTES_PER_QUERY = 200
+"""What the first pass's count of one query costs while it runs (Polars' streaming group_by):
+1M string query ids held 178 MiB over the process in one pass, 94 MiB in four."""
+
+
+def count_passes(lf: pl.LazyFrame, query: str, memory_mib: int) -> int:
+    """How many passes the count of rows per query takes to hold at most half of `memory_mib`.
+
+    One streaming pass estimates the distinct queries (HyperLogLog: a few KiB whatever their number);
+    the queries are then counted in that many passes over hash partitions of the query column.
+    """
+    queries = _engine.collect(lf.select(pl.col(query).approx_n_unique()), engine="streaming").item()
+    return max(1, -(-int(queries) * COUNT_BYTES_PER_QUERY // (memory_mib * 2**19)))
+
+
+def query_ranges(lf: pl.LazyFrame, query: str, rows_per_chunk: int, passes: int = 1) -> pl.DataFrame:
     """Consecutive query ranges (lo, hi) of about `rows_per_chunk` rows each.
 
-    One streaming pass over the query column counts the rows of each query.
+    Streaming passes over the query column count the rows of each query: one, or `passes`, each
+    over the queries of one hash partition (so that no pass holds every query's count).
     """
-    sizes = _engine.collect(lf.group_by(query).agg(pl.len().alias(_ROWS)), engine="streaming").sort(query)
+    part = pl.col(query).hash() % passes  # a null query hashes to a value too: counted, then refused
+    counts = (lf.filter(part == p) if passes > 1 else lf for p in range(passes))
+    sizes = pl.concat(
+        [_engine.collect(c.group_by(query).agg(pl.len().alias(_ROWS)), engine="streaming") for c in counts]
+    ).sort(query)
     if sizes[query].null_count():
         raise InvalidDataError.null_values(query, "every row must name its query", what="ids")
     # A chunk starts where the rows before it reach a multiple of rows_per_chunk; a query is never split.
@@ -164,7 +214,15 @@ def evaluate_chunked(
     What bounds memory: the ranking window and the per-query aggregation of
     one chunk hold that chunk's rows (about 130-180 bytes a row with string
     ids), plus a fixed cost of the process and the plan that grows with the
-    number of metrics; the first pass holds one row count per query. The
+    number of metrics; the first pass holds one row count per query (about
+    200 bytes a query while it counts: more queries than half the budget
+    holds are counted in several passes over hash partitions of the query
+    column, after a streaming estimate of their number; the ranges then keep
+    about 30 bytes a query). Polars' Parquet read-ahead, which grows with its
+    thread count (1.4 GiB over the budget at 16 threads, measured), is held
+    to a few row groups while the call runs (the variable
+    ``POLARS_ROW_GROUP_PREFETCH_SIZE``, unless set by the user, then
+    restored). The
     chunk size starts from `memory_mib` with that model (measured on the
     2-core machine of benchmarks/results/perf.md: 100M rows of 4 columns in
     Parquet, the five everyday metrics), then follows what is measured: the
@@ -288,8 +346,10 @@ def evaluate_chunked(
     # Building the whole plan checks the schema before any pass over the data.
     keys = _engine.build(lf, req.columns, req.by, req.conventions, req.metrics).keys
     budget = ChunkSizes(memory_mib, rows_for_budget(memory_mib, len(req.metrics)), fixed=rows_per_chunk)
-    ranges = _query_ranges(lf, req.columns.query, rows_per_chunk or MIN_ROWS_PER_CHUNK)
-    parts = _chunks(lf, req, keys, ranges, budget, progress)
+    with bounded_prefetch():
+        passes = 1 if rows_per_chunk else count_passes(lf, req.columns.query, memory_mib)
+        ranges = query_ranges(lf, req.columns.query, rows_per_chunk or MIN_ROWS_PER_CHUNK, passes)
+        parts = _chunks(lf, req, keys, ranges, budget, progress)
     if not parts:  # an empty frame: evaluate it whole for the right (empty) schema
         parts.append(_engine.collect(_chunk(lf, req, keys, check=False), engine="streaming"))
     if req.per_query:

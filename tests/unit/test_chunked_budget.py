@@ -9,10 +9,13 @@ sizing a simulated process; the benchmark (benchmarks/bench_chunked_budget.py) m
 
 from __future__ import annotations
 
+import os
+
 import polars as pl
 import pytest
 
 import polars_rankmetrics as prm
+from polars_rankmetrics import _engine as engine
 from polars_rankmetrics import chunked
 
 MIB = 2**20
@@ -92,3 +95,58 @@ def test_measured_sizing_gives_the_same_values() -> None:
     )
     metrics = ["ndcg@10", "map", "mrr@10"]
     assert prm.evaluate_chunked(frame.lazy(), metrics).equals(prm.evaluate(frame, metrics))
+
+
+def _frame(rows: int, per_query: int) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "query": [f"q{i // per_query:05d}" for i in range(rows)],
+            "item": [f"d{i % 13}" for i in range(rows)],
+            "score": [float((i * 37) % 11) for i in range(rows)],
+            "relevance": [(i * 5) % 3 for i in range(rows)],
+        }
+    )
+
+
+def test_the_read_ahead_is_bounded_during_the_call_and_restored(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Polars' Parquet read-ahead grows with its thread count (1.4 GiB over 100M rows at 16 threads):
+    # the call bounds it while its passes run, and leaves the environment as it found it.
+    monkeypatch.delenv(chunked.PREFETCH_VARIABLE, raising=False)
+    seen: list[str | None] = []
+    real = engine.collect
+
+    def spy(lf: pl.LazyFrame, **kwargs: object) -> pl.DataFrame:
+        seen.append(os.environ.get(chunked.PREFETCH_VARIABLE))
+        return real(lf, **kwargs)
+
+    monkeypatch.setattr(engine, "collect", spy)
+    prm.evaluate_chunked(_frame(700, 7).lazy(), ["map"], rows_per_chunk=200)
+    assert len(seen) > 2
+    assert set(seen[:-1]) == {str(chunked.PREFETCH_ROW_GROUPS)}  # every pass but the merge
+    assert chunked.PREFETCH_VARIABLE not in os.environ
+    monkeypatch.setenv(chunked.PREFETCH_VARIABLE, "64")  # the user's own setting is kept
+    seen.clear()
+    prm.evaluate_chunked(_frame(700, 7).lazy(), ["map"], rows_per_chunk=200)
+    assert set(seen) == {"64"}
+    assert os.environ[chunked.PREFETCH_VARIABLE] == "64"
+
+
+def test_many_queries_are_counted_in_several_passes() -> None:
+    # 3,000 queries at 200 bytes each need 0.57 MiB: over half of a 1 MiB budget, so two passes.
+    frame = _frame(9000, 3)
+    assert chunked.count_passes(frame.lazy(), "query", 1) == 2
+    assert chunked.count_passes(frame.lazy(), "query", 512) == 1
+    one = chunked.query_ranges(frame.lazy(), "query", 500, 1)
+    for passes in (2, 5):
+        assert chunked.query_ranges(frame.lazy(), "query", 500, passes).equals(one)
+    metrics = ["ndcg@10", "map", "recall@5"]
+    assert prm.evaluate_chunked(frame.lazy(), metrics, memory_mib=1).equals(prm.evaluate(frame, metrics))
+
+
+def test_a_null_query_is_refused_whatever_the_passes() -> None:
+    frame = pl.DataFrame(
+        {"query": ["a", None, "b"], "item": ["x", "y", "z"], "score": [1.0, 2.0, 3.0], "relevance": [1, 0, 1]}
+    )
+    for passes in (1, 3):
+        with pytest.raises(prm.InvalidDataError, match="'query' has null ids"):
+            chunked.query_ranges(frame.lazy(), "query", 2, passes)
