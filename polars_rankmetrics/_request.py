@@ -107,9 +107,9 @@ class Request:
 def request(
     metrics: MetricLike | Sequence[MetricLike],
     frame: object | None = None,
-    *,
     merged: str | None = None,
     catalog: bool = True,
+    /,
     **options: Unpack[EvaluateOptions],
 ) -> Request:
     """Parse and check an evaluation's options; every refusal of a combination is here.
@@ -126,6 +126,8 @@ def request(
         statistics that cannot be merged; None for one plan.
     catalog
         Whether the entry point can compute catalog metrics (evaluate_chunked cannot).
+        `frame`, `merged` and `catalog` are positional only: a user's option of
+        the same name (``catalog=``) reaches the options, where it is refused.
     **options
         :class:`EvaluateOptions`: by, per_query, columns, conventions, check,
         aggregate, qrels, and the convention overrides (``depth=``, ``ties=``...).

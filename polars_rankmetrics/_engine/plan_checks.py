@@ -177,3 +177,14 @@ def guard(per_query: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
     schema = per_query.collect_schema()
     guarded = [pl.coalesce(failing, pl.col(c)).cast(schema[c]).alias(c) for c in columns]
     return per_query.with_columns(guarded).drop(MESSAGE)
+
+
+def checked_lists(lists: pl.LazyFrame, per_query: pl.LazyFrame, guarded: str) -> pl.LazyFrame:
+    """`lists` that fail at collect() where the guarded `per_query` fails.
+
+    When no query-scope metric reads the per-query frame, nothing would run its checks: the
+    catalog metrics' rows then carry them, by a cross join with one guarded number (a row of
+    the whole per-query frame, dropped after).
+    """
+    done = per_query.select(pl.col(guarded).max().alias(PREFIX + "checked"))
+    return lists.join(done, how="cross").drop(PREFIX + "checked")

@@ -56,7 +56,7 @@ def run(
         raise InvalidParameterError.out_of_domain("sdf", "a pyspark.sql.DataFrame", type(sdf).__name__)
     if buckets is not None and (isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1):
         raise InvalidParameterError.out_of_domain("buckets", "a positive integer or None", buckets)
-    req = request(metrics, merged="on Spark, from its partitions", **options)
+    req = request(metrics, None, "on Spark, from its partitions", **options)
     cols, keys_by, resolved, requested = req.columns, req.by, req.conventions, req.metrics
     per_query, check, aggregate = req.per_query, req.check, req.aggregate
     if req.qrels is not None:

@@ -386,3 +386,55 @@ def test_resamples_are_bounded_before_any_draw(function: str) -> None:
 def test_optimize_fusion_of_no_runs_is_refused() -> None:
     with pytest.raises(prm.InvalidParameterError, match="`runs` is empty"):
         prm.optimize_fusion(_runs().head(0), _qrels(), "wsum")
+
+
+_CATALOG_ONLY = {
+    "coverage": lambda: prm.coverage(1, catalog=pl.DataFrame({"item": ["a", "b", "c", "d"]})),
+    "personalization": lambda: "personalization@2",
+    "gini": lambda: "gini_index@1",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_CATALOG_ONLY))
+@pytest.mark.parametrize("path", ["eager", "per_query", "lazy", "streaming"])
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_catalog_metrics_alone_check_the_frame(name: str, path: str, bad: float) -> None:
+    # A NaN score ranks an arbitrary item first: with no query-scope metric beside them the catalog
+    # metrics ran no check and gave a number (coverage@1 0.25 here); the frame contract is the same.
+    df = pl.DataFrame(
+        {
+            "query": [1, 1, 2, 2],
+            "item": ["a", "b", "a", "c"],
+            "score": [bad, 0.5, 0.8, 0.1],
+            "relevance": [0, 1, 1, 0],
+        }
+    )
+    metric = _CATALOG_ONLY[name]()
+
+    def call() -> object:
+        if path in {"eager", "per_query"}:
+            return prm.evaluate(df, [metric], per_query=path == "per_query")
+        return prm.evaluate(df.lazy(), [metric]).collect(
+            engine="streaming" if path == "streaming" else "auto"
+        )
+
+    with pytest.raises(prm.InvalidDataError, match="score column 'score' holds NaN or infinite scores"):
+        call()
+    finite = df.with_columns(pl.col("score").fill_nan(0.3).replace(float("inf"), 0.3))
+    assert prm.evaluate(finite, [metric]).height == 1  # the same call on a good frame gives its value
+    assert prm.evaluate(df, [metric], check=False).height == 1  # check=False: the user's choice
+
+
+@pytest.mark.parametrize("option", ["catalog", "merged"])
+@pytest.mark.parametrize("entry", ["evaluate", "evaluate_chunked", "Accumulator"])
+def test_an_internal_flag_name_is_an_unknown_option(option: str, entry: str) -> None:
+    # `catalog=frame` reached the request's own flag and failed in `if not catalog` (a TypeError).
+    df = pl.DataFrame({"query": [1], "item": ["a"], "score": [1.0], "relevance": [1]})
+    value = pl.DataFrame({"item": ["a", "b"]})
+    calls = {
+        "evaluate": lambda: prm.evaluate(df, ["map"], **{option: value}),
+        "evaluate_chunked": lambda: prm.evaluate_chunked(df, ["map"], **{option: value}),
+        "Accumulator": lambda: prm.Accumulator(["map"], **{option: value}),
+    }
+    with pytest.raises(prm.InvalidParameterError, match=f"no parameter '{option}'"):
+        calls[entry]()

@@ -74,12 +74,18 @@ def test_side_inputs_stay_out_of_the_name() -> None:
 def test_whole_set_metric_per_query_is_the_group_value_on_each_list() -> None:
     # Personalization describes the whole set of lists: per_query=True repeats it on each list
     # (issue 38, point 2); evaluate_chunked, which cannot see every list, still refuses it.
-    out = prm.evaluate(RUN, ["personalization@2"], per_query=True)
-    whole = prm.evaluate(RUN, ["personalization@2"]).item()
-    assert out["personalization@2"].to_list() == [whole] * out.height
-    assert out.height == RUN["query"].n_unique()
+    # RUN stacks two models: by="model" (without it, the duplicate (query, item) rows are refused,
+    # as for any metric, since catalog metrics alone check the frame too).
+    out = prm.evaluate(RUN, ["personalization@2"], per_query=True, by="model")
+    whole = dict(prm.evaluate(RUN, ["personalization@2"], by="model").iter_rows())
+    assert len(set(whole.values())) == 2  # the two models' values differ: each list gets its own group's
+    for model, value in out.select("model", "personalization@2").iter_rows():
+        assert value == whole[model]
+    assert out.height == RUN.select("model", "query").n_unique()
+    with pytest.raises(prm.InvalidDataError, match=r"pass by='model'"):
+        prm.evaluate(RUN, ["personalization@2"], per_query=True)
     with pytest.raises(prm.InvalidParameterError, match=r"'personalization@2'"):
-        prm.evaluate_chunked(RUN.lazy(), ["personalization@2"], per_query=True)
+        prm.evaluate_chunked(RUN.lazy(), ["personalization@2"], per_query=True, by="model")
 
 
 @pytest.mark.parametrize(
