@@ -233,7 +233,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     per_query = _join_tables(per_query, tables, prepared.keys)
     lists = _lists(prepared.frame, catalogs) if catalogs else None
     if lists is not None and check and not queries:  # nothing else would run the checks
-        lists = plan_checks.checked_lists(lists, per_query, N_JUDGED)
+        lists = plan_checks.checked_lists(lists, schema, names, prepared.keys)
     catalog = (
         [] if lists is None else [(n, catalog_value(n, m, lists, by, columns.query)) for n, m in catalogs]
     )

@@ -179,12 +179,18 @@ def guard(per_query: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
     return per_query.with_columns(guarded).drop(MESSAGE)
 
 
-def checked_lists(lists: pl.LazyFrame, per_query: pl.LazyFrame, guarded: str) -> pl.LazyFrame:
-    """`lists` that fail at collect() where the guarded `per_query` fails.
+def checked_lists(
+    lists: pl.LazyFrame, schema: ResolvedSchema, names: pl.Schema, keys: tuple[str, ...]
+) -> pl.LazyFrame:
+    """`lists` that fail at collect() on a query that breaks the frame contract.
 
     When no query-scope metric reads the per-query frame, nothing would run its checks: the
-    catalog metrics' rows then carry them, by a cross join with one guarded number (a row of
-    the whole per-query frame, dropped after).
+    catalog metrics' rows then carry them. Each row holds its query's rule bits and duplicate
+    count (the ranking's windows), so the first row that breaks a rule names its query without a
+    per-query aggregation: one filter, one message, cross-joined as one number and dropped.
     """
-    done = per_query.select(pl.col(guarded).max().alias(PREFIX + "checked"))
-    return lists.join(done, how="cross").drop(PREFIX + "checked")
+    broken = (pl.col(CODE) >= _RULES) | (pl.col(PREFIX + "duplicates") > 0)
+    broken = broken | pl.any_horizontal(*(pl.col(k).is_null() for k in keys))
+    first = pl.when(pl.len() > 0).then(message(schema, names, keys))  # no row broken: null, no error
+    failing = _errors.in_plan(first).alias(PREFIX + "checked")
+    return lists.join(lists.filter(broken).select(failing), how="cross").drop(PREFIX + "checked")
