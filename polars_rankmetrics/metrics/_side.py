@@ -117,6 +117,28 @@ ROLE_KEYS: dict[str, str] = {
 }
 """The keys a side input's ``columns=`` mapping takes, and the role each names."""
 
+SIDE_ROLES: dict[str, tuple[str, ...]] = {
+    "interactions": ("user", "item"),
+    "history": ("user", "item"),
+    "popularity": ("item", "count"),
+    "head": ("item",),
+    "catalog": ("item",),
+    "features": ("item",),
+    "categories": ("item", "label"),
+    "groups": ("item", "label"),
+    "target": ("label", "weight"),
+    "baseline": ("user", "item", "score"),
+    "reference": ("user", "item", "score", "rank"),
+    "propensities": ("user", "item", "propensity"),
+    "counts": ("user", "item", "count"),
+    "weights": ("user", "item", "weight"),
+}
+"""The roles each side input's columns are read for (its ``columns=`` keys: :func:`role_key`).
+
+A one-column catalog or head is its item column; a reference reads a score or else a rank; a
+propensity, count or weight frame reads a query column when it has one (a value per query and item).
+"""
+
 SideColumns: TypeAlias = Columns | Mapping[str, str] | None
 """A side input's ``columns=``: a :class:`~polars_rankmetrics.Columns` (its query, item, score and
 rank names) or a ``{role: column name}`` mapping over :data:`ROLE_KEYS`; None reads the default names."""
@@ -131,6 +153,11 @@ _KEY = {
     ("weights", "user"): "query",
 }
 """The ``columns=`` key a message names for a role of a side input (its own word: a group, a query)."""
+
+
+def role_key(what: str, role: str) -> str:
+    """The ``columns=`` key that names the column of `role` in the side input `what` (``category``...)."""
+    return _KEY.get((what, role), role)
 
 
 def side_columns(columns: object) -> dict[str, str]:
@@ -190,7 +217,7 @@ def by_role(
                 n for n in names if n not in chosen.values() and n not in beside and n not in given.values()
             ]
             guess = repr(rest[0]) if len(rest) == 1 else "..."
-            key = _KEY.get((what, role), role)
+            key = role_key(what, role)
             raise ColumnNotFoundError.side_role(
                 what, key, ROLE_NAMES[role], names, f"columns={{{key!r}: {guess}}}"
             )
@@ -211,7 +238,7 @@ def _named(names: list[str], what: str, role: str, given: Mapping[str, str]) -> 
     if role not in given:
         return None
     if given[role] not in names:
-        key = _KEY.get((what, role), role)
+        key = role_key(what, role)
         fix = f"columns={{{key!r}: ...}} naming one of them"
         raise ColumnNotFoundError.from_missing_and_available(
             given[role], f"`{what}` {key}", names, where=f"`{what}`", remedy=fix
@@ -224,7 +251,7 @@ def first_column(frame: pl.LazyFrame, what: str, columns: object = None) -> str:
     names = frame.collect_schema().names()
     if len(names) == 1 and "item" not in side_columns(columns):
         return names[0]
-    return by_role(names, what, ("item",), columns)[0]
+    return by_role(names, what, SIDE_ROLES[what], columns)[0]
 
 
 def same_dtype(side: pl.Expr, side_dtype: pl.DataType, item_dtype: pl.DataType, what: str) -> pl.Expr:
@@ -263,7 +290,7 @@ def memberships(
     frame = as_lazy(value, what)
     schema = frame.collect_schema()
     names = schema.names()
-    item, labels = by_role(names, what, ("item", "label"), columns)
+    item, labels = by_role(names, what, SIDE_ROLES[what], columns)
     if isinstance(value, pl.DataFrame):
         if value.is_empty():  # every ranked item would lack a label: the value would be no value
             raise InvalidParameterError.empty(what, f"give one ({item}, {label}) row per ranked item")
