@@ -5,12 +5,11 @@ item's propensity ``p`` (the chance its relevance is observed, in (0, 1]), or
 a weight ``w`` (an inverse propensity, finite and >= 0). It comes from
 
 - a column of the evaluation frame (``propensities="p"``): per row;
-- a side frame, read by name: an item column (``item``, ``item_id``, ``doc``...),
-  the value column (``propensity``/``p``, ``weight``/``w``, ``count``...), and
-  optionally a query column (``query``, ``user``...), which makes the value
+- a side frame, read by name as every side frame (:func:`~polars_rankmetrics.metrics._side.by_role`,
+  the names of :data:`~polars_rankmetrics.metrics._side.ROLE_NAMES`): an item column, the value
+  column (propensity, weight or count), and optionally a query column, which makes the value
   per (query, item); ``columns={"item": "movie", "propensity": "ps"}`` (or a
-  ``prm.Columns``, as every side input's ``columns=``) names them when their
-  names differ;
+  ``prm.Columns``) names them when their names differ;
 - a training-count frame (item, count) with the number of training instances
   ``n`` (Jain, Prabhu and Varma, KDD 2016): ``p = 1 / (1 + C (N_l + B)^-A)``,
   ``C = (ln N - 1) (B + 1)^A``; an item without a row has count 0, as in a
