@@ -19,6 +19,44 @@ import polars_rankmetrics as prm
 TOLERANCE = 1e-12
 FEWER = settings(max_examples=max(10, settings().max_examples // 3))
 
+# --- the generated lists' schema, shared with tests/metrics/_helpers.py's Lists ----------------------
+
+
+def item_dtype(ids: str) -> pl.DataType:
+    """The dtype of generated item ids: ``"int"`` (Int64) or ``"str"`` (String)."""
+    return pl.Int64() if ids == "int" else pl.String()
+
+
+def id_pool(ids: str, size: int) -> list[Any]:
+    """`size` item ids: multi-digit integers, or strings that do not sort like them."""
+    return [10 * j + 7 for j in range(size)] if ids == "int" else [f"i{9 - j}x" for j in range(size)]
+
+
+def list_schema(ids: str) -> dict[str, pl.DataType]:
+    """The schema of generated ranked lists: model, query (the user), item, score, relevance."""
+    return {
+        "model": pl.String(),
+        "query": pl.Int64(),
+        "item": item_dtype(ids),
+        "score": pl.Float64(),
+        "relevance": pl.Int64(),
+    }
+
+
+def list_frame(rows: list[tuple[Any, ...]], ids: str, by: str | None, *, judged: bool = True) -> pl.DataFrame:
+    """(model, query, item, score[, relevance]) rows in :func:`list_schema`; no model column without `by`."""
+    schema = list_schema(ids) if judged else {k: v for k, v in list_schema(ids).items() if k != "relevance"}
+    frame = pl.DataFrame(rows, schema=schema, orient="row")
+    return frame if by else frame.drop("model")
+
+
+def rows_of(out: pl.DataFrame, by: str | None) -> dict[str | None, dict[str, Any]]:
+    """An evaluation's rows by its `by` key (None: its one row)."""
+    if by is None:
+        assert out.height == 1
+        return {None: out.row(0, named=True)}
+    return {row.pop(by): row for row in out.iter_rows(named=True)}
+
 
 @dataclass
 class Case:
@@ -38,23 +76,18 @@ class Case:
     def frame(self) -> pl.DataFrame:
         """One row per (model, user, ranked item), scores descending."""
         rows = [
-            {"model": model, "query": user, "item": item, "score": float(len(items) - position)}
+            (model, user, item, float(len(items) - position))
             for model, users in self.lists.items()
             for user, items in users.items()
             for position, item in enumerate(items)
         ]
-        item_dtype = pl.Int64 if self.ids == "int" else pl.String
-        frame = pl.DataFrame(
-            rows, schema={"model": pl.String, "query": pl.Int64, "item": item_dtype, "score": pl.Float64}
-        )
-        return frame if self.by else frame.drop("model")
+        return list_frame(rows, self.ids, self.by, judged=False)
 
     def interactions(self) -> pl.DataFrame:
         """The training pairs as a (user, item_id) frame."""
-        item_dtype = pl.Int64 if self.ids == "int" else pl.String
         return pl.DataFrame(
             {"user": [u for u, _ in self.pairs], "item_id": [i for _, i in self.pairs]},
-            schema={"user": pl.Int64, "item_id": item_dtype},
+            schema={"user": pl.Int64, "item_id": item_dtype(self.ids)},
         )
 
     def items(self) -> set[Any]:
@@ -65,15 +98,13 @@ class Case:
     def category_frame(self) -> pl.DataFrame:
         """(item, genre) rows, an item once per category."""
         rows = [(i, g) for i, gs in self.categories.items() for g in sorted(gs)]
-        item_dtype = pl.Int64 if self.ids == "int" else pl.String
-        return pl.DataFrame(rows, schema={"item": item_dtype, "genre": pl.String}, orient="row")
+        return pl.DataFrame(rows, schema={"item": item_dtype(self.ids), "genre": pl.String}, orient="row")
 
     def baseline_frame(self) -> pl.DataFrame:
         """(user, item, score) rows of the baseline model."""
         rows = [(u, i, s) for u, pairs in self.baseline.items() for i, s in pairs]
-        item_dtype = pl.Int64 if self.ids == "int" else pl.String
         return pl.DataFrame(
-            rows, schema={"user": pl.Int64, "item": item_dtype, "score": pl.Float64}, orient="row"
+            rows, schema={"user": pl.Int64, "item": item_dtype(self.ids), "score": pl.Float64}, orient="row"
         )
 
     def baseline_lists(self) -> dict[int, list[Any]]:
@@ -95,9 +126,7 @@ class Case:
 def cases(draw: st.DrawFn) -> Case:
     ids = draw(st.sampled_from(["int", "str"]))
     size = draw(st.integers(2, 9))
-    pool: list[Any] = (
-        [10 * j + 7 for j in range(size)] if ids == "int" else [f"i{9 - j}x" for j in range(size)]
-    )
+    pool = id_pool(ids, size)
     lists: dict[str, dict[int, list[Any]]] = {}
     for model in ("als", "pop")[: draw(st.integers(1, 2))]:
         users = draw(st.lists(st.integers(0, 7), min_size=1, max_size=5, unique=True))
@@ -123,9 +152,7 @@ def values(case: Case, metrics: list[prm.Metric]) -> dict[str | None, dict[str, 
 
 def values_of(case: Case, out: pl.DataFrame) -> dict[str | None, dict[str, Any]]:
     """An evaluation's rows by model (None without models), as :func:`values` gives them."""
-    if case.by is None:
-        return {None: out.row(0, named=True)}
-    return {row.pop("model"): row for row in out.iter_rows(named=True)}
+    return rows_of(out, case.by)
 
 
 def close(got: float | None, want: float | None) -> bool:
@@ -149,7 +176,7 @@ def judged(case: Case, draw: st.DrawFn) -> tuple[pl.DataFrame, dict[int, set[Any
     for user in users:
         picked = draw(st.lists(st.sampled_from(pool), unique=True, max_size=len(pool)))
         grades[user] = {i: g for i in picked if (g := draw(GRADES)) is not None}
-    rows = []
+    rows: list[tuple[Any, ...]] = []
     for model, lists in case.lists.items():
         for user in users:
             ranked = lists.get(user, [])
@@ -157,14 +184,6 @@ def judged(case: Case, draw: st.DrawFn) -> tuple[pl.DataFrame, dict[int, set[Any
                 (model, user, i, float(len(ranked) - n), grades[user].get(i)) for n, i in enumerate(ranked)
             ]
             rows += [(model, user, i, None, g) for i, g in grades[user].items() if i not in ranked]
-    item_dtype = pl.Int64 if case.ids == "int" else pl.String
-    schema = {
-        "model": pl.String,
-        "query": pl.Int64,
-        "item": item_dtype,
-        "score": pl.Float64,
-        "relevance": pl.Int64,
-    }
-    frame = pl.DataFrame(rows, schema=schema, orient="row")
+    frame = list_frame(rows, case.ids, case.by)
     relevant = {u: {i for i, g in gs.items() if g >= 1} for u, gs in grades.items()}
-    return (frame if case.by else frame.drop("model")), relevant
+    return frame, relevant

@@ -33,6 +33,7 @@ from polars_rankmetrics.metrics._side import (
     BAD,
     LABEL,
     SHARE,
+    SIDE_ROLES,
     as_lazy,
     by_role,
     columns_of,
@@ -97,7 +98,7 @@ def check_target(value: object, columns: object = None) -> pl.LazyFrame | None:
     schema = frame.collect_schema()
     names = schema.names()
     needed = "a group column and a numeric weight column (read by name: group and weight, or columns=)"
-    group, weight = by_role(names, "target", ("label", "weight"), columns)
+    group, weight = by_role(names, "target", SIDE_ROLES["target"], columns)
     if not schema[weight].is_numeric():
         raise ColumnTypeError.layout("`target`", needed, dict(schema))
     if isinstance(value, pl.DataFrame):

@@ -21,6 +21,7 @@ from polars_rankmetrics.exceptions import (
 )
 from polars_rankmetrics.metrics._side import (
     DUP,
+    SIDE_ROLES,
     as_lazy,
     by_role,
     check_eager,
@@ -65,7 +66,7 @@ def interactions_frame(
     """The interactions (or a history) as a LazyFrame, its user and item column names; checked when eager."""
     frame = as_lazy(value, what)
     names = frame.collect_schema().names()
-    user, item = by_role(names, what, ("user", "item"), columns)
+    user, item = by_role(names, what, SIDE_ROLES[what], columns)
     if isinstance(value, pl.DataFrame):
         for column in (user, item):
             if value[column].null_count():
@@ -79,7 +80,7 @@ def popularity_columns(value: object, columns: object = None) -> tuple[pl.LazyFr
     schema = frame.collect_schema()
     names = schema.names()
     needed = "the item id and a numeric count column (read by name: item and count, or columns=)"
-    item, count = by_role(names, "popularity", ("item", "count"), columns)
+    item, count = by_role(names, "popularity", SIDE_ROLES["popularity"], columns)
     if not schema[count].is_numeric():
         raise ColumnTypeError.layout("`popularity`", needed, dict(schema))
     check_eager(frame, value, item, "popularity", unique=True)

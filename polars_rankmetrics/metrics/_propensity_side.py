@@ -5,12 +5,11 @@ item's propensity ``p`` (the chance its relevance is observed, in (0, 1]), or
 a weight ``w`` (an inverse propensity, finite and >= 0). It comes from
 
 - a column of the evaluation frame (``propensities="p"``): per row;
-- a side frame, read by name: an item column (``item``, ``item_id``, ``doc``...),
-  the value column (``propensity``/``p``, ``weight``/``w``, ``count``...), and
-  optionally a query column (``query``, ``user``...), which makes the value
+- a side frame, read by name as every side frame (:func:`~polars_rankmetrics.metrics._side.by_role`,
+  the names of :data:`~polars_rankmetrics.metrics._side.ROLE_NAMES`): an item column, the value
+  column (propensity, weight or count), and optionally a query column, which makes the value
   per (query, item); ``columns={"item": "movie", "propensity": "ps"}`` (or a
-  ``prm.Columns``, as every side input's ``columns=``) names them when their
-  names differ;
+  ``prm.Columns``) names them when their names differ;
 - a training-count frame (item, count) with the number of training instances
   ``n`` (Jain, Prabhu and Varma, KDD 2016): ``p = 1 / (1 + C (N_l + B)^-A)``,
   ``C = (ln N - 1) (B + 1)^A``; an item without a row has count 0, as in a
@@ -32,25 +31,22 @@ import polars as pl
 
 from polars_rankmetrics._spec import Metric, RowInput
 from polars_rankmetrics.exceptions import (
-    ColumnNotFoundError,
     ColumnTypeError,
     InvalidDataError,
     InvalidParameterError,
 )
 from polars_rankmetrics.exceptions import _plan as _errors
-from polars_rankmetrics.metrics._side import ROLE_NAMES, as_lazy, columns_of, item_text, same_dtype
+from polars_rankmetrics.metrics._side import (
+    as_lazy,
+    by_role,
+    columns_of,
+    item_text,
+    optional_role,
+    same_dtype,
+)
 
 PRESETS: dict[str, tuple[float, float]] = {"jain": (0.55, 1.5), "wikipedia": (0.5, 0.4), "amazon": (0.6, 2.6)}
 """Jain et al.'s (A, B) per data set: their default, Wikipedia-LSHTC and Amazon-670K (pyxclib's comments)."""
-
-ROLES: dict[str, tuple[str, ...]] = {
-    "item": ("item", "item_id", "label", "label_id", "doc", "docno", "doc_id"),
-    "query": ("query", "query_id", "qid", "user", "user_id"),
-    "propensity": ROLE_NAMES["propensity"],
-    "weight": ("weight", "weights", "w"),
-    "count": ("count", "counts", "n", "frequency", "freq"),
-}
-"""The names a side frame's columns are found by, per role (``columns=`` names others)."""
 
 Rule = Callable[[pl.Expr], pl.Expr]
 Join = Callable[[pl.LazyFrame, str, str], pl.LazyFrame]
@@ -62,47 +58,19 @@ def side_param(metric: Metric, name: str) -> object:
     return metric.side(name) if any(p.name == name for p in metric.spec.params) else None
 
 
-def _columns_map(metric: Metric) -> dict[str, str]:
-    """The family's ``columns=`` as ``{role: column name}`` (the query role is ``user``): checked."""
-    return columns_of(metric)
-
-
-def _column(
-    names: list[str], role: str, mapping: Mapping[str, str], what: str, *, needed: bool
-) -> str | None:
-    """The side frame's column of `role`: named in `mapping` (``columns=``), else found by its role's names.
-
-    Never by position: a needed role without a column is the error naming the ``columns=`` that reads it.
-    """
-    key = "user" if role == "query" else role
-    if key in mapping:
-        if mapping[key] not in names:
-            fix = f"columns={{{role!r}: ...}} naming one of them"
-            raise ColumnNotFoundError.from_missing_and_available(
-                mapping[key], f"`{what}` {role}", names, where=f"`{what}`", remedy=fix
-            )
-        return mapping[key]
-    taken = set(mapping.values())
-    found = next((n for n in ROLES[role] if n in names and n not in taken), None)
-    if found is None and needed:
-        rest = [n for n in names if n not in taken and n not in ROLES["item"] and n not in ROLES["query"]]
-        guess = repr(rest[0]) if len(rest) == 1 else "..."
-        raise ColumnNotFoundError.side_role(what, role, ROLES[role], names, f"columns={{{role!r}: {guess}}}")
-    return found
-
-
 def _layout(
     value: object, what: str, role: str, mapping: Mapping[str, str], *, eager: bool
 ) -> tuple[pl.LazyFrame, list[str]]:
-    """The side frame as a LazyFrame and its (item, value, query or absent) columns, checked when eager."""
+    """The side frame as a LazyFrame and its (item, value, query or absent) columns, checked when eager.
+
+    Read by name (:func:`~polars_rankmetrics.metrics._side.by_role`): the item and `role` columns
+    are needed, a query column (``user`` role) is read when the frame has one or ``columns=`` names it.
+    """
     frame = as_lazy(value, what)
     schema = frame.collect_schema()
     names = schema.names()
-    item = _column(names, "item", mapping, what, needed=True)
-    number = _column(names, role, mapping, what, needed=True)
-    query = _column(names, "query", mapping, what, needed=False)
-    assert item is not None
-    assert number is not None
+    query = optional_role(names, what, "user", mapping)
+    item, number = by_role(names, what, ("item", role), mapping, beside=() if query is None else (query,))
     if not schema[number].is_numeric():
         raise ColumnTypeError.from_dtype(number, f"the {role}", "numeric", schema[number])
     keys = [item] if query is None else [query, item]
@@ -210,7 +178,7 @@ def propensity_input(metric: Metric, *, eager: bool = False) -> RowInput:
 
     With `eager`, a DataFrame side input's rows are checked now (the constructor's check).
     """
-    mapping = _columns_map(metric)
+    mapping = columns_of(metric)
     given, counts = side_param(metric, "propensities"), side_param(metric, "counts")
     if isinstance(given, str):
         return _propensity("__prm_p_" + _key("column", given), "`propensities`", column=given)
@@ -239,7 +207,7 @@ def weight_input(metric: Metric, *, eager: bool = False) -> RowInput:
 
     Given `propensities`, the input is the propensity (the family reads ``1 / p``).
     """
-    mapping = _columns_map(metric)
+    mapping = columns_of(metric)
     weights, given = side_param(metric, "weights"), side_param(metric, "propensities")
     if given is not None:
         return propensity_input(metric, eager=eager)

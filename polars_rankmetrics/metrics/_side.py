@@ -92,10 +92,10 @@ def as_lazy(value: object, what: str) -> pl.LazyFrame:
 
 ROLE_NAMES: dict[str, tuple[str, ...]] = {
     "user": ("user", "user_id", "query", "query_id", "qid"),
-    "item": ("item", "item_id", "doc", "docno", "doc_id"),
+    "item": ("item", "item_id", "doc", "docno", "doc_id", "label_id"),
     "count": ("count", "popularity", "users", "n", "len"),
     "label": ("category", "group", "label", "genre"),
-    "weight": ("weight", "share"),
+    "weight": ("weight", "share", "weights", "w"),
     "propensity": ("propensity", "propensities", "p"),
     "score": ("score",),
     "rank": ("rank",),
@@ -117,6 +117,28 @@ ROLE_KEYS: dict[str, str] = {
 }
 """The keys a side input's ``columns=`` mapping takes, and the role each names."""
 
+SIDE_ROLES: dict[str, tuple[str, ...]] = {
+    "interactions": ("user", "item"),
+    "history": ("user", "item"),
+    "popularity": ("item", "count"),
+    "head": ("item",),
+    "catalog": ("item",),
+    "features": ("item",),
+    "categories": ("item", "label"),
+    "groups": ("item", "label"),
+    "target": ("label", "weight"),
+    "baseline": ("user", "item", "score"),
+    "reference": ("user", "item", "score", "rank"),
+    "propensities": ("user", "item", "propensity"),
+    "counts": ("user", "item", "count"),
+    "weights": ("user", "item", "weight"),
+}
+"""The roles each side input's columns are read for (its ``columns=`` keys: :func:`role_key`).
+
+A one-column catalog or head is its item column; a reference reads a score or else a rank; a
+propensity, count or weight frame reads a query column when it has one (a value per query and item).
+"""
+
 SideColumns: TypeAlias = Columns | Mapping[str, str] | None
 """A side input's ``columns=``: a :class:`~polars_rankmetrics.Columns` (its query, item, score and
 rank names) or a ``{role: column name}`` mapping over :data:`ROLE_KEYS`; None reads the default names."""
@@ -126,8 +148,16 @@ _KEY = {
     ("groups", "label"): "group",
     ("target", "label"): "group",
     ("reference", "user"): "query",
+    ("propensities", "user"): "query",
+    ("counts", "user"): "query",
+    ("weights", "user"): "query",
 }
 """The ``columns=`` key a message names for a role of a side input (its own word: a group, a query)."""
+
+
+def role_key(what: str, role: str) -> str:
+    """The ``columns=`` key that names the column of `role` in the side input `what` (``category``...)."""
+    return _KEY.get((what, role), role)
 
 
 def side_columns(columns: object) -> dict[str, str]:
@@ -159,34 +189,61 @@ def columns_of(metric: Metric) -> dict[str, str]:
     return side_columns(given)
 
 
-def by_role(names: list[str], what: str, roles: tuple[str, ...], columns: object = None) -> list[str]:
+def by_role(
+    names: list[str],
+    what: str,
+    roles: tuple[str, ...],
+    columns: object = None,
+    *,
+    beside: tuple[str, ...] = (),
+) -> list[str]:
     """The columns of a side frame that hold `roles`, in that order, found by name.
 
     A role's column is the one ``columns=`` names for it, else the first of its
     :data:`ROLE_NAMES` the frame has (``item``, ``user_id``, ``count``,
     ``category``...). A role no column is found for is an error naming the role,
     the frame's columns and the ``columns=`` that reads it: never a column by position.
+    `beside` are columns already read for other roles (:func:`optional_role`'s): never taken again.
     """
     given = side_columns(columns)
     chosen: dict[str, str] = {}
     for role in roles:
-        key = _KEY.get((what, role), role)
-        if role in given:
-            if given[role] not in names:
-                fix = f"columns={{{key!r}: ...}} naming one of them"
-                raise ColumnNotFoundError.from_missing_and_available(
-                    given[role], f"`{what}` {key}", names, where=f"`{what}`", remedy=fix
-                )
-            chosen[role] = given[role]
-            continue
-        hit = next((n for n in ROLE_NAMES[role] if n in names and n not in chosen.values()), None)
-        if hit is None:
-            rest = [n for n in names if n not in chosen.values() and n not in given.values()]
+        found = _named(names, what, role, given)
+        if found is None:
+            taken = {*chosen.values(), *beside}
+            found = next((n for n in ROLE_NAMES[role] if n in names and n not in taken), None)
+        if found is None:
+            rest = [
+                n for n in names if n not in chosen.values() and n not in beside and n not in given.values()
+            ]
             guess = repr(rest[0]) if len(rest) == 1 else "..."
-            fix = f"columns={{{key!r}: {guess}}}"
-            raise ColumnNotFoundError.side_role(what, key, ROLE_NAMES[role], names, fix)
-        chosen[role] = hit
+            key = role_key(what, role)
+            raise ColumnNotFoundError.side_role(
+                what, key, ROLE_NAMES[role], names, f"columns={{{key!r}: {guess}}}"
+            )
+        chosen[role] = found
     return [chosen[role] for role in roles]
+
+
+def optional_role(names: list[str], what: str, role: str, columns: object = None) -> str | None:
+    """The column of a role a side frame may lack (a query column): as :func:`by_role`, else None."""
+    given = side_columns(columns)
+    found = _named(names, what, role, given)
+    taken = set(given.values())
+    return found or next((n for n in ROLE_NAMES[role] if n in names and n not in taken), None)
+
+
+def _named(names: list[str], what: str, role: str, given: Mapping[str, str]) -> str | None:
+    """The column ``columns=`` names for `role` (None: it names none); an error when the frame lacks it."""
+    if role not in given:
+        return None
+    if given[role] not in names:
+        key = role_key(what, role)
+        fix = f"columns={{{key!r}: ...}} naming one of them"
+        raise ColumnNotFoundError.from_missing_and_available(
+            given[role], f"`{what}` {key}", names, where=f"`{what}`", remedy=fix
+        )
+    return given[role]
 
 
 def first_column(frame: pl.LazyFrame, what: str, columns: object = None) -> str:
@@ -194,7 +251,7 @@ def first_column(frame: pl.LazyFrame, what: str, columns: object = None) -> str:
     names = frame.collect_schema().names()
     if len(names) == 1 and "item" not in side_columns(columns):
         return names[0]
-    return by_role(names, what, ("item",), columns)[0]
+    return by_role(names, what, SIDE_ROLES[what], columns)[0]
 
 
 def same_dtype(side: pl.Expr, side_dtype: pl.DataType, item_dtype: pl.DataType, what: str) -> pl.Expr:
@@ -233,7 +290,7 @@ def memberships(
     frame = as_lazy(value, what)
     schema = frame.collect_schema()
     names = schema.names()
-    item, labels = by_role(names, what, ("item", "label"), columns)
+    item, labels = by_role(names, what, SIDE_ROLES[what], columns)
     if isinstance(value, pl.DataFrame):
         if value.is_empty():  # every ranked item would lack a label: the value would be no value
             raise InvalidParameterError.empty(what, f"give one ({item}, {label}) row per ranked item")

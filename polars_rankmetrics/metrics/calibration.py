@@ -220,14 +220,9 @@ def category_diversity(
         as many rows as it has categories (or a List column of categories).
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``item`` and ``category`` (`categories`). A side frame is read by name,
-        never by position: by default a role's column is the first of its usual names the frame has
-        (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...; ``count``,
-        ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``; ``weight``,
-        ``share``; ``score``; ``rank``). A role no column is found for is a ColumnNotFoundError
-        naming the ``columns=`` that reads it.
+        Column names for the ``item`` and ``category`` of `categories`, where not the
+        [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -308,15 +303,9 @@ def miscalibration(  # noqa: PLR0913  (a parameter per side input, and their col
         (``miscalibration_rank``).
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``user`` and ``item`` (`history`), ``item`` and ``category``
-        (`categories`). A side frame is read by name, never by position: by default a role's column
-        is the first of its usual names the frame has (``user``, ``user_id``, ``query``...;
-        ``item``, ``item_id``, ``doc``...; ``count``, ``popularity``, ``users``, ``n``;
-        ``category``, ``group``, ``label``, ``genre``; ``weight``, ``share``; ``score``; ``rank``).
-        A role no column is found for is a ColumnNotFoundError naming the ``columns=`` that reads
-        it.
+        Column names for the ``user`` and ``item`` of `history` and the ``item`` and ``category`` of
+        `categories`, where not the [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -465,11 +454,9 @@ def rank_biased_entropy(
         as many rows as it has categories (or a List column of categories);
         its distinct categories are the matrix's columns.
     columns
-        The side frame's column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns`.
-        Roles read here: ``item``, ``category`` (`categories`).
-        Read by name, never by position, as for :func:`category_diversity` (a role no column is found
-        for is a ColumnNotFoundError naming the ``columns=`` that reads it).
+        Column names for the ``item`` and ``category`` of `categories`, where not the
+        [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------

@@ -250,14 +250,8 @@ def coverage(k: int | None = None, *, catalog: Catalog = None, columns: SideColu
         catalog well).
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``item`` (`catalog`, when a frame of more than one column). A side frame is
-        read by name, never by position: by default a role's column is the first of its usual names
-        the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
-        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
-        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
-        ColumnNotFoundError naming the ``columns=`` that reads it.
+        Column names for the ``item`` of `catalog`, where not the [default names][side-frames]: a
+        ``{role: name}`` mapping or a :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -320,14 +314,8 @@ def gini(k: int | None = None, *, catalog: Catalog = None, columns: SideColumns 
         items ranked in the group's own lists.
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``item`` (`catalog`, when a frame of more than one column). A side frame is
-        read by name, never by position: by default a role's column is the first of its usual names
-        the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
-        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
-        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
-        ColumnNotFoundError naming the ``columns=`` that reads it.
+        Column names for the ``item`` of `catalog`, where not the [default names][side-frames]: a
+        ``{role: name}`` mapping or a :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -428,11 +416,8 @@ def exposure_gini(
         int) or its items; the default takes the items ranked anywhere in
         any list of the frame, shared by every `by` group.
     columns
-        The side frame's column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns`.
-        Roles read here: ``item`` (`catalog`, when a frame of more than one column).
-        Read by name, never by position, as for :func:`coverage` (a role no column is found
-        for is a ColumnNotFoundError naming the ``columns=`` that reads it).
+        Column names for the ``item`` of `catalog`, where not the [default names][side-frames]: a
+        ``{role: name}`` mapping or a :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------

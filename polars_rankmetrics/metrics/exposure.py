@@ -288,14 +288,9 @@ def exposure_share(  # noqa: PLR0913  (a parameter per side input, and their col
         ``discount="rbp"`` (``exposure_share_rbp``).
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``item`` and ``group`` (`groups`). A side frame is read by name, never by
-        position: by default a role's column is the first of its usual names the frame has
-        (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...; ``count``,
-        ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``; ``weight``,
-        ``share``; ``score``; ``rank``). A role no column is found for is a ColumnNotFoundError
-        naming the ``columns=`` that reads it.
+        Column names for the ``item`` and ``group`` of `groups`, where not the
+        [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -384,14 +379,9 @@ def exposure_disparity(  # noqa: PLR0913  (a parameter per side input, and their
         The browsing model, as for :func:`exposure_share`.
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``item`` and ``group`` (`groups`), ``group`` and ``weight`` (`target`). A
-        side frame is read by name, never by position: by default a role's column is the first of
-        its usual names the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``,
-        ``doc``...; ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``,
-        ``genre``; ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
-        ColumnNotFoundError naming the ``columns=`` that reads it.
+        Column names for the ``item`` and ``group`` of `groups` and the ``group`` and ``weight`` of
+        `target`, where not the [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -471,14 +461,9 @@ def awrf(  # noqa: PLR0913  (a parameter per side input, and their columns)
         The browsing model, as for :func:`exposure_share`.
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``item`` and ``group`` (`groups`), ``group`` and ``weight`` (`target`). A
-        side frame is read by name, never by position: by default a role's column is the first of
-        its usual names the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``,
-        ``doc``...; ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``,
-        ``genre``; ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
-        ColumnNotFoundError naming the ``columns=`` that reads it.
+        Column names for the ``item`` and ``group`` of `groups` and the ``group`` and ``weight`` of
+        `target`, where not the [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------

@@ -174,12 +174,9 @@ def ips_precision(
         ``"ips"`` (the default) or ``"snips"``, self-normalised; the name
         shows it: ``ips_precision(estimator=snips)@k``.
     columns
-        The side frame's column names where they differ from its roles'
-        default names, as every side input's: a ``{role: name}`` mapping over
-        ``item``, ``query``, ``weight`` and ``propensity`` (``{"item":
-        "movie", "weight": "ipw"}``) or a :class:`~polars_rankmetrics.Columns`.
-        A role without a column (none named ``columns=`` or by its default
-        names) is a ColumnNotFoundError naming the ``columns=`` that reads it.
+        Column names for the ``query``, ``item`` and ``weight`` of `weights` and the ``query``,
+        ``item`` and ``propensity`` of `propensities`, where not the [default names][side-frames]: a
+        ``{role: name}`` mapping or a :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------

@@ -22,6 +22,7 @@ from polars_rankmetrics.metrics._side import (
     COUNT,
     DUP,
     INFO,
+    SIDE_ROLES,
     SIZE,
     SideColumns,
     as_lazy,
@@ -41,7 +42,7 @@ def _from_interactions(interactions: object, columns: object) -> tuple[pl.LazyFr
     frame = as_lazy(interactions, "interactions")
     schema = frame.collect_schema()
     names = schema.names()
-    user, item = by_role(names, "interactions", ("user", "item"), columns)
+    user, item = by_role(names, "interactions", SIDE_ROLES["interactions"], columns)
     pairs = frame.select(user, item).unique()
     counts = pairs.group_by(item).agg(pl.len().alias(COUNT))
     users = frame.select(pl.col(user).n_unique().alias("__prm_users"))
@@ -189,15 +190,9 @@ def novelty(  # noqa: PLR0913  (a parameter per side input, and their columns)
         ``novelty(per=item)@k``).
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` and ``count``
-        (`popularity`). A side frame is read by name, never by position: by default a role's column
-        is the first of its usual names the frame has (``user``, ``user_id``, ``query``...;
-        ``item``, ``item_id``, ``doc``...; ``count``, ``popularity``, ``users``, ``n``;
-        ``category``, ``group``, ``label``, ``genre``; ``weight``, ``share``; ``score``; ``rank``).
-        A role no column is found for is a ColumnNotFoundError naming the ``columns=`` that reads
-        it.
+        Column names for the ``item`` and ``count`` of `popularity` and the ``user`` and ``item`` of
+        `interactions`, where not the [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------

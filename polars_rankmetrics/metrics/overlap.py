@@ -307,14 +307,9 @@ def rbo(
         ``"aware"`` (tied items share their positions, as above).
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``query``, ``item`` and ``score`` or ``rank`` (`reference`). A side frame
-        is read by name, never by position: by default a role's column is the first of its usual
-        names the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
-        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
-        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
-        ColumnNotFoundError naming the ``columns=`` that reads it.
+        Column names for the ``query``, ``item`` and ``score`` or ``rank`` of `reference`, where not
+        the [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -575,11 +570,9 @@ def intersection(
         when its rank is at most `ref_k`, gaps and ties kept, as RecTools
         reads its rank column.
     columns
-        The side frame's column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns`.
-        Roles read here: ``query``, ``item``, ``score`` or ``rank`` (`reference`).
-        Read by name, never by position, as for :func:`rbo` (a role no column is found
-        for is a ColumnNotFoundError naming the ``columns=`` that reads it).
+        Column names for the ``query``, ``item`` and ``score`` or ``rank`` of `reference`, where not
+        the [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -693,11 +686,9 @@ def rbo_normalized(
         the query id, the item id and a score (higher first) or, named
         ``rank``, a rank (lower first); ties by item id.
     columns
-        The side frame's column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns`.
-        Roles read here: ``query``, ``item``, ``score`` or ``rank`` (`reference`).
-        Read by name, never by position, as for :func:`rbo` (a role no column is found
-        for is a ColumnNotFoundError naming the ``columns=`` that reads it).
+        Column names for the ``query``, ``item`` and ``score`` or ``rank`` of `reference`, where not
+        the [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -797,11 +788,9 @@ def least_item_promoted(
         columns are the query id, the item id and a score (higher first) or,
         named ``rank``, a rank (lower first); ties by item id.
     columns
-        The side frame's column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns`.
-        Roles read here: ``query``, ``item``, ``score`` or ``rank`` (`reference`).
-        Read by name, never by position, as for :func:`rbo` (a role no column is found
-        for is a ColumnNotFoundError naming the ``columns=`` that reads it).
+        Column names for the ``query``, ``item`` and ``score`` or ``rank`` of `reference`, where not
+        the [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------

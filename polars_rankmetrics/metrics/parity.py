@@ -220,14 +220,9 @@ def pop_rsp(
         As for :func:`aplt`.
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` (`head`). A side frame is
-        read by name, never by position: by default a role's column is the first of its usual names
-        the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
-        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
-        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
-        ColumnNotFoundError naming the ``columns=`` that reads it.
+        Column names for the ``user`` and ``item`` of `interactions` and the ``item`` of `head`, where
+        not the [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -302,14 +297,9 @@ def pop_reo(
         As for :func:`pop_rsp`.
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` (`head`). A side frame is
-        read by name, never by position: by default a role's column is the first of its usual names
-        the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
-        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
-        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
-        ColumnNotFoundError naming the ``columns=`` that reads it.
+        Column names for the ``user`` and ``item`` of `interactions` and the ``item`` of `head`, where
+        not the [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------

@@ -178,15 +178,9 @@ def arp(
         popularity (a number >= 0); every ranked item needs a row.
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` and ``count``
-        (`popularity`). A side frame is read by name, never by position: by default a role's column
-        is the first of its usual names the frame has (``user``, ``user_id``, ``query``...;
-        ``item``, ``item_id``, ``doc``...; ``count``, ``popularity``, ``users``, ``n``;
-        ``category``, ``group``, ``label``, ``genre``; ``weight``, ``share``; ``score``; ``rank``).
-        A role no column is found for is a ColumnNotFoundError naming the ``columns=`` that reads
-        it.
+        Column names for the ``user`` and ``item`` of `interactions` and the ``item`` and ``count`` of
+        `popularity`, where not the [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -261,15 +255,9 @@ def aplt(  # noqa: PLR0913  (a parameter per side input, and their columns)
         ``pop_ratio`` is this share (its default 0.8).
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` and ``count``
-        (`popularity`), ``item`` (`head`). A side frame is read by name, never by position: by
-        default a role's column is the first of its usual names the frame has (``user``,
-        ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...; ``count``, ``popularity``,
-        ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``; ``weight``, ``share``;
-        ``score``; ``rank``). A role no column is found for is a ColumnNotFoundError naming the
-        ``columns=`` that reads it.
+        Column names for the ``user`` and ``item`` of `interactions`, the ``item`` and ``count`` of
+        `popularity` and the ``item`` of `head`, where not the [default names][side-frames]: a
+        ``{role: name}`` mapping or a :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -331,15 +319,9 @@ def aclt(  # noqa: PLR0913  (a parameter per side input, and their columns)
         As for :func:`aplt`.
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` and ``count``
-        (`popularity`), ``item`` (`head`). A side frame is read by name, never by position: by
-        default a role's column is the first of its usual names the frame has (``user``,
-        ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...; ``count``, ``popularity``,
-        ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``; ``weight``, ``share``;
-        ``score``; ``rank``). A role no column is found for is a ColumnNotFoundError naming the
-        ``columns=`` that reads it.
+        Column names for the ``user`` and ``item`` of `interactions`, the ``item`` and ``count`` of
+        `popularity` and the ``item`` of `head`, where not the [default names][side-frames]: a
+        ``{role: name}`` mapping or a :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -400,15 +382,9 @@ def tail_percentage(
         RecBole's ``tail_ratio`` (default 0.1).
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` and ``count``
-        (`popularity`). A side frame is read by name, never by position: by default a role's column
-        is the first of its usual names the frame has (``user``, ``user_id``, ``query``...;
-        ``item``, ``item_id``, ``doc``...; ``count``, ``popularity``, ``users``, ``n``;
-        ``category``, ``group``, ``label``, ``genre``; ``weight``, ``share``; ``score``; ``rank``).
-        A role no column is found for is a ColumnNotFoundError naming the ``columns=`` that reads
-        it.
+        Column names for the ``user`` and ``item`` of `interactions` and the ``item`` and ``count`` of
+        `popularity`, where not the [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -479,15 +455,9 @@ def mean_pop_rank(
         popularity (``count="interactions"`` gives the interaction counts).
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``user`` and ``item`` (`interactions`), ``item`` and ``count``
-        (`popularity`). A side frame is read by name, never by position: by default a role's column
-        is the first of its usual names the frame has (``user``, ``user_id``, ``query``...;
-        ``item``, ``item_id``, ``doc``...; ``count``, ``popularity``, ``users``, ``n``;
-        ``category``, ``group``, ``label``, ``genre``; ``weight``, ``share``; ``score``; ``rank``).
-        A role no column is found for is a ColumnNotFoundError naming the ``columns=`` that reads
-        it.
+        Column names for the ``user`` and ``item`` of `interactions` and the ``item`` and ``count`` of
+        `popularity`, where not the [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------

@@ -190,14 +190,9 @@ def serendipity(
         relevance column).
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``user`` and ``item`` (`history`), ``item`` (`features`). A side frame is
-        read by name, never by position: by default a role's column is the first of its usual names
-        the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
-        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
-        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
-        ColumnNotFoundError naming the ``columns=`` that reads it.
+        Column names for the ``user`` and ``item`` of `history` and the ``item`` of `features`, where
+        not the [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------

@@ -27,6 +27,7 @@ from polars_rankmetrics.metrics._side import (
     DUP,
     FEATURE,
     NONZERO,
+    SIDE_ROLES,
     SIZE,
     SideColumns,
     by_role,
@@ -103,7 +104,7 @@ def _feature_vectors(value: object, columns: object = None) -> tuple[pl.LazyFram
     needed = "the item id (read by name: item, or columns=) and features in the others"
     if len(names) < 2:
         raise ColumnNotFoundError.layout("`features`", needed, names)
-    item = by_role(names, "features", ("item",), columns)[0]
+    item = by_role(names, "features", SIDE_ROLES["features"], columns)[0]
     rest = [n for n in names if n != item]
     check_eager(frame, value, item, "features", unique=True)
     if len(rest) == 1 and isinstance(schema[rest[0]], _NUMERIC_LIST):
@@ -280,14 +281,8 @@ def intra_list_similarity(
         needs an Array column or numeric columns (a List's width is unknown
         without reading it).
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``item`` (`features`; every other column is a feature). A side frame is
-        read by name, never by position: by default a role's column is the first of its usual names
-        the frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
-        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
-        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
-        ColumnNotFoundError naming the ``columns=`` that reads it.
+        Column names for the ``item`` of `features`, where not the [default names][side-frames]: a
+        ``{role: name}`` mapping or a :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------

@@ -17,6 +17,7 @@ from polars_rankmetrics.metrics._count_tables import state, top_counts, weighted
 from polars_rankmetrics.metrics._popularity_side import USER, interactions_frame, user_ids
 from polars_rankmetrics.metrics._side import (
     BAD,
+    SIDE_ROLES,
     SIZE,
     SideColumns,
     as_lazy,
@@ -88,7 +89,7 @@ def _baseline(
     schema = frame.collect_schema()
     names = schema.names()
     needed = "user, item and numeric score columns (read by name: user, item and score, or columns=)"
-    user, item, score = by_role(names, "baseline", ("user", "item", "score"), columns_of(metric))
+    user, item, score = by_role(names, "baseline", SIDE_ROLES["baseline"], columns_of(metric))
     if not schema[score].is_numeric():
         raise ColumnTypeError.layout("`baseline`", needed, dict(schema))
     check_eager(frame, value, item, "baseline", unique=False)
@@ -169,14 +170,9 @@ def surprisal(
         The training interactions: user id first, item id second.
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``user`` and ``item`` (`interactions`). A side frame is read by name, never
-        by position: by default a role's column is the first of its usual names the frame has
-        (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...; ``count``,
-        ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``; ``weight``,
-        ``share``; ``score``; ``rank``). A role no column is found for is a ColumnNotFoundError
-        naming the ``columns=`` that reads it.
+        Column names for the ``user`` and ``item`` of `interactions`, where not the
+        [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------
@@ -240,14 +236,9 @@ def unexpectedness(
         matched to the frame's query ids.
 
     columns
-        The side frames' column names where they differ from the defaults: a ``{role: name}``
-        mapping or a :class:`~polars_rankmetrics.Columns` (its query, item, score and rank names).
-        Roles read here: ``user``, ``item`` and ``score`` (`baseline`). A side frame is read by
-        name, never by position: by default a role's column is the first of its usual names the
-        frame has (``user``, ``user_id``, ``query``...; ``item``, ``item_id``, ``doc``...;
-        ``count``, ``popularity``, ``users``, ``n``; ``category``, ``group``, ``label``, ``genre``;
-        ``weight``, ``share``; ``score``; ``rank``). A role no column is found for is a
-        ColumnNotFoundError naming the ``columns=`` that reads it.
+        Column names for the ``user``, ``item`` and ``score`` of `baseline`, where not the
+        [default names][side-frames]: a ``{role: name}`` mapping or a
+        :class:`~polars_rankmetrics.Columns`.
 
     Returns
     -------

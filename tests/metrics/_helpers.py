@@ -15,6 +15,7 @@ from typing import Any
 
 import polars as pl
 import pytest
+from beyond_cases import id_pool, list_frame, rows_of
 from hypothesis import strategies as st
 
 import polars_rankmetrics as prm
@@ -97,6 +98,16 @@ def by_model(out: pl.DataFrame) -> dict[str, dict[str, Any]]:
     return {row.pop("model"): row for row in out.iter_rows(named=True)}
 
 
+def assert_by_model(
+    metrics: Sequence[str | prm.Metric], want: dict[str, dict[str, float]], frame: pl.DataFrame | None = None
+) -> None:
+    """``evaluate(frame, metrics, by="model")`` (RUN by default) gives `want`, model by model."""
+    got = by_model(prm.evaluate(RUN if frame is None else frame, metrics, by="model"))
+    assert set(got) == set(want)
+    for model, values in want.items():
+        assert got[model] == pytest.approx(values, abs=1e-12), model
+
+
 # Generated data is often degenerate on purpose (a catalog of one item, no relevant item): its
 # warnings are expected; hand-made frames keep the default (every warning an error).
 DEGENERATE_DATA = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
@@ -142,33 +153,26 @@ class Lists:
 
     def frame(self) -> pl.DataFrame:
         """One row per (model, user, item): ranked items with descending scores, missing relevant items."""
-        rows: list[dict[str, Any]] = []
+        rows: list[tuple[Any, ...]] = []
         for model, users in self.lists.items():
             for user, items in enumerate(users):
                 weights = self.weights.get(model, [{}] * len(users))[user]
                 for position, item in enumerate(items):
-                    score = float(len(items) - position)
-                    rows.append({"model": model, "query": user, "item": item, "score": score,
-                                 "relevance": weights.get(item, 0)})  # fmt: skip
+                    rows.append((model, user, item, float(len(items) - position), weights.get(item, 0)))
                 rows.extend(
-                    {"model": model, "query": user, "item": item, "score": None, "relevance": grade}
-                    for item, grade in weights.items()
-                    if item not in items
+                    (model, user, item, None, grade) for item, grade in weights.items() if item not in items
                 )
-        item_dtype = pl.Int64 if self.ids == "int" else pl.String
-        schema = {
-            "model": pl.String,
-            "query": pl.Int64,
-            "item": item_dtype,
-            "score": pl.Float64,
-            "relevance": pl.Int64,
-        }
-        frame = pl.DataFrame(rows, schema=schema)
-        return frame if self.by else frame.drop("model")
+        return list_frame(rows, self.ids, self.by)
 
-    def expected(self, fn: Any) -> dict[str | None, Any]:  # noqa: ANN401
-        """`fn(model, lists)` per model, keyed like the evaluation's output rows."""
-        return {(model if self.by else None): fn(model, users) for model, users in self.lists.items()}
+    def rows(self, metrics: Sequence[str | prm.Metric]) -> dict[str, dict[str, Any]]:
+        """``evaluate(frame, metrics, by=by)``'s rows by model name (the one model's without `by`).
+
+        Every model has its row: each ranks an item for each of its users.
+        """
+        out = rows_of(prm.evaluate(self.frame(), metrics, by=self.by), self.by)
+        named = {(next(iter(self.lists)) if key is None else key): row for key, row in out.items()}
+        assert set(named) == set(self.lists), (set(named), set(self.lists))
+        return named
 
 
 @st.composite
@@ -176,9 +180,7 @@ def recommendation_lists(draw: st.DrawFn, *, max_pool: int = 8, relevance: bool 
     ids = draw(st.sampled_from(["int", "str"]))
     size = draw(st.integers(1, max_pool))
     # Multi-digit integer ids and strings that do not sort like them.
-    pool: list[Any] = (
-        [10 * j + 7 for j in range(size)] if ids == "int" else [f"i{9 - j}x" for j in range(size)]
-    )
+    pool = id_pool(ids, size)
     models = MODELS[: draw(st.integers(1, 2))]
     lists: dict[str, list[list[Any]]] = {}
     weights: dict[str, list[dict[Any, int]]] = {}
@@ -194,13 +196,6 @@ def recommendation_lists(draw: st.DrawFn, *, max_pool: int = 8, relevance: bool 
                 draw(st.dictionaries(st.sampled_from(pool), st.integers(0, 3), max_size=size)) for _ in users
             ]
     return Lists(ids, pool, lists, weights)
-
-
-def rows_of(out: pl.DataFrame, by: str | None) -> dict[str | None, dict[str, Any]]:
-    if by is None:
-        assert out.height == 1
-        return {None: out.row(0, named=True)}
-    return {row.pop(by): row for row in out.iter_rows(named=True)}
 
 
 def assert_close(got: float | None, want: float | None) -> None:

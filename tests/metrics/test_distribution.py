@@ -21,19 +21,17 @@ import polars_rankmetrics as prm
 from metrics._helpers import (
     CUTOFFS,
     DEGENERATE_DATA,
-    MODELS,
     RUN,
     Lists,
+    assert_by_model,
     assert_close,
     by_model,
     recommendation_lists,
-    rows_of,
 )
 
 
 def test_catalog_metrics_hand_computed() -> None:
     metrics = [prm.coverage(1), prm.coverage(2), prm.gini(2), prm.entropy(2)]
-    got = by_model(prm.evaluate(RUN, metrics, by="model"))
     # als top 2: {a, b}, {a, c}, {d}; ranked anywhere: a, b, c, d. Counts a 2, b 1, c 1, d 1.
     # pop top 2: {a, b} twice; it ranks only a, b, but the catalog is shared: a, b, c, d.
     want = {
@@ -51,8 +49,7 @@ def test_catalog_metrics_hand_computed() -> None:
             "entropy@2": 1.0,
         },
     }
-    for model, values in want.items():
-        assert got[model] == pytest.approx(values, abs=1e-12), model
+    assert_by_model(metrics, want)
 
 
 def test_catalog_group_takes_each_groups_own_ranked_items() -> None:
@@ -96,21 +93,20 @@ def test_entropy_of_uniform_recommendations_is_log2_of_their_number() -> None:
 @given(recommendation_lists())
 @example(Lists("str", ["A", "B", "C", "D", "X", "Z"], {"als": [list("ABCD"), list("ABCX"), list("ABCZ")]}))
 def test_coverage_gini_entropy_match_reference(data: Lists) -> None:
-    frame = data.frame()
     metrics: list[Any] = []
     for k in CUTOFFS:
         metrics += [prm.coverage(k), prm.gini(k), prm.entropy(k)]
         metrics += [prm.coverage(k, catalog="group"), prm.gini(k, catalog="group")]
-    out = rows_of(prm.evaluate(frame, metrics, by=data.by), data.by)
+    out = data.rows(metrics)
     # The default catalog: the items ranked anywhere, in any model's lists (one catalog for all);
     # catalog="group": those ranked in the model's own lists.
-    shared = [i for key in out for items in data.lists[key or MODELS[0]] for i in items]
+    shared = [i for model in out for items in data.lists[model] for i in items]
     for k in CUTOFFS:
         suffix = "" if k is None else f"@{k}"
-        own = data.expected(lambda _m, users: [i for items in users for i in items])
-        for key, row in out.items():
-            top = ref.top(data.lists[key or MODELS[0]], k)
-            for catalog, name in ((shared, "{}"), (own[key], "{}(catalog=group)")):
+        for model, row in out.items():
+            top = ref.top(data.lists[model], k)
+            own = [i for items in data.lists[model] for i in items]
+            for catalog, name in ((shared, "{}"), (own, "{}(catalog=group)")):
                 assert_close(row[name.format("coverage") + suffix], ref.coverage(top, catalog))
                 assert_close(row[name.format("gini") + suffix], ref.gini(top, catalog))
                 assert_close(row[name.format("gini") + suffix], ref.gini_mean_difference(top, catalog))
@@ -125,14 +121,13 @@ def test_catalog_frame_with_duplicates_and_extra_items(data: Lists, extra: int, 
     extras = [-1 - j for j in range(extra)] if data.ids == "int" else [f"extra{j}" for j in range(extra)]
     doubled = draw.draw(st.lists(st.sampled_from(data.pool), max_size=4))
     catalog = pl.Series("item", data.pool + extras + doubled)
-    frame = data.frame()
     metrics = [m(k, catalog=c) for k in (1, None) for m in (prm.coverage, prm.gini) for c in (catalog,)]
-    out = rows_of(prm.evaluate(frame, metrics, by=data.by), data.by)
-    sized = rows_of(prm.evaluate(frame, [prm.coverage(2, catalog=len(set(catalog)))], by=data.by), data.by)
-    for key, row in out.items():
-        users = data.lists[key or MODELS[0]]
+    out = data.rows(metrics)
+    sized = data.rows([prm.coverage(2, catalog=len(set(catalog)))])
+    for model, row in out.items():
+        users = data.lists[model]
         for k in (1, None):
             suffix = "" if k is None else f"@{k}"
             assert_close(row[f"coverage{suffix}"], ref.coverage(ref.top(users, k), list(catalog)))
             assert_close(row[f"gini{suffix}"], ref.gini(ref.top(users, k), list(catalog)))
-        assert_close(sized[key]["coverage@2"], ref.coverage(ref.top(users, 2), list(catalog)))
+        assert_close(sized[model]["coverage@2"], ref.coverage(ref.top(users, 2), list(catalog)))

@@ -20,26 +20,21 @@ import polars_rankmetrics as prm
 from metrics._helpers import (
     CUTOFFS,
     DEGENERATE_DATA,
-    MODELS,
     POPULARITY,
-    RUN,
     Lists,
+    assert_by_model,
     assert_close,
-    by_model,
     recommendation_lists,
-    rows_of,
 )
 
 
 def test_catalog_metrics_hand_computed() -> None:
     metrics = [prm.novelty(2, popularity=POPULARITY, n_users=16)]
-    got = by_model(prm.evaluate(RUN, metrics, by="model"))
     # als top 2: {a, b}, {a, c}, {d}; ranked anywhere: a, b, c, d. Counts a 2, b 1, c 1, d 1.
     # pop top 2: {a, b} twice; it ranks only a, b, but the catalog is shared: a, b, c, d.
     # self-information: a 1, b 2, c 3, d 4 bits. Lists: (1+2)/2, (1+3)/2, 4.
     want = {"als": {"novelty@2": (1.5 + 2.0 + 4.0) / 3}, "pop": {"novelty@2": 1.5}}
-    for model, values in want.items():
-        assert got[model] == pytest.approx(values, abs=1e-12), model
+    assert_by_model(metrics, want)
 
 
 def test_novelty_from_interactions() -> None:
@@ -71,13 +66,8 @@ def test_novelty_matches_reference(data: Lists, draw: st.DataObject) -> None:
     n_users = draw.draw(st.integers(1, 50))
     pop = {item: draw.draw(st.integers(1, n_users)) for item in data.pool}
     table = pl.DataFrame({"item": list(pop), "count": list(pop.values())})
-    frame = data.frame()
-    out = rows_of(
-        prm.evaluate(frame, [prm.novelty(k, popularity=table, n_users=n_users) for k in CUTOFFS], by=data.by),
-        data.by,
-    )
-    for key, row in out.items():
-        users = data.lists[key or MODELS[0]]
+    for model, row in data.rows([prm.novelty(k, popularity=table, n_users=n_users) for k in CUTOFFS]).items():
+        users = data.lists[model]
         for k in CUTOFFS:
             suffix = "" if k is None else f"@{k}"
             assert_close(row[f"novelty{suffix}"], ref.novelty(ref.top(users, k), pop, n_users))
@@ -103,8 +93,5 @@ def test_novelty_from_interactions_matches_counts(data: Lists, draw: st.DataObje
         users_of.setdefault(item, set()).add(u)
     pop = {item: len(us) for item, us in users_of.items()}
     total = len({u for u, _ in pairs})
-    out = rows_of(
-        prm.evaluate(data.frame(), [prm.novelty(2, interactions=interactions)], by=data.by), data.by
-    )
-    for key, row in out.items():
-        assert_close(row["novelty@2"], ref.novelty(ref.top(data.lists[key or MODELS[0]], 2), pop, total))
+    for model, row in data.rows([prm.novelty(2, interactions=interactions)]).items():
+        assert_close(row["novelty@2"], ref.novelty(ref.top(data.lists[model], 2), pop, total))

@@ -27,12 +27,10 @@ import polars_rankmetrics as prm
 from metrics._helpers import (
     DEGENERATE_DATA,
     LISTS,
-    MODELS,
     Lists,
+    assert_by_model,
     assert_close,
-    by_model,
     recommendation_lists,
-    rows_of,
 )
 
 
@@ -108,9 +106,7 @@ DATA_ERROR = (pl.exceptions.InvalidOperationError, prm.InvalidDataError)
 
 
 def test_mar_map_capped_and_mpr_hand_computed() -> None:
-    got = by_model(
-        prm.evaluate(LISTS, ["mar@2", "map_capped@2", "mpr", prm.mpr(missing_items="ignore")], by="model")
-    )
+    metrics: list[str | prm.Metric] = ["mar@2", "map_capped@2", "mpr", prm.mpr(missing_items="ignore")]
     # als user 1: b at rank 2 (grade 2), e missed: R = 2. precision at b = 1/2.
     #   mar@2 = 1/2 / 2, map_capped@2 = 1/2 / min(2, 2). user 2: a at rank 1: 1. user 3: R = 0: 0.
     #   mpr: user 1: b pct 1/2 weight 2, e bottom weight 1; user 2: a pct 0 weight 1.
@@ -120,8 +116,7 @@ def test_mar_map_capped_and_mpr_hand_computed() -> None:
                 "mpr": (2 * 0.5 + 1 * 1.0 + 0.0) / 4, "mpr_ignore": (2 * 0.5) / 3},
         "pop": {"mar@2": 0.75, "map_capped@2": 0.75, "mpr": 2 / 3, "mpr_ignore": 2 / 3},
     }  # fmt: skip
-    for model, values in want.items():
-        assert got[model] == pytest.approx(values, abs=1e-12), model
+    assert_by_model(metrics, want, LISTS)
 
 
 def test_map_capped_divides_by_k_when_more_items_are_relevant() -> None:
@@ -151,12 +146,9 @@ def test_mpr_per_user_is_null_without_a_positive_grade() -> None:
 @FEWER
 @given(recommendation_lists(relevance=True))
 def test_mar_and_map_capped_match_recmetrics_and_ml_metrics(data: Lists) -> None:
-    frame = data.frame()
     cutoffs = (1, 2, 3, 10)
     metrics = [m for k in cutoffs for m in (prm.mar(k), prm.map_capped(k), f"map@{k}")]
-    out = rows_of(prm.evaluate(frame, metrics, by=data.by), data.by)
-    for key, row in out.items():
-        model = key or MODELS[0]
+    for model, row in data.rows(metrics).items():
         users = list(zip(data.lists[model], data.weights[model], strict=True))
         for k in cutoffs:
             actual = [[i for i, g in w.items() if g >= 1] for _, w in users]
@@ -174,15 +166,13 @@ def test_mpr_matches_reference(data: Lists, spare: int) -> None:
     frame = data.frame()
     n_items = len(data.pool) + spare
     metrics = [prm.mpr(), prm.mpr(missing_items="ignore"), prm.mpr(missing_items="random", n_items=n_items)]
-    out = rows_of(prm.evaluate(frame, metrics, by=data.by), data.by)
-    for key, row in out.items():
-        model = key or MODELS[0]
+    for model, row in data.rows(metrics).items():
         users = list(zip(data.lists[model], data.weights[model], strict=True))
         assert_close(row["mpr"], ref.mpr(users, "bottom"))
         assert_close(row["mpr_ignore"], ref.mpr(users, "ignore"))
         assert_close(row[f"mpr_random(n_items={n_items})"], ref.mpr(users, "random", n_items))
     per_user = prm.evaluate(frame, [prm.mpr()], per_query=True, by=data.by)
     for user in per_user.iter_rows(named=True):
-        model = user.get("model", MODELS[0])
+        model = user.get("model", next(iter(data.lists)))
         ranked, weights = data.lists[model][user["query"]], data.weights[model][user["query"]]
         assert_close(user["mpr"], ref.mpr([(ranked, weights)], "bottom"))

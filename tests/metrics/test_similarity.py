@@ -22,19 +22,16 @@ from metrics._helpers import (
     CUTOFFS,
     DEGENERATE_DATA,
     FEATURES,
-    MODELS,
     RUN,
     Lists,
+    assert_by_model,
     assert_close,
-    by_model,
     recommendation_lists,
-    rows_of,
 )
 
 
 def test_catalog_metrics_hand_computed() -> None:
     metrics = [prm.personalization(2), prm.personalization(), prm.intra_list_similarity(2, features=FEATURES)]
-    got = by_model(prm.evaluate(RUN, metrics, by="model"))
     # als top 2: {a, b}, {a, c}, {d}; ranked anywhere: a, b, c, d. Counts a 2, b 1, c 1, d 1.
     # pop top 2: {a, b} twice; it ranks only a, b, but the catalog is shared: a, b, c, d.
     pair = 1 / sqrt(2)  # the cosine of the features of a and b
@@ -48,8 +45,7 @@ def test_catalog_metrics_hand_computed() -> None:
         },
         "pop": {"personalization@2": 0.0, "personalization": 0.0, "intra_list_similarity@2": pair},
     }
-    for model, values in want.items():
-        assert got[model] == pytest.approx(values, abs=1e-12), model
+    assert_by_model(metrics, want)
 
 
 def test_personalization_edge_cases() -> None:
@@ -89,13 +85,11 @@ def test_intra_list_similarity_feature_layouts_agree() -> None:
 @given(recommendation_lists())
 @example(Lists("str", ["A", "B", "C", "D", "X", "Z"], {"als": [list("ABCD"), list("ABCX"), list("ABCZ")]}))
 def test_personalization_matches_reference(data: Lists) -> None:
-    frame = data.frame()
-    out = rows_of(prm.evaluate(frame, [prm.personalization(k) for k in CUTOFFS], by=data.by), data.by)
-    for k in CUTOFFS:
-        suffix = "" if k is None else f"@{k}"
-        want_p = data.expected(lambda _m, users, k=k: ref.personalization(ref.top(users, k)))
-        for key, row in out.items():
-            assert_close(row[f"personalization{suffix}"], want_p[key])
+    for model, row in data.rows([prm.personalization(k) for k in CUTOFFS]).items():
+        for k in CUTOFFS:
+            suffix = "" if k is None else f"@{k}"
+            want = ref.personalization(ref.top(data.lists[model], k))
+            assert_close(row[f"personalization{suffix}"], want)
 
 
 def test_personalization_recmetrics_example() -> None:
@@ -115,15 +109,10 @@ def test_intra_list_similarity_matches_reference(data: Lists, draw: st.DataObjec
     features = {item: draw.draw(vector) for item in data.pool}
     layout = draw.draw(st.sampled_from(["wide", "list", "array", "lazy_array"]))
     table = _features_frame(features, layout)
-    frame = data.frame()
-    out = rows_of(
-        prm.evaluate(frame, [prm.intra_list_similarity(k, features=table) for k in CUTOFFS], by=data.by),
-        data.by,
-    )
-    for key, row in out.items():
+    for model, row in data.rows([prm.intra_list_similarity(k, features=table) for k in CUTOFFS]).items():
         for k in CUTOFFS:
             suffix = "" if k is None else f"@{k}"
-            want = ref.intra_list_similarity(ref.top(data.lists[key or MODELS[0]], k), features)
+            want = ref.intra_list_similarity(ref.top(data.lists[model], k), features)
             assert_close(row[f"intra_list_similarity{suffix}"], want)
 
 
@@ -151,10 +140,9 @@ def test_items_without_features_are_named(data: Lists) -> None:
     recommended = any(missing in items for users in data.lists.values() for items in users)
     metric = prm.intra_list_similarity(None, features=features)
     if not recommended:  # every recommended item has features, all (1.0,): each defined pair's cosine is 1
-        out = rows_of(prm.evaluate(frame, [metric], by=data.by), data.by)
         features_of = {item: [1.0] for item in data.pool[:-1]}
-        for key, row in out.items():
-            want = ref.intra_list_similarity(data.lists[key or MODELS[0]], features_of)
+        for model, row in data.rows([metric]).items():
+            want = ref.intra_list_similarity(data.lists[model], features_of)
             assert_close(row["intra_list_similarity"], want)
         return
     with pytest.raises(

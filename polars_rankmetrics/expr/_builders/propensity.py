@@ -170,12 +170,9 @@ def psp(
         ``"oracle"``: divided by the oracle ranking's value (pyxclib), per
         query and, over queries, as the ratio of the sums.
     columns
-        The side frame's column names where they differ from its roles'
-        default names, as every side input's: a ``{role: name}`` mapping over
-        ``item``, ``query``, ``propensity`` and ``count`` (``{"item":
-        "movie", "propensity": "ps"}``) or a :class:`~polars_rankmetrics.Columns`.
-        A role without a column (none named ``columns=`` or by its default
-        names) is a ColumnNotFoundError naming the ``columns=`` that reads it.
+        Column names for the ``query``, ``item`` and ``propensity`` of `propensities` and the
+        ``query``, ``item`` and ``count`` of `counts`, where not the [default names][side-frames]: a
+        ``{role: name}`` mapping or a :class:`~polars_rankmetrics.Columns`.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
         replaces `score` when given. Null score: judged, not retrieved; null
