@@ -93,7 +93,7 @@ def as_lazy(value: object, what: str) -> pl.LazyFrame:
 ROLE_NAMES: dict[str, tuple[str, ...]] = {
     "user": ("user", "user_id", "query", "query_id", "qid"),
     "item": ("item", "item_id", "doc", "docno", "doc_id", "label_id"),
-    "count": ("count", "popularity", "users", "n", "len"),
+    "count": ("count", "popularity", "users", "n", "len", "counts", "frequency", "freq"),
     "label": ("category", "group", "label", "genre"),
     "weight": ("weight", "share", "weights", "w"),
     "propensity": ("propensity", "propensities", "p"),
