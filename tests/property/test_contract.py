@@ -47,6 +47,7 @@ def _public() -> list[tuple[str, Callable[..., Any]]]:
         (plots, "prm.plots"),
         (fusion, "prm.fusion"),
         (prm.expr, "prm.expr"),
+        (prm.offpolicy, "prm.offpolicy"),
     ):
         for name in getattr(module, "__all__", []):
             value = getattr(module, name)
