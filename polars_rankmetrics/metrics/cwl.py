@@ -181,8 +181,9 @@ _GAIN = "__prm_cwl_gain"  # the judged gain; null for unjudged items and padded 
 _COST = "__prm_cwl_cost"  # the item's cost; null when it has none, and on padded ranks
 _RELS = "__prm_cwl_rels"  # the query's judged items with a positive gain (TrAP's R)
 _BAD = "__prm_cwl_bad"  # the first gain outside [min_gain, max_gain], as text
-_BAD_COST = "__prm_cwl_bad_cost"  # the first message of a cost column's value outside its domain
+_BAD_INPUT = "__prm_cwl_bad_input"  # the first message of a column input's value outside its domain
 _COST_IN = "__prm_cwl_cost_in:"  # prefix of a cost column carried by the engine (costs="cost")
+_RELEVANT_IN = "__prm_cwl_relevant_in:"  # prefix of TrAP's column of R (relevant="r")
 _N_RET = "__prm_cwl_m"  # the ranks the list fills, up to depth
 # One bound's columns (suffixed "worst" or "best"): the gain and cost of each rank, their running
 # sums, the ranks with a positive gain; then W (weight models), C, and the chance of reaching a rank.
@@ -278,8 +279,22 @@ def _cost_input(m: Metric) -> tuple[RowInput, ...]:
     return (RowInput(_COST_IN + costs, "`costs`", "cost", "finite and >= 0", _non_negative, column=costs),)
 
 
-def _non_negative(cost: pl.Expr) -> pl.Expr:
-    return cost >= 0.0
+def _relevant_input(m: Metric) -> tuple[RowInput, ...]:
+    """TrAP's R as a per-row input when a column of the frame gives it (``relevant="r"``)."""
+    relevant = m.side("relevant") if any(p.name == "relevant" for p in m.spec.params) else None
+    if not isinstance(relevant, str):
+        return ()
+    what, domain = "number of relevant items", "finite and >= 0"
+    return (RowInput(_RELEVANT_IN + relevant, "`relevant`", what, domain, _non_negative, column=relevant),)
+
+
+def _inputs(m: Metric) -> tuple[RowInput, ...]:
+    """The family's columns of the frame: its costs, TrAP's R."""
+    return _cost_input(m) + _relevant_input(m)
+
+
+def _non_negative(value: pl.Expr) -> pl.Expr:
+    return value >= 0.0
 
 
 def _check_costs(m: Metric) -> None:
@@ -379,6 +394,9 @@ def _check(m: Metric) -> None:
     _check_choice(m, "quantity")
     _check_choice(m, "bound")
     _check_costs(m)
+    relevant = m.side("relevant") if any(p.name == "relevant" for p in m.spec.params) else None
+    if relevant is not None and not isinstance(relevant, str):
+        raise InvalidParameterError.out_of_domain("relevant", "a column name", relevant, metric=m.name)
     if m.number("min_cost") > m.number("max_cost"):
         raise InvalidParameterError.out_of_domain(
             "min_cost", f"at most max_cost={m.number('max_cost')!r}", m.number("min_cost"), metric=m.name
@@ -399,15 +417,14 @@ def _rows(m: Metric, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame
     rank = pl.col(RANK)
     listed = rank.is_not_null() & (rank <= depth)
     column = _cost_input(m)
-    cost_bad = [_first_bad_cost(pl.col(c.name), pl.col(c.bad)).alias(_BAD_COST) for c in column]
+    given = _relevant_input(m)
+    count = (judged & (gain > 0.0)).sum().cast(pl.Float64)
     queries = frame.group_by(list(keys)).agg(
         listed.sum().cast(pl.Int64).alias(_N_RET),
-        (judged & (gain > 0.0)).sum().cast(pl.Float64).alias(_RELS),
+        _relevant(count, [pl.col(r.name) for r in given]).alias(_RELS),
         pl.when(outside).then(gain.cast(pl.String)).drop_nulls().first().alias(_BAD),
-        *cost_bad,
+        _bad_input([(pl.col(i.name), pl.col(i.bad)) for i in _inputs(m)]).alias(_BAD_INPUT),
     )
-    if not column:
-        queries = queries.with_columns(pl.lit(None, dtype=pl.String).alias(_BAD_COST))
     ranked = frame.filter(listed).select(
         *keys,
         rank.cast(pl.Float64).alias(_POS),
@@ -434,13 +451,22 @@ def _rows(m: Metric, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame
         )
     )
     both = pl.concat([ranked.select(*keys, _POS, _GAIN, _COST), padded])
-    per_query = queries.select(*keys, _RELS, _BAD, _BAD_COST)
+    per_query = queries.select(*keys, _RELS, _BAD, _BAD_INPUT)
     return both.join(per_query, on=list(keys), how="left", nulls_equal=True)
 
 
-def _first_bad_cost(cost: pl.Expr, bad: pl.Expr) -> pl.Expr:
-    """The message of the first cost outside its domain (a null cost is no cost: max_cost or min_cost)."""
-    return pl.when(cost.is_not_null()).then(bad).drop_nulls().first()
+def _bad_input(inputs: list[tuple[pl.Expr, pl.Expr]]) -> pl.Expr:
+    """The message of the first value of a column input outside its domain; a null value is no value.
+
+    A null cost is no cost (max_cost or min_cost); a null R leaves TrAP's count.
+    """
+    firsts = [pl.when(value.is_not_null()).then(bad).drop_nulls().first() for value, bad in inputs]
+    return pl.coalesce(*firsts, pl.lit(None, dtype=pl.String))
+
+
+def _relevant(count: pl.Expr, given: list[pl.Expr]) -> pl.Expr:
+    """TrAP's R: the column's value (its largest on the query's rows) where given, else `count`."""
+    return pl.coalesce(*(g.max().cast(pl.Float64) for g in given), count)
 
 
 def _failure(m: Metric, bad_gain: pl.Expr, bad_cost: pl.Expr) -> pl.Expr:
@@ -569,7 +595,7 @@ def _table_of(model: Model) -> Callable[[Metric, GainColumns, pl.LazyFrame, tupl
         quantity = str(m.side("quantity") or "eu")
         bound = str(m.side("bound") or "worst")
         rows = _rows(m, frame, keys)
-        bad = rows.group_by(list(keys)).agg(pl.col(_BAD).first(), pl.col(_BAD_COST).first())
+        bad = rows.group_by(list(keys)).agg(pl.col(_BAD).first(), pl.col(_BAD_INPUT).first())
         if bound == "residual":
             worst = _quantities(m, model, rows, keys, best=False).select(
                 *keys, pl.col(_Q + quantity).alias(_LO)
@@ -585,7 +611,7 @@ def _table_of(model: Model) -> Callable[[Metric, GainColumns, pl.LazyFrame, tupl
                 *keys, pl.col(_Q + quantity).alias(VALUE)
             )
         out = out.join(bad, on=list(keys), how="left", nulls_equal=True)
-        failed = _failure(m, pl.col(_BAD), pl.col(_BAD_COST))
+        failed = _failure(m, pl.col(_BAD), pl.col(_BAD_INPUT))
         return out.select(*keys, pl.coalesce(_errors.in_plan(failed), pl.col(VALUE)).alias(VALUE))
 
     return table
@@ -632,7 +658,8 @@ def _ordered_of(model: Model) -> Callable[[Metric, Rows], pl.Expr]:
             # by its reciprocal instead (one ulp off the table's column by column division).
             return pl.when(pos > 0.0).then(scalar)
 
-        rels = per_rank((judged & (gain > 0.0)).sum().cast(pl.Float64))
+        count = (judged & (gain > 0.0)).sum().cast(pl.Float64)
+        rels = per_rank(_relevant(count, [rows.input(r.name) for r in _relevant_input(m)]))
 
         def one(*, best: bool) -> pl.Expr:
             g = gains.fill_null(m.number("max_gain") if best else 0.0)
@@ -647,10 +674,8 @@ def _ordered_of(model: Model) -> Callable[[Metric, Rows], pl.Expr]:
         result = one(best=True) - one(best=False) if bound == "residual" else one(best=bound == "best")
         outside = judged & ((gain < _min_gain(m)) | (gain > m.number("max_gain")))
         bad_gain = pl.when(outside).then(gain.cast(pl.String)).drop_nulls().first()
-        bad_cost = (
-            _first_bad_cost(cost, rows.input(column[0].bad)) if column else pl.lit(None, dtype=pl.String)
-        )
-        return pl.coalesce(_errors.in_plan(_failure(m, bad_gain, bad_cost)), result)
+        bad_input = _bad_input([(rows.input(i.name), rows.input(i.bad)) for i in _inputs(m)])
+        return pl.coalesce(_errors.in_plan(_failure(m, bad_gain, bad_input)), result)
 
     return value
 
@@ -820,7 +845,7 @@ def _spec(name: str, model: Model, *, unretrieved: bool = False) -> TableSpec:
         refuse=_refuse_gain,
         table=_table_of(model),
         ordered=_ordered_of(model),
-        inputs=_cost_input,
+        inputs=_inputs,
         ties=TieSupport(why="a C/W/L measure reads the ranking in one order, as cwl_eval reads its run file"),
     )
 
@@ -1036,6 +1061,7 @@ def cwl_trap(  # noqa: PLR0913  (cwl_eval's options, each named)
     min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
+    relevant: Annotated[object, SIDE] = None,
 ) -> Metric:
     """The C/W/L measure of ``cwl_eval``'s ``TrAPCWLMetric()``.
 
@@ -1051,6 +1077,13 @@ def cwl_trap(  # noqa: PLR0913  (cwl_eval's options, each named)
     quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
+    relevant
+        R from a column of the frame (its largest value on the query's rows),
+        as ``cwl_eval`` counts it from its gain file, where the frame's rows
+        would count otherwise (a ranking that repeats a relevant document:
+        ``rankmetrics cwl`` gives each line of a run its own item); None, or
+        a query whose column is null, counts the query's judged items with a
+        positive gain.
 
     Returns
     -------

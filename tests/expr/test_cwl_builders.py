@@ -268,3 +268,15 @@ def test_a_group_without_a_judged_row_is_null() -> None:
     )
     got = frame.group_by("query").agg(cases(max_depth=3))
     assert got.select(pl.all_horizontal(pl.exclude("query").is_null())).item()
+
+
+@pytest.mark.parametrize("bound", cwl.BOUNDS)
+def test_trap_reads_r_from_a_column_as_evaluate_does(bound: str) -> None:
+    """TrAP's relevant= column (R per query; null in query b: its count), every quantity."""
+    r = pl.when(pl.col("query") == "b").then(None).otherwise(pl.col("query").str.len_bytes() * 7.0)
+    frame = FIXED.with_columns(r.alias("r"))
+    exprs = [
+        rx.cwl_trap(quantity=q, bound=bound, gain=UNIT_GAINS, max_depth=6, costs=COST, relevant="r")
+        for q in cwl.QUANTITIES
+    ]
+    compare(frame, exprs)

@@ -2049,6 +2049,7 @@ def cwl_trap(
     min_gain: float = 0.0,
     min_cost: float = 1.0,
     max_cost: float = 1.0,
+    relevant: object = None,
     item: str = "item",
     score: str = "score",
     rank: str | None = None,
@@ -2073,6 +2074,13 @@ def cwl_trap(
     quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
+    relevant
+        R from a column of the frame (its largest value on the query's rows),
+        as ``cwl_eval`` counts it from its gain file, where the frame's rows
+        would count otherwise (a ranking that repeats a relevant document:
+        ``rankmetrics cwl`` gives each line of a run its own item); None, or
+        a query whose column is null, counts the query's judged items with a
+        positive gain.
     item, score, rank, relevance
         Column names (``prm.Columns()``'s by default); `rank` (1 is best)
         replaces `score` when given. Null score: judged, not retrieved; null
@@ -2126,6 +2134,7 @@ def cwl_trap(
             min_gain=min_gain,
             min_cost=min_cost,
             max_cost=max_cost,
+            relevant=relevant,
         ),
         item=item,
         score=score,
