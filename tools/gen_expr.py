@@ -108,7 +108,10 @@ _EXTRA = {
 
 TABLE_NOTE = (
     'Per-row side inputs are columns of the frame here (``costs="cost"``); a'
-    " side frame or mapping is refused (join it to the frame first)."
+    " side frame or mapping is refused (join it to the frame first). A value"
+    " the family refuses in the data (a gain outside its range, a negative"
+    " cost) fails when the plan runs, with evaluate's message"
+    " (:func:`polars_rankmetrics.collect` raises it as InvalidDataError)."
 )
 
 Built = QuerySpec | TableSpec

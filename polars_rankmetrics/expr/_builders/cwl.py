@@ -67,7 +67,10 @@ def cwl_ap(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -168,7 +171,10 @@ def cwl_bpm(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -278,7 +284,10 @@ def cwl_bpm_dynamic(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -395,7 +404,10 @@ def cwl_ift_c1(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -509,7 +521,10 @@ def cwl_ift_c1_c2(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -629,7 +644,10 @@ def cwl_ift_c2(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -738,7 +756,10 @@ def cwl_insq(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -840,7 +861,10 @@ def cwl_inst(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -942,7 +966,10 @@ def cwl_ndcg(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -1044,7 +1071,10 @@ def cwl_nerr10(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -1145,7 +1175,10 @@ def cwl_nerr11(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -1246,7 +1279,10 @@ def cwl_nerr8(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -1347,7 +1383,10 @@ def cwl_nerr9(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -1449,7 +1488,10 @@ def cwl_npv(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -1552,7 +1594,10 @@ def cwl_precision(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -1655,7 +1700,10 @@ def cwl_rbp(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -1757,7 +1805,10 @@ def cwl_rr(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -1858,7 +1909,10 @@ def cwl_set(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -1964,7 +2018,10 @@ def cwl_tbg(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -2067,7 +2124,10 @@ def cwl_trap(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
@@ -2175,7 +2235,10 @@ def cwl_umeasure(
     queries is evaluate's.
 
     Per-row side inputs are columns of the frame here (``costs="cost"``); a side
-    frame or mapping is refused (join it to the frame first).
+    frame or mapping is refused (join it to the frame first). A value the family
+    refuses in the data (a gain outside its range, a negative cost) fails when
+    the plan runs, with evaluate's message (:func:`polars_rankmetrics.collect`
+    raises it as InvalidDataError).
 
     Parameters
     ----------
