@@ -469,12 +469,12 @@ def _relevant(count: pl.Expr, given: list[pl.Expr]) -> pl.Expr:
     return pl.coalesce(*(g.max().cast(pl.Float64) for g in given), count)
 
 
-def _failure(m: Metric, bad_gain: pl.Expr, bad_cost: pl.Expr) -> pl.Expr:
-    """The query's data error, in words (null when none): a gain outside the range, then a bad cost."""
+def _failure(m: Metric, bad_gain: pl.Expr, bad_input: pl.Expr) -> pl.Expr:
+    """The query's data error, in words (null when none): a gain outside the range, then a bad input."""
     low = pl.lit(str(_min_gain(m)) if _min_gain(m) else "0")  # "[0, 1.0]" by default
     high = pl.lit(m.number("max_gain"))
     message = pl.format("a C/W/L gain outside [{}, {}]: {}", low, high, bad_gain)
-    return pl.when(bad_gain.is_not_null()).then(message).otherwise(bad_cost)
+    return pl.when(bad_gain.is_not_null()).then(message).otherwise(bad_input)
 
 
 def _bound_columns(
