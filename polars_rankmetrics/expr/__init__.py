@@ -92,7 +92,8 @@ plan_stage="physical")``) and the rest of the plan streams. One node per
 ``group_by_dynamic(..., group_by=...)``, whichever builders it holds; one
 per builder in ``select``; none in ``group_by_dynamic`` without
 ``group_by=``, whose own streaming node runs the builders
-(``tests/expr/test_engines.py`` checks each builder and each context).
+(``tests/expr/test_engines.py`` checks each builder and each context;
+``tests/expr/test_cwl_builders.py`` the C/W/L builders).
 evaluate ranks with windows and keeps its whole plan on the streaming
 engine. ``benchmarks/bench_expr.py`` measures both: five builders take about
 3 times evaluate's per-query time at 1M and 10M rows, and twice that again
