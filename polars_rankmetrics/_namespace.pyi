@@ -388,6 +388,7 @@ class MetricMethods(Generic[_FrameT]):
         min_gain: float = 0.0,
         min_cost: float = 1.0,
         max_cost: float = 1.0,
+        relevant: object = None,
         **options: Unpack[MetricOptions],
     ) -> _FrameT: ...
     def cwl_umeasure(

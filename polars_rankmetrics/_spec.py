@@ -478,9 +478,20 @@ class QuerySpec(MetricSpec):
 
 @dataclass(frozen=True, kw_only=True)
 class TableSpec(MetricSpec):
-    """A per-query metric computed as a frame of (keys..., VALUE) from the prepared frame."""
+    """A per-query metric computed as a frame of (keys..., VALUE) from the prepared frame.
+
+    `ordered`, when the family has one, is the same value as one aggregation
+    over one query's rows in rank order (a :class:`Rows` view whose rows are
+    a list's elements sorted by rank, unretrieved rows last, as
+    ``polars_rankmetrics.expr`` reads a group): the family then gets an
+    expression builder. `inputs` are the per-row numbers it reads besides
+    the frame contract (:class:`RowInput`), carried onto the prepared frame
+    as for a :class:`QuerySpec`.
+    """
 
     table: Table
+    ordered: PerQuery | None = None
+    inputs: Inputs | None = None
 
 
 COUNTED = "__prm_counted"  # the Int64 count column of a CountState's table

@@ -258,10 +258,10 @@ def _join_tables(
 
 
 def row_inputs(metrics: NamedMetrics) -> list[RowInput]:
-    """The per-row inputs the query-scope families among `metrics` read, each once (by its column name)."""
+    """The per-row inputs the query-scope and table families among `metrics` read, each once (by column)."""
     found: dict[str, RowInput] = {}
     for _, m in metrics:
-        if isinstance(m.spec, QuerySpec) and m.spec.inputs is not None:
+        if isinstance(m.spec, (QuerySpec, TableSpec)) and m.spec.inputs is not None:
             for row_input in m.spec.inputs(m):
                 found.setdefault(row_input.name, row_input)
     return list(found.values())

@@ -134,7 +134,8 @@ def cwl_values(
     if blocks == 0 or not measures:  # an empty metrics file: cwl_eval prints no line
         return pl.DataFrame(schema={"block": pl.UInt32, "measure": pl.UInt32}), stop
     frame = _frame(items, gains, run, blocks)
-    table = _evaluate(frame, items, measures, bounds, _trap_rels(frame, items, gains, run, bounds))
+    frame = frame.join(_trap_rels(frame, gains, run), on="query", how="left")
+    table = _evaluate(frame, items, measures, bounds)
     return table, stop
 
 
@@ -179,7 +180,7 @@ def _frame(items: pl.DataFrame, gains: pl.DataFrame, run: CwlRun, blocks: int) -
     A retrieved item is named by its ranking and position (``3:1``; the same
     document twice is two items, as ``cwl_eval`` counts it, and each has the
     cost of its line's element type; TrAP's R, which would count it twice, is
-    rescaled to cwl_eval's afterwards, see ``_trap_rels``); each judged document of the topic the
+    cwl_eval's count, read from a column, see ``_trap_rels``); each judged document of the topic the
     ranking did not retrieve follows, unranked (``~doc``), its gain clipped
     to [0, 1], for TrAP, which counts the topic's relevant items (gain > 0); a topic without judgments
     gets one unranked item of gain 0, so that the ranking is evaluated.
@@ -214,82 +215,33 @@ def _frame(items: pl.DataFrame, gains: pl.DataFrame, run: CwlRun, blocks: int) -
 
 
 _TRAP = "TrAPCWLMetric"
+_R = "__cwl_relevant"  # the frame's column of TrAP's R: cwl_eval's count, one value per ranking
 
 
-def _trap_rels(
-    frame: pl.DataFrame, items: pl.DataFrame, gains: pl.DataFrame, run: CwlRun, bounds: Bounds
-) -> pl.DataFrame:
-    """TrAP's R per ranking (query): the library's count and cwl_eval's, worst and best case.
+def _trap_rels(frame: pl.DataFrame, gains: pl.DataFrame, run: CwlRun) -> pl.DataFrame:
+    """TrAP's R per ranking (query), as cwl_eval counts it: the topic's judged documents with a positive gain.
 
-    The library counts the frame's items with a positive gain, so a relevant
-    document a ranking repeats (two items, ``3:1`` and ``3:4``) counts twice;
-    cwl_eval counts the topic's judged documents with a positive gain, each
-    once. In the best case both take at least the padded ranking's count:
-    its gains, unjudged and padded ranks at ``--max_gain``, each positive one
-    counted as 1 and the negative ones added as they are.
+    The frame's items would count a relevant document a ranking repeats (two
+    items, ``3:1`` and ``3:4``) twice: ``cwl_trap(relevant=...)`` reads this
+    count instead (in the best case, at least the padded ranking's, as the
+    family takes it).
     """
     blocks = frame.select(pl.col("query").unique())
     topics = pl.DataFrame(
         {"query": pl.arange(0, len(run.topics), eager=True).cast(pl.UInt32), "topic": run.topics}
     )
-    relevant = (
-        gains.filter(pl.col("gain") > 0.0).group_by("topic").agg(pl.len().cast(pl.Float64).alias("true"))
-    )
-    counted = (
-        frame.filter(pl.col("relevance") > 0.0).group_by("query").agg(pl.len().cast(pl.Float64).alias("lib"))
-    )
-    g = pl.col("gain").fill_null(bounds.max_gain)
-    pad = 1.0 if bounds.max_gain > 0.0 else bounds.max_gain
-    padded = items.group_by("block").agg(
-        (pl.when(g > 0.0).then(1.0).otherwise(g).sum() + (bounds.depth - pl.len()) * pad).alias("np")
-    )
+    relevant = gains.filter(pl.col("gain") > 0.0).group_by("topic").agg(pl.len().cast(pl.Float64).alias(_R))
     return (
         blocks.join(topics, on="query", how="left")
         .join(relevant, on="topic", how="left")
-        .join(counted, on="query", how="left")
-        .join(padded, left_on="query", right_on="block", how="left")
-        .select(
-            "query",
-            pl.col("lib").fill_null(0.0).alias("r_lib"),
-            pl.col("true").fill_null(0.0).alias("r_true"),
-            pl.col("np").fill_null(0.0).alias("r_np"),
-        )
+        .select("query", pl.col(_R).fill_null(0.0))
     )
-
-
-def _rescaled(values: Sequence[pl.Expr], lib: pl.Expr, true: pl.Expr) -> list[pl.Expr]:
-    """TrAP's five quantities with cwl_eval's R: the library's computed with R = `lib`.
-
-    W(i) = G'(i) / K(i) / R (R when it is positive, else 1): EU and EC scale
-    as 1/R, ED as R; ETU and ETC, from C(i) = W(i+1)/W(i), not at all. Where
-    the two R agree the values are the library's, untouched.
-    """
-    lib = pl.when(lib > 0.0).then(lib).otherwise(1.0)
-    true = pl.when(true > 0.0).then(true).otherwise(1.0)
-    eu, etu, ec, etc, ed = values
-
-    def fixed(value: pl.Expr, scaled: pl.Expr) -> pl.Expr:
-        return pl.when(lib == true).then(value).otherwise(scaled)
-
-    return [fixed(eu, eu * lib / true), etu, fixed(ec, ec * lib / true), etc, fixed(ed, ed * true / lib)]
-
-
-def _trap_columns(metrics: Sequence[prm.Metric], residuals: bool) -> list[pl.Expr]:
-    """TrAP's columns (eu ... ed, res_eu ... res_ed) from its worst and best metrics, with cwl_eval's R."""
-    r_lib, r_true, r_np = pl.col("r_lib"), pl.col("r_true"), pl.col("r_np")
-    worst = _rescaled([pl.col(str(m)) for m in metrics[:5]], r_lib, r_true)
-    columns = [v.alias(q) for v, q in zip(worst, QUANTITIES, strict=True)]
-    if residuals:
-        best_lib, best_true = pl.max_horizontal(r_np, r_lib), pl.max_horizontal(r_np, r_true)
-        best = _rescaled([pl.col(str(m)) for m in metrics[5:]], best_lib, best_true)
-        columns += [(b - w).alias(f"res_{q}") for b, w, q in zip(best, worst, QUANTITIES, strict=True)]
-    return columns
 
 
 def _metrics(measure: CwlMeasure, costs: pl.DataFrame | None, bounds: Bounds) -> list[prm.Metric]:
     """The library's metrics of one measure: its five quantities, worst case, then their residuals.
 
-    TrAP's are worst, then best: its values are rescaled to cwl_eval's R before the residual.
+    TrAP's read R, cwl_eval's count of the topic's relevant documents, from the frame's column.
     """
     family, keywords = FAMILIES[measure.cls.name]
     constructor = getattr(prm, family)
@@ -298,7 +250,7 @@ def _metrics(measure: CwlMeasure, costs: pl.DataFrame | None, bounds: Bounds) ->
         # these classes read k only in `rank < k` (an integer rank): k = 10.0, 2.5 or 0 is the
         # integer max(1, ceil(k)) to them (cwl_eval prints the name with k as written)
         given["k"] = max(1, math.ceil(given["k"]))
-    options = {
+    options: dict[str, object] = {
         "costs": costs,
         "max_depth": bounds.depth,
         # INST and NERR take gains in [0, 1]: a ranking cwl_eval evaluates with them never reads
@@ -309,9 +261,9 @@ def _metrics(measure: CwlMeasure, costs: pl.DataFrame | None, bounds: Bounds) ->
         "min_cost": bounds.min_cost,
         "max_cost": bounds.max_cost,
     }
-    chosen = (
-        ("worst", "best" if measure.cls.name == _TRAP else "residual") if bounds.residuals else ("worst",)
-    )
+    if measure.cls.name == _TRAP:
+        options["relevant"] = _R
+    chosen = ("worst", "residual") if bounds.residuals else ("worst",)
     return [
         constructor(**given, quantity=quantity, bound=bound, **options)
         for bound in chosen
@@ -324,7 +276,6 @@ def _evaluate(
     items: pl.DataFrame,
     measures: Sequence[CwlMeasure],
     bounds: Bounds,
-    trap_rels: pl.DataFrame,
 ) -> pl.DataFrame:
     """The measures' values per ranking (the library's C/W/L families), one row per (block, measure)."""
     known = items.filter(pl.col("cost").is_not_null())
@@ -335,16 +286,11 @@ def _evaluate(
     with warnings.catch_warnings():  # rankings all unjudged are cwl_eval's everyday input (residuals)
         warnings.simplefilter("ignore", prm.RankMetricsWarning)
         values = prm.evaluate(frame, unique, per_query=True)
-    values = values.join(trap_rels, on="query", how="left")
     tables = [
         values.select(
             pl.col("query").alias("block"),
             pl.lit(index, pl.UInt32).alias("measure"),
-            *(
-                _trap_columns(metrics, bounds.residuals)
-                if measure.cls.name == _TRAP
-                else (pl.col(str(metric)).alias(name) for metric, name in zip(metrics, columns, strict=True))
-            ),
+            *(pl.col(str(metric)).alias(name) for metric, name in zip(metrics, columns, strict=True)),
         )
         for index, (measure, metrics) in enumerate(zip(measures, per_measure, strict=True))
     ]

@@ -68,7 +68,10 @@ evaluate: it knows each metric's rule (mean, sum, geometric mean, ratio of
 sums for ``mpr``) and sums exactly.
 
 Builders, one per metric computed from one query's rows (every
-``QuerySpec`` of the registry; ``polars_rankmetrics.expr.__all__`` lists
+``QuerySpec`` of the registry, and the table families whose spec gives the
+same value from the query's rows in rank order: the C/W/L measures
+``cwl_*``, whose ranking is padded to ``max_depth`` ranks at constant
+positions; ``polars_rankmetrics.expr.__all__`` lists
 them, and the API reference gives each its page), named as their
 constructors (``rx.ndcg`` as ``prm.ndcg``). Per query, ``gm_map`` is AP,
 ``gm_bpref`` bpref and ``mpr`` the user's own ratio. Not here: ``g``,
@@ -89,7 +92,8 @@ plan_stage="physical")``) and the rest of the plan streams. One node per
 ``group_by_dynamic(..., group_by=...)``, whichever builders it holds; one
 per builder in ``select``; none in ``group_by_dynamic`` without
 ``group_by=``, whose own streaming node runs the builders
-(``tests/expr/test_engines.py`` checks each builder and each context).
+(``tests/expr/test_engines.py`` checks each builder and each context;
+``tests/expr/test_cwl_builders.py`` the C/W/L builders).
 evaluate ranks with windows and keeps its whole plan on the streaming
 engine. ``benchmarks/bench_expr.py`` measures both: five builders take about
 3 times evaluate's per-query time at 1M and 10M rows, and twice that again
@@ -118,6 +122,27 @@ if TYPE_CHECKING:  # the builders, for type checkers (written by tools/gen_expr.
     from polars_rankmetrics.expr._builders import binary_cost_gain as binary_cost_gain
     from polars_rankmetrics.expr._builders import bpref as bpref
     from polars_rankmetrics.expr._builders import covered_users as covered_users
+    from polars_rankmetrics.expr._builders import cwl_ap as cwl_ap
+    from polars_rankmetrics.expr._builders import cwl_bpm as cwl_bpm
+    from polars_rankmetrics.expr._builders import cwl_bpm_dynamic as cwl_bpm_dynamic
+    from polars_rankmetrics.expr._builders import cwl_ift_c1 as cwl_ift_c1
+    from polars_rankmetrics.expr._builders import cwl_ift_c1_c2 as cwl_ift_c1_c2
+    from polars_rankmetrics.expr._builders import cwl_ift_c2 as cwl_ift_c2
+    from polars_rankmetrics.expr._builders import cwl_insq as cwl_insq
+    from polars_rankmetrics.expr._builders import cwl_inst as cwl_inst
+    from polars_rankmetrics.expr._builders import cwl_ndcg as cwl_ndcg
+    from polars_rankmetrics.expr._builders import cwl_nerr8 as cwl_nerr8
+    from polars_rankmetrics.expr._builders import cwl_nerr9 as cwl_nerr9
+    from polars_rankmetrics.expr._builders import cwl_nerr10 as cwl_nerr10
+    from polars_rankmetrics.expr._builders import cwl_nerr11 as cwl_nerr11
+    from polars_rankmetrics.expr._builders import cwl_npv as cwl_npv
+    from polars_rankmetrics.expr._builders import cwl_precision as cwl_precision
+    from polars_rankmetrics.expr._builders import cwl_rbp as cwl_rbp
+    from polars_rankmetrics.expr._builders import cwl_rr as cwl_rr
+    from polars_rankmetrics.expr._builders import cwl_set as cwl_set
+    from polars_rankmetrics.expr._builders import cwl_tbg as cwl_tbg
+    from polars_rankmetrics.expr._builders import cwl_trap as cwl_trap
+    from polars_rankmetrics.expr._builders import cwl_umeasure as cwl_umeasure
     from polars_rankmetrics.expr._builders import dcg as dcg
     from polars_rankmetrics.expr._builders import eleven_point_average as eleven_point_average
     from polars_rankmetrics.expr._builders import err as err

@@ -27,7 +27,7 @@ import polars.selectors as cs
 from polars_rankmetrics._engine.plan import DTYPES
 from polars_rankmetrics._engine.prepare import gain_expr, ideal_order, relevance_classes
 from polars_rankmetrics._kernel import Rows, query_scale
-from polars_rankmetrics._spec import Metric, QuerySpec
+from polars_rankmetrics._spec import Metric, QuerySpec, TableSpec
 from polars_rankmetrics.conventions import Conventions, Gain
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
@@ -69,7 +69,7 @@ def sorted_rows(metric: Metric, order: str, *, by_rank: bool, item: str, relevan
 def _inputs(metric: Metric, item: str, where: str) -> list[pl.Expr]:
     """The metric's per-row inputs (``RowInput``) as fields of the group's rows: columns only, no joins."""
     spec = metric.spec
-    if not isinstance(spec, QuerySpec) or spec.inputs is None:
+    if not isinstance(spec, (QuerySpec, TableSpec)) or spec.inputs is None:
         return []
     fields: list[pl.Expr] = []
     for row_input in spec.inputs(metric):
@@ -168,7 +168,11 @@ def query_expr(  # noqa: PLR0913  (the columns and conventions, each named)
     evaluate). Parameters are checked here; column dtypes when the plan runs.
     """
     spec = metric.spec
-    if not isinstance(spec, QuerySpec):  # pragma: no cover  (the builders only pass query specs)
+    if isinstance(spec, QuerySpec):
+        per_query = spec.value
+    elif isinstance(spec, TableSpec) and spec.ordered is not None:
+        per_query = spec.ordered  # the table's value from the group's rows in rank order
+    else:  # pragma: no cover  (the builders only pass specs with a per-query expression)
         msg = f"{metric} is not computed from one query's rows"
         raise TypeError(msg)
     for name, role in ((item, "item"), (score, "score"), (relevance, "relevance")):
@@ -183,7 +187,7 @@ def query_expr(  # noqa: PLR0913  (the columns and conventions, each named)
         raise InvalidParameterError.refused(f"metric {str(metric)!r}", why)
     own: Mapping[float, float] | None = metric.gain()
     view = group_rows(conventions, own or conventions.gain)
-    value = spec.value(metric, view).cast(DTYPES[spec.kind])
+    value = per_query(metric, view).cast(DTYPES[spec.kind])
     # trec_eval evaluates no query without a judgment: say so with a null, not a 0.
     value = pl.when(view.grade.is_not_null().any()).then(value)
     rows = sorted_rows(metric, rank or score, by_rank=rank is not None, item=item, relevance=relevance)

@@ -56,10 +56,12 @@ Every constructor also takes, keyword-only, ``cwl_eval``'s options:
 - ``costs``: the cost of each item, a DataFrame with columns ``item`` and
   ``cost``, and ``query`` for costs per query and item (``cwl_eval``'s cost
   file gives each line of a run its element type's cost), or a
-  ``{item: cost}`` mapping; ids are compared as text (costs held in a column of
-  the frame: ``costs=frame.select("query", "item", "cost")``); items
-  without a cost (or with a null one) cost ``max_cost`` (worst) or ``min_cost`` (best), 1 by
-  default, as ``cwl_eval`` does without a cost file;
+  ``{item: cost}`` mapping; ids are compared as text; or the name of a
+  column of the frame (``costs="cost"``: each row's own cost, the only form
+  the expression builders read); items without a cost (or with a null one)
+  cost ``max_cost`` (worst) or ``min_cost`` (best), 1 by default, as
+  ``cwl_eval`` does without a cost file; a cost below 0 (or not finite) is an
+  error;
 - ``max_depth``: ``cwl_eval``'s ``--max_depth`` (1000): every ranking is cut
   or padded to that many ranks, the padding gaining 0 (worst) or
   ``max_gain`` (best) and costing ``max_cost`` (worst) or ``min_cost`` (best);
@@ -81,8 +83,14 @@ How they are computed: each query's ranking is laid out over ``max_depth``
 ranks (the list, then the padding), and C, W and L are windows over them in
 rank order; the five sums are exact (the same bits in memory, streaming, in
 chunks and on Spark). The cost is ``max_depth`` rows per query and measure,
-whatever the list's length. Being frames, not one aggregation per query,
-these families have no ``polars_rankmetrics.expr`` builder.
+whatever the list's length. Each family also computes the same value from
+one query's rows in rank order, one aggregation (its spec's ``ordered``
+form): the first ``max_depth`` ranked rows' gains and costs gathered at the
+constant positions 1..max_depth, null past the list and filled per bound as
+the frame's padding is. That is its ``polars_rankmetrics.expr`` builder
+(``df.group_by("query").agg(rx.cwl_inst(target=2))``, or ``.over("query")``),
+equal to evaluate's per-query value to the bit; its costs are a column
+there (a costs frame or mapping is refused: join it first).
 
 Two of ``cwl_eval``'s definitions, kept as it computes them: AP's C(i) reads
 the gains of the padded ranking only (W(i) is proportional to
@@ -114,14 +122,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Literal
 
 import polars as pl
 
 from polars_rankmetrics._declare import SIDE, constructor, spec_of
-from polars_rankmetrics._kernel import GRADE, ITEM, RANK, VALUE, GainColumns, exact_sum, power
-from polars_rankmetrics._spec import COUNT, POSITIVE, UNIT, Interval, Metric, SideInput, TableSpec, TieSupport
+from polars_rankmetrics._kernel import GRADE, ITEM, RANK, VALUE, GainColumns, Rows, exact_sum, power
+from polars_rankmetrics._spec import (
+    COUNT,
+    POSITIVE,
+    UNIT,
+    Interval,
+    Metric,
+    RowInput,
+    SideInput,
+    TableSpec,
+    TieSupport,
+)
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
@@ -163,6 +181,9 @@ _GAIN = "__prm_cwl_gain"  # the judged gain; null for unjudged items and padded 
 _COST = "__prm_cwl_cost"  # the item's cost; null when it has none, and on padded ranks
 _RELS = "__prm_cwl_rels"  # the query's judged items with a positive gain (TrAP's R)
 _BAD = "__prm_cwl_bad"  # the first gain outside [min_gain, max_gain], as text
+_BAD_INPUT = "__prm_cwl_bad_input"  # the first message of a column input's value outside its domain
+_COST_IN = "__prm_cwl_cost_in:"  # prefix of a cost column carried by the engine (costs="cost")
+_RELEVANT_IN = "__prm_cwl_relevant_in:"  # prefix of TrAP's column of R (relevant="r")
 _N_RET = "__prm_cwl_m"  # the ranks the list fills, up to depth
 # One bound's columns (suffixed "worst" or "best"): the gain and cost of each rank, their running
 # sums, the ranks with a positive gain; then W (weight models), C, and the chance of reaching a rank.
@@ -174,22 +195,36 @@ _LO, _HI = "__prm_cwl_lo", "__prm_cwl_hi"  # the worst and best values of a resi
 
 @dataclass(frozen=True)
 class Vectors:
-    """One bound's per-rank inputs of a measure, as columns of a frame ordered by rank per query.
+    """One bound's per-rank inputs of a measure, ordered by rank per query.
 
-    ``over`` turns an expression into a window per query in rank order.
+    Either columns of a frame of every query's ranks (`keys` the query's keys), or the ranks of one
+    query as a list's elements in rank order (`keys` None: the expression builders' form).
+    ``over`` turns an expression into a window per query in rank order (the expression itself in a
+    list), ``whole`` an aggregation into the query's value on every rank.
     """
 
     pos: pl.Expr  # the rank, Float64
     gain: pl.Expr  # g(i)
+    cost: pl.Expr  # c(i)
     cum_gain: pl.Expr  # sum_{j<=i} g(j)
     cum_cost: pl.Expr  # sum_{j<=i} c(j)
     depth: int
     rels: pl.Expr  # the number of relevant items the measure counts (TrAP)
-    keys: tuple[str, ...]
+    keys: tuple[str, ...] | None
+    stage: pl.Expr | None = None  # the model's stage at each rank (Model.stage), once computed
 
     def over(self, expr: pl.Expr) -> pl.Expr:
         """`expr` as a window over the query's ranks in order."""
-        return expr.over(list(self.keys), order_by=pl.col(_POS))
+        return expr if self.keys is None else expr.over(list(self.keys), order_by=pl.col(_POS))
+
+    def whole(self, aggregation: pl.Expr) -> pl.Expr:
+        """`aggregation` over the query's ranks, on each rank."""
+        return aggregation if self.keys is None else aggregation.over(list(self.keys))
+
+    def staged(self) -> pl.Expr:
+        """The model's stage (``Model.stage``) at each rank."""
+        assert self.stage is not None  # a model that reads a stage declares one
+        return self.stage
 
 
 @dataclass(frozen=True)
@@ -199,7 +234,7 @@ class Model:
     continuation: Callable[[Metric, Vectors], pl.Expr] | None = None
     weight: Callable[[Metric, Vectors], pl.Expr] | None = None
     stage: Callable[[Metric, Vectors], pl.Expr] | None = None
-    """A per-rank window the model reads as ``pl.col(STAGE)``, computed first (windows do not nest)."""
+    """A per-rank window the model reads as ``v.staged()``, computed first (windows do not nest)."""
     normalized: bool = False
     """Whether W is the weight divided by its sum over the ranks (TBG, U-measure)."""
 
@@ -221,7 +256,7 @@ _QUERY_TEXT = "__prm_cwl_query"  # the query as text, to meet a costs frame's qu
 def _cost_frame(m: Metric) -> pl.LazyFrame | None:
     """The costs as a frame of (item as text, cost), with the query as text when they are per query."""
     costs = m.side("costs")
-    if costs is None:
+    if costs is None or isinstance(costs, str):  # a column: the engine carries it (_cost_input)
         return None
     if isinstance(costs, pl.DataFrame):
         by_query = [pl.col("query").cast(pl.String).alias(_QUERY_TEXT)] if "query" in costs.columns else []
@@ -236,9 +271,35 @@ def _cost_frame(m: Metric) -> pl.LazyFrame | None:
     return pl.LazyFrame({ITEM: keys, _COST: values}, schema={ITEM: pl.String, _COST: pl.Float64})
 
 
+def _cost_input(m: Metric) -> tuple[RowInput, ...]:
+    """The costs as a per-row input when they are a column of the frame (``costs="cost"``)."""
+    costs = m.side("costs")
+    if not isinstance(costs, str):
+        return ()
+    return (RowInput(_COST_IN + costs, "`costs`", "cost", "finite and >= 0", _non_negative, column=costs),)
+
+
+def _relevant_input(m: Metric) -> tuple[RowInput, ...]:
+    """TrAP's R as a per-row input when a column of the frame gives it (``relevant="r"``)."""
+    relevant = m.side("relevant") if any(p.name == "relevant" for p in m.spec.params) else None
+    if not isinstance(relevant, str):
+        return ()
+    what, domain = "number of relevant items", "finite and >= 0"
+    return (RowInput(_RELEVANT_IN + relevant, "`relevant`", what, domain, _non_negative, column=relevant),)
+
+
+def _inputs(m: Metric) -> tuple[RowInput, ...]:
+    """The family's columns of the frame: its costs, TrAP's R."""
+    return _cost_input(m) + _relevant_input(m)
+
+
+def _non_negative(value: pl.Expr) -> pl.Expr:
+    return value >= 0.0
+
+
 def _check_costs(m: Metric) -> None:
     costs = m.side("costs")
-    if costs is None:
+    if costs is None or isinstance(costs, str):  # a column: its values are checked in the plan
         return
     if isinstance(costs, pl.DataFrame):
         names = costs.columns
@@ -259,7 +320,10 @@ def _check_costs(m: Metric) -> None:
         values = list(costs.values())
     else:
         raise InvalidParameterError.out_of_domain(
-            "costs", "a DataFrame of item and cost, or a {item: cost} mapping", costs, metric=m.name
+            "costs",
+            "a DataFrame of item and cost, a {item: cost} mapping or a column name",
+            costs,
+            metric=m.name,
         )
     known = [v for v in values if v is not None]  # a null cost: the item has none
     bad = [v for v in known if not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0]
@@ -330,6 +394,9 @@ def _check(m: Metric) -> None:
     _check_choice(m, "quantity")
     _check_choice(m, "bound")
     _check_costs(m)
+    relevant = m.side("relevant") if any(p.name == "relevant" for p in m.spec.params) else None
+    if relevant is not None and not isinstance(relevant, str):
+        raise InvalidParameterError.out_of_domain("relevant", "a column name", relevant, metric=m.name)
     if m.number("min_cost") > m.number("max_cost"):
         raise InvalidParameterError.out_of_domain(
             "min_cost", f"at most max_cost={m.number('max_cost')!r}", m.number("min_cost"), metric=m.name
@@ -349,20 +416,28 @@ def _rows(m: Metric, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame
     outside = judged & ((gain < _min_gain(m)) | (gain > top))
     rank = pl.col(RANK)
     listed = rank.is_not_null() & (rank <= depth)
+    column = _cost_input(m)
+    given = _relevant_input(m)
+    count = (judged & (gain > 0.0)).sum().cast(pl.Float64)
     queries = frame.group_by(list(keys)).agg(
         listed.sum().cast(pl.Int64).alias(_N_RET),
-        (judged & (gain > 0.0)).sum().cast(pl.Float64).alias(_RELS),
+        _relevant(count, [pl.col(r.name) for r in given]).alias(_RELS),
         pl.when(outside).then(gain.cast(pl.String)).drop_nulls().first().alias(_BAD),
+        _bad_input([(pl.col(i.name), pl.col(i.bad)) for i in _inputs(m)]).alias(_BAD_INPUT),
     )
     ranked = frame.filter(listed).select(
-        *keys, rank.cast(pl.Float64).alias(_POS), pl.when(judged).then(gain).alias(_GAIN), ITEM
+        *keys,
+        rank.cast(pl.Float64).alias(_POS),
+        pl.when(judged).then(gain).alias(_GAIN),
+        ITEM,
+        *(pl.col(c.name).alias(_COST) for c in column),
     )
-    costs = _cost_frame(m)
+    costs = _cost_frame(m)  # None for a column: the engine carried it, selected above
     if costs is not None:
         on = [_QUERY_TEXT, ITEM] if _QUERY_TEXT in costs.collect_schema().names() else [ITEM]
         texts = [pl.col(ITEM).cast(pl.String), pl.col(keys[-1]).cast(pl.String).alias(_QUERY_TEXT)]
         ranked = ranked.with_columns(texts).join(costs, on=on, how="left")
-    else:
+    elif not column:
         ranked = ranked.with_columns(pl.lit(None, dtype=pl.Float64).alias(_COST))
     padded = (
         queries.select(*keys, pl.int_ranges(pl.col(_N_RET) + 1, depth + 1).alias(_POS))
@@ -376,7 +451,30 @@ def _rows(m: Metric, frame: pl.LazyFrame, keys: tuple[str, ...]) -> pl.LazyFrame
         )
     )
     both = pl.concat([ranked.select(*keys, _POS, _GAIN, _COST), padded])
-    return both.join(queries.select(*keys, _RELS, _BAD), on=list(keys), how="left", nulls_equal=True)
+    per_query = queries.select(*keys, _RELS, _BAD, _BAD_INPUT)
+    return both.join(per_query, on=list(keys), how="left", nulls_equal=True)
+
+
+def _bad_input(inputs: list[tuple[pl.Expr, pl.Expr]]) -> pl.Expr:
+    """The message of the first value of a column input outside its domain; a null value is no value.
+
+    A null cost is no cost (max_cost or min_cost); a null R leaves TrAP's count.
+    """
+    firsts = [pl.when(value.is_not_null()).then(bad).drop_nulls().first() for value, bad in inputs]
+    return pl.coalesce(*firsts, pl.lit(None, dtype=pl.String))
+
+
+def _relevant(count: pl.Expr, given: list[pl.Expr]) -> pl.Expr:
+    """TrAP's R: the column's value (its largest on the query's rows) where given, else `count`."""
+    return pl.coalesce(*(g.max().cast(pl.Float64) for g in given), count)
+
+
+def _failure(m: Metric, bad_gain: pl.Expr, bad_input: pl.Expr) -> pl.Expr:
+    """The query's data error, in words (null when none): a gain outside the range, then a bad input."""
+    low = pl.lit(str(_min_gain(m)) if _min_gain(m) else "0")  # "[0, 1.0]" by default
+    high = pl.lit(m.number("max_gain"))
+    message = pl.format("a C/W/L gain outside [{}, {}]: {}", low, high, bad_gain)
+    return pl.when(bad_gain.is_not_null()).then(message).otherwise(bad_input)
 
 
 def _bound_columns(
@@ -409,6 +507,7 @@ def _vectors(m: Metric, keys: tuple[str, ...], best: bool, tag: str) -> Vectors:
     return Vectors(
         pos=pl.col(_POS),
         gain=pl.col(_G + tag),
+        cost=pl.col(_C_ + tag),
         cum_gain=pl.col(_CG + tag),
         cum_cost=pl.col(_CC + tag),
         depth=int(m.number("max_depth")),
@@ -417,52 +516,64 @@ def _vectors(m: Metric, keys: tuple[str, ...], best: bool, tag: str) -> Vectors:
     )
 
 
+Bind = Callable[[str, pl.Expr], pl.Expr]
+"""Names a per-rank expression: a column of the frame (returned as ``pl.col(name)``), or itself in a list."""
+
+
+def _five(m: Metric, model: Model, v: Vectors, bind: Bind) -> dict[str, pl.Expr]:
+    """One bound's five quantities as aggregations over a query's ranks, by name (eu, etu, ec, etc, ed).
+
+    The per-rank stages (the model's stage, W, C, the chance of reaching a rank) go through `bind`,
+    in order: each may read the ones before it.
+    """
+    last = v.pos == float(v.depth)
+    if model.stage is not None:
+        v = replace(v, stage=bind(STAGE, model.stage(m, v)))
+    if model.weight is not None:
+        w = bind(_W, model.weight(m, v))
+        if model.normalized:  # an exact sum, whatever the row order; times its reciprocal, see _tbg
+            w = bind(_W, w * (1.0 / v.whole(exact_sum(w))))
+        following = v.over(w.shift(-1))
+        c = pl.when(last | (w <= 0.0)).then(0.0).otherwise(following / w)
+    else:
+        assert model.continuation is not None  # a model has one of the two
+        c = model.continuation(m, v)
+    cont = bind(_CONT, c.cast(pl.Float64))
+    p = bind(_REACH, v.over(cont.cum_prod().shift(1, fill_value=1.0)))
+    stop = p * (1.0 - cont)
+    sums = {"etu": exact_sum(stop * v.cum_gain), "etc": exact_sum(stop * v.cum_cost)}
+    if model.weight is not None:
+        sums |= {
+            "eu": exact_sum(w * v.gain),
+            "ec": exact_sum(w * v.cost),
+            "ed": 1.0 / pl.when(v.pos == 1.0).then(w).max(),
+        }
+    else:
+        total = exact_sum(p)
+        sums |= {
+            "eu": _per_item(p, v.gain, total),
+            "ec": _per_item(p, v.cost, total),
+            "ed": 1.0 / (1.0 / total),
+        }
+    return sums
+
+
 def _quantities(
     m: Metric, model: Model, frame: pl.LazyFrame, keys: tuple[str, ...], best: bool
 ) -> pl.LazyFrame:
     """One bound's five quantities per query: columns eu, etu, ec, etc, ed."""
     tag = "best" if best else "worst"
     frame = _bound_columns(m, frame, keys, best, tag)
-    v = _vectors(m, keys, best, tag)
-    last = v.pos == float(v.depth)
-    if model.stage is not None:
-        frame = frame.with_columns(model.stage(m, v).alias(STAGE))
-    if model.weight is not None:
-        frame = frame.with_columns(model.weight(m, v).alias(_W))
-        if model.normalized:  # an exact sum, whatever the row order; times its reciprocal, see _tbg
-            frame = frame.with_columns(pl.col(_W) * (1.0 / exact_sum(pl.col(_W)).over(list(keys))))
-        w = pl.col(_W)
-        following = v.over(w.shift(-1))
-        c = pl.when(last | (w <= 0.0)).then(0.0).otherwise(following / w)
-    else:
-        assert model.continuation is not None  # a model has one of the two
-        c = model.continuation(m, v)
-    frame = frame.with_columns(c.cast(pl.Float64).alias(_CONT))
-    reach = v.over(pl.col(_CONT).cum_prod().shift(1, fill_value=1.0)).alias(_REACH)
-    frame = frame.with_columns(reach)
-    p, cont, g, cost = pl.col(_REACH), pl.col(_CONT), v.gain, pl.col(_C_ + tag)
-    stop = p * (1.0 - cont)
-    sums = [
-        exact_sum(stop * v.cum_gain).alias(_Q + "etu"),
-        exact_sum(stop * v.cum_cost).alias(_Q + "etc"),
-    ]
-    if model.weight is not None:
-        w = pl.col(_W)
-        sums += [
-            exact_sum(w * g).alias(_Q + "eu"),
-            exact_sum(w * cost).alias(_Q + "ec"),
-            (1.0 / pl.when(v.pos == 1.0).then(w).max()).alias(_Q + "ed"),
-        ]
-        out = frame.group_by(list(keys)).agg(*sums)
-    else:
-        total = exact_sum(p)
-        sums += [
-            _per_item(p, g, total).alias(_Q + "eu"),
-            _per_item(p, cost, total).alias(_Q + "ec"),
-            (1.0 / (1.0 / total)).alias(_Q + "ed"),
-        ]
-        out = frame.group_by(list(keys)).agg(*sums)
-    return out
+    stages: list[pl.Expr] = []
+
+    def bind(name: str, expr: pl.Expr) -> pl.Expr:
+        stages.append(expr.alias(name))
+        return pl.col(name)
+
+    sums = _five(m, model, _vectors(m, keys, best, tag), bind)
+    for stage in stages:  # one at a time: each reads the ones before (windows do not nest)
+        frame = frame.with_columns(stage)
+    return frame.group_by(list(keys)).agg(value.alias(_Q + name) for name, value in sums.items())
 
 
 def _per_item(p: pl.Expr, x: pl.Expr, total: pl.Expr) -> pl.Expr:
@@ -484,7 +595,7 @@ def _table_of(model: Model) -> Callable[[Metric, GainColumns, pl.LazyFrame, tupl
         quantity = str(m.side("quantity") or "eu")
         bound = str(m.side("bound") or "worst")
         rows = _rows(m, frame, keys)
-        bad = rows.group_by(list(keys)).agg(pl.col(_BAD).first())
+        bad = rows.group_by(list(keys)).agg(pl.col(_BAD).first(), pl.col(_BAD_INPUT).first())
         if bound == "residual":
             worst = _quantities(m, model, rows, keys, best=False).select(
                 *keys, pl.col(_Q + quantity).alias(_LO)
@@ -500,13 +611,73 @@ def _table_of(model: Model) -> Callable[[Metric, GainColumns, pl.LazyFrame, tupl
                 *keys, pl.col(_Q + quantity).alias(VALUE)
             )
         out = out.join(bad, on=list(keys), how="left", nulls_equal=True)
-        low = pl.lit(str(_min_gain(m)) if _min_gain(m) else "0")  # "[0, 1.0]" by default
-        high = pl.lit(m.number("max_gain"))
-        message = pl.format("a C/W/L gain outside [{}, {}]: {}", low, high, pl.col(_BAD))
-        failed = pl.when(pl.col(_BAD).is_not_null()).then(message)
+        failed = _failure(m, pl.col(_BAD), pl.col(_BAD_INPUT))
         return out.select(*keys, pl.coalesce(_errors.in_plan(failed), pl.col(VALUE)).alias(VALUE))
 
     return table
+
+
+def _ordered_of(model: Model) -> Callable[[Metric, Rows], pl.Expr]:
+    """The table's value from one query's rows in rank order (the rows a list's elements): the builders'.
+
+    The same ranks as the table's frame, laid out as a list: the first ``max_depth`` ranked rows'
+    gains and costs gathered at the constant positions 0 .. max_depth - 1, null past the list (the
+    padding) as for unjudged items and items without a cost, filled per bound as the table fills.
+    """
+
+    def value(m: Metric, rows: Rows) -> pl.Expr:
+        _check(m)
+        costs = m.side("costs")
+        if costs is not None and not isinstance(costs, str):
+            raise InvalidParameterError.out_of_domain(
+                "costs", "a column name in an expression (join a side frame first)", "a frame or mapping",
+                metric=m.name,
+            )  # fmt: skip
+        quantity = str(m.side("quantity") or "eu")
+        bound = str(m.side("bound") or "worst")
+        depth = int(m.number("max_depth"))
+        mapping = m.gain()
+        grade = rows.grade
+        gain = grade.replace(list(mapping), list(mapping.values())) if mapping else grade
+        judged = grade.is_not_null()
+        listed = rows.rank.is_not_null() & (rows.rank <= depth)
+        at = pl.int_range(0, depth, dtype=pl.UInt32)  # a constant length: no per-group bound
+
+        def padded(per_row: pl.Expr) -> pl.Expr:
+            return per_row.filter(listed).gather(at, null_on_oob=True)
+
+        column = _cost_input(m)
+        no_cost = pl.when(listed).then(pl.lit(None, dtype=pl.Float64))  # null on each row
+        cost = rows.input(column[0].name) if column else no_cost
+        gains = padded(pl.when(judged).then(gain))
+        costs_at = padded(cost)
+        pos = (at + 1).cast(pl.Float64)
+
+        def per_rank(scalar: pl.Expr) -> pl.Expr:
+            # On every rank, as the table's columns: a column divided by a scalar could be multiplied
+            # by its reciprocal instead (one ulp off the table's column by column division).
+            return pl.when(pos > 0.0).then(scalar)
+
+        count = (judged & (gain > 0.0)).sum().cast(pl.Float64)
+        rels = per_rank(_relevant(count, [rows.input(r.name) for r in _relevant_input(m)]))
+
+        def one(*, best: bool) -> pl.Expr:
+            g = gains.fill_null(m.number("max_gain") if best else 0.0)
+            c = costs_at.fill_null(m.number("min_cost") if best else m.number("max_cost"))
+            n_positive = per_rank(pl.when(g > 0.0).then(1.0).otherwise(g).sum())
+            v = Vectors(
+                pos=pos, gain=g, cost=c, cum_gain=g.cum_sum(), cum_cost=c.cum_sum(), depth=depth,
+                rels=pl.max_horizontal(n_positive, rels) if best else rels, keys=None,
+            )  # fmt: skip
+            return _five(m, model, v, lambda _name, expr: expr)[quantity]
+
+        result = one(best=True) - one(best=False) if bound == "residual" else one(best=bound == "best")
+        outside = judged & ((gain < _min_gain(m)) | (gain > m.number("max_gain")))
+        bad_gain = pl.when(outside).then(gain.cast(pl.String)).drop_nulls().first()
+        bad_input = _bad_input([(rows.input(i.name), rows.input(i.bad)) for i in _inputs(m)])
+        return pl.coalesce(_errors.in_plan(_failure(m, bad_gain, bad_input)), result)
+
+    return value
 
 
 # The user models, transcribed from cwl_eval 1.0.12's cwl/ruler/measures/*.py (each C(i) at rank i).
@@ -527,7 +698,7 @@ def _rr(_m: Metric, v: Vectors) -> pl.Expr:
 
 def _ap(_m: Metric, v: Vectors) -> pl.Expr:
     # C(i) = sum_{j>i} g(j)/j / sum_{j>=i} g(j)/j, 0 where nothing follows, 0 at the last rank.
-    below = pl.col(STAGE)
+    below = v.staged()
     after = v.over(below.shift(-1))
     last = v.pos == float(v.depth)
     return pl.when(last | after.is_null() | (after <= 0.0)).then(0.0).otherwise(after / below)
@@ -580,7 +751,7 @@ def _bpm_dynamic(m: Metric, v: Vectors) -> pl.Expr:
     # The gain target moves by hb * (g(i) - gain_med) after each rank; cwl_eval 1.0.12 moves the
     # gain target, not the budget, in its cost loop too (after the gain loop, so without effect):
     # the budget stays K.
-    below = (v.cum_gain < pl.col(STAGE)).cast(pl.Int64)
+    below = (v.cum_gain < v.staged()).cast(pl.Int64)
     going = (v.over(below.cum_min()) == 1) & (v.cum_cost < m.number("budget"))
     return pl.when(going).then(1.0).otherwise(0.0)
 
@@ -592,7 +763,7 @@ def _bpm_target(m: Metric, v: Vectors) -> pl.Expr:
 
 
 def _umeasure(m: Metric, v: Vectors) -> pl.Expr:
-    start = pl.col(STAGE)
+    start = v.staged()
     return (
         pl.when(v.pos == float(v.depth))
         .then(0.0)
@@ -600,12 +771,12 @@ def _umeasure(m: Metric, v: Vectors) -> pl.Expr:
     )
 
 
-def _tbg(m: Metric, _v: Vectors) -> pl.Expr:
+def _tbg(m: Metric, v: Vectors) -> pl.Expr:
     # A column is divided by a literal as a multiplication by its reciprocal, or not, depending on
     # the chunk (one query alone, or beside others): the reciprocals are written out, so every
     # query gets the same bits whatever its neighbours.
     h = m.number("halflife")
-    return h * power(2.0, pl.col(STAGE) * (-1.0 / h)) * (1.0 / math.log(2.0))
+    return h * power(2.0, v.staged() * (-1.0 / h)) * (1.0 / math.log(2.0))
 
 
 def _cost_before(_m: Metric, v: Vectors) -> pl.Expr:
@@ -673,6 +844,8 @@ def _spec(name: str, model: Model, *, unretrieved: bool = False) -> TableSpec:
         unretrieved=unretrieved,
         refuse=_refuse_gain,
         table=_table_of(model),
+        ordered=_ordered_of(model),
+        inputs=_inputs,
         ties=TieSupport(why="a C/W/L measure reads the ranking in one order, as cwl_eval reads its run file"),
     )
 
@@ -888,6 +1061,7 @@ def cwl_trap(  # noqa: PLR0913  (cwl_eval's options, each named)
     min_gain: Annotated[float, NONPOSITIVE] = 0.0,
     min_cost: Annotated[float, NONNEGATIVE] = 1.0,
     max_cost: Annotated[float, NONNEGATIVE] = 1.0,
+    relevant: Annotated[object, SIDE] = None,
 ) -> Metric:
     """The C/W/L measure of ``cwl_eval``'s ``TrAPCWLMetric()``.
 
@@ -903,6 +1077,13 @@ def cwl_trap(  # noqa: PLR0913  (cwl_eval's options, each named)
     quantity, bound, gain, costs, max_depth, max_gain, min_gain, min_cost, max_cost
         ``cwl_eval``'s quantities and options, the same in every C/W/L family
         (see :mod:`polars_rankmetrics.metrics.cwl`).
+    relevant
+        R from a column of the frame (its largest value on the query's rows),
+        as ``cwl_eval`` counts it from its gain file, where the frame's rows
+        would count otherwise (a ranking that repeats a relevant document:
+        ``rankmetrics cwl`` gives each line of a run its own item); None, or
+        a query whose column is null, counts the query's judged items with a
+        positive gain.
 
     Returns
     -------

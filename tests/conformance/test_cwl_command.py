@@ -10,9 +10,10 @@ README) and generated collections with graded gains, unjudged items, unknown ele
 topics only in the judgments or only in the run, a topic split in two stretches, repeated documents,
 every measure class with drawn parameters, and the depth, cost and residual flags.
 
-Known differences: a value on a rounding tie and the sign of a zero residual (``_same_but_ties``); and,
-not generated, a document with a positive gain repeated within one ranking, which counts once in
-cwl_eval's TrAP denominator (the relevant documents of the topic) and once per line in the command's.
+Known differences: a value on a rounding tie and the sign of a zero residual (``_same_but_ties``). A
+document with a positive gain repeated within one ranking counts once in TrAP's denominator in both
+(the command passes cwl_eval's count of the topic's relevant documents as ``cwl_trap(relevant=...)``):
+``test_a_document_repeated_within_a_ranking``.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from strategies import ALL_TIED_INT, NEGATIVE_ONLY, POPULATION, TWO_RUNS, eval_f
 
 import polars_rankmetrics as prm
 from polars_rankmetrics._registry import SPECS
-from polars_rankmetrics._spec import QuerySpec
+from polars_rankmetrics._spec import QuerySpec, TableSpec
 
 # Generated data includes degenerate evaluations; their warnings are tested elsewhere.
 pytestmark = pytest.mark.filterwarnings("ignore::polars_rankmetrics.RankMetricsWarning")
@@ -88,11 +88,14 @@ def test_every_builder_gives_evaluates_per_query_values(
 
 
 def test_every_query_spec_has_a_builder_and_a_case() -> None:
-    """The builders are the registry's query-scope metrics, each exercised above."""
+    """The builders are the registry's query-scope metrics and tables with an ordered form, each exercised."""
+    from test_cwl_builders import cases  # noqa: PLC0415  (the table families' builders: cwl_*)
+
     from polars_rankmetrics import expr as rx  # noqa: PLC0415
 
-    wanted = {s.python_name for s in SPECS if isinstance(s, QuerySpec)}
+    ordered = {s.python_name for s in SPECS if isinstance(s, TableSpec) and s.ordered is not None}
+    wanted = {s.python_name for s in SPECS if isinstance(s, QuerySpec)} | ordered
     assert set(rx.__all__) == wanted
-    covered = {prm.parse(n).spec.python_name for n in names(builders())}
+    covered = {prm.parse(n).spec.python_name for n in names(builders()) + names(cases())}
     assert covered == wanted
     assert "``polars_rankmetrics.expr.__all__`` lists" in (rx.__doc__ or "")  # the reference lists each one

@@ -79,6 +79,10 @@ _REQUIRED = {
     "sufficient_reco": (3,),
     "sufficient_reco_deep": (3,),
     **dict.fromkeys(("psp", "psndcg", "psrecall", "ips_precision"), (3,)),
+    **dict.fromkeys(("cwl_precision", "cwl_ndcg", "cwl_nerr8", "cwl_nerr9", "cwl_set"), (3,)),
+    "cwl_ift_c1": (1.0, 0.9, 10.0),
+    "cwl_ift_c2": (0.2, 0.9, 10.0),
+    "cwl_ift_c1_c2": (1.0, 0.9, 10.0, 0.2, 0.9, 10.0),
 }
 # The builders that read a per-row input: a column of FRAME (its values are not read here).
 _INPUTS = {

@@ -242,3 +242,19 @@ def test_cwl_costs_from_a_column_of_the_frame() -> None:
     metric = prm.cwl_precision(3, quantity="etc", costs=priced.select("query", "item", "cost"), max_cost=1.5)
     assert _value(metric, priced) == pytest.approx(2.0 + 1.5 + 3.0)
     assert _value(prm.cwl_precision(3, quantity="etc", costs={"a": None}, max_cost=1.5)) == pytest.approx(4.5)
+
+
+def test_cwl_trap_reads_r_from_a_column() -> None:
+    # W(i) = G'(i) / K(i) / R with G' = 1, 1, 1.5 and K = 1, 2, 3: EU = (1 + 0.25) / R, ED = 1 / W(1) = R.
+    # Counted, R = 3 (a, c and the unretrieved d); the column says 5; a null column leaves the count.
+    given = FRAME.with_columns(r=pl.lit(5.0))
+    assert _value(prm.cwl_trap(max_depth=3)) == pytest.approx(1.25 / 3, abs=1e-15)
+    assert _value(prm.cwl_trap(max_depth=3, relevant="r"), given) == pytest.approx(1.25 / 5, abs=1e-15)
+    ed = prm.cwl_trap(max_depth=3, relevant="r", quantity="ed")
+    assert _value(ed, given) == pytest.approx(5.0, abs=1e-12)
+    unset = FRAME.with_columns(r=pl.lit(None, dtype=pl.Float64))
+    assert _value(prm.cwl_trap(max_depth=3, relevant="r"), unset) == _value(prm.cwl_trap(max_depth=3))
+    with pytest.raises(prm.InvalidParameterError, match=r"`relevant` of metric 'cwl_trap' must be a column"):
+        prm.cwl_trap(relevant=3)
+    with pytest.raises(prm.InvalidDataError, match=r"`relevant` gives item 'a'.* must be finite and >= 0"):
+        prm.evaluate(FRAME.with_columns(r=pl.lit(-1.0)), [prm.cwl_trap(relevant="r")])

@@ -48,3 +48,25 @@ def test_cwl_on_spark_is_bit_identical(spark: SparkSession, seed: int, ids: str,
         assert_frame_equal(got_means.sort(list(by)), means.sort(list(by)), check_exact=True)
     else:
         assert_frame_equal(got_means, means, check_exact=True)
+
+
+def test_cwl_columns_on_spark_are_bit_identical(spark: SparkSession) -> None:
+    """costs="cost" and TrAP's relevant="r" read columns of the frame, which Spark ships with the rows."""
+    df = frame(23, "str", ("model",))
+    text = pl.col("item").cast(pl.String)
+    df = df.with_columns(
+        pl.when(text.str.contains("3")).then(None).otherwise(text.str.len_bytes() * 0.5).alias("cost"),
+        (pl.col("query").cast(pl.String).str.len_bytes() * 2.0).alias("r"),
+    )
+    gain = {float(g): min(max(g, 0), 3) / 3 for g in df["relevance"].drop_nulls().unique().to_list()}
+    metrics = [
+        prm.cwl_tbg(halflife=3, quantity="ec", gain=gain, costs="cost", max_depth=30),
+        prm.cwl_trap(bound="residual", gain=gain, costs="cost", relevant="r", max_depth=30),
+    ]
+    expected = prm.evaluate(df, metrics, by="model", per_query=True)
+    got = prm_spark.collect(
+        prm_spark.evaluate(spark.createDataFrame(df.to_arrow()), metrics, by="model", per_query=True)
+    )
+    assert expected.height > 10
+    assert expected[str(metrics[0])].n_unique() > 2  # the costs are read
+    assert_frame_equal(got.sort("model", "query"), expected.sort("model", "query"), check_exact=True)
