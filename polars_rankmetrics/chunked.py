@@ -339,7 +339,7 @@ def evaluate_chunked(
         raise InvalidParameterError.out_of_domain(
             "rows_per_chunk", "a positive integer or None", rows_per_chunk
         )
-    req = request(metrics, frame, "chunk by chunk", False, **options)
+    req = request(metrics, frame, "chunk by chunk", False, **options)  # noqa: FBT003  (catalog: positional only)
     lf = cast("pl.DataFrame | pl.LazyFrame", req.frame).lazy()  # given: converted once by the request
     if isinstance(req.qrels, (pl.DataFrame, pl.LazyFrame)):
         lf = join_frames(lf, req.qrels.lazy(), req.columns, req.by).lazy()

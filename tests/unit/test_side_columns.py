@@ -227,7 +227,8 @@ def test_the_message_names_the_role_the_columns_and_the_fix() -> None:
     with pytest.raises(prm.ColumnNotFoundError) as caught:
         prm.arp(3, popularity=plays)
     assert str(caught.value) == (
-        "`popularity` has no count column (none named count, popularity, users, n, len, counts, frequency or freq); it has columns: "
+        "`popularity` has no count column (none named count, popularity, users, n, len, counts, frequency or "
+        "freq); it has columns: "
         "'item', 'plays'; name it with columns={'count': 'plays'}"
     )
     assert _value(prm.arp(3, popularity=plays, columns={"count": "plays"})) == _value(
