@@ -30,7 +30,12 @@ time the floor: a bare Polars plan, in its own fresh process, doing the work
 any evaluation of the whole set does (read both files, the full join, one
 ranking in trec_eval's order, the cumulative windows, one group_by with a
 column per printed value, the lines written in trec_eval's layout); its
-values are not the measures, only its work is theirs.
+values are not the measures, only its work is theirs. The default measure
+set (with ``-q``, ``-M``, ``-l``) and the parameterised set have a floor that
+prints trec_eval's very output (``plain_floor``: both files read, the judged
+rows joined to the ranking once, one group_by of plain sums and maxima, the
+``all`` line summed as trec_eval sums it): its output is compared with
+trec_eval's before timing too. ``-c`` and ``-J`` rows have no floor.
 
 The peak-memory model of the command (``PEAK_MODEL``: a fixed cost plus bytes
 per run line, per flag set) is checked on every row: the report says where
@@ -41,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import math
 import os
 import shlex
 import shutil
@@ -53,8 +59,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-import polars as pl
+# Importing Polars sets _RJEM_MALLOC_CONF in this process's environment (its jemalloc defaults); a child
+# inheriting it would look as if the user had set it, and the command would keep Polars' settings rather
+# than its own (polars_rankmetrics/_allocator.py). The children get the variable as this process found it.
+MALLOC_CONF = "_RJEM_MALLOC_CONF"
+USER_MALLOC_CONF = os.environ.get(MALLOC_CONF)
+
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
@@ -254,6 +266,190 @@ def floor(run_path: Path, qrels_path: Path, *, per_query: bool) -> list[str]:
     return out
 
 
+ILEVELS = tuple(i / 10 for i in range(11))
+PLAIN_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+PARAMETERISED = "-m ndcg_cut.5,10 -m P.5,10,20 -m recall.100"
+
+
+def plain_options(flags: str) -> dict[str, object] | None:
+    """The options of a flag set the plain floor does (default measures or PARAMETERISED), else None."""
+    argv = shlex.split(flags.replace(PARAMETERISED, "").strip())
+    options: dict[str, object] = {
+        "per_query": False,
+        "depth": 1000,
+        "level": 1,
+        "param": PARAMETERISED in flags,
+    }
+    while argv:
+        flag = argv.pop(0)
+        if flag == "-q":
+            options["per_query"] = True
+        elif flag in {"-M", "-l"} and argv:
+            options["depth" if flag == "-M" else "level"] = int(argv.pop(0))
+        else:  # -c, -J, -m all_trec, ...: no plain floor
+            return None
+    return options
+
+
+def plain_floor(  # noqa: PLR0913, PLR0915  (one plan, read top to bottom)
+    run_path: Path, qrels_path: Path, *, per_query: bool, depth: int, level: int, param: bool
+) -> list[str]:
+    """A bare Polars plan printing trec_eval's default measures (or PARAMETERISED's) as trec_eval does.
+
+    Both files read with ``pl.read_csv``; the judged queries' run lines ranked
+    once in trec_eval's order (score, then the docno's text, descending) and
+    cut at ``-M``; the judged rows among them joined to their grades, sorted by
+    rank, with the running counts and each measure's term per row; one
+    group_by of plain sums, maxima and counts; the per-query counts (and ideal
+    DCG) from the qrels; the ``all`` line as trec_eval's running sum over the
+    queries in ``strcmp`` order. Its output is compared with trec_eval's
+    before timing.
+    """
+    read = {"separator": " ", "has_header": False, "quote_char": None}
+    s = pl.String
+    run = pl.read_csv(  # type: ignore[call-overload]
+        run_path, **read, schema={"query": s, "q0": s, "item": s, "rank": s, "score": pl.Float64, "tag": s}
+    )
+    qrels = pl.read_csv(qrels_path, **read, schema={"query": s, "it": s, "item": s, "rel": pl.Int64})  # type: ignore[call-overload]
+    runid = run["tag"][-1]
+    grade, r, hits, hit = pl.col("rel"), pl.col("r"), pl.col("hits"), pl.col("hit")
+    num_rel, num_nonrel = pl.col("num_rel"), pl.col("num_nonrel")
+    counts = (
+        qrels.lazy()
+        .group_by("query")
+        .agg(num_rel=(grade >= level).sum(), num_nonrel=((grade >= 0) & (grade < level)).sum())
+    )
+    ranked = (
+        run.lazy()
+        .select("query", "item", "score")
+        .join(counts.select("query"), on="query", how="semi")
+        .with_columns(r=pl.struct("score", "item").rank("ordinal", descending=True).over("query"))
+        .filter(r <= depth)
+    )
+    retrieved = ranked.group_by("query").agg(num_ret=pl.len())
+    judged = (
+        ranked.join(qrels.lazy().select("query", "item", "rel"), on=["query", "item"])
+        .join(counts, on="query")
+        .sort("query", "r")
+        .with_columns(hit=grade >= level)
+        .with_columns(hits=hit.cum_sum().over("query"), nonrel=(~hit & (grade >= 0)).cum_sum().over("query"))
+    )
+    prec = hits / r
+    terms: list[pl.Expr] = []
+    levels: list[pl.Expr] = []  # the interpolated precision at each recall level, read from `ip`
+    aggs: list[pl.Expr] = [hit.sum().alias("num_rel_ret")]
+    if not param:
+        kept = pl.min_horizontal(pl.col("nonrel"), num_rel).cast(pl.Float64) / pl.min_horizontal(
+            num_nonrel, num_rel
+        ).cast(pl.Float64)
+        terms += [
+            pl.when(hit).then(prec).alias("ap"),
+            pl.when(hit).then(pl.when(pl.col("nonrel") > 0).then(1.0 - kept).otherwise(1.0)).alias("bp"),
+            pl.when(hit).then(prec.reverse().cum_max().reverse().over("query")).alias("ip"),
+        ]
+        aggs += [
+            pl.col("ap").sum(),
+            (hit & (r <= num_rel)).sum().alias("rprec_hits"),
+            pl.col("bp").sum(),
+            pl.when(hit).then(r).min().alias("first"),
+        ]
+        for i, x in enumerate(ILEVELS):  # the level's lround(x * R) relevant documents
+            cut = (pl.lit(x) * num_rel).round(0, mode="half_away_from_zero").clip(lower_bound=1)
+            levels.append(pl.when(hit & (hits == cut)).then(pl.col("ip")).alias(f"ip{i}"))
+            aggs.append(pl.col(f"ip{i}").max())
+    cutoffs = (5, 10, 20) if param else PLAIN_CUTOFFS
+    aggs += [(hit & (r <= k)).sum().alias(f"hits_{k}") for k in sorted({*cutoffs, 100})]
+    if param:
+        terms.append(pl.when(grade > 0).then(grade / (r + 1).log(2)).otherwise(0.0).alias("gain"))
+        aggs += [pl.col("gain").filter(r <= k).sum().alias(f"dcg_{k}") for k in (5, 10)]
+    per = judged.with_columns(terms).with_columns(levels).group_by("query").agg(aggs)
+    ideal = (
+        qrels.lazy()
+        .filter(grade > 0)
+        .sort("query", "rel", descending=[False, True])
+        .with_columns(i=pl.int_range(pl.len()).over("query"))
+        .group_by("query")
+        .agg(
+            *(
+                (grade / (pl.col("i") + 2).log(2)).filter(pl.col("i") < k).sum().alias(f"idcg_{k}")
+                for k in (5, 10)
+            )
+        )
+    )
+    table = retrieved.join(counts, on="query").join(per, on="query", how="left")
+    if param:
+        table = table.join(ideal, on="query", how="left")
+    table = table.fill_null(0).sort("query").collect()
+    q = {name: table[name].to_list() for name in table.columns}
+    n = len(q["query"])
+    rows: list[tuple[str, str, list[object]]] = []  # (name, kind, values)
+
+    def ratio(top: list[int], bottom: list[int] | int) -> list[float]:
+        below = [bottom] * n if isinstance(bottom, int) else bottom
+        return [float(a) / float(b) if b else 0.0 for a, b in zip(top, below, strict=True)]
+
+    if not param:
+        rows += [("num_ret", "sum", q["num_ret"]), ("num_rel", "sum", q["num_rel"])]
+        rows += [("num_rel_ret", "sum", q["num_rel_ret"])]
+        rows += [
+            (
+                "map",
+                "mean",
+                [
+                    a / b if h else 0.0
+                    for a, b, h in zip(q["ap"], q["num_rel"], q["num_rel_ret"], strict=True)
+                ],
+            )
+        ]
+        rows += [
+            ("Rprec", "mean", ratio(q["rprec_hits"], q["num_rel"])),
+            ("bpref", "mean", [a / b if b else a for a, b in zip(q["bp"], q["num_rel"], strict=True)]),
+        ]
+        rows += [("recip_rank", "mean", [1.0 / f if f else 0.0 for f in q["first"]])]
+        rows += [
+            (f"iprec_at_recall_{x:.2f}", "mean", [float(v) for v in q[f"ip{i}"]])
+            for i, x in enumerate(ILEVELS)
+        ]
+    rows += [(f"P_{k}", "mean", ratio(q[f"hits_{k}"], k)) for k in cutoffs]
+    if param:
+        rows += [("recall_100", "mean", ratio(q["hits_100"], q["num_rel"]))]
+        rows += [
+            (
+                f"ndcg_cut_{k}",
+                "mean",
+                [d / i if i > 0 else d for d, i in zip(q[f"dcg_{k}"], q[f"idcg_{k}"], strict=True)],
+            )
+            for k in (5, 10)
+        ]
+    out: list[str] = []
+    if per_query:
+        printed = [
+            (
+                f"{name:<22}\t",
+                [str(v) for v in values] if kind == "sum" else list(map("%6.4f".__mod__, values)),
+            )
+            for name, kind, values in rows
+        ]
+        out += [
+            f"{prefix}{query}\t{col[j]}\n" for j, query in enumerate(q["query"]) for prefix, col in printed
+        ]
+    summary: list[tuple[str, str]] = [] if param else [("runid", runid), ("num_q", str(n))]
+    for name, kind, values in rows:
+        if kind == "sum":
+            summary.append((name, str(sum(values))))  # type: ignore[arg-type]
+            continue
+        total = 0.0
+        for v in values:  # trec_eval's running double sum, in strcmp order of the queries
+            total += v  # type: ignore[operator]
+        summary.append((name, "%6.4f" % (total / n)))
+        if name == "map":
+            total = 0.0
+            for v in values:
+                total += math.log(max(v, 0.00001))  # type: ignore[type-var]
+            summary.append(("gm_map", "%6.4f" % math.exp(total / n)))  # noqa: UP031
+    return out + [f"{name:<22}\tall\t{value}\n" for name, value in summary]
+
+
 # --------------------------------------------------------------------------- processes
 
 
@@ -329,9 +525,16 @@ def python_env(tmp: Path) -> dict[str, str]:
 
     ``PYTHONDONTWRITEBYTECODE`` would make every run compile the library's sources
     again (about as long as importing Polars): the bytecode goes under `tmp` instead.
+    ``_RJEM_MALLOC_CONF`` is passed on as the user set it (or not at all), never as
+    this process's Polars import set it: the command then makes its own allocator
+    settings, as it does run from a shell (before this, the benchmark measured the
+    command with Polars' settings: 1M run lines, peak 325 MiB instead of 215).
     """
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=str(tmp / "pycache"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop(MALLOC_CONF, None)
+    if USER_MALLOC_CONF is not None:
+        env[MALLOC_CONF] = USER_MALLOC_CONF
     return env
 
 
@@ -401,13 +604,22 @@ def measure(  # noqa: PLR0913
     if "all_trec" in flags:
         pq = ["--per-query"] if "-q" in argv else []
         commands["floor"] = [sys.executable, __file__, "--floor", str(run_path), str(qrels_path), *pq]
+    elif plain_options(flags) is not None:
+        floor_flags = f"--floor-flags={flags}"
+        commands["floor"] = [sys.executable, __file__, "--floor", str(run_path), str(qrels_path), floor_flags]
     outs = {name: tmp / f"{name}.out" for name in commands}
-    for name in ("trec_eval", "ours"):
-        _, _, status = run_once(commands[name], outs[name], env)
+    for name, command in commands.items():
+        _, _, status = run_once(command, outs[name], env)
         if status:
             return {}, f"{name} exited with status {status}"
     if outs["trec_eval"].read_bytes() != outs["ours"].read_bytes():
         return {}, "outputs differ"
+    if (
+        "all_trec" not in flags
+        and "floor" in commands
+        and outs["floor"].read_bytes() != outs["ours"].read_bytes()
+    ):
+        return {}, "the floor's output differs from trec_eval's"
     samples = {name: Sample() for name in commands}
     for _ in range(repeat):
         for name, command in commands.items():
@@ -474,6 +686,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-startup", dest="startup", action="store_false", help="skip the start-up table")
     parser.add_argument("--floor", nargs=2, metavar=("RUN", "QRELS"), help=argparse.SUPPRESS)
     parser.add_argument("--per-query", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--floor-flags", help=argparse.SUPPRESS)  # the plain floor of this flag set
     return parser.parse_args(argv)
 
 
@@ -495,6 +708,11 @@ def _commit() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; 1 when an output differs from trec_eval's."""
     args = _parse(argv)
+    if args.floor and args.floor_flags is not None:
+        options = plain_options(args.floor_flags)
+        assert options is not None, args.floor_flags
+        sys.stdout.write("".join(plain_floor(Path(args.floor[0]), Path(args.floor[1]), **options)))  # type: ignore[arg-type]
+        return 0
     if args.floor:
         sys.stdout.write("".join(floor(Path(args.floor[0]), Path(args.floor[1]), per_query=args.per_query)))
         return 0
@@ -543,7 +761,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"- load average (1, 5, 15 min) before {' '.join(f'{x:.2f}' for x in load_before)}, "
                 f"after {' '.join(f'{x:.2f}' for x in load_after)}"
             ),
-            "- floor: a bare Polars plan of the same work (all_trec rows only; see the module docstring)",
+            (
+                "- floor: a bare Polars plan of the same work (not for `-c`, `-J`; on the plain sets its output "
+                "is trec_eval's, checked; see the module docstring)"
+            ),
             "- model: the documented peak of the command, "
             + ", ".join(
                 f"{k or 'other flags'}: {a:.0f} MiB + {b:.0f} B/line" for k, (a, b) in PEAK_MODEL.items()

@@ -145,10 +145,12 @@ class Replay:
     def _sort(self, queries: Collection[str] | None) -> None:
         """The rows of `queries` (None: every query) sorted by query once, and each query's span."""
         columns = ("query", "item", "score", "relevance")
-        rows = self.frame.lazy().select(columns).with_columns(pl.col("query").cast(pl.String))
-        if queries is not None:
+        rows = self.frame.lazy().select(columns)
+        if (
+            queries is not None
+        ):  # before the cast: only these rows' ids become text (the command's are Categorical)
             rows = rows.filter(pl.col("query").is_in(list(queries)))
-        self._sorted = rows.sort("query").collect()
+        self._sorted = rows.with_columns(pl.col("query").cast(pl.String)).sort("query").collect()
         self._whole = queries is None
         runs = self._sorted["query"].rle().struct.unnest()  # columns len, value: the queries in order
         lengths = runs["len"].to_list()
