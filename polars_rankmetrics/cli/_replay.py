@@ -3,7 +3,8 @@
 The library sums a query's terms exactly; trec_eval adds them in doubles, in
 rank order: AP's precisions (m_map.c, m_map_cut.c), rbp's gains and
 rbp_resid's unjudged ranks times running powers of p (m_rbp.c,
-m_rbp_resid.c), bpref's fractions of preferences kept (m_bpref.c), the
+m_rbp_resid.c), G's gains over log2 of the cost so far (m_G.c), bpref's
+fractions of preferences kept (m_bpref.c), the
 interpolated precisions of 11pt_avg (m_11pt_avg.c), infAP's estimates
 (m_infap.c). The two values differ in the last bits only, so they print the
 same fourth decimal unless the exact value lies on a tie at the fifth (an AP
@@ -45,7 +46,7 @@ from polars_rankmetrics.cli._values import lround
 
 __all__ = ["Replay", "near_tie", "near_ties"]
 
-_REPLAYED = frozenset({"map", "map_cut", "rbp", "rbp_resid", "bpref", "11pt_avg", "infAP"})
+_REPLAYED = frozenset({"map", "map_cut", "rbp", "rbp_resid", "bpref", "11pt_avg", "infAP", "G"})
 _INFAP_EPSILON = 0.00001  # trec_eval.h
 _TIE = 1e-9  # how close to a tie of the fourth decimal a value must be to be replayed
 
@@ -86,8 +87,11 @@ class Replay:
         )
 
     def applies(self, line: Line) -> bool:
-        """Whether the line is a measure replayed here, under trec_eval's conventions."""
-        return self._trec_conventions() and line.measure.name in _REPLAYED
+        """Whether the line is a measure replayed here, under trec_eval's conventions (G: default gains)."""
+        name = line.measure.name
+        if name == "G" and (line.metric is None or _pairs(line.metric.params[0])):
+            return False
+        return self._trec_conventions() and name in _REPLAYED
 
     def may_be_undefined(self, line: Line) -> bool:
         """Whether `undefined` can hold for some query of the line (else it is False for every query)."""
@@ -128,9 +132,9 @@ class Replay:
             if self.args.judged_only:
                 pool = [g for g in pool if g is not None and g >= 0]
             num_nonrel = sum(1 for g in judged if g < level)
-            self._rankings[query] = _Ranking(
-                pool, num_rel, num_nonrel, max(judged, default=-1), bool(retrieved)
-            )
+            top = max(judged, default=-1)
+            levels = tuple(sum(1 for g in judged if g == grade) for grade in range(top + 1))
+            self._rankings[query] = _Ranking(pool, num_rel, num_nonrel, top, bool(retrieved), levels)
         return self._rankings[query]
 
     def prefetch(self, queries: Collection[str]) -> None:
@@ -190,6 +194,8 @@ class Replay:
             return _eleven_point(ranking, level, metric.numbers("recalls"))
         if name in {"rbp", "rbp_resid"}:
             return _rbp(ranking, metric.number("p"), resid=name == "rbp_resid")
+        if name == "G":
+            return _g(ranking)
         return _ap(ranking, level, metric.k)
 
 
@@ -228,11 +234,50 @@ class _Ranking:
     num_nonrel: int  # judged non-relevant (0 <= grade < the level), retrieved or not
     top: int  # the highest grade judged, -1 for none
     listed: bool  # whether the run has a line for the query
+    levels: tuple[int, ...] = ()  # the judged documents at each grade 0..top, retrieved or not
 
     @property
     def grades(self) -> list[int | None]:
         """The judged grades in rank order, None for every unjudged document (in the pool or not)."""
         return [None if g is None or g < 0 else g for g in self.pool]
+
+
+def _g(ranking: _Ranking) -> float:
+    """m_G.c with its default gains (a grade's gain is the grade): gain / log2(2 + cost - gain so far).
+
+    The ideal walks the judged grades from the top (gain_init.c: one gain per grade 0..top, with the
+    number judged at it); the cost adds the ideal gain at each rank, at least 1; G is the sum over
+    the ideal's sum of gains. Unjudged and negative grades gain 0.
+    """
+    counts, gains = ranking.levels, [float(g) if g is not None and g > 0 else 0.0 for g in ranking.pool]
+    cur = len(counts) - 1
+    ideal, at_level, i = (float(cur) if cur >= 0 else 0.0), 0, 0
+    results_g = sum_results = sum_ideal = sum_cost = 0.0
+
+    def step_ideal() -> None:
+        nonlocal cur, ideal, at_level, sum_ideal
+        at_level += 1
+        while cur >= 0 and at_level > counts[cur]:
+            at_level, cur = 1, cur - 1
+            ideal = float(cur) if cur >= 0 else 0.0
+        if ideal > 0.0:
+            sum_ideal += ideal
+
+    while i < len(gains) and ideal > 0.0:
+        sum_results += gains[i]
+        step_ideal()
+        sum_cost += max(ideal, 1.0)  # at least min_cost, 1
+        if gains[i] != 0:
+            results_g += gains[i] / math.log2(2 + sum_cost - sum_results)
+        i += 1
+    for gain in gains[i:]:
+        sum_results += gain
+        sum_cost += 1.0
+        if gain != 0:
+            results_g += gain / math.log2(2 + sum_cost - sum_results)
+    while ideal > 0.0:
+        step_ideal()
+    return results_g / sum_ideal if sum_ideal > 0.0 else 0.0
 
 
 def _bpref(ranking: _Ranking, level: int) -> float:
