@@ -279,9 +279,14 @@ def _cost_input(m: Metric) -> tuple[RowInput, ...]:
     return (RowInput(_COST_IN + costs, "`costs`", "cost", "finite and >= 0", _non_negative, column=costs),)
 
 
+def _relevant_option(m: Metric) -> object:
+    """TrAP's ``relevant=`` (None for the families without it, and by default)."""
+    return m.side("relevant") if any(p.name == "relevant" for p in m.spec.params) else None
+
+
 def _relevant_input(m: Metric) -> tuple[RowInput, ...]:
     """TrAP's R as a per-row input when a column of the frame gives it (``relevant="r"``)."""
-    relevant = m.side("relevant") if any(p.name == "relevant" for p in m.spec.params) else None
+    relevant = _relevant_option(m)
     if not isinstance(relevant, str):
         return ()
     what, domain = "number of relevant items", "finite and >= 0"
@@ -394,7 +399,7 @@ def _check(m: Metric) -> None:
     _check_choice(m, "quantity")
     _check_choice(m, "bound")
     _check_costs(m)
-    relevant = m.side("relevant") if any(p.name == "relevant" for p in m.spec.params) else None
+    relevant = _relevant_option(m)
     if relevant is not None and not isinstance(relevant, str):
         raise InvalidParameterError.out_of_domain("relevant", "a column name", relevant, metric=m.name)
     if m.number("min_cost") > m.number("max_cost"):
