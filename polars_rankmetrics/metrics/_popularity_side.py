@@ -29,6 +29,7 @@ from polars_rankmetrics.metrics._side import (
     first_column,
     item_text,
     same_dtype,
+    side_param,
 )
 
 POP = "__prm_popularity"  # the item's popularity (Float64)
@@ -39,11 +40,6 @@ USER = "__prm_user"
 TOTAL = "__prm_total"
 BAD_ROW = "__prm_bad_row"  # a ranked row's error text, or null
 DUPLICATED = "`popularity` holds item {} more than once"
-
-
-def side(metric: Metric, name: str) -> object:
-    """The side input `name` of `metric`, or None when not given or not a parameter of its family."""
-    return metric.side(name) if any(p.name == name for p in metric.spec.params) else None
 
 
 def user_ids(side: pl.Expr, side_dtype: pl.DataType, query_dtype: pl.DataType | None, what: str) -> pl.Expr:
@@ -98,7 +94,7 @@ def _popularity_frame(value: object, columns: object = None) -> tuple[pl.LazyFra
 
 def check_sources(metric: Metric, *, need_popularity: bool) -> None:
     """Check the side inputs' combination and the eager ones, before any frame is known."""
-    interactions, popularity, head = (side(metric, n) for n in ("interactions", "popularity", "head"))
+    interactions, popularity, head = (side_param(metric, n) for n in ("interactions", "popularity", "head"))
     if interactions is not None and popularity is not None:
         raise InvalidParameterError.not_both("`interactions`", "`popularity`", owner=metric.name)
     if interactions is None and popularity is None and (need_popularity or head is None):
@@ -117,7 +113,7 @@ def check_sources(metric: Metric, *, need_popularity: bool) -> None:
 
 def popularity(metric: Metric, item_dtype: pl.DataType) -> pl.LazyFrame | None:
     """One row per item of the side input: ITEM, POP (Float64), DUP and ERROR; None without one."""
-    interactions, counts = side(metric, "interactions"), side(metric, "popularity")
+    interactions, counts = side_param(metric, "interactions"), side_param(metric, "popularity")
     if interactions is not None:
         frame, user, item = interactions_frame(interactions, columns_of(metric))
         side_dtype = frame.collect_schema()[item]
@@ -145,7 +141,7 @@ def popularity(metric: Metric, item_dtype: pl.DataType) -> pl.LazyFrame | None:
 
 def head_items(metric: Metric, table: pl.LazyFrame | None, item_dtype: pl.DataType) -> pl.LazyFrame:
     """The distinct items of the head: the explicit `head`, or the popular head of `table`."""
-    head = side(metric, "head")
+    head = side_param(metric, "head")
     if head is not None:
         frame = as_lazy(head, "head")
         item = first_column(frame, "head", columns_of(metric))
@@ -193,7 +189,7 @@ def joined(metric: Metric, rows: pl.LazyFrame, *, need_popularity: bool) -> pl.L
     cold = pl.col(COLD).is_null() | pl.col(POP).is_null()
     pop = pl.col(POP).fill_null(0.0)
     missing: pl.Expr = pl.lit(None, dtype=pl.String)
-    if need_popularity and side(metric, "popularity") is not None:
+    if need_popularity and side_param(metric, "popularity") is not None:
         missing = pl.when(cold).then(
             pl.format("item {} of the ranked lists has no row in `popularity` (give it a count, 0 if cold)",
                       item_text())

@@ -43,6 +43,7 @@ from polars_rankmetrics.metrics._side import (
     item_text,
     optional_role,
     same_dtype,
+    side_param,
 )
 
 PRESETS: dict[str, tuple[float, float]] = {"jain": (0.55, 1.5), "wikipedia": (0.5, 0.4), "amazon": (0.6, 2.6)}
@@ -51,11 +52,6 @@ PRESETS: dict[str, tuple[float, float]] = {"jain": (0.55, 1.5), "wikipedia": (0.
 Rule = Callable[[pl.Expr], pl.Expr]
 Join = Callable[[pl.LazyFrame, str, str], pl.LazyFrame]
 _ID, _QID, _DUP = "__prm_side_item", "__prm_side_query", "__prm_side_rows"
-
-
-def side_param(metric: Metric, name: str) -> object:
-    """The side input `name` of `metric` (None when absent or not one of its family's parameters)."""
-    return metric.side(name) if any(p.name == name for p in metric.spec.params) else None
 
 
 def _layout(

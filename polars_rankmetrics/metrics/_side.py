@@ -183,10 +183,14 @@ def side_columns(columns: object) -> dict[str, str]:
     return out
 
 
+def side_param(metric: Metric, name: str) -> object:
+    """The side input `name` of `metric`, or None when not given or not a parameter of its family."""
+    return metric.side(name) if any(p.name == name for p in metric.spec.params) else None
+
+
 def columns_of(metric: Metric) -> dict[str, str]:
     """The metric's side ``columns=`` (``{role: name}``), or none when its family takes none."""
-    given = metric.side("columns") if any(p.name == "columns" for p in metric.spec.params) else None
-    return side_columns(given)
+    return side_columns(side_param(metric, "columns"))
 
 
 def by_role(

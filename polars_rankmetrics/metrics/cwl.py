@@ -143,6 +143,7 @@ from polars_rankmetrics._spec import (
 from polars_rankmetrics.conventions import Conventions
 from polars_rankmetrics.exceptions import InvalidParameterError
 from polars_rankmetrics.exceptions import _plan as _errors
+from polars_rankmetrics.metrics._side import side_param
 
 __all__ = [
     "cwl_ap",
@@ -279,14 +280,9 @@ def _cost_input(m: Metric) -> tuple[RowInput, ...]:
     return (RowInput(_COST_IN + costs, "`costs`", "cost", "finite and >= 0", _non_negative, column=costs),)
 
 
-def _relevant_option(m: Metric) -> object:
-    """TrAP's ``relevant=`` (None for the families without it, and by default)."""
-    return m.side("relevant") if any(p.name == "relevant" for p in m.spec.params) else None
-
-
 def _relevant_input(m: Metric) -> tuple[RowInput, ...]:
     """TrAP's R as a per-row input when a column of the frame gives it (``relevant="r"``)."""
-    relevant = _relevant_option(m)
+    relevant = side_param(m, "relevant")
     if not isinstance(relevant, str):
         return ()
     what, domain = "number of relevant items", "finite and >= 0"
@@ -399,7 +395,7 @@ def _check(m: Metric) -> None:
     _check_choice(m, "quantity")
     _check_choice(m, "bound")
     _check_costs(m)
-    relevant = _relevant_option(m)
+    relevant = side_param(m, "relevant")
     if relevant is not None and not isinstance(relevant, str):
         raise InvalidParameterError.out_of_domain("relevant", "a column name", relevant, metric=m.name)
     if m.number("min_cost") > m.number("max_cost"):

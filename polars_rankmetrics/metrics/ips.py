@@ -58,8 +58,8 @@ from polars_rankmetrics._spec import OPEN_UNIT, Metric, QuerySpec, RowInput, Tie
 from polars_rankmetrics.exceptions import _plan as _errors
 from polars_rankmetrics.exceptions._parameters import check_choice
 from polars_rankmetrics.metrics._core import keep_relevant, num_relevant, within
-from polars_rankmetrics.metrics._propensity_side import check_sources, side_param, weight_input
-from polars_rankmetrics.metrics._side import SideColumns
+from polars_rankmetrics.metrics._propensity_side import check_sources, weight_input
+from polars_rankmetrics.metrics._side import SideColumns, side_param
 
 __all__ = ["ips_hit_rate", "ips_mrr", "ips_ndcg", "ips_precision", "ips_rbp", "ips_recall"]
 

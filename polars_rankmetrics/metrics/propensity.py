@@ -41,10 +41,9 @@ from polars_rankmetrics.metrics._propensity_side import (
     check_sources,
     coefficients,
     propensity_input,
-    side_param,
     training_size,
 )
-from polars_rankmetrics.metrics._side import SideColumns
+from polars_rankmetrics.metrics._side import SideColumns, side_param
 
 __all__ = ["psndcg", "psp", "psrecall"]
 
