@@ -12,7 +12,7 @@ import polars as pl
 from polars_rankmetrics._declare import constructor, spec_of
 from polars_rankmetrics._kernel import Rows, exact_sum, ratio
 from polars_rankmetrics._spec import ORDER_FREE, Metric, QuerySpec, Spellings, TieSupport, TrecMeasure
-from polars_rankmetrics.metrics._core import keep_grade, keep_top, num_relevant, within
+from polars_rankmetrics.metrics._core import keep_grade, num_relevant, num_retrieved, within
 
 __all__ = ["bpref", "gm_bpref", "infap", "num_nonrel_judged_ret", "unjudged"]
 
@@ -91,9 +91,11 @@ INFAP = QuerySpec(
 
 
 def _unjudged(m: Metric, rows: Rows) -> pl.Expr:
-    # Null grade (outside the pool) or negative grade (pooled, not judged), over k as trec_eval.
-    unjudged = rows.grade.is_null() | (rows.grade < 0)
-    return ratio((unjudged & within(rows, m.k)).sum(), pl.lit(m.k))
+    # Null grade (outside the pool) or negative grade (pooled, not judged), over k as trec_eval:
+    # the items within k less the judged ones, read from the judged rows alone (the unjudged
+    # are most of a run; keeping the top k of every query cost the all_trec set a tenth).
+    judged = ((rows.grade >= 0) & within(rows, m.k)).fill_null(value=False).sum().cast(pl.Int64)
+    return ratio(num_retrieved(rows, m.k).cast(pl.Int64) - judged, pl.lit(m.k))
 
 
 UNJUDGED = QuerySpec(
@@ -102,7 +104,7 @@ UNJUDGED = QuerySpec(
     aliases=("unj",),
     needs=frozenset({"grade"}),
     trec=("unj_{k}",),
-    keep=keep_top,
+    keep=_keep_judged,
     value=_unjudged,
     ties=TieSupport(why="it counts unjudged items, which no grade order puts first or last"),
 )

@@ -7,7 +7,7 @@ import polars as pl
 from polars_rankmetrics._kernel import Rows
 from polars_rankmetrics._spec import Metric, QuerySpec, TrecMeasure
 from polars_rankmetrics.exceptions import UnknownMetricError
-from polars_rankmetrics.metrics._core import keep_within
+from polars_rankmetrics.metrics._core import keep_within, num_retrieved
 
 __all__ = ["relstring"]
 
@@ -23,14 +23,20 @@ def _grade_char(grade: pl.Expr) -> pl.Expr:
 
 
 def _keep_shown(m: Metric, rows: Rows) -> pl.Expr:
-    return keep_within(rows, 10 if m.k is None else m.k)
+    # The pooled rows shown: a rank within k without one holds an item outside the pool ("-").
+    return keep_within(rows, 10 if m.k is None else m.k) & rows.grade.is_not_null()
 
 
 def _relstring(m: Metric, rows: Rows) -> pl.Expr:
-    # One character per rank: a fixed set of per-position picks keeps the plan a plain aggregation.
+    # One character per rank: a fixed set of per-position picks keeps the plan a plain aggregation;
+    # a rank up to the list's length with no pooled row holds an unpooled item.
     k = 10 if m.k is None else m.k
     char = _grade_char(rows.grade)
-    chars = [char.filter(rows.rank == position).first() for position in range(1, k + 1)]
+    shown = num_retrieved(rows, k)
+    chars = [
+        pl.when(position <= shown).then(char.filter(rows.rank == position).first().fill_null("-"))
+        for position in range(1, k + 1)
+    ]
     return pl.concat_str(chars, ignore_nulls=True)
 
 
