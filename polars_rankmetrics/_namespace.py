@@ -7,7 +7,7 @@ evaluates that one metric: ``df.rank.ndcg(10, by="model")`` is
 metric here: a new constructor gets its method. The class holds a
 placeholder per name until the method is first read (``df.rank.ndcg``,
 ``inspect.signature``, ``help``): making the 116 signatures and docstrings
-at import took a tenth of the command's start-up. Type checkers read the
+at import took 14 ms of the command's start-up. Type checkers read the
 signatures from ``_namespace.pyi``, which ``tools/gen_namespace.py`` writes
 from the same constructors (a test checks it is current).
 """
