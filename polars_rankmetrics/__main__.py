@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-
-from polars_rankmetrics.cli import main
+from polars_rankmetrics.cli import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

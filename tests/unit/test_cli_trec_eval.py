@@ -490,3 +490,32 @@ def test_a_cutoff_past_a_long_saturates_as_atol_does(capsys: pytest.CaptureFixtu
     """trec_eval reads cutoffs with atol: 10**23 is LONG_MAX (trec_eval 10.0 prints this line)."""
     printed = _run(capsys, QRELS, RUN, "-m", "P.100000000000000000000000")[1]
     assert printed == "P_9223372036854775807 \tall\t0.0000\n"
+
+
+def test_the_program_exits_with_its_status_once_its_output_is_flushed(tmp_path: Path) -> None:
+    """``python -m polars_rankmetrics`` (the ``rankmetrics`` program) flushes, then ends with main's status.
+
+    A reader that goes away after one line (``| head -1``) stops it quietly
+    with status 1, as trec_eval; a whole run's output reaches a reader that stays.
+    """
+    qrels, run = (
+        tmp_path / "qrels",
+        tmp_path / "run",
+    )  # 200 queries: 600 KB of -q output, more than a pipe holds
+    qrels.write_text("".join(f"q{q} 0 d{d} {d % 3}\n" for q in range(200) for d in range(0, 20, 2)))
+    run.write_text("".join(f"q{q} Q0 d{d} {d} {20 - d} r\n" for q in range(200) for d in range(20)))
+    argv = [sys.executable, "-m", "polars_rankmetrics", "-q", "-m", "all_trec", str(qrels), str(run)]
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as program:  # noqa: S603
+        assert program.stdout is not None
+        assert program.stderr is not None
+        first = program.stdout.readline()
+        program.stdout.close()  # the reader goes away with most of the output unread
+        status = program.wait(timeout=60)
+        error = program.stderr.read()
+    assert first.startswith(b"num_ret")
+    assert status == 1
+    assert error == b""  # no traceback, no message
+    whole = subprocess.run(argv, capture_output=True, check=False, timeout=60)  # noqa: S603
+    assert whole.returncode == 0
+    assert whole.stdout.count(b"\n") > 200 * 90
+    assert whole.stdout.endswith(b"\n")
