@@ -24,7 +24,6 @@ integer of ASCII digits with an optional sign; non-finite scores fall back.
 from __future__ import annotations
 
 import io
-import re
 from pathlib import Path
 from typing import Literal
 
@@ -41,7 +40,6 @@ _SCHEMA: dict[str, dict[str, type[pl.DataType]]] = {
 _IRREGULAR = (b"\t", b"\r", b"\x0b", b"\x0c", b"\x00")
 SMALL = 1 << 20
 """Bytes up to which a file separated by tabs or runs of spaces is made plain (see the module's docstring)."""
-_GAPS = re.compile(rb"[ \t]+")
 
 
 def _plain(data: bytes) -> bool:
@@ -51,6 +49,14 @@ def _plain(data: bytes) -> bool:
     come out of the CSV reader as nulls or extra fields, checked after it.
     """
     return data.isascii() and not any(byte in data for byte in _IRREGULAR)
+
+
+def _one_space(data: bytes) -> bytes:
+    """Every run of spaces and tabs as one space: where the strict parser splits, the CSV reader does."""
+    data = data.replace(b"\t", b" ")
+    while b"  " in data:
+        data = data.replace(b"  ", b" ")
+    return data
 
 
 def read(path: str | Path, kind: Literal["run", "qrels"]) -> pl.DataFrame | None:
@@ -67,8 +73,8 @@ def read(path: str | Path, kind: Literal["run", "qrels"]) -> pl.DataFrame | None
     except OSError:  # not readable: the strict reader says why
         return None
     _trec_files.check_bytes(data, path)
-    if len(data) <= SMALL and data.isascii() and not any(byte in data for byte in _IRREGULAR[1:]):
-        data = _GAPS.sub(b" ", data)  # tabs and runs of spaces: one space, where the strict parser splits
+    if len(data) <= SMALL and (b"\t" in data or b"  " in data):
+        data = _one_space(data)
     if not data or not _plain(data):
         return None
     try:
