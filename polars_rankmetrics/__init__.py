@@ -2,9 +2,9 @@
 
 Importing the package registers the ``.rank`` namespace on DataFrame and
 LazyFrame. The modules a plain evaluation does not use (``expr``, ``plots``,
-fusion, the significance tests, the judges, curves, chunked evaluation) are
-imported when one of their names is first read, so that ``import
-polars_rankmetrics`` and the ``rankmetrics`` command start fast.
+fusion, the significance tests, the judges, curves, chunked evaluation, id
+lists) are imported when one of their names is first read, so that
+``import polars_rankmetrics`` and the ``rankmetrics`` command start fast.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from polars_rankmetrics.exceptions import (
     TrecFormatError,
     UnknownMetricError,
 )
-from polars_rankmetrics.id_lists import from_id_lists
 from polars_rankmetrics.io import (
     join_run_qrels,
     read_trec_qrels,
@@ -53,6 +52,7 @@ if TYPE_CHECKING:
     from polars_rankmetrics.curves import pr_curve
     from polars_rankmetrics.debias import debias_qrels
     from polars_rankmetrics.fusion import FusionSearch, fuse, optimize_fusion
+    from polars_rankmetrics.id_lists import from_id_lists
     from polars_rankmetrics.judges import (
         agreement,
         confusion_table,
@@ -81,6 +81,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "debias_qrels": ("polars_rankmetrics.debias", "debias_qrels"),
     "FusionSearch": ("polars_rankmetrics.fusion", "FusionSearch"),
     "fuse": ("polars_rankmetrics.fusion", "fuse"),
+    "from_id_lists": ("polars_rankmetrics.id_lists", "from_id_lists"),
     "optimize_fusion": ("polars_rankmetrics.fusion", "optimize_fusion"),
     **{
         name: ("polars_rankmetrics.judges", name)

@@ -15,7 +15,6 @@ from polars_rankmetrics._request import EvaluateOptions
 from polars_rankmetrics._schema import ColumnsLike
 from polars_rankmetrics._spec import Metric
 from polars_rankmetrics.checks import validate
-from polars_rankmetrics.chunked import evaluate_chunked
 from polars_rankmetrics.conventions import ConventionOptions, Conventions
 from polars_rankmetrics.evaluation import evaluate, population
 
@@ -93,6 +92,8 @@ class RankFrame(MetricMethods[FrameT]):
         **options: Unpack[EvaluateOptions],
     ) -> pl.DataFrame:
         """Evaluate one range of queries at a time, in bounded memory; see :func:`evaluate_chunked`."""
+        from polars_rankmetrics.chunked import evaluate_chunked  # noqa: PLC0415  (not at start-up)
+
         return evaluate_chunked(
             self._frame,
             metrics,

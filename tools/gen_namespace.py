@@ -2,7 +2,7 @@
 
 - ``polars_rankmetrics/_namespace.pyi``: the static signatures of the ``.rank``
   metric methods. The methods themselves are made from the constructors when
-  the package loads (``polars_rankmetrics/_namespace.py``); type checkers and
+  first read (``polars_rankmetrics/_namespace.py``); type checkers and
   IDEs cannot see those, so this stub spells each one out: the constructor's
   own parameters, then ``**options`` typed by the request's TypedDicts.
 - the re-export lines of ``polars_rankmetrics/metrics/__init__.py`` and

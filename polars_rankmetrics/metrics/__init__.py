@@ -14,7 +14,8 @@ This package imports nothing above it.
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import inspect
+from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -164,8 +165,30 @@ ORDER = (
 """Where the registry and the docs list each family; a module not named here comes after these."""
 
 
+def _modules(folder: str) -> set[str]:
+    """The modules and packages in `folder`, found as ``pkgutil.iter_modules`` finds them.
+
+    Read here from the directory: importing ``pkgutil`` (and what it imports) was a few
+    milliseconds of the command's start-up. A folder that is no directory (a zip) is
+    left to ``pkgutil``.
+    """
+    if not Path(folder).is_dir():
+        import pkgutil  # noqa: PLC0415
+
+        return {m.name for m in pkgutil.iter_modules([folder])}
+    names = set()
+    for entry in Path(folder).iterdir():
+        name = inspect.getmodulename(entry.name)
+        if name is None and "." not in entry.name and entry.is_dir():
+            package = any(inspect.getmodulename(f.name) == "__init__" for f in entry.iterdir())
+            name = entry.name if package else None
+        if name and name != "__init__" and "." not in name:
+            names.add(name)
+    return names
+
+
 def _families() -> tuple[ModuleType, ...]:
-    found = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    found = sorted({name for folder in __path__ for name in _modules(folder) if not name.startswith("_")})
     listed = [name for name in ORDER if name in found] + [name for name in found if name not in ORDER]
     return tuple(importlib.import_module(f"{__name__}.{name}") for name in listed)
 

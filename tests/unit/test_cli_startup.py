@@ -24,6 +24,10 @@ UNUSED = (
     "polars_rankmetrics.cli._compare",
     "polars_rankmetrics.cli._fuse",
     "polars_rankmetrics.cli._cwl",
+    "polars_rankmetrics.chunked",
+    "polars_rankmetrics._progress",
+    "polars_rankmetrics.id_lists",
+    "pkgutil",  # the metric families are found without it
 )
 
 _PROBE = """
@@ -64,9 +68,11 @@ def test_a_plain_evaluation_imports_no_unused_module(flags: list[str]) -> None:
 
 def test_the_lazy_names_still_resolve() -> None:
     """Every public name the package exports lazily is there when read, and is the module's own object."""
-    from polars_rankmetrics import fusion, significance  # noqa: PLC0415
+    from polars_rankmetrics import chunked, fusion, id_lists, significance  # noqa: PLC0415
 
     assert prm.fuse is fusion.fuse
+    assert prm.from_id_lists is id_lists.from_id_lists
+    assert prm.evaluate_chunked is chunked.evaluate_chunked
     assert prm.compare is significance.compare
     assert prm.table_markdown is significance.table_markdown
     assert set(prm.__all__) <= set(dir(prm))
