@@ -234,3 +234,20 @@ TWO_RUNS = pl.DataFrame(
     },
     schema=frame_schema("int", by_model=True),
 )
+
+
+LINE_SHAPES = ("short", "long", "comment", "blank")
+"""The odd lines of a generated TREC file (`shaped_line`); any other shape keeps the fields."""
+
+
+def shaped_line(fields: list[str], shape: str) -> list[str]:
+    """A TREC line's fields in one of `LINE_SHAPES`: a field short, one too many, a comment, or blank."""
+    if shape == "short":
+        return fields[:-1]
+    if shape == "long":
+        return [*fields, "x"]
+    if shape == "comment":
+        return ["#", *fields]
+    if shape == "blank":
+        return []
+    return fields

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import polars_rankmetrics as prm
+from tests.strategies import LINE_SHAPES, shaped_line
 
 
 def _oracle(text: str, kind: str) -> list[tuple[object, ...]] | None:
@@ -63,15 +64,8 @@ def _file(draw: st.DrawFn, kind: str) -> str:
             fields = [draw(_WORD), "Q0", draw(_WORD), "1", draw(_SCORE), draw(_WORD)]
         else:
             fields = [draw(_WORD), "0", draw(_WORD), draw(_RELEVANCE)]
-        shape = draw(st.sampled_from(["plain"] * 6 + ["short", "long", "comment", "blank"]))
-        if shape == "short":
-            fields = fields[:-1]
-        elif shape == "long":
-            fields = [*fields, "x"]
-        elif shape == "comment":
-            fields = ["#", *fields]
-        elif shape == "blank":
-            fields = []
+        shape = draw(st.sampled_from(["plain"] * 6 + list(LINE_SHAPES)))
+        fields = shaped_line(fields, shape)
         line = fields[0] if fields else ""
         for field in fields[1:]:
             line += draw(_GAP) + field

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import polars_rankmetrics as prm
 from polars_rankmetrics import _trec_fast
+from tests.strategies import LINE_SHAPES, shaped_line
 
 TREC_EVAL_FILES = Path(__file__).resolve().parents[2] / "polars_rankmetrics" / "data"
 
@@ -43,16 +44,9 @@ def _file(draw: st.DrawFn, kind: str) -> str:
             fields = [draw(_WORD), "Q0", draw(_WORD), draw(_WORD), draw(score), draw(_WORD)]
         else:
             fields = [draw(_WORD), "0", draw(_WORD), draw(relevance)]
-        shapes = ["whole"] * 6 + ["short", "long", "comment", "blank"] if odd else ["whole"]
+        shapes = ["whole"] * 6 + list(LINE_SHAPES) if odd else ["whole"]
         shape = draw(st.sampled_from(shapes))
-        if shape == "short":
-            fields = fields[:-1]
-        elif shape == "long":
-            fields = [*fields, "x"]
-        elif shape == "comment":
-            fields = ["#", *fields]
-        elif shape == "blank":
-            fields = []
+        fields = shaped_line(fields, shape)
         edge = _EDGE if odd else st.just("")
         line = draw(edge) + (fields[0] if fields else "")
         for field in fields[1:]:
