@@ -99,10 +99,11 @@ def query_rows(
     """The per-query (``-q``) output: a block of lines per query (trec_eval's order), measures in table order.
 
     ``values[i][j]`` is line i's value for query j. The numbers print a
-    column at a time (`fixed4`) and each query's lines are put together in
-    the engine, `block` queries at a time: one string per block of queries,
-    made as it is written, so that the whole output (a million lines of ``-q
-    -m all_trec`` at 10k queries, 33 MB) never stands in memory as one text.
+    column at a time (`fixed4`) into one frame of texts (about the output's
+    size: 33 MB for the million lines of ``-q -m all_trec`` at 10k queries,
+    below the evaluation's own peak), and each query's lines are put
+    together in the engine `block` queries at a time: one string per block,
+    made as it is written, never the whole output as one Python text.
     """
     shown = [(line, column) for line, column in zip(lines, values, strict=True) if line.measure.per_query]
     if not shown:
