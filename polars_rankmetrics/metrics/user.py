@@ -87,19 +87,20 @@ def _rbp_resid_rows(_m: Metric, rows: Rows) -> list[pl.Expr]:
 
 
 def _rbp_resid(m: Metric, rows: Rows) -> pl.Expr:
-    # The rbp mass the judgments cannot settle, 1 less the judged ranks' mass, read from the
-    # judged rows alone (unjudged rows are most of a run). Ranks 1..f-1 are judged (f the first
-    # unjudged rank): their mass is 1 - p**(f-1), so the rest is p**(f-1) * (1 - (1-p) * T), T
-    # the judged ranks' p**(r-f) after f (an exact sum; (1-p) * T < p, so nothing cancels: a
-    # few ulps over 1 - p). No division: Polars divides a column by a constant through its
-    # reciprocal, which a single query's value does not, one ulp apart.
+    # The rbp mass the judgments cannot settle: unjudged ranks plus everything past the list,
+    # read from the judged rows alone (unjudged rows are most of a run). With `first` the
+    # first unjudged rank, the unjudged ranks' discounts are p ** (first - 1) times a
+    # geometric sum G >= 1 over ranks first..n less T, the judged ranks' after `first`
+    # (T <= G - 1): no cancellation, a few ulps of G at most.
     p = m.number("p")
     judged, rank = _judged(rows), rows.rank.cast(pl.Int64)
     first = rows.column(_FIRST_UNJUDGED, _first_unjudged(rows))
+    n = num_retrieved(rows).cast(pl.Int64)
     after = fixed_point_sum(pl.when(judged & (rank > first)).then(power(p, rank - first)))
-    settled = 1.0 - (1.0 - p) * from_fixed_point(after)
-    residual = power(p, first.first() - 1) * settled
-    return pl.when(judged.sum() < num_retrieved(rows)).then(residual).otherwise(0.0)
+    start = first.first()
+    geometric = (1.0 - power(p, n - start + 1)) / (1.0 - p)
+    unjudged = (geometric - from_fixed_point(after)) * power(p, start - 1)
+    return pl.when(judged.sum() < n).then(power(p, n) + (1.0 - p) * unjudged).otherwise(0.0)
 
 
 RBP_RESID = QuerySpec(
