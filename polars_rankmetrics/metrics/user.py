@@ -67,12 +67,8 @@ _SO_FAR = "__prm_rbp_judged_so_far"  # per kept row: the judged retrieved rows r
 _FIRST_UNJUDGED = "__prm_rbp_first_unjudged"  # per kept row: its query's first unjudged rank
 
 
-def _count_so_far(rows: Rows) -> pl.Expr:
-    return rows.in_rank_order(_judged(rows).cast(pl.Int64).cum_sum())
-
-
 def _judged_so_far(rows: Rows) -> pl.Expr:
-    return rows.column(_SO_FAR, _count_so_far(rows))
+    return rows.column(_SO_FAR, rows.in_rank_order(_judged(rows).cast(pl.Int64).cum_sum()))
 
 
 def _first_unjudged(rows: Rows) -> pl.Expr:
@@ -83,7 +79,8 @@ def _first_unjudged(rows: Rows) -> pl.Expr:
 
 def _rbp_resid_rows(_m: Metric, rows: Rows) -> list[pl.Expr]:
     # Windows over the kept (judged) rows, in two stages: the count so far, then the first gap.
-    return [_count_so_far(rows).alias(_SO_FAR), rows.window(_FIRST_UNJUDGED, _first_unjudged(rows))]
+    so_far = rows.in_rank_order(_judged(rows).cast(pl.Int64).cum_sum()).alias(_SO_FAR)
+    return [so_far, rows.window(_FIRST_UNJUDGED, _first_unjudged(rows))]
 
 
 def _rbp_resid(m: Metric, rows: Rows) -> pl.Expr:
