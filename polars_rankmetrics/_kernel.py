@@ -262,8 +262,18 @@ class Rows:
         total = (scaled if where is None else pl.when(where).then(scaled)).sum()
         return from_scaled(total, self.gain_scale if self.keys is None else self.gain_scale.first())
 
+    def whole_query(self, name: str, aggregation: pl.Expr) -> pl.Expr:
+        """A per-query `aggregation` over every row of the query, even those the family does not keep.
+
+        The engine computes it before it drops rows, as a window (:meth:`window`) into
+        the column `name`, and the value reads that column's first row; a group view
+        aggregates in place. A family that reads few rows but needs one sum over all
+        of them (rbp_resid's unjudged ranks) keeps its rows filtered this way.
+        """
+        return aggregation if self.keys is None else pl.col(name).first()
+
     def window(self, name: str, aggregation: pl.Expr) -> pl.Expr:
-        """The engine's column of a per-query `aggregation`, on every kept row (read by :meth:`column`)."""
+        """The engine's column for :meth:`whole_query`: `aggregation` per query, on every row."""
         assert self.keys is not None, "a window over the prepared frame's keys"
         return aggregation.over(list(self.keys)).alias(name)
 

@@ -460,16 +460,18 @@ class QuerySpec(MetricSpec):
     engine passes the view of its prepared frame, ``polars_rankmetrics.expr``
     the view of one group's rows, so both compute the one definition.
     `rows` lists the per-row columns the prepared view needs besides the
-    ranking over the rows some family keeps (ordered windows such as ERR's
-    survival product, per-query windows such as rbp_resid's first unjudged
-    rank, each read through :meth:`Rows.column`); `weight` gives each query's
-    weight under the ``weighted`` aggregate: ``sum(value * weight) / sum(weight)``; `inputs` the
+    ranking (ordered windows such as ERR's survival product, each read
+    through :meth:`Rows.column`); `whole` the per-query windows over every
+    row, computed before the rows outside every family's `keep` are dropped
+    (each read through :meth:`Rows.whole_query`); `weight` gives each query's weight under
+    the ``weighted`` aggregate: ``sum(value * weight) / sum(weight)``; `inputs` the
     per-row numbers it reads besides the frame contract (:class:`RowInput`: a
     propensity, a weight, from a column or a side frame).
     """
 
     value: PerQuery
     rows: RowColumns | None = None
+    whole: RowColumns | None = None
     weight: PerQuery | None = None
     inputs: Inputs | None = None
 

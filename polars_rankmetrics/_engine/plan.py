@@ -202,7 +202,7 @@ def build(  # noqa: PLR0913  (the request's parts)
     # Every metric reads the prepared frame through the same view: the columns prepare adds.
     terms: dict[str, pl.Expr] = {}  # the per-row terms the metrics share (Rows.term), each once
     view = {name: _view(columns_of[name], keys, conventions, terms) for name, _ in metrics}
-    rows = _row_columns(metrics, view)
+    rows, whole = _row_columns(metrics, view)
     names = frame_schema(lf)
 
     def flags(keys: tuple[str, ...], graded: pl.Expr) -> list[pl.Expr]:
@@ -210,7 +210,7 @@ def build(  # noqa: PLR0913  (the request's parts)
 
     unordered = _unordered_up_to(queries, catalogs, conventions)
     keep = _kept_rows(metrics, view)
-    prepared = prepare(lf, schema, conventions, needs, flags, gains, rows, keep, unordered, carried)
+    prepared = prepare(lf, schema, conventions, needs, flags, gains, rows, keep, whole, unordered, carried)
     if catalogs or any(isinstance(m.spec, TableSpec) for _, m in queries):
         # The per-query stage and catalog or table metrics all read the prepared frame: compute
         # it once (10M rows, four catalog metrics: 51 -> 34 CPU-s in memory, 31 -> 19 streaming;
@@ -335,15 +335,27 @@ def _refuse_key_names(metrics: NamedMetrics, keys: tuple[str, ...]) -> None:
         )
 
 
-def _row_columns(metrics: NamedMetrics, view: Mapping[str, Rows]) -> list[pl.Expr]:
-    """The per-row columns families add after the ranking (ERR's survival product), each once."""
+def _row_columns(metrics: NamedMetrics, view: Mapping[str, Rows]) -> tuple[list[pl.Expr], list[pl.Expr]]:
+    """The per-row columns families add, and the per-query windows over every row: each once.
+
+    Rows: after the ranking (ERR's survival product); wholes: over every row before rows are
+    dropped (rbp_resid's unjudged ranks).
+    """
     added = [
         e
         for n, m in metrics
         if isinstance(m.spec, QuerySpec) and m.spec.rows
         for e in m.spec.rows(m, view[n])
     ]
-    return list({e.meta.output_name(): e for e in added}.values())
+    wholes = [
+        e
+        for n, m in metrics
+        if isinstance(m.spec, QuerySpec) and m.spec.whole
+        for e in m.spec.whole(m, view[n])
+    ]
+    return list({e.meta.output_name(): e for e in added}.values()), list(
+        {e.meta.output_name(): e for e in wholes}.values()
+    )
 
 
 def _kept_rows(metrics: NamedMetrics, view: Mapping[str, Rows]) -> pl.Expr | None:

@@ -153,6 +153,7 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
     gains: Mapping[str, tuple[Gain, GainColumns]] | None = None,
     rows: Sequence[pl.Expr] = (),
     keep: pl.Expr | None = None,
+    whole: Sequence[pl.Expr] = (),
     unordered_up_to: int | None = None,
     carried: Sequence[str] = (),
 ) -> Prepared:
@@ -165,7 +166,9 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
     from the window keys and whether each row has a grade, the per-query
     flags' window columns (whether a query has a judged row, the data checks,
     the warnings' diagnostics: :func:`checks.window_columns`),
-    computed before any row is dropped. With `unordered_up_to` (only cutoffs read the positions, none
+    computed before any row is dropped; `whole` are
+    per-query windows over every row that read the ranks, also added before
+    rows are dropped. With `unordered_up_to` (only cutoffs read the positions, none
     below it: catalog metrics alone), a query retrieving at most that many items
     has every retrieved row within each cutoff: its rows take position 1 and skip
     the ordering window. `carried` names columns of `lf` kept on every row as they
@@ -194,6 +197,8 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
         out = pl.concat([out, short.select(*keys, unordered, *first[1:])])
     if ranking.recount:
         out = out.with_columns(pl.col(RANK).count().over(keys).cast(pl.UInt32).alias(NUM_RET))
+    for stage in _stages(whole):
+        out = out.with_columns(stage)
     if keep is not None:
         out = _kept(out, keep, conventions, gains, keys)
     out = _second_window(out, needs, gains, keys)
@@ -310,8 +315,7 @@ def _ranking(  # noqa: PLR0913, PLR0917
 def _stages(columns: Sequence[pl.Expr]) -> list[list[pl.Expr]]:
     """`columns` in window stages: a column reading another of them comes in a later stage.
 
-    A window cannot read a column of the same ``with_columns``; most plans have one stage
-    (rbp_resid's first unjudged rank reads its count of judged rows so far).
+    A window cannot read a column of the same ``with_columns``; most plans have one stage.
     """
     left = {e.meta.output_name(): e for e in columns}
     stages: list[list[pl.Expr]] = []
