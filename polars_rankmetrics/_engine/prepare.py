@@ -161,11 +161,10 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
 
     `gains` maps each gain convention's key to the convention and its
     columns; `rows` are extra per-row columns that read the ranks (windows
-    over the query's keys, in stages where one reads another); `keep`
-    selects the rows the metrics read (None keeps every row); `flags` builds,
-    from the window keys and whether each row has a grade, the per-query
-    flags' window columns (whether a query has a judged row, the data checks,
-    the warnings' diagnostics: :func:`checks.window_columns`),
+    over the query's keys); `keep` selects the rows the metrics read (None keeps
+    every row); `flags` builds, from the window keys and whether each row has a
+    grade, the per-query flags' window columns (whether a query has a judged row,
+    the data checks, the warnings' diagnostics: :func:`checks.window_columns`),
     computed before any row is dropped; `whole` are
     per-query windows over every row that read the ranks, also added before
     rows are dropped. With `unordered_up_to` (only cutoffs read the positions, none
@@ -204,8 +203,8 @@ def prepare(  # noqa: PLR0913, PLR0917  (the engine's one entry: each part of th
     out = _second_window(out, needs, gains, keys)
     if conventions.ties == "average":
         out = ties.within_groups(out, keys)
-    for stage in _stages(rows):
-        out = out.with_columns(stage)
+    if rows:
+        out = out.with_columns(rows)
     return Prepared(frame=out, keys=keys)
 
 

@@ -18,7 +18,7 @@ from polars_rankmetrics._spec import (
     TrecMeasure,
 )
 from polars_rankmetrics.conventions import Conventions
-from polars_rankmetrics.metrics._core import keep_grade, num_relevant, num_retrieved, within
+from polars_rankmetrics.metrics._core import keep_none, num_relevant, num_retrieved, within
 from polars_rankmetrics.metrics.graded import keep_gain
 
 __all__ = ["err", "rbp", "rbp_resid"]
@@ -58,46 +58,45 @@ RBP = QuerySpec(
 )
 
 
-def _judged(rows: Rows) -> pl.Expr:
-    """A retrieved row trec_eval counts as judged: a grade of 0 or more (a negative grade is unjudged)."""
-    return within(rows, None) & (rows.grade >= 0).fill_null(value=False)
+def _unjudged(rows: Rows) -> pl.Expr:
+    grade = rows.grade
+    return within(rows, None) & (grade.is_null() | (grade < 0))
 
 
-_SO_FAR = "__prm_rbp_judged_so_far"  # per kept row: the judged retrieved rows ranked at or above it
-_FIRST_UNJUDGED = "__prm_rbp_first_unjudged"  # per kept row: its query's first unjudged rank
+def _unjudged_columns(p: float) -> tuple[str, str, str]:
+    """Names of rbp_resid's per-query columns: the first unjudged rank, any unjudged item, the sum from it."""
+    return f"__prm_rbp_unjudged_first_{p!r}", f"__prm_rbp_unjudged_{p!r}", f"__prm_rbp_unjudged_sum_{p!r}"
 
 
-def _judged_so_far(rows: Rows) -> pl.Expr:
-    return rows.column(_SO_FAR, rows.in_rank_order(_judged(rows).cast(pl.Int64).cum_sum()))
-
-
-def _first_unjudged(rows: Rows) -> pl.Expr:
-    """The first unjudged rank: past the judged ranks 1, 2, ..., c (each judged count so far its rank)."""
+def _unjudged_aggregations(p: float, rows: Rows) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    # The discounts p ** (r - 1) of the unjudged ranks r are summed as p ** (r - first), first the
+    # query's first unjudged rank: the largest term is 1, so the exact sum's 2**-64 grid holds every
+    # term to 2**-64 of the sum, however deep the ranks (p=0.01 at rank 15 is 1e-28 of rank 1), and
+    # the value multiplies p ** (first - 1) back. In the engine `first` is a column of its own,
+    # added before the sum's window reads it; a group view takes the minimum in place.
+    unjudged = _unjudged(rows)
+    first = pl.when(unjudged).then(rows.rank).min()
     rank = rows.rank.cast(pl.Int64)
-    return pl.when(_judged(rows) & (_judged_so_far(rows) == rank)).then(rank).max().fill_null(0) + 1
+    from_first = pl.when(unjudged).then(power(p, rank - rows.column(_unjudged_columns(p)[0], first)))
+    return first, unjudged.any(), fixed_point_sum(from_first)
 
 
-def _rbp_resid_rows(_m: Metric, rows: Rows) -> list[pl.Expr]:
-    # Windows over the kept (judged) rows, in two stages: the count so far, then the first gap.
-    so_far = rows.in_rank_order(_judged(rows).cast(pl.Int64).cum_sum()).alias(_SO_FAR)
-    return [so_far, rows.window(_FIRST_UNJUDGED, _first_unjudged(rows))]
+def _rbp_resid_whole(m: Metric, rows: Rows) -> list[pl.Expr]:
+    # Unjudged items are most of a run: summed over the whole query before the engine drops
+    # them, so rbp_resid keeps only the judged rows (its value reads just the per-query counts).
+    p = m.number("p")
+    names, aggregations = _unjudged_columns(p), _unjudged_aggregations(p, rows)
+    return [rows.window(name, agg) for name, agg in zip(names, aggregations, strict=True)]
 
 
 def _rbp_resid(m: Metric, rows: Rows) -> pl.Expr:
-    # The rbp mass the judgments cannot settle: unjudged ranks plus everything past the list,
-    # read from the judged rows alone (unjudged rows are most of a run). With `first` the
-    # first unjudged rank, the unjudged ranks' discounts are p ** (first - 1) times a
-    # geometric sum G >= 1 over ranks first..n less T, the judged ranks' after `first`
-    # (T <= G - 1): no cancellation, a few ulps of G at most.
+    # The rbp mass the judgments cannot settle: unjudged ranks plus everything past the list.
     p = m.number("p")
-    judged, rank = _judged(rows), rows.rank.cast(pl.Int64)
-    first = rows.column(_FIRST_UNJUDGED, _first_unjudged(rows))
-    n = num_retrieved(rows).cast(pl.Int64)
-    after = fixed_point_sum(pl.when(judged & (rank > first)).then(power(p, rank - first)))
-    start = first.first()
-    geometric = (1.0 - power(p, n - start + 1)) / (1.0 - p)
-    unjudged = (geometric - from_fixed_point(after)) * power(p, start - 1)
-    return pl.when(judged.sum() < n).then(power(p, n) + (1.0 - p) * unjudged).otherwise(0.0)
+    names, aggregations = _unjudged_columns(p), _unjudged_aggregations(p, rows)
+    first, found, total = (rows.whole_query(n, a) for n, a in zip(names, aggregations, strict=True))
+    beyond = power(p, num_retrieved(rows))
+    unjudged = from_fixed_point(total) * power(p, first.cast(pl.Int64) - 1)
+    return pl.when(found).then(beyond + (1.0 - p) * unjudged).otherwise(0.0)
 
 
 RBP_RESID = QuerySpec(
@@ -105,8 +104,8 @@ RBP_RESID = QuerySpec(
     measures=(TrecMeasure("rbp_resid", 36, "pairs"),),
     needs=frozenset({"grade"}),
     trec=("rbp_resid",),
-    keep=keep_grade(lambda grade: grade >= 0),
-    rows=_rbp_resid_rows,
+    keep=keep_none,
+    whole=_rbp_resid_whole,
     value=_rbp_resid,
     ties=TieSupport(why="a residual (the weight of unjudged items), not a score"),
 )
