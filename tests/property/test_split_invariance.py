@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from polars.testing import assert_frame_equal
 from strategies import eval_frames, frame_repr
 
@@ -39,8 +39,23 @@ def _names() -> list[str]:
 NAMES = _names()
 
 
+# Two runs of one query, nine retrieved items all unjudged: rbp_resid's residual once divided by
+# 1 - p, 0.9999999999999999 together and 1.0 alone.
+_UNJUDGED_RUNS = pl.DataFrame(
+    {
+        "model": ["bm25"] * 10 + ["dense"] * 10,
+        "query": ["q1"] * 20,
+        "item": ["d9", "d10", "d1", "d2", "d11", "d99", "d100", "a", "b", "B"] * 2,
+        "score": [None, *[0.0] * 9] * 2,
+        "relevance": [0, *[None] * 9] * 2,
+    },
+    schema_overrides={"score": pl.Float64, "relevance": pl.Int64},
+)
+
+
 @settings(max_examples=40)
 @given(eval_frames(models=2))
+@example(frame=_UNJUDGED_RUNS)
 def test_each_query_alone_equals_all_together(frame: pl.DataFrame) -> None:
     by = "model" if "model" in frame.columns else None
     keys = ["model", "query"] if by else ["query"]
